@@ -1,0 +1,81 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Skiff",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "skiff-gallery", targets: ["skiff-gallery"]),
+        .executable(name: "skiff-server", targets: ["skiff-server"]),
+        .library(name: "TerminalUI", targets: ["TerminalUI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", exact: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", exact: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-openapi-generator", exact: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", exact: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+    ],
+    targets: [
+        // MARK: Terminal kit
+        .systemLibrary(
+            name: "CNcurses",
+            path: "Sources/CNcurses",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+        .target(name: "TerminalUI", dependencies: ["CNcurses"]),
+        .executableTarget(name: "skiff-gallery", dependencies: ["TerminalUI"]),
+
+        // MARK: Domain and contract
+        .target(name: "SkiffCore"),
+        .target(
+            name: "SkiffAPI",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+            ],
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+
+        // MARK: Backend
+        .target(
+            name: "SkiffServer",
+            dependencies: [
+                "SkiffAPI", "SkiffCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "skiff-server",
+            dependencies: [
+                "SkiffServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
+        .testTarget(name: "SkiffCoreTests", dependencies: ["SkiffCore"]),
+        .testTarget(
+            name: "SkiffServerTests",
+            dependencies: [
+                "SkiffServer", "SkiffAPI", "SkiffCore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(name: "EndToEndTests", dependencies: []),
+    ],
+    swiftLanguageModes: [.v6]
+)
