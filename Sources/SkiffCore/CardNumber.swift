@@ -1,0 +1,131 @@
+/// A payment card number that passed validation: 12–19 digits, the Luhn check, and its brand's lengths.
+///
+/// `description` is masked so that a number never lands whole in a log by accident.
+public struct CardNumber: Hashable, Sendable, CustomStringConvertible {
+    /// How many digits any card number may have.
+    public static let lengthRange = 12...19
+
+    /// The digits, and only the digits. Handle with care: this is the one place the whole number lives.
+    public let digits: String
+    /// The brand recognised from the leading digits.
+    public let brand: CardBrand
+
+    /// Why a card number was refused.
+    public enum Problem: Error, Equatable, Sendable {
+        case empty
+        case invalidCharacters
+        case tooShort
+        case tooLong
+        case wrongLengthForBrand(CardBrand)
+        case failsChecksum
+
+        /// A sentence a person can act on.
+        public var message: String {
+            switch self {
+            case .empty: "Enter the card number."
+            case .invalidCharacters: "A card number holds digits only."
+            case .tooShort: "This card number is too short."
+            case .tooLong: "A card number has at most 19 digits."
+            case .wrongLengthForBrand(let brand):
+                "\(brand.displayName) numbers have \(CardNumber.listLengths(brand.validLengths)) digits."
+            case .failsChecksum: "This card number is not valid. Check for a typo."
+            }
+        }
+    }
+
+    /// Validates what a person typed; spaces and dashes between digits are ignored.
+    public init(_ raw: String) throws(Problem) {
+        let digits = try CardNumber.digitsOnly(raw)
+        guard !digits.isEmpty else { throw .empty }
+        guard digits.count >= CardNumber.lengthRange.lowerBound else { throw .tooShort }
+        guard digits.count <= CardNumber.lengthRange.upperBound else { throw .tooLong }
+        let brand = CardBrand.detect(digits)
+        guard brand.validLengths.contains(digits.count) else { throw .wrongLengthForBrand(brand) }
+        guard CardNumber.passesLuhn(digits) else { throw .failsChecksum }
+        self.digits = digits
+        self.brand = brand
+    }
+
+    /// The last four digits.
+    public var last4: String { String(digits.suffix(4)) }
+
+    /// `•••• 4242`: the only form a number is shown in outside the field it is typed into.
+    public var masked: String { CardNumber.mask(last4: last4) }
+
+    public var description: String { masked }
+
+    /// `•••• 4242` from the last four digits alone.
+    public static func mask(last4: String) -> String { "•••• " + last4 }
+
+    /// Strips spaces and dashes; refuses anything else that is not a digit.
+    public static func digitsOnly(_ raw: String) throws(Problem) -> String {
+        var digits = ""
+        for char in raw {
+            if char.isASCIIDigit { digits.append(char) }
+            else if char == " " || char == "-" { continue }
+            else { throw .invalidCharacters }
+        }
+        return digits
+    }
+
+    /// The Luhn (mod 10) check.
+    public static func passesLuhn(_ digits: String) -> Bool {
+        var sum = 0
+        for (index, char) in digits.reversed().enumerated() {
+            guard let value = char.wholeNumberValue else { return false }
+            if index % 2 == 1 {
+                let doubled = value * 2
+                sum += doubled > 9 ? doubled - 9 : doubled
+            } else {
+                sum += value
+            }
+        }
+        return !digits.isEmpty && sum % 10 == 0
+    }
+
+    /// Splits digits into the brand's groups: `4242424242424242` → `4242 4242 4242 4242`, Amex 4-6-5.
+    public static func grouped(_ digits: String, brand: CardBrand? = nil) -> String {
+        let groups = (brand ?? CardBrand.detect(digits)).grouping
+        var out = ""
+        var rest = Substring(digits)
+        var index = 0
+        while !rest.isEmpty {
+            let size = index < groups.count ? groups[index] : 4
+            if !out.isEmpty { out.append(" ") }
+            out += rest.prefix(size)
+            rest = rest.dropFirst(size)
+            index += 1
+        }
+        return out
+    }
+
+    static func listLengths(_ lengths: [Int]) -> String {
+        let names = lengths.map(String.init)
+        guard names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
+    }
+}
+
+/// The 3 or 4 digits printed on a card. Checked, used once, never stored.
+public enum CardSecurityCode {
+    /// Why a security code was refused.
+    public enum Problem: Error, Equatable, Sendable {
+        case empty
+        case wrongLength(expected: Int)
+
+        public var message: String {
+            switch self {
+            case .empty: "Enter the security code from the back of the card."
+            case .wrongLength(let expected): "The security code has \(expected) digits."
+            }
+        }
+    }
+
+    /// Checks that `code` is exactly the brand's number of digits.
+    public static func validate(_ code: String, brand: CardBrand) throws(Problem) {
+        guard !code.isEmpty else { throw .empty }
+        guard code.count == brand.securityCodeLength, code.allSatisfy(\.isASCIIDigit) else {
+            throw .wrongLength(expected: brand.securityCodeLength)
+        }
+    }
+}
