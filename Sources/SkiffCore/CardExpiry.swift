@@ -8,7 +8,7 @@ public struct CardExpiry: Hashable, Sendable, Codable, CustomStringConvertible {
     public let year: Int
 
     /// Why an expiry was refused.
-    public enum Problem: Error, Equatable, Sendable {
+    public enum Problem: Error, Hashable, Sendable {
         case empty
         case malformed
         case invalidMonth

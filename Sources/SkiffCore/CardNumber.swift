@@ -11,7 +11,7 @@ public struct CardNumber: Hashable, Sendable, CustomStringConvertible {
     public let brand: CardBrand
 
     /// Why a card number was refused.
-    public enum Problem: Error, Equatable, Sendable {
+    public enum Problem: Error, Hashable, Sendable {
         case empty
         case invalidCharacters
         case tooShort
@@ -109,7 +109,7 @@ public struct CardNumber: Hashable, Sendable, CustomStringConvertible {
 /// The 3 or 4 digits printed on a card. Checked, used once, never stored.
 public enum CardSecurityCode {
     /// Why a security code was refused.
-    public enum Problem: Error, Equatable, Sendable {
+    public enum Problem: Error, Hashable, Sendable {
         case empty
         case wrongLength(expected: Int)
 

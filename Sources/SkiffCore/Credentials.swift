@@ -4,7 +4,7 @@ public enum PasswordPolicy {
     public static let lengthRange = 8...128
 
     /// Why a password was refused.
-    public enum Problem: Error, Equatable, Sendable {
+    public enum Problem: Error, Hashable, Sendable {
         case empty
         case tooShort
         case tooLong
@@ -32,7 +32,7 @@ public enum PasswordPolicy {
 public enum OneTimeCode {
     public static let length = 6
 
-    public enum Problem: Error, Equatable, Sendable {
+    public enum Problem: Error, Hashable, Sendable {
         case empty
         case malformed
 
@@ -55,7 +55,7 @@ public enum OneTimeCode {
 public enum FullName {
     public static let maxLength = 100
 
-    public enum Problem: Error, Equatable, Sendable {
+    public enum Problem: Error, Hashable, Sendable {
         case empty
         case tooLong
 

@@ -6,7 +6,7 @@ public struct PhoneNumber: Hashable, Sendable, Codable, CustomStringConvertible 
     public let nationalNumber: String
 
     /// Why a phone number was refused.
-    public enum Problem: Error, Equatable, Sendable {
+    public enum Problem: Error, Hashable, Sendable {
         case emptyCountryCode
         case invalidCountryCode
         case empty

@@ -1,0 +1,66 @@
+import SkiffCore
+
+@MainActor
+public protocol ForgotPasswordPresentationLogic: AnyObject {
+    func presentLoad(response: ForgotPassword.Load.Response)
+    func presentValidateField(response: ForgotPassword.ValidateField.Response)
+    func presentSubmit(response: ForgotPassword.Submit.Response)
+}
+
+/// Words both stages of the reset.
+@MainActor
+public final class ForgotPasswordPresenter: ForgotPasswordPresentationLogic {
+    public weak var viewController: (any ForgotPasswordDisplayLogic)?
+    private let formatting: Formatting
+    private var stage: ForgotPassword.Stage = .phone
+
+    public init(formatting: Formatting = Formatting()) {
+        self.formatting = formatting
+    }
+
+    public func presentLoad(response: ForgotPassword.Load.Response) {
+        viewController?.displayLoad(viewModel: .init(
+            countryCode: response.prefill.map { $0.countryCode.isEmpty ? "+1" : $0.countryCode } ?? "+1",
+            phoneNumber: response.prefill?.phoneNumber ?? ""
+        ))
+    }
+
+    public func presentValidateField(response: ForgotPassword.ValidateField.Response) {
+        viewController?.displayValidateField(viewModel: .init(
+            field: response.field, message: response.problem.map { formatting.message(for: $0) }
+        ))
+    }
+
+    public func presentSubmit(response: ForgotPassword.Submit.Response) {
+        var viewModel = ForgotPassword.Submit.ViewModel(
+            stage: stage, fieldErrors: [:], banner: nil, isBusy: false, instructions: nil, clearSecrets: false, focus: nil
+        )
+        switch response {
+        case .invalid(let problems):
+            viewModel.fieldErrors = formatting.messages(for: problems)
+            viewModel.focus = ForgotPassword.Field.allCases.first { problems[$0] != nil }
+        case .started:
+            viewModel.isBusy = true
+        case .codeSent(let phone, let challenge, let code):
+            stage = .reset
+            viewModel.stage = .reset
+            viewModel.instructions = "If \(phone.displayString) has an account, we sent it a 6-digit code. "
+                + "It works until \(formatting.time(challenge.expiresAt))."
+            viewModel.banner = formatting.developmentBanner(code: code)
+            viewModel.focus = .code
+        case .failed(.validation(let detail, _)):
+            viewModel.banner = BannerMessage(.error, detail)
+            viewModel.clearSecrets = true
+        case .failed(let error):
+            viewModel.banner = formatting.message(for: error).map { BannerMessage(.error, $0) }
+        }
+        viewController?.displaySubmit(viewModel: viewModel)
+    }
+}
+
+@MainActor
+public protocol ForgotPasswordDisplayLogic: AnyObject {
+    func displayLoad(viewModel: ForgotPassword.Load.ViewModel)
+    func displayValidateField(viewModel: ForgotPassword.ValidateField.ViewModel)
+    func displaySubmit(viewModel: ForgotPassword.Submit.ViewModel)
+}

@@ -1,0 +1,241 @@
+import Foundation
+import SkiffCore
+
+@MainActor
+public protocol HomeBusinessLogic: AnyObject {
+    func load(request: Home.Load.Request)
+    func refresh(request: Home.Refresh.Request)
+    func loadMore(request: Home.LoadMore.Request)
+    func search(request: Home.Search.Request)
+    func selectTransaction(request: Home.SelectTransaction.Request)
+    func navigate(request: Home.Navigate.Request)
+    func logout(request: Home.Logout.Request)
+}
+
+/// Shows the cached Home at once, refreshes it from the server, pages and searches transactions, and takes in
+/// what other scenes changed (a new card, a card activated, notifications read).
+@MainActor
+public final class HomeInteractor: HomeBusinessLogic {
+    public static let pageSize = 50
+
+    private let presenter: any HomePresentationLogic
+    private let account: any AccountWorking
+    private let cardsWorker: any CardWorking
+    private let auth: any AuthWorking
+    private let sessions: any SessionStoring
+    private let cache: any CacheStoring
+    private let session: Session
+    private let clock: SceneClock
+    public var route: (HomeRoute) -> Void = { _ in }
+
+    private(set) var state = Home.State()
+    private(set) var task: Task<Void, Never>?
+    private(set) var pageTask: Task<Void, Never>?
+    /// Bumped by every load, refresh and search so an answer to an older one is dropped.
+    private var generation = 0
+
+    public init(
+        presenter: any HomePresentationLogic, account: any AccountWorking, cards: any CardWorking,
+        auth: any AuthWorking, sessions: any SessionStoring, cache: any CacheStoring, session: Session,
+        clock: SceneClock = .live
+    ) {
+        self.presenter = presenter
+        self.account = account
+        self.cardsWorker = cards
+        self.auth = auth
+        self.sessions = sessions
+        self.cache = cache
+        self.session = session
+        self.clock = clock
+    }
+
+    isolated deinit {
+        task?.cancel()
+        pageTask?.cancel()
+    }
+
+    private func present() {
+        presenter.presentUpdate(response: .init(state: state))
+        state.notice = nil
+    }
+
+    public func load(request: Home.Load.Request) {
+        if let cached = cache.loadHome(userID: session.user.id) {
+            apply(cached.snapshot)
+            state.cachedAt = cached.savedAt
+        }
+        fetchAll()
+    }
+
+    public func refresh(request: Home.Refresh.Request) {
+        fetchAll()
+    }
+
+    private func apply(_ snapshot: HomeSnapshot) {
+        state.summary = snapshot.summary
+        state.cards = snapshot.cards
+        state.transactions = snapshot.transactions
+        state.nextCursor = snapshot.nextCursor
+    }
+
+    private func fetchAll() {
+        task?.cancel()
+        pageTask?.cancel()
+        pageTask = nil
+        generation += 1
+        let generation = generation
+        let query = state.query.isEmpty ? nil : state.query
+        state.activity = .loading
+        state.error = nil
+        present()
+        task = Task { [weak self, account, cardsWorker] in
+            async let summary = Result.capture { () async throws(NetworkError) in try await account.summary() }
+            async let cards = Result.capture { () async throws(NetworkError) in try await cardsWorker.cards() }
+            async let page = Result.capture { () async throws(NetworkError) in
+                try await account.transactions(limit: HomeInteractor.pageSize, cursor: nil, query: query)
+            }
+            let (s, c, p) = await (summary, cards, page)
+            let result = Result { () throws(NetworkError) in
+                let page = try p.get()
+                return HomeSnapshot(summary: try s.get(), cards: try c.get(), transactions: page.items, nextCursor: page.nextCursor)
+            }
+            self?.finishFetch(result, generation: generation, query: query)
+        }
+    }
+
+    private func finishFetch(_ result: Result<HomeSnapshot, NetworkError>, generation: Int, query: String?) {
+        guard generation == self.generation else { return }
+        task = nil
+        state.activity = .idle
+        switch result {
+        case .success(let snapshot):
+            apply(snapshot)
+            state.cachedAt = nil
+            if query == nil { cache.saveHome(snapshot, userID: session.user.id, at: clock.now()) }
+        case .failure(.cancelled):
+            break
+        case .failure(let error):
+            state.error = error
+        }
+        present()
+    }
+
+    public func loadMore(request: Home.LoadMore.Request) {
+        guard pageTask == nil, task == nil, let cursor = state.nextCursor, state.cachedAt == nil else { return }
+        let generation = generation
+        let query = state.query.isEmpty ? nil : state.query
+        state.activity = .loadingMore
+        present()
+        pageTask = Task { [weak self, account] in
+            let result = await Result.capture { () async throws(NetworkError) in
+                try await account.transactions(limit: HomeInteractor.pageSize, cursor: cursor, query: query)
+            }
+            self?.finishPage(result, generation: generation)
+        }
+    }
+
+    private func finishPage(_ result: Result<TransactionPage, NetworkError>, generation: Int) {
+        guard generation == self.generation else { return }
+        pageTask = nil
+        state.activity = .idle
+        switch result {
+        case .success(let page):
+            state.transactions.append(contentsOf: page.items)
+            state.nextCursor = page.nextCursor
+        case .failure(.cancelled):
+            break
+        case .failure(let error):
+            state.error = error
+        }
+        present()
+    }
+
+    public func search(request: Home.Search.Request) {
+        let query = request.query.trimmingCharacters(in: .whitespaces)
+        guard query != state.query else { return }
+        state.query = query
+        state.transactions = []
+        state.nextCursor = nil
+        fetchAll()
+    }
+
+    public func selectTransaction(request: Home.SelectTransaction.Request) {
+        guard state.transactions.indices.contains(request.index) else { return }
+        route(.transaction(state.transactions[request.index]))
+    }
+
+    public func navigate(request: Home.Navigate.Request) {
+        switch request.destination {
+        case .addCard:
+            route(.addCard)
+        case .notifications:
+            route(.notifications)
+        case .activateCard:
+            if let card = state.cards.first(where: { $0.kind == .issued && $0.status == .inactive }) {
+                route(.activateCard(card))
+            } else {
+                state.notice = state.cards.contains { $0.kind == .issued }
+                    ? "Your Skiff card is already active."
+                    : "There is no Skiff card to activate yet."
+                present()
+            }
+        }
+    }
+
+    public func logout(request: Home.Logout.Request) {
+        task?.cancel()
+        pageTask?.cancel()
+        generation += 1
+        state.activity = .loading
+        present()
+        task = Task { [weak self, auth] in
+            // The server revokes the token; if it cannot be reached the token is still forgotten here.
+            try? await auth.logout()
+            guard let self else { return }
+            self.task = nil
+            self.sessions.clear()
+            self.cache.clear()
+            self.route(.loggedOut)
+        }
+    }
+
+    // MARK: What other scenes changed
+
+    /// A card was added elsewhere in the flow: show it without reloading everything.
+    public func cardAdded(_ card: Card) {
+        state.cards.removeAll { $0.id == card.id }
+        state.cards.append(card)
+        state.notice = "\(card.brand.displayName) \(card.masked) added."
+        saveCurrent()
+        present()
+    }
+
+    /// A card changed elsewhere (activated).
+    public func cardUpdated(_ card: Card) {
+        if let index = state.cards.firstIndex(where: { $0.id == card.id }) {
+            state.cards[index] = card
+        } else {
+            state.cards.append(card)
+        }
+        if card.status == .active && card.kind == .issued { state.notice = "Your Skiff card \(card.masked) is active." }
+        saveCurrent()
+        present()
+    }
+
+    /// The number of unread notifications changed elsewhere.
+    public func unreadChanged(_ count: Int) {
+        state.summary?.unreadNotifications = count
+        saveCurrent()
+        present()
+    }
+
+    private func saveCurrent() {
+        guard let summary = state.summary, state.query.isEmpty, state.cachedAt == nil else { return }
+        let firstPage = Array(state.transactions.prefix(HomeInteractor.pageSize))
+        let cursor = state.transactions.count <= HomeInteractor.pageSize ? state.nextCursor : nil
+        cache.saveHome(
+            HomeSnapshot(summary: summary, cards: state.cards, transactions: firstPage, nextCursor: cursor),
+            userID: session.user.id, at: clock.now()
+        )
+    }
+}

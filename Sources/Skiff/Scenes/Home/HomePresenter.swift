@@ -1,0 +1,90 @@
+import SkiffCore
+
+@MainActor
+public protocol HomePresentationLogic: AnyObject {
+    func presentUpdate(response: Home.Update.Response)
+}
+
+/// Turns Home's state into lines: the balance, masked cards, dated and signed amounts, and how fresh it all is.
+@MainActor
+public final class HomePresenter: HomePresentationLogic {
+    public weak var viewController: (any HomeDisplayLogic)?
+    private let formatting: Formatting
+
+    public init(formatting: Formatting = Formatting()) {
+        self.formatting = formatting
+    }
+
+    public func presentUpdate(response: Home.Update.Response) {
+        let state = response.state
+        let unread = state.summary?.unreadNotifications ?? 0
+        viewController?.displayUpdate(viewModel: .init(
+            name: state.summary?.user.fullName ?? "",
+            balance: state.summary.map { $0.balance.formatted() } ?? "—",
+            unreadBadge: unread > 0 ? "\(unread) unread" : nil,
+            cards: state.cards.map(cardRow),
+            transactions: state.transactions.map(transactionRow),
+            transactionsTitle: state.query.isEmpty ? "Transactions" : "Transactions matching “\(state.query)”",
+            emptyText: emptyText(state),
+            banner: banner(state),
+            isBusy: state.activity == .loading,
+            isLoadingMore: state.activity == .loadingMore
+        ))
+    }
+
+    private func cardRow(_ card: Card) -> Home.Update.ViewModel.CardRow {
+        let owner = card.kind == .issued ? "Skiff card" : "Added card"
+        let status = switch (card.kind, card.status) {
+        case (.issued, .inactive): "Inactive · press v to activate"
+        case (_, .inactive): "Inactive"
+        case (_, .active): "Active"
+        }
+        return .init(
+            title: "\(card.brand.displayName) \(card.masked)",
+            detail: "\(owner) · expires \(formatting.expiry(month: card.expiryMonth, year: card.expiryYear)) · \(status)",
+            needsActivation: card.kind == .issued && card.status == .inactive
+        )
+    }
+
+    private func transactionRow(_ transaction: Transaction) -> Home.Update.ViewModel.TransactionRow {
+        .init(
+            date: formatting.shortDay(transaction.createdAt),
+            merchant: transaction.merchant,
+            category: transaction.category,
+            amount: transaction.amount.formatted(showPlus: true),
+            isIncoming: transaction.amount.amountMinor > 0
+        )
+    }
+
+    private func emptyText(_ state: Home.State) -> String? {
+        guard state.transactions.isEmpty else { return nil }
+        if state.activity == .loading { return "Loading transactions…" }
+        if state.summary == nil && state.error != nil { return "Nothing to show yet." }
+        return state.query.isEmpty ? "No transactions yet." : "No transactions match “\(state.query)”."
+    }
+
+    private func banner(_ state: Home.State) -> BannerMessage? {
+        if let error = state.error, let text = formatting.message(for: error) {
+            guard let cachedAt = state.cachedAt else { return BannerMessage(.error, text) }
+            return BannerMessage(.error, "Offline: showing data from \(formatting.dayAndTime(cachedAt)). \(retryHint(error))")
+        }
+        if let notice = state.notice { return BannerMessage(.info, notice) }
+        if let cachedAt = state.cachedAt, state.activity == .loading {
+            return BannerMessage(.info, "Showing data from \(formatting.dayAndTime(cachedAt)) · refreshing…")
+        }
+        return nil
+    }
+
+    private func retryHint(_ error: NetworkError) -> String {
+        switch error {
+        case .unreachable: "Can't reach the server. Press r to retry."
+        case .timeout: "The server is slow to answer. Press r to retry."
+        default: "Press r to retry."
+        }
+    }
+}
+
+@MainActor
+public protocol HomeDisplayLogic: AnyObject {
+    func displayUpdate(viewModel: Home.Update.ViewModel)
+}

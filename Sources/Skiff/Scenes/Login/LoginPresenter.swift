@@ -1,0 +1,80 @@
+import SkiffCore
+
+@MainActor
+public protocol LoginPresentationLogic: AnyObject {
+    func presentLoad(response: Login.Load.Response)
+    func presentValidateField(response: Login.ValidateField.Response)
+    func presentSubmit(response: Login.Submit.Response)
+    func presentThrottle(response: Login.Throttle.Response)
+}
+
+/// Words Login's outcomes: field errors, wrong credentials, lock-outs, and the demo hint.
+@MainActor
+public final class LoginPresenter: LoginPresentationLogic {
+    public weak var viewController: (any LoginDisplayLogic)?
+    private let formatting: Formatting
+
+    public init(formatting: Formatting = Formatting()) {
+        self.formatting = formatting
+    }
+
+    public func presentLoad(response: Login.Load.Response) {
+        let hint = response.demo.map { demo in
+            let phone = (try? PhoneNumber.parse(countryCode: demo.countryCode, number: demo.phoneNumber).displayString)
+                ?? demo.countryCode + " " + demo.phoneNumber
+            return "Demo account: \(phone) · password \(demo.password)"
+        }
+        viewController?.displayLoad(viewModel: .init(
+            countryCode: response.lastLogin?.countryCode ?? "+1",
+            phoneNumber: response.lastLogin?.phoneNumber ?? "",
+            hint: hint
+        ))
+    }
+
+    public func presentValidateField(response: Login.ValidateField.Response) {
+        viewController?.displayValidateField(viewModel: .init(
+            field: response.field, message: response.problem.map { formatting.message(for: $0) }
+        ))
+    }
+
+    public func presentSubmit(response: Login.Submit.Response) {
+        let viewModel: Login.Submit.ViewModel
+        switch response {
+        case .invalid(let problems):
+            viewModel = .init(
+                fieldErrors: formatting.messages(for: problems), banner: nil, isBusy: false, clearPassword: false,
+                focus: Login.Field.allCases.first { problems[$0] != nil }
+            )
+        case .started:
+            viewModel = .init(fieldErrors: [:], banner: nil, isBusy: true, clearPassword: false, focus: nil)
+        case .succeeded:
+            viewModel = .init(fieldErrors: [:], banner: nil, isBusy: false, clearPassword: true, focus: nil)
+        case .failed(.unauthorised):
+            viewModel = .init(
+                fieldErrors: [:], banner: BannerMessage(.error, "The phone number or password is incorrect."),
+                isBusy: false, clearPassword: true, focus: .password
+            )
+        case .failed(let error):
+            viewModel = .init(
+                fieldErrors: [:], banner: formatting.message(for: error).map { BannerMessage(.error, $0) },
+                isBusy: false, clearPassword: false, focus: nil
+            )
+        }
+        viewController?.displaySubmit(viewModel: viewModel)
+    }
+
+    public func presentThrottle(response: Login.Throttle.Response) {
+        let banner = response.remainingSeconds > 0
+            ? BannerMessage(.error, "Too many attempts. Try again in \(formatting.countdown(seconds: response.remainingSeconds)).")
+            : BannerMessage(.info, "You can try again now.")
+        viewController?.displayThrottle(viewModel: .init(banner: banner))
+    }
+}
+
+@MainActor
+public protocol LoginDisplayLogic: AnyObject {
+    func displayLoad(viewModel: Login.Load.ViewModel)
+    func displayValidateField(viewModel: Login.ValidateField.ViewModel)
+    func displaySubmit(viewModel: Login.Submit.ViewModel)
+    func displayThrottle(viewModel: Login.Throttle.ViewModel)
+}

@@ -1,0 +1,32 @@
+/// One field the server (or the app) refused, and why.
+public struct FieldError: Hashable, Sendable {
+    public var field: String
+    public var message: String
+
+    public init(field: String, message: String) {
+        self.field = field
+        self.message = message
+    }
+}
+
+/// Every way a call to the server can fail, as the scenes need to tell them apart.
+public enum NetworkError: Error, Hashable, Sendable {
+    /// No connection could be made.
+    case unreachable
+    /// The server took longer than the request timeout.
+    case timeout
+    /// The session is missing, expired or revoked (401).
+    case unauthorised
+    /// The server refused the input (400 / 422), with per-field reasons where it gave them.
+    case validation(detail: String, fields: [FieldError])
+    /// Too many attempts (429): wait this many seconds.
+    case throttled(retryAfterSeconds: Int)
+    /// The thing exists already, or a request with the same key is still running (409).
+    case conflict(detail: String)
+    /// Nothing by that id for this user (404).
+    case notFound
+    /// The server failed (5xx) or answered something the app cannot read.
+    case server(status: Int, detail: String)
+    /// The caller gave up (the screen went away, or Esc).
+    case cancelled
+}

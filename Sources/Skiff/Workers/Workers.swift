@@ -1,0 +1,59 @@
+import SkiffCore
+
+/// What a person typed to register.
+public struct Registration: Sendable, Hashable {
+    public var phone: PhoneNumber
+    public var fullName: String
+    public var password: String
+
+    public init(phone: PhoneNumber, fullName: String, password: String) {
+        self.phone = phone
+        self.fullName = fullName
+        self.password = password
+    }
+}
+
+/// A card as typed, validated and ready to send once. Holds the number and security code only for that call.
+public struct NewCard: Sendable, Hashable {
+    public var number: CardNumber
+    public var expiry: CardExpiry
+    public var securityCode: String
+    public var holderName: String
+
+    public init(number: CardNumber, expiry: CardExpiry, securityCode: String, holderName: String) {
+        self.number = number
+        self.expiry = expiry
+        self.securityCode = securityCode
+        self.holderName = holderName
+    }
+}
+
+/// Signing in and out, registering, resetting a password.
+public protocol AuthWorking: Sendable {
+    func login(phone: PhoneNumber, password: String) async throws(NetworkError) -> Session
+    func register(_ registration: Registration, idempotencyKey: String) async throws(NetworkError) -> VerificationChallenge
+    func verifyRegistration(verificationId: String, code: String) async throws(NetworkError) -> Session
+    func forgotPassword(phone: PhoneNumber) async throws(NetworkError) -> VerificationChallenge
+    func resetPassword(verificationId: String, code: String, newPassword: String) async throws(NetworkError)
+    func logout() async throws(NetworkError)
+}
+
+/// The signed-in user's account: summary and transactions.
+public protocol AccountWorking: Sendable {
+    func summary() async throws(NetworkError) -> AccountSummary
+    func transactions(limit: Int, cursor: String?, query: String?) async throws(NetworkError) -> TransactionPage
+}
+
+/// The signed-in user's cards.
+public protocol CardWorking: Sendable {
+    func cards() async throws(NetworkError) -> [Card]
+    func add(_ card: NewCard, idempotencyKey: String) async throws(NetworkError) -> Card
+    func requestActivation(cardID: String) async throws(NetworkError) -> VerificationChallenge
+    func activate(cardID: String, last4: String, verificationId: String, code: String) async throws(NetworkError) -> Card
+}
+
+/// The signed-in user's notifications.
+public protocol NotificationsWorking: Sendable {
+    func notifications() async throws(NetworkError) -> [AppNotification]
+    func markRead(id: String) async throws(NetworkError)
+}

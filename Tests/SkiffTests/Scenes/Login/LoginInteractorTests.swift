@@ -1,0 +1,178 @@
+import Foundation
+import SkiffCore
+import Testing
+@testable import Skiff
+
+@MainActor
+final class LoginPresenterSpy: LoginPresentationLogic {
+    var loads: [Login.Load.Response] = []
+    var validations: [Login.ValidateField.Response] = []
+    var submits: [Login.Submit.Response] = []
+    var throttles: [Login.Throttle.Response] = []
+    func presentLoad(response: Login.Load.Response) { loads.append(response) }
+    func presentValidateField(response: Login.ValidateField.Response) { validations.append(response) }
+    func presentSubmit(response: Login.Submit.Response) { submits.append(response) }
+    func presentThrottle(response: Login.Throttle.Response) { throttles.append(response) }
+}
+
+@MainActor
+@Suite("LoginInteractor")
+struct LoginInteractorTests {
+    let presenter = LoginPresenterSpy()
+    let auth = AuthWorkerDouble()
+    let sessions = SessionStoreDouble()
+    let preferences = PreferencesStoreDouble(LastLogin(countryCode: "+44", phoneNumber: "7700 900123"))
+    let sleeps = SleepCounter()
+    var routes: [LoginRoute] = []
+
+    func makeSUT() -> LoginInteractor {
+        LoginInteractor(
+            presenter: presenter, auth: auth, sessions: sessions, preferences: preferences,
+            demo: Seeds.demo, clock: .immediate(sleeps)
+        )
+    }
+
+    let goodForm = Login.Form(countryCode: "+1", phoneNumber: "202 555 0143", password: "sail-away-2026")
+
+    @Test("load presents the last number used and the demo credentials")
+    func load() {
+        let sut = makeSUT()
+        sut.load(request: .init())
+        #expect(presenter.loads.count == 1)
+        #expect(presenter.loads.first?.lastLogin == LastLogin(countryCode: "+44", phoneNumber: "7700 900123"))
+        #expect(presenter.loads.first?.demo == Seeds.demo)
+    }
+
+    @Test("leaving a field checks only that field")
+    func validateField() {
+        let sut = makeSUT()
+        sut.validateField(request: .init(field: .phoneNumber, form: .init(countryCode: "+1", phoneNumber: "12", password: "")))
+        #expect(presenter.validations.first?.field == .phoneNumber)
+        #expect(presenter.validations.first?.problem == .phone(.wrongLength(expected: 10...10)))
+        sut.validateField(request: .init(field: .countryCode, form: .init(countryCode: "+1", phoneNumber: "12", password: "")))
+        #expect(presenter.validations.last?.problem == nil)
+    }
+
+    @Test("an invalid form is refused without calling the server")
+    func invalidForm() {
+        let sut = makeSUT()
+        sut.submit(request: .init(form: .init(countryCode: "", phoneNumber: "abc", password: "")))
+        guard case .invalid(let problems) = presenter.submits.last else {
+            Issue.record("expected .invalid, got \(presenter.submits)")
+            return
+        }
+        #expect(problems[.countryCode] == .phone(.emptyCountryCode))
+        #expect(problems[.password] == .password(.empty))
+        #expect(auth.logins.count == 0)
+    }
+
+    @Test("a good login stores the session and the number, then routes to Home")
+    func success() async {
+        var routes: [LoginRoute] = []
+        let sut = makeSUT()
+        sut.route = { routes.append($0) }
+        sut.submit(request: .init(form: goodForm))
+        #expect(presenter.submits.first.map { if case .started = $0 { true } else { false } } == true)
+        await sut.submitTask?.value
+        #expect(auth.logins.last?.phone.e164 == "+12025550143")
+        #expect(auth.logins.last?.password == "sail-away-2026")
+        #expect(sessions.load() == Seeds.session)
+        #expect(preferences.lastLogin() == LastLogin(countryCode: "+1", phoneNumber: "202 555 0143"))
+        guard case .loggedIn(let session) = routes.last else {
+            Issue.record("expected .loggedIn, got \(routes)")
+            return
+        }
+        #expect(session == Seeds.session)
+    }
+
+    @Test("wrong credentials are reported and nothing is stored")
+    func wrongCredentials() async {
+        auth.loginResult.set(.failure(.unauthorised))
+        let sut = makeSUT()
+        sut.submit(request: .init(form: goodForm))
+        await sut.submitTask?.value
+        guard case .failed(.unauthorised) = presenter.submits.last else {
+            Issue.record("expected .failed(.unauthorised), got \(presenter.submits)")
+            return
+        }
+        #expect(sessions.load() == nil)
+    }
+
+    @Test("a lock-out counts down every second and then lets the person try again")
+    func throttled() async {
+        auth.loginResult.set(.failure(.throttled(retryAfterSeconds: 3)))
+        let sut = makeSUT()
+        sut.submit(request: .init(form: goodForm))
+        await sut.submitTask?.value
+        await sut.countdownTask?.value
+        #expect(presenter.throttles.map(\.remainingSeconds) == [2, 1, 0])
+        #expect(sleeps.count == 3)
+    }
+
+    @Test("submitting while locked out does not call the server")
+    func submitWhileLocked() async {
+        auth.loginResult.set(.failure(.throttled(retryAfterSeconds: 60)))
+        let sut = makeSUT()
+        sut.submit(request: .init(form: goodForm))
+        await sut.submitTask?.value
+        sut.countdownTask?.cancel()
+        sut.submit(request: .init(form: goodForm))
+        #expect(auth.logins.count == 1)
+        #expect(presenter.throttles.last?.remainingSeconds == 60)
+    }
+
+    @Test("server field errors land on their fields")
+    func serverFieldErrors() async {
+        auth.loginResult.set(.failure(.validation(detail: "Invalid", fields: [FieldError(field: "phoneNumber", message: "Not a number we can reach.")])))
+        let sut = makeSUT()
+        sut.submit(request: .init(form: goodForm))
+        await sut.submitTask?.value
+        guard case .invalid(let problems) = presenter.submits.last else {
+            Issue.record("expected .invalid, got \(presenter.submits)")
+            return
+        }
+        #expect(problems == [.phoneNumber: .server("Not a number we can reach.")])
+    }
+
+    @Test("Esc during the request cancels it")
+    func cancel() async {
+        let gate = Gate()
+        auth.gate = gate
+        let sut = makeSUT()
+        sut.submit(request: .init(form: goodForm))
+        let task = sut.submitTask
+        sut.cancel(request: .init())
+        await task?.value
+        guard case .failed(.cancelled) = presenter.submits.last else {
+            Issue.record("expected .failed(.cancelled), got \(presenter.submits)")
+            return
+        }
+        #expect(sessions.load() == nil)
+    }
+
+    @Test("a second Enter while a request runs sends nothing more")
+    func doubleSubmit() async {
+        let gate = Gate()
+        auth.gate = gate
+        let sut = makeSUT()
+        sut.submit(request: .init(form: goodForm))
+        sut.submit(request: .init(form: goodForm))
+        gate.open()
+        await sut.submitTask?.value
+        #expect(auth.logins.count == 1)
+    }
+
+    @Test("links carry what was typed to Register and Forgot password")
+    func navigate() {
+        var routes: [LoginRoute] = []
+        let sut = makeSUT()
+        sut.route = { routes.append($0) }
+        sut.navigate(request: .init(destination: .forgotPassword, form: goodForm))
+        sut.navigate(request: .init(destination: .register, form: goodForm))
+        guard case .forgotPassword(let prefill) = routes.first, case .register = routes.last else {
+            Issue.record("unexpected routes \(routes)")
+            return
+        }
+        #expect(prefill == LastLogin(countryCode: "+1", phoneNumber: "202 555 0143"))
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import SkiffCore
+@testable import Skiff
+
+/// Fixtures shared by the wallet's tests.
+enum Seeds {
+    /// 2026-11-22 12:00 UTC.
+    static let now = Date(timeIntervalSince1970: 1_795_348_800)
+    static let utc = Formatting(timeZone: TimeZone(identifier: "UTC")!)
+
+    static let user = User(id: "u_1", fullName: "Alex Rivera", countryCode: "+1", phoneNumber: "2025550143")
+    static let session = Session(token: "tok_secret_value", expiresAt: now.addingTimeInterval(12 * 3600), user: user)
+    static let phone = try! PhoneNumber.parse(countryCode: "+1", number: "2025550143")
+    static let demo = DemoCredentials(countryCode: "+1", phoneNumber: "2025550143", password: "sail-away-2026")
+
+    static let summary = AccountSummary(user: user, balance: Money(amountMinor: 1_234_56, currency: "USD"), unreadNotifications: 3)
+    static let issuedCard = Card(
+        id: "c_issued", kind: .issued, brand: .visa, last4: "0005", expiryMonth: 11, expiryYear: 2030,
+        holderName: "ALEX RIVERA", status: .inactive
+    )
+    static let externalCard = Card(
+        id: "c_ext", kind: .external, brand: .visa, last4: "4242", expiryMonth: 4, expiryYear: 2029,
+        holderName: "ALEX RIVERA", status: .active
+    )
+    static func transaction(_ n: Int, amountMinor: Int64 = -1_250) -> Transaction {
+        Transaction(
+            id: "t_\(n)", amount: Money(amountMinor: amountMinor, currency: "USD"),
+            merchant: "Merchant \(n)", category: "Groceries", createdAt: now.addingTimeInterval(-Double(n) * 3600)
+        )
+    }
+    static let challenge = VerificationChallenge(verificationId: "v_1", expiresAt: now.addingTimeInterval(600))
+    static let notification = AppNotification(
+        id: "n_1", title: "Welcome to Skiff", body: "Your card is on its way.", createdAt: now, read: false
+    )
+}
+
+extension SceneClock {
+    /// A clock fixed at `Seeds.now` whose waits return at once and are counted.
+    static func immediate(_ counter: SleepCounter = SleepCounter()) -> SceneClock {
+        SceneClock(now: { Seeds.now }, sleep: { _ in counter.increment() })
+    }
+}
+
+/// Counts how often a clock was asked to wait.
+final class SleepCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    var count: Int { lock.withLock { value } }
+    func increment() { lock.withLock { value += 1 } }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import SkiffCore
+@testable import Skiff
+
+/// A thread-safe box tests use to record calls and hand out canned results.
+final class Recorder<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Value] = []
+    var all: [Value] { lock.withLock { items } }
+    var count: Int { all.count }
+    var last: Value? { all.last }
+    func record(_ value: Value) { lock.withLock { items.append(value) } }
+}
+
+/// A result a double returns, settable from the test.
+final class Stubbed<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Result<Value, NetworkError>
+    init(_ value: Result<Value, NetworkError>) { self.value = value }
+    func set(_ newValue: Result<Value, NetworkError>) { lock.withLock { value = newValue } }
+    func get() throws(NetworkError) -> Value { try lock.withLock { value }.get() }
+}
+
+/// Waits until the test lets it go, to hold a request in flight.
+final class Gate: @unchecked Sendable {
+    private let stream: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+    init() { (stream, continuation) = AsyncStream.makeStream() }
+    func open() { continuation.yield(); continuation.finish() }
+    func wait() async throws(NetworkError) {
+        for await _ in stream { return }
+        throw .cancelled
+    }
+}
+
+final class AuthWorkerDouble: AuthWorking, @unchecked Sendable {
+    let loginResult = Stubbed<Session>(.success(Seeds.session))
+    let registerResult = Stubbed<VerificationChallenge>(.success(Seeds.challenge))
+    let verifyResult = Stubbed<Session>(.success(Seeds.session))
+    let forgotResult = Stubbed<VerificationChallenge>(.success(Seeds.challenge))
+    let resetResult = Stubbed<Void>(.success(()))
+    let logoutResult = Stubbed<Void>(.success(()))
+    var gate: Gate?
+
+    let logins = Recorder<(phone: PhoneNumber, password: String)>()
+    let registrations = Recorder<(Registration, String)>()
+    let verifications = Recorder<(String, String)>()
+    let forgots = Recorder<PhoneNumber>()
+    let resets = Recorder<(String, String, String)>()
+    let logouts = Recorder<Void>()
+
+    func login(phone: PhoneNumber, password: String) async throws(NetworkError) -> Session {
+        logins.record((phone, password))
+        try await gate?.wait()
+        return try loginResult.get()
+    }
+    func register(_ registration: Registration, idempotencyKey: String) async throws(NetworkError) -> VerificationChallenge {
+        registrations.record((registration, idempotencyKey))
+        try await gate?.wait()
+        return try registerResult.get()
+    }
+    func verifyRegistration(verificationId: String, code: String) async throws(NetworkError) -> Session {
+        verifications.record((verificationId, code))
+        try await gate?.wait()
+        return try verifyResult.get()
+    }
+    func forgotPassword(phone: PhoneNumber) async throws(NetworkError) -> VerificationChallenge {
+        forgots.record(phone)
+        try await gate?.wait()
+        return try forgotResult.get()
+    }
+    func resetPassword(verificationId: String, code: String, newPassword: String) async throws(NetworkError) {
+        resets.record((verificationId, code, newPassword))
+        try await gate?.wait()
+        try resetResult.get()
+    }
+    func logout() async throws(NetworkError) {
+        logouts.record(())
+        try logoutResult.get()
+    }
+}
+
+final class SessionStoreDouble: SessionStoring, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Session?
+    private(set) var clears = 0
+    init(_ session: Session? = nil) { stored = session }
+    func load() -> Session? { lock.withLock { stored } }
+    func save(_ session: Session) throws { lock.withLock { stored = session } }
+    func clear() { lock.withLock { stored = nil; clears += 1 } }
+}
+
+final class PreferencesStoreDouble: PreferencesStoring, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: LastLogin?
+    init(_ login: LastLogin? = nil) { stored = login }
+    func lastLogin() -> LastLogin? { lock.withLock { stored } }
+    func saveLastLogin(_ login: LastLogin) { lock.withLock { stored = login } }
+}
