@@ -109,11 +109,11 @@ public final class RegisterInteractor: RegisterBusinessLogic {
 /// Puts the server's per-field errors on the scene's own fields, by the field's name in the API.
 enum FieldErrorMapping {
     static func problems<Field: RawRepresentable & Hashable>(
-        _ fields: [FieldError], as type: Field.Type
+        _ fields: [FieldError], as type: Field.Type, aliases: [String: Field] = [:]
     ) -> [Field: InputProblem] where Field.RawValue == String {
         var problems: [Field: InputProblem] = [:]
         for field in fields {
-            if let key = Field(rawValue: field.field) { problems[key] = .server(field.message) }
+            if let key = aliases[field.field] ?? Field(rawValue: field.field) { problems[key] = .server(field.message) }
         }
         return problems
     }

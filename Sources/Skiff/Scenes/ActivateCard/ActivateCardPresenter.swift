@@ -1,0 +1,58 @@
+import SkiffCore
+
+@MainActor
+public protocol ActivateCardPresentationLogic: AnyObject {
+    func presentLoad(response: ActivateCard.Load.Response)
+    func presentSubmit(response: ActivateCard.Submit.Response)
+}
+
+/// Words card activation.
+@MainActor
+public final class ActivateCardPresenter: ActivateCardPresentationLogic {
+    public weak var viewController: (any ActivateCardDisplayLogic)?
+    private let formatting: Formatting
+    private var stage: ActivateCard.Stage = .last4
+
+    public init(formatting: Formatting = Formatting()) {
+        self.formatting = formatting
+    }
+
+    public func presentLoad(response: ActivateCard.Load.Response) {
+        viewController?.displayLoad(viewModel: .init(
+            title: "Activate \(response.card.brand.displayName) \(response.card.masked)",
+            instructions: "Enter the last four digits printed on your card, then press Enter to get a code."
+        ))
+    }
+
+    public func presentSubmit(response: ActivateCard.Submit.Response) {
+        var viewModel = ActivateCard.Submit.ViewModel(
+            stage: stage, fieldErrors: [:], instructions: nil, banner: nil, isBusy: false, clearCode: false
+        )
+        switch response {
+        case .invalid(let problems):
+            viewModel.fieldErrors = formatting.messages(for: problems)
+        case .started:
+            viewModel.isBusy = true
+        case .codeSent(let challenge, let code):
+            stage = .code
+            viewModel.stage = .code
+            viewModel.instructions = "We sent a 6-digit code to your phone. It works until \(formatting.time(challenge.expiresAt))."
+            viewModel.banner = formatting.developmentBanner(code: code)
+        case .activated(let card):
+            viewModel.banner = BannerMessage(.info, "\(card.brand.displayName) \(card.masked) is active.")
+            viewModel.clearCode = true
+        case .failed(.validation(let detail, _)):
+            viewModel.fieldErrors = [stage == .code ? .code : .last4: detail]
+            viewModel.clearCode = stage == .code
+        case .failed(let error):
+            viewModel.banner = formatting.message(for: error).map { BannerMessage(.error, $0) }
+        }
+        viewController?.displaySubmit(viewModel: viewModel)
+    }
+}
+
+@MainActor
+public protocol ActivateCardDisplayLogic: AnyObject {
+    func displayLoad(viewModel: ActivateCard.Load.ViewModel)
+    func displaySubmit(viewModel: ActivateCard.Submit.ViewModel)
+}

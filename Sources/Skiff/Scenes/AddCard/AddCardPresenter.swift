@@ -1,0 +1,90 @@
+import SkiffCore
+
+@MainActor
+public protocol AddCardPresentationLogic: AnyObject {
+    func presentLoad(response: AddCard.Load.Response)
+    func presentNumberChanged(response: AddCard.NumberChanged.Response)
+    func presentValidateField(response: AddCard.ValidateField.Response)
+    func presentSubmit(response: AddCard.Submit.Response)
+    func presentBack(response: AddCard.Back.Response)
+}
+
+/// Words Add card: the brand as soon as it is known, masked confirmation, and errors that say what to do.
+@MainActor
+public final class AddCardPresenter: AddCardPresentationLogic {
+    public weak var viewController: (any AddCardDisplayLogic)?
+    private let formatting: Formatting
+    private var stage: AddCard.Stage = .form
+
+    public init(formatting: Formatting = Formatting()) {
+        self.formatting = formatting
+    }
+
+    public func presentLoad(response: AddCard.Load.Response) {
+        viewController?.displayLoad(viewModel: .init(holderName: response.holderName))
+    }
+
+    public func presentNumberChanged(response: AddCard.NumberChanged.Response) {
+        viewController?.displayNumberChanged(viewModel: .init(
+            brandName: response.brand == .unknown ? nil : response.brand.displayName,
+            grouping: response.brand.grouping,
+            maxDigits: response.brand.maxLength,
+            securityCodeLength: response.brand.securityCodeLength
+        ))
+    }
+
+    public func presentValidateField(response: AddCard.ValidateField.Response) {
+        viewController?.displayValidateField(viewModel: .init(
+            field: response.field, message: response.problem.map { formatting.message(for: $0) }
+        ))
+    }
+
+    public func presentSubmit(response: AddCard.Submit.Response) {
+        var viewModel = AddCard.Submit.ViewModel(
+            stage: stage, fieldErrors: [:], confirmRows: [], banner: nil, isBusy: false, focus: nil
+        )
+        switch response {
+        case .invalid(let problems):
+            stage = .form
+            viewModel.stage = .form
+            viewModel.fieldErrors = formatting.messages(for: problems)
+            viewModel.focus = AddCard.Field.allCases.first { problems[$0] != nil }
+        case .confirm(let brand, let last4, let expiry, let holderName):
+            stage = .confirm
+            viewModel.stage = .confirm
+            viewModel.confirmRows = [
+                .init(label: "Card", value: "\(brand.displayName) \(CardNumber.mask(last4: last4))"),
+                .init(label: "Name", value: holderName),
+                .init(label: "Expires", value: formatting.expiry(month: expiry.month, year: expiry.year)),
+            ]
+            viewModel.banner = BannerMessage(.info, "Press Enter to add this card, or Esc to change it.")
+        case .started:
+            viewModel.isBusy = true
+        case .added(let card):
+            viewModel.banner = BannerMessage(.info, "\(card.brand.displayName) \(card.masked) added.")
+        case .failed(.conflict):
+            viewModel.banner = BannerMessage(.error, "This card is already in your wallet.")
+        case .failed(.timeout):
+            viewModel.banner = BannerMessage(
+                .error, "The server took too long to answer. Press Enter to try again; the card will not be added twice."
+            )
+        case .failed(let error):
+            viewModel.banner = formatting.message(for: error).map { BannerMessage(.error, $0) }
+        }
+        viewController?.displaySubmit(viewModel: viewModel)
+    }
+
+    public func presentBack(response: AddCard.Back.Response) {
+        stage = response.stage
+        viewController?.displayBack(viewModel: .init(stage: response.stage))
+    }
+}
+
+@MainActor
+public protocol AddCardDisplayLogic: AnyObject {
+    func displayLoad(viewModel: AddCard.Load.ViewModel)
+    func displayNumberChanged(viewModel: AddCard.NumberChanged.ViewModel)
+    func displayValidateField(viewModel: AddCard.ValidateField.ViewModel)
+    func displaySubmit(viewModel: AddCard.Submit.ViewModel)
+    func displayBack(viewModel: AddCard.Back.ViewModel)
+}

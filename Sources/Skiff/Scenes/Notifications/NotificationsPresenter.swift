@@ -1,0 +1,38 @@
+import SkiffCore
+
+@MainActor
+public protocol NotificationsPresentationLogic: AnyObject {
+    func presentUpdate(response: Notifications.Update.Response)
+}
+
+/// Words the notification list.
+@MainActor
+public final class NotificationsPresenter: NotificationsPresentationLogic {
+    public weak var viewController: (any NotificationsDisplayLogic)?
+    private let formatting: Formatting
+
+    public init(formatting: Formatting = Formatting()) {
+        self.formatting = formatting
+    }
+
+    public func presentUpdate(response: Notifications.Update.Response) {
+        let state = response.state
+        let unread = state.items.filter { !$0.read }.count
+        viewController?.displayUpdate(viewModel: .init(
+            rows: state.items.map {
+                .init(title: $0.title, body: $0.body, date: formatting.dayAndTime($0.createdAt), isUnread: !$0.read)
+            },
+            summary: unread == 0 ? "All read" : unread == 1 ? "1 unread" : "\(unread) unread",
+            emptyText: state.items.isEmpty
+                ? (state.isLoading ? "Loading notifications…" : state.hasLoaded && state.error == nil ? "No notifications yet." : nil)
+                : nil,
+            banner: state.error.flatMap { formatting.message(for: $0) }.map { BannerMessage(.error, $0) },
+            isBusy: state.isLoading
+        ))
+    }
+}
+
+@MainActor
+public protocol NotificationsDisplayLogic: AnyObject {
+    func displayUpdate(viewModel: Notifications.Update.ViewModel)
+}

@@ -1,0 +1,39 @@
+import SkiffCore
+
+@MainActor
+public protocol TransactionDetailPresentationLogic: AnyObject {
+    func presentLoad(response: TransactionDetail.Load.Response)
+}
+
+/// Words one transaction: signed amount, full date and time, category, reference.
+@MainActor
+public final class TransactionDetailPresenter: TransactionDetailPresentationLogic {
+    public weak var viewController: (any TransactionDetailDisplayLogic)?
+    private let formatting: Formatting
+
+    public init(formatting: Formatting = Formatting()) {
+        self.formatting = formatting
+    }
+
+    public func presentLoad(response: TransactionDetail.Load.Response) {
+        let t = response.transaction
+        let incoming = t.amount.amountMinor > 0
+        viewController?.displayLoad(viewModel: .init(
+            title: t.merchant,
+            amount: t.amount.formatted(showPlus: true),
+            isIncoming: incoming,
+            rows: [
+                .init(label: "Direction", value: incoming ? "Money in" : "Money out"),
+                .init(label: "Category", value: t.category),
+                .init(label: "Date", value: formatting.dayAndTime(t.createdAt)),
+                .init(label: "Currency", value: t.amount.currency),
+                .init(label: "Reference", value: t.id),
+            ]
+        ))
+    }
+}
+
+@MainActor
+public protocol TransactionDetailDisplayLogic: AnyObject {
+    func displayLoad(viewModel: TransactionDetail.Load.ViewModel)
+}
