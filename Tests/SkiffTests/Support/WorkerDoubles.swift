@@ -97,3 +97,83 @@ final class PreferencesStoreDouble: PreferencesStoring, @unchecked Sendable {
     func lastLogin() -> LastLogin? { lock.withLock { stored } }
     func saveLastLogin(_ login: LastLogin) { lock.withLock { stored = login } }
 }
+
+final class AccountWorkerDouble: AccountWorking, @unchecked Sendable {
+    let summaryResult = Stubbed<AccountSummary>(.success(Seeds.summary))
+    /// Pages handed out in order of the cursor asked for: nil → first page.
+    let pages = Stubbed<[String: TransactionPage]>(.success([:]))
+    let pageFailure = Stubbed<Void>(.success(()))
+    let calls = Recorder<(limit: Int, cursor: String?, query: String?)>()
+    var gate: Gate?
+
+    func summary() async throws(NetworkError) -> AccountSummary {
+        try await gate?.wait()
+        return try summaryResult.get()
+    }
+    func transactions(limit: Int, cursor: String?, query: String?) async throws(NetworkError) -> TransactionPage {
+        calls.record((limit, cursor, query))
+        try await gate?.wait()
+        try pageFailure.get()
+        return try pages.get()[cursor ?? ""] ?? TransactionPage(items: [], nextCursor: nil)
+    }
+}
+
+final class CardWorkerDouble: CardWorking, @unchecked Sendable {
+    let cardsResult = Stubbed<[Card]>(.success([Seeds.issuedCard]))
+    let addResult = Stubbed<Card>(.success(Seeds.externalCard))
+    let activationResult = Stubbed<VerificationChallenge>(.success(Seeds.challenge))
+    let activateResult = Stubbed<Card>(.success({ var c = Seeds.issuedCard; c.status = .active; return c }()))
+    let adds = Recorder<(NewCard, String)>()
+    let activationRequests = Recorder<String>()
+    let activations = Recorder<(cardID: String, last4: String, verificationId: String, code: String)>()
+    var gate: Gate?
+
+    func cards() async throws(NetworkError) -> [Card] { try cardsResult.get() }
+    func add(_ card: NewCard, idempotencyKey: String) async throws(NetworkError) -> Card {
+        adds.record((card, idempotencyKey))
+        try await gate?.wait()
+        return try addResult.get()
+    }
+    func requestActivation(cardID: String) async throws(NetworkError) -> VerificationChallenge {
+        activationRequests.record(cardID)
+        return try activationResult.get()
+    }
+    func activate(cardID: String, last4: String, verificationId: String, code: String) async throws(NetworkError) -> Card {
+        activations.record((cardID, last4, verificationId, code))
+        return try activateResult.get()
+    }
+}
+
+final class NotificationsWorkerDouble: NotificationsWorking, @unchecked Sendable {
+    let listResult = Stubbed<[AppNotification]>(.success([]))
+    let markResult = Stubbed<Void>(.success(()))
+    let marked = Recorder<String>()
+
+    func notifications() async throws(NetworkError) -> [AppNotification] { try listResult.get() }
+    func markRead(id: String) async throws(NetworkError) {
+        marked.record(id)
+        try markResult.get()
+    }
+}
+
+final class CacheStoreDouble: CacheStoring, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String: CachedHome] = [:]
+    private(set) var clears = 0
+    init(_ cached: [String: CachedHome] = [:]) { stored = cached }
+    func loadHome(userID: String) -> CachedHome? { lock.withLock { stored[userID] } }
+    func saveHome(_ snapshot: HomeSnapshot, userID: String, at date: Date) {
+        lock.withLock { stored[userID] = CachedHome(snapshot: snapshot, savedAt: date) }
+    }
+    func clear() { lock.withLock { stored = [:]; clears += 1 } }
+}
+
+final class OutboxDouble: DevelopmentOutboxReading, @unchecked Sendable {
+    let code: String?
+    let asked = Recorder<(to: String, purpose: String)>()
+    init(code: String?) { self.code = code }
+    func latestCode(to e164: String, purpose: String, since: Date) -> String? {
+        asked.record((e164, purpose))
+        return code
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import SkiffCore
+import Testing
+@testable import Skiff
+
+@MainActor
+final class HomePresenterSpy: HomePresentationLogic {
+    var updates: [Home.State] = []
+    func presentUpdate(response: Home.Update.Response) { updates.append(response.state) }
+}
+
+@MainActor
+@Suite("HomeInteractor")
+struct HomeInteractorTests {
+    let presenter = HomePresenterSpy()
+    let account = AccountWorkerDouble()
+    let cards = CardWorkerDouble()
+    let auth = AuthWorkerDouble()
+    let sessions = SessionStoreDouble(Seeds.session)
+    let cache = CacheStoreDouble()
+
+    func makeSUT() -> HomeInteractor {
+        HomeInteractor(
+            presenter: presenter, account: account, cards: cards, auth: auth, sessions: sessions, cache: cache,
+            session: Seeds.session, clock: .immediate()
+        )
+    }
+
+    func firstPage() -> TransactionPage {
+        TransactionPage(items: (1...50).map { Seeds.transaction($0) }, nextCursor: "c50")
+    }
+
+    @Test("load fetches summary, cards and the first page, then caches them")
+    func load() async {
+        account.pages.set(.success(["": firstPage()]))
+        let sut = makeSUT()
+        sut.load(request: .init())
+        #expect(presenter.updates.first?.activity == .loading)
+        await sut.task?.value
+        let state = presenter.updates.last!
+        #expect(state.summary == Seeds.summary)
+        #expect(state.cards == [Seeds.issuedCard])
+        #expect(state.transactions.count == 50)
+        #expect(state.nextCursor == "c50")
+        #expect(state.activity == .idle)
+        #expect(account.calls.last?.limit == 50)
+        #expect(cache.loadHome(userID: "u_1")?.snapshot.transactions.count == 50)
+    }
+
+    @Test("the cached Home shows at once, marked with when it was saved")
+    func cachedFirst() async {
+        let saved = Seeds.now.addingTimeInterval(-3600)
+        cache.saveHome(HomeSnapshot(summary: Seeds.summary, cards: [], transactions: [Seeds.transaction(1)], nextCursor: nil), userID: "u_1", at: saved)
+        account.gate = Gate()
+        let sut = makeSUT()
+        sut.load(request: .init())
+        #expect(presenter.updates.first?.cachedAt == saved)
+        #expect(presenter.updates.first?.transactions.count == 1)
+        #expect(presenter.updates.first?.activity == .loading)
+        sut.task?.cancel()
+    }
+
+    @Test("offline with a cache keeps the cached data and says since when")
+    func offline() async {
+        let saved = Seeds.now.addingTimeInterval(-3600)
+        cache.saveHome(HomeSnapshot(summary: Seeds.summary, cards: [Seeds.issuedCard], transactions: [], nextCursor: nil), userID: "u_1", at: saved)
+        account.summaryResult.set(.failure(.unreachable))
+        let sut = makeSUT()
+        sut.load(request: .init())
+        await sut.task?.value
+        let state = presenter.updates.last!
+        #expect(state.error == .unreachable)
+        #expect(state.cachedAt == saved)
+        #expect(state.summary == Seeds.summary)
+        #expect(state.cards == [Seeds.issuedCard])
+    }
+
+    @Test("scrolling near the end loads the next page of 50 once")
+    func loadMore() async {
+        account.pages.set(.success(["": firstPage(), "c50": TransactionPage(items: (51...60).map { Seeds.transaction($0) }, nextCursor: nil)]))
+        let sut = makeSUT()
+        sut.load(request: .init())
+        await sut.task?.value
+        sut.loadMore(request: .init())
+        sut.loadMore(request: .init())
+        await sut.pageTask?.value
+        #expect(account.calls.all.map(\.cursor) == [nil, "c50"])
+        #expect(presenter.updates.last?.transactions.count == 60)
+        #expect(presenter.updates.last?.nextCursor == nil)
+        sut.loadMore(request: .init())
+        #expect(account.calls.count == 2)
+    }
+
+    @Test("search asks the server with the query and replaces the list")
+    func search() async {
+        account.pages.set(.success(["": TransactionPage(items: [Seeds.transaction(7)], nextCursor: nil)]))
+        let sut = makeSUT()
+        sut.search(request: .init(query: " coffee "))
+        await sut.task?.value
+        #expect(account.calls.last?.query == "coffee")
+        #expect(presenter.updates.last?.query == "coffee")
+        #expect(presenter.updates.last?.transactions == [Seeds.transaction(7)])
+        sut.search(request: .init(query: ""))
+        await sut.task?.value
+        #expect(account.calls.last?.query == nil)
+    }
+
+    @Test("search results are not written over the cached Home")
+    func searchNotCached() async {
+        let sut = makeSUT()
+        sut.search(request: .init(query: "coffee"))
+        await sut.task?.value
+        #expect(cache.loadHome(userID: "u_1") == nil)
+    }
+
+    @Test("Enter on a transaction routes to its detail")
+    func select() async {
+        account.pages.set(.success(["": firstPage()]))
+        var routes: [HomeRoute] = []
+        let sut = makeSUT()
+        sut.route = { routes.append($0) }
+        sut.load(request: .init())
+        await sut.task?.value
+        sut.selectTransaction(request: .init(index: 2))
+        sut.selectTransaction(request: .init(index: 999))
+        guard routes.count == 1, case .transaction(let t) = routes[0] else {
+            Issue.record("got \(routes)")
+            return
+        }
+        #expect(t.id == "t_3")
+    }
+
+    @Test("v opens activation for the inactive issued card, or explains why not")
+    func activate() async {
+        var routes: [HomeRoute] = []
+        let sut = makeSUT()
+        sut.route = { routes.append($0) }
+        sut.load(request: .init())
+        await sut.task?.value
+        sut.navigate(request: .init(destination: .activateCard))
+        guard case .activateCard(Seeds.issuedCard) = routes.last else {
+            Issue.record("got \(routes)")
+            return
+        }
+        var active = Seeds.issuedCard
+        active.status = .active
+        sut.cardUpdated(active)
+        sut.navigate(request: .init(destination: .activateCard))
+        #expect(routes.count == 1)
+        #expect(presenter.updates.last?.notice == "Your Skiff card is already active.")
+    }
+
+    @Test("a card added elsewhere appears without a reload")
+    func cardAdded() async {
+        let sut = makeSUT()
+        sut.load(request: .init())
+        await sut.task?.value
+        let before = account.calls.count
+        sut.cardAdded(Seeds.externalCard)
+        #expect(presenter.updates.last?.cards == [Seeds.issuedCard, Seeds.externalCard])
+        #expect(presenter.updates.last?.notice == "Visa •••• 4242 added.")
+        #expect(account.calls.count == before)
+        #expect(cache.loadHome(userID: "u_1")?.snapshot.cards.count == 2)
+    }
+
+    @Test("reading notifications updates the badge")
+    func unread() async {
+        let sut = makeSUT()
+        sut.load(request: .init())
+        await sut.task?.value
+        sut.unreadChanged(0)
+        #expect(presenter.updates.last?.summary?.unreadNotifications == 0)
+    }
+
+    @Test("log out revokes on the server, forgets the session and the cache, and routes to Login")
+    func logout() async {
+        var routes: [HomeRoute] = []
+        let sut = makeSUT()
+        sut.route = { routes.append($0) }
+        sut.logout(request: .init())
+        await sut.task?.value
+        #expect(auth.logouts.count == 1)
+        #expect(sessions.load() == nil)
+        #expect(cache.clears == 1)
+        guard case .loggedOut = routes.last else {
+            Issue.record("got \(routes)")
+            return
+        }
+    }
+
+    @Test("log out still forgets everything when the server cannot be reached")
+    func logoutOffline() async {
+        auth.logoutResult.set(.failure(.unreachable))
+        var routes: [HomeRoute] = []
+        let sut = makeSUT()
+        sut.route = { routes.append($0) }
+        sut.logout(request: .init())
+        await sut.task?.value
+        #expect(sessions.load() == nil)
+        #expect(routes.count == 1)
+    }
+}

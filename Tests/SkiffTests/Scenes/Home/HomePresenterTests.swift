@@ -1,0 +1,107 @@
+import Foundation
+import SkiffCore
+import Testing
+@testable import Skiff
+
+@MainActor
+final class HomeDisplaySpy: HomeDisplayLogic {
+    var updates: [Home.Update.ViewModel] = []
+    func displayUpdate(viewModel: Home.Update.ViewModel) { updates.append(viewModel) }
+}
+
+@MainActor
+@Suite("HomePresenter")
+struct HomePresenterTests {
+    let display = HomeDisplaySpy()
+    func makeSUT() -> HomePresenter {
+        let sut = HomePresenter(formatting: Seeds.utc)
+        sut.viewController = display
+        return sut
+    }
+
+    func loaded() -> Home.State {
+        var state = Home.State()
+        state.summary = Seeds.summary
+        state.cards = [Seeds.issuedCard, Seeds.externalCard]
+        state.transactions = [Seeds.transaction(1), Seeds.transaction(2, amountMinor: 250_000)]
+        return state
+    }
+
+    @Test("name, balance, unread badge, masked cards and signed amounts")
+    func loadedState() {
+        makeSUT().presentUpdate(response: .init(state: loaded()))
+        let vm = display.updates.last!
+        #expect(vm.name == "Alex Rivera")
+        #expect(vm.balance == "$1,234.56")
+        #expect(vm.unreadBadge == "3 unread")
+        #expect(vm.cards.map(\.title) == ["Visa •••• 0005", "Visa •••• 4242"])
+        #expect(vm.cards[0].detail == "Skiff card · expires 11/30 · Inactive · press v to activate")
+        #expect(vm.cards[0].needsActivation)
+        #expect(vm.cards[1].detail == "Added card · expires 04/29 · Active")
+        #expect(vm.transactions[0] == .init(date: "22 Nov", merchant: "Merchant 1", category: "Groceries", amount: "-$12.50", isIncoming: false))
+        #expect(vm.transactions[1].amount == "+$2,500.00")
+        #expect(vm.transactions[1].isIncoming)
+        #expect(vm.emptyText == nil)
+        #expect(vm.banner == nil)
+    }
+
+    @Test("no badge when everything is read")
+    func noBadge() {
+        var state = loaded()
+        state.summary?.unreadNotifications = 0
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(display.updates.last?.unreadBadge == nil)
+    }
+
+    @Test("empty list wording depends on search and loading")
+    func empty() {
+        let sut = makeSUT()
+        var state = loaded()
+        state.transactions = []
+        sut.presentUpdate(response: .init(state: state))
+        #expect(display.updates.last?.emptyText == "No transactions yet.")
+        state.query = "coffee"
+        sut.presentUpdate(response: .init(state: state))
+        #expect(display.updates.last?.emptyText == "No transactions match “coffee”.")
+        #expect(display.updates.last?.transactionsTitle == "Transactions matching “coffee”")
+        state.activity = .loading
+        sut.presentUpdate(response: .init(state: state))
+        #expect(display.updates.last?.emptyText == "Loading transactions…")
+        #expect(display.updates.last?.isBusy == true)
+    }
+
+    @Test("offline with a cache says since when and how to retry")
+    func offline() {
+        var state = loaded()
+        state.cachedAt = Seeds.now.addingTimeInterval(-7200)
+        state.error = .unreachable
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(display.updates.last?.banner == BannerMessage(
+            .error, "Offline: showing data from 22 Nov 2026 10:00. Can't reach the server. Press r to retry."
+        ))
+    }
+
+    @Test("refreshing over cached data says so")
+    func refreshing() {
+        var state = loaded()
+        state.cachedAt = Seeds.now
+        state.activity = .loading
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(display.updates.last?.banner == BannerMessage(.info, "Showing data from 22 Nov 2026 12:00 · refreshing…"))
+    }
+
+    @Test("a notice is shown once as information")
+    func notice() {
+        var state = loaded()
+        state.notice = "Visa •••• 4242 added."
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(display.updates.last?.banner == BannerMessage(.info, "Visa •••• 4242 added."))
+    }
+
+    @Test("before anything loads the balance is a dash")
+    func nothingYet() {
+        makeSUT().presentUpdate(response: .init(state: Home.State()))
+        #expect(display.updates.last?.balance == "—")
+        #expect(display.updates.last?.name == "")
+    }
+}

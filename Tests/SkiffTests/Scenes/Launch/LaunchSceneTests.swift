@@ -1,0 +1,71 @@
+import Foundation
+import SkiffCore
+import Testing
+@testable import Skiff
+
+@MainActor
+final class LaunchPresenterSpy: LaunchPresentationLogic {
+    var starts: [Launch.Start.Response] = []
+    func presentStart(response: Launch.Start.Response) { starts.append(response) }
+}
+
+@MainActor
+final class LaunchDisplaySpy: LaunchDisplayLogic {
+    var starts: [Launch.Start.ViewModel] = []
+    func displayStart(viewModel: Launch.Start.ViewModel) { starts.append(viewModel) }
+}
+
+@MainActor
+@Suite("Launch scene")
+struct LaunchSceneTests {
+    @Test("a stored live session goes to Home")
+    func storedSession() {
+        let presenter = LaunchPresenterSpy()
+        let sut = LaunchInteractor(presenter: presenter, sessions: SessionStoreDouble(Seeds.session), serverDescription: "x", clock: .immediate())
+        var routes: [LaunchRoute] = []
+        sut.route = { routes.append($0) }
+        sut.start(request: .init())
+        guard case .home(Seeds.session) = routes.last else {
+            Issue.record("got \(routes)")
+            return
+        }
+    }
+
+    @Test("an expired session is forgotten and Login shows")
+    func expired() {
+        var old = Seeds.session
+        old.expiresAt = Seeds.now.addingTimeInterval(-1)
+        let store = SessionStoreDouble(old)
+        let sut = LaunchInteractor(presenter: LaunchPresenterSpy(), sessions: store, serverDescription: "x", clock: .immediate())
+        var routes: [LaunchRoute] = []
+        sut.route = { routes.append($0) }
+        sut.start(request: .init())
+        guard case .login = routes.last else {
+            Issue.record("got \(routes)")
+            return
+        }
+        #expect(store.load() == nil)
+        #expect(store.clears == 1)
+    }
+
+    @Test("no session goes to Login")
+    func none() {
+        let sut = LaunchInteractor(presenter: LaunchPresenterSpy(), sessions: SessionStoreDouble(), serverDescription: "x", clock: .immediate())
+        var routes: [LaunchRoute] = []
+        sut.route = { routes.append($0) }
+        sut.start(request: .init())
+        guard case .login = routes.last else {
+            Issue.record("got \(routes)")
+            return
+        }
+    }
+
+    @Test("the presenter names the server")
+    func presenter() {
+        let display = LaunchDisplaySpy()
+        let sut = LaunchPresenter()
+        sut.viewController = display
+        sut.presentStart(response: .init(serverDescription: "127.0.0.1:8080"))
+        #expect(display.starts.last?.subtitle == "Connecting to 127.0.0.1:8080…")
+    }
+}

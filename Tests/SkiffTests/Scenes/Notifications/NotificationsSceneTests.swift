@@ -1,0 +1,107 @@
+import Foundation
+import SkiffCore
+import Testing
+@testable import Skiff
+
+@MainActor
+final class NotificationsPresenterSpy: NotificationsPresentationLogic {
+    var updates: [Notifications.State] = []
+    func presentUpdate(response: Notifications.Update.Response) { updates.append(response.state) }
+}
+
+@MainActor
+final class NotificationsDisplaySpy: NotificationsDisplayLogic {
+    var updates: [Notifications.Update.ViewModel] = []
+    func displayUpdate(viewModel: Notifications.Update.ViewModel) { updates.append(viewModel) }
+}
+
+@MainActor
+@Suite("NotificationsInteractor")
+struct NotificationsInteractorTests {
+    let presenter = NotificationsPresenterSpy()
+    let worker = NotificationsWorkerDouble()
+    func items() -> [AppNotification] {
+        [
+            Seeds.notification,
+            AppNotification(id: "n_2", title: "Card shipped", body: "It is on its way.", createdAt: Seeds.now, read: true),
+            AppNotification(id: "n_3", title: "Top-up", body: "You received $50.", createdAt: Seeds.now, read: false),
+        ]
+    }
+
+    @Test("loads the notifications")
+    func load() async {
+        worker.listResult.set(.success(items()))
+        let sut = NotificationsInteractor(presenter: presenter, worker: worker)
+        sut.load(request: .init())
+        #expect(presenter.updates.first?.isLoading == true)
+        await sut.settle()
+        #expect(presenter.updates.last?.items.count == 3)
+        #expect(presenter.updates.last?.isLoading == false)
+    }
+
+    @Test("Enter marks one read on the server, and the count goes back to Home")
+    func markRead() async {
+        worker.listResult.set(.success(items()))
+        let sut = NotificationsInteractor(presenter: presenter, worker: worker)
+        var routes: [NotificationsRoute] = []
+        sut.route = { routes.append($0) }
+        sut.load(request: .init())
+        await sut.settle()
+        sut.markRead(request: .init(index: 0))
+        sut.markRead(request: .init(index: 1))
+        await sut.settle()
+        #expect(worker.marked.all == ["n_1"])
+        sut.close(request: .init())
+        guard case .close(let unread) = routes.last else {
+            Issue.record("got \(routes)")
+            return
+        }
+        #expect(unread == 1)
+    }
+
+    @Test("mark all read, and a refused one is put back with the error")
+    func markAllWithFailure() async {
+        worker.listResult.set(.success(items()))
+        worker.markResult.set(.failure(.server(status: 500, detail: "")))
+        let sut = NotificationsInteractor(presenter: presenter, worker: worker)
+        sut.load(request: .init())
+        await sut.settle()
+        sut.markAllRead(request: .init())
+        await sut.settle()
+        #expect(worker.marked.all == ["n_1", "n_3"])
+        #expect(presenter.updates.last?.items.filter { !$0.read }.count == 2)
+        #expect(presenter.updates.last?.error == .server(status: 500, detail: ""))
+    }
+}
+
+@MainActor
+@Suite("NotificationsPresenter")
+struct NotificationsPresenterTests {
+    @Test("rows, unread summary and empty wording")
+    func rows() {
+        let display = NotificationsDisplaySpy()
+        let sut = NotificationsPresenter(formatting: Seeds.utc)
+        sut.viewController = display
+        var state = Notifications.State()
+        state.items = [Seeds.notification]
+        sut.presentUpdate(response: .init(state: state))
+        #expect(display.updates.last?.rows == [.init(title: "Welcome to Skiff", body: "Your card is on its way.", date: "22 Nov 2026 12:00", isUnread: true)])
+        #expect(display.updates.last?.summary == "1 unread")
+        state.items = []
+        state.hasLoaded = true
+        sut.presentUpdate(response: .init(state: state))
+        #expect(display.updates.last?.emptyText == "No notifications yet.")
+        #expect(display.updates.last?.summary == "All read")
+    }
+
+    @Test("errors become a banner")
+    func error() {
+        let display = NotificationsDisplaySpy()
+        let sut = NotificationsPresenter(formatting: Seeds.utc)
+        sut.viewController = display
+        var state = Notifications.State()
+        state.error = .timeout
+        sut.presentUpdate(response: .init(state: state))
+        #expect(display.updates.last?.banner?.kind == .error)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import SkiffCore
+import Testing
+@testable import Skiff
+
+@MainActor
+final class RegisterPresenterSpy: RegisterPresentationLogic {
+    var loads: [Register.Load.Response] = []
+    var validations: [Register.ValidateField.Response] = []
+    var submits: [Register.Submit.Response] = []
+    func presentLoad(response: Register.Load.Response) { loads.append(response) }
+    func presentValidateField(response: Register.ValidateField.Response) { validations.append(response) }
+    func presentSubmit(response: Register.Submit.Response) { submits.append(response) }
+}
+
+@MainActor
+final class RegisterDisplaySpy: RegisterDisplayLogic {
+    var loads: [Register.Load.ViewModel] = []
+    var validations: [Register.ValidateField.ViewModel] = []
+    var submits: [Register.Submit.ViewModel] = []
+    func displayLoad(viewModel: Register.Load.ViewModel) { loads.append(viewModel) }
+    func displayValidateField(viewModel: Register.ValidateField.ViewModel) { validations.append(viewModel) }
+    func displaySubmit(viewModel: Register.Submit.ViewModel) { submits.append(viewModel) }
+}
+
+@MainActor
+@Suite("RegisterInteractor")
+struct RegisterInteractorTests {
+    let presenter = RegisterPresenterSpy()
+    let auth = AuthWorkerDouble()
+    var keys = 0
+    let form = Register.Form(
+        countryCode: "+1", phoneNumber: "202 555 0199", fullName: " Sam Lee ", password: "harbour-lights-9", confirmPassword: "harbour-lights-9"
+    )
+
+    func makeSUT() -> RegisterInteractor {
+        var counter = 0
+        return RegisterInteractor(presenter: presenter, auth: auth, prefill: LastLogin(countryCode: "+1", phoneNumber: "2025550199")) {
+            counter += 1
+            return "key-\(counter)"
+        }
+    }
+
+    @Test("load passes on what Login had typed")
+    func load() {
+        makeSUT().load(request: .init())
+        #expect(presenter.loads.first?.prefill == LastLogin(countryCode: "+1", phoneNumber: "2025550199"))
+    }
+
+    @Test("every field is checked, including the repeated password")
+    func invalid() {
+        let sut = makeSUT()
+        sut.submit(request: .init(form: .init(countryCode: "+1", phoneNumber: "", fullName: "", password: "short", confirmPassword: "other")))
+        guard case .invalid(let problems) = presenter.submits.last else {
+            Issue.record("expected .invalid, got \(presenter.submits)")
+            return
+        }
+        #expect(problems == [
+            .phoneNumber: .phone(.empty), .fullName: .fullName(.empty),
+            .password: .password(.tooShort), .confirmPassword: .passwordsDiffer,
+        ])
+        #expect(auth.registrations.count == 0)
+    }
+
+    @Test("a valid form registers with a trimmed name and routes to verification")
+    func success() async {
+        var routes: [RegisterRoute] = []
+        let sut = makeSUT()
+        sut.route = { routes.append($0) }
+        sut.submit(request: .init(form: form))
+        await sut.submitTask?.value
+        let (registration, key) = auth.registrations.last!
+        #expect(registration.phone.e164 == "+12025550199")
+        #expect(registration.fullName == "Sam Lee")
+        #expect(key == "key-1")
+        guard case .verify(_, let challenge) = routes.last else {
+            Issue.record("expected .verify, got \(routes)")
+            return
+        }
+        #expect(challenge == Seeds.challenge)
+    }
+
+    @Test("a retry of the same form reuses its Idempotency-Key; a changed form gets a new one")
+    func idempotency() async {
+        auth.registerResult.set(.failure(.timeout))
+        let sut = makeSUT()
+        sut.submit(request: .init(form: form))
+        await sut.submitTask?.value
+        sut.submit(request: .init(form: form))
+        await sut.submitTask?.value
+        var changed = form
+        changed.fullName = "Sam J Lee"
+        sut.submit(request: .init(form: changed))
+        await sut.submitTask?.value
+        #expect(auth.registrations.all.map(\.1) == ["key-1", "key-1", "key-2"])
+    }
+
+    @Test("Esc leaves the scene when idle and cancels a running request otherwise")
+    func cancel() async {
+        var routes: [RegisterRoute] = []
+        let gate = Gate()
+        auth.gate = gate
+        let sut = makeSUT()
+        sut.route = { routes.append($0) }
+        sut.submit(request: .init(form: form))
+        let task = sut.submitTask
+        sut.cancel(request: .init())
+        await task?.value
+        #expect(routes.isEmpty)
+        sut.cancel(request: .init())
+        guard case .cancelled = routes.last else {
+            Issue.record("expected .cancelled, got \(routes)")
+            return
+        }
+    }
+}
+
+@MainActor
+@Suite("RegisterPresenter")
+struct RegisterPresenterTests {
+    let display = RegisterDisplaySpy()
+    func makeSUT() -> RegisterPresenter {
+        let sut = RegisterPresenter(formatting: Seeds.utc)
+        sut.viewController = display
+        return sut
+    }
+
+    @Test("prefills the number and defaults the country code")
+    func load() {
+        makeSUT().presentLoad(response: .init(prefill: LastLogin(countryCode: "", phoneNumber: "2025550199")))
+        #expect(display.loads.last == .init(countryCode: "+1", phoneNumber: "2025550199"))
+    }
+
+    @Test("an existing account is pointed out on the number field")
+    func conflict() {
+        makeSUT().presentSubmit(response: .failed(.conflict(detail: "exists")))
+        #expect(display.submits.last?.fieldErrors[.phoneNumber]?.contains("already has an account") == true)
+        #expect(display.submits.last?.focus == .phoneNumber)
+    }
+
+    @Test("field problems are worded and focus the first")
+    func invalid() {
+        makeSUT().presentSubmit(response: .invalid([.confirmPassword: .passwordsDiffer, .fullName: .fullName(.empty)]))
+        #expect(display.submits.last?.fieldErrors == [.confirmPassword: "The two passwords differ.", .fullName: "Enter your full name."])
+        #expect(display.submits.last?.focus == .fullName)
+    }
+
+    @Test("busy while the request runs")
+    func started() {
+        makeSUT().presentSubmit(response: .started)
+        #expect(display.submits.last?.isBusy == true)
+    }
+}

@@ -1,0 +1,44 @@
+import SkiffCore
+import Testing
+@testable import Skiff
+
+@MainActor
+final class TransactionDetailPresenterSpy: TransactionDetailPresentationLogic {
+    var loads: [TransactionDetail.Load.Response] = []
+    func presentLoad(response: TransactionDetail.Load.Response) { loads.append(response) }
+}
+
+@MainActor
+final class TransactionDetailDisplaySpy: TransactionDetailDisplayLogic {
+    var loads: [TransactionDetail.Load.ViewModel] = []
+    func displayLoad(viewModel: TransactionDetail.Load.ViewModel) { loads.append(viewModel) }
+}
+
+@MainActor
+@Suite("TransactionDetail scene")
+struct TransactionDetailSceneTests {
+    @Test("the interactor presents the transaction it was given and routes close")
+    func interactor() {
+        let presenter = TransactionDetailPresenterSpy()
+        let sut = TransactionDetailInteractor(presenter: presenter, transaction: Seeds.transaction(4))
+        var closed = 0
+        sut.route = { if case .close = $0 { closed += 1 } }
+        sut.load(request: .init())
+        sut.close(request: .init())
+        #expect(presenter.loads.first?.transaction == Seeds.transaction(4))
+        #expect(closed == 1)
+    }
+
+    @Test("the presenter words amount, direction, date and reference")
+    func presenter() {
+        let display = TransactionDetailDisplaySpy()
+        let sut = TransactionDetailPresenter(formatting: Seeds.utc)
+        sut.viewController = display
+        sut.presentLoad(response: .init(transaction: Seeds.transaction(4)))
+        let vm = display.loads.last!
+        #expect(vm.title == "Merchant 4")
+        #expect(vm.amount == "-$12.50")
+        #expect(!vm.isIncoming)
+        #expect(vm.rows.map(\.value) == ["Money out", "Groceries", "22 Nov 2026 08:00", "USD", "t_4"])
+    }
+}
