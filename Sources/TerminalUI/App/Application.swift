@@ -1,0 +1,408 @@
+import Dispatch
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+
+/// Runs a root screen on a terminal: input, resize, signals, redraws, timers, and giving the terminal back.
+///
+/// Everything happens on the main actor. The process sleeps until standard input or a signal is ready; a
+/// frame is drawn only after something changed; a timer runs only while a spinner animates. Async work
+/// started with `task(_:)` is tracked so tests can `settle()` it.
+///
+/// For tests, drive it without `run()`: `start()`, `send(_:)`, `settle()`, then read the
+/// `HeadlessTerminal`'s lines.
+@MainActor
+public final class Application {
+    public let terminal: any Terminal
+    public let rootViewController: ViewController
+    /// The look used to draw; chosen from the terminal's capabilities at start unless given.
+    public private(set) var theme: Theme
+    /// Below this size the screen shows `Terminal too small` instead of the interface.
+    public var minimumSize = Size(width: 40, height: 12)
+    /// The key that quits from a top-level screen (nil to disable).
+    public var quitKey: Key? = .character("q")
+    /// Whether the `?` overlay is showing.
+    public private(set) var isHelpVisible = false
+    /// The exit status once the application has quit.
+    public private(set) var exitStatus: Int32?
+    /// Whether the terminal has been taken over.
+    public private(set) var isStarted = false
+    /// How many frames have been drawn.
+    public private(set) var frameCount = 0
+
+    private let environment: [String: String]
+    private let explicitTheme: Theme?
+    private let rootView = View()
+    private var decoder = KeyDecoder()
+    private var needsDisplay = true
+    private var isRendering = false
+    private var renderScheduled = false
+    private var tasks: [Int: Task<Void, Never>] = [:]
+    private var nextTaskID = 0
+    private var animationTask: Task<Void, Never>?
+    private var escapeGeneration = 0
+    private var inputSource: DispatchSourceRead?
+    private var signalRelay: SignalRelay?
+    private var continuation: CheckedContinuation<Int32, Never>?
+
+    /// An application showing `rootViewController` (usually a `NavigationController`) on `terminal`.
+    ///
+    /// `environment` is consulted for `NO_COLOR`; `theme` overrides the automatic choice.
+    public init(terminal: any Terminal, rootViewController: ViewController, theme: Theme? = nil, environment: [String: String] = [:]) {
+        self.terminal = terminal
+        self.rootViewController = rootViewController
+        self.environment = environment
+        explicitTheme = theme
+        self.theme = theme ?? .colored()
+        rootViewController.hostApplication = self
+        if let navigation = rootViewController as? NavigationController {
+            navigation.attachedApplication = self
+        }
+    }
+
+    // MARK: Starting and stopping
+
+    /// Takes over the terminal and draws the first frame (without waiting for input: tests use this).
+    public func start() throws {
+        try terminal.start()
+        isStarted = true
+        theme = explicitTheme ?? Theme.forTerminal(terminal.capabilities, environment: environment)
+        rootView.onNeedsDisplay = { [weak self] in self?.setNeedsDisplay() }
+        rootView.addSubview(rootViewController.view)
+        rootViewController.beginAppearance(true)
+        rootViewController.endAppearance(true)
+        render()
+    }
+
+    /// Starts, then handles input and signals until `quit`; returns the exit status.
+    ///
+    /// Signal handlers are installed before the terminal is taken over, and the terminal is given back on
+    /// every way out: quit, Ctrl-C, SIGINT / SIGTERM / SIGHUP, and crashes.
+    public func run() async throws -> Int32 {
+        let relay = SignalRelay { [weak self] signal in self?.handleSignal(signal) }
+        relay.install()
+        signalRelay = relay
+        do {
+            try start()
+        } catch {
+            relay.uninstall()
+            signalRelay = nil
+            throw error
+        }
+        if let descriptor = terminal.inputFileDescriptor {
+            let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .main)
+            source.setEventHandler { [weak self] in
+                MainActor.assumeIsolated {
+                    self?.readInput()
+                }
+            }
+            source.resume()
+            inputSource = source
+        }
+        if let exitStatus { return exitStatus }
+        return await withCheckedContinuation { continuation in
+            self.continuation = continuation
+        }
+    }
+
+    /// Gives the terminal back and ends `run()` with a status (0 for a normal quit).
+    public func quit(status: Int32 = 0) {
+        guard exitStatus == nil else { return }
+        exitStatus = status
+        animationTask?.cancel()
+        animationTask = nil
+        inputSource?.cancel()
+        inputSource = nil
+        if isStarted {
+            rootViewController.beginAppearance(false)
+            rootViewController.endAppearance(false)
+            terminal.stop()
+            isStarted = false
+        }
+        signalRelay?.uninstall()
+        signalRelay = nil
+        continuation?.resume(returning: status)
+        continuation = nil
+    }
+
+    private func handleSignal(_ signal: Int32) {
+        switch signal {
+        case SIGINT, SIGTERM, SIGHUP:
+            signalRelay?.acknowledgeTermination()
+            quit(status: 128 + signal)
+        case SIGTSTP:
+            suspend()
+        case SIGCONT:
+            terminal.updateSize()
+            setNeedsDisplay()
+        case SIGWINCH:
+            dispatch(.resize)
+            renderIfNeeded()
+        default:
+            break
+        }
+    }
+
+    /// Gives the terminal to the shell and stops the process (Ctrl-Z); on `fg` takes it back and redraws.
+    public func suspend() {
+        guard isStarted else { return }
+        terminal.suspend()
+        if terminal.inputFileDescriptor != nil {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = SIG_DFL
+            sigemptyset(&action.sa_mask)
+            _ = sigaction(SIGTSTP, &action, nil)
+            _ = kill(getpid(), SIGTSTP)
+            signalRelay?.setHandler(SIGTSTP)
+        }
+        terminal.resume()
+        terminal.updateSize()
+        needsDisplay = true
+        render()
+    }
+
+    // MARK: Input
+
+    private func readInput() {
+        guard let bytes = terminal.readInput() else {
+            quit(status: 128 + SIGHUP)
+            return
+        }
+        process(bytes)
+    }
+
+    /// Decodes raw bytes as typed input and handles the keys.
+    public func process(_ bytes: [UInt8]) {
+        for key in decoder.decode(bytes) {
+            dispatch(key)
+        }
+        if decoder.hasPendingInput {
+            scheduleEscapeFlush()
+        }
+        renderIfNeeded()
+    }
+
+    /// Reads and handles whatever input the terminal has queued (for `HeadlessTerminal.type(_:)`).
+    public func processPendingInput() {
+        if let bytes = terminal.readInput(), !bytes.isEmpty {
+            process(bytes)
+        }
+    }
+
+    /// Handles bytes still waiting for the rest of an escape sequence as final (a lone Esc).
+    public func flushPendingInput() {
+        for key in decoder.flushPending() {
+            dispatch(key)
+        }
+        renderIfNeeded()
+    }
+
+    private func scheduleEscapeFlush() {
+        escapeGeneration += 1
+        let generation = escapeGeneration
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(nanoseconds: 25_000_000)
+            guard let self, self.escapeGeneration == generation, self.decoder.hasPendingInput else { return }
+            self.flushPendingInput()
+        }
+    }
+
+    /// Handles one key as if typed, then draws if anything changed.
+    public func send(_ key: Key) {
+        dispatch(key)
+        renderIfNeeded()
+    }
+
+    /// Handles keys in order.
+    public func send(_ keys: [Key]) {
+        for key in keys {
+            dispatch(key)
+        }
+        renderIfNeeded()
+    }
+
+    /// Types text character by character.
+    public func type(_ text: String) {
+        send(text.map { Key.character($0) })
+    }
+
+    private func dispatch(_ key: Key) {
+        guard exitStatus == nil else { return }
+        switch key {
+        case .ctrl("c"):
+            quit(status: 130)
+            return
+        case .ctrl("z"):
+            suspend()
+            return
+        case .resize:
+            terminal.updateSize()
+            setNeedsDisplay()
+            return
+        default:
+            break
+        }
+        guard !isTooSmall else { return }
+        setNeedsDisplay()
+        if isHelpVisible {
+            isHelpVisible = false
+            return
+        }
+        if key == .function(1) {
+            isHelpVisible = true
+            return
+        }
+        if rootViewController.handle(key) { return }
+        if key == .character("?") {
+            isHelpVisible = true
+            return
+        }
+        if let quitKey, key == quitKey, isAtTopLevel {
+            quit(status: 0)
+        }
+    }
+
+    private var isAtTopLevel: Bool {
+        guard let navigation = rootViewController as? NavigationController else { return true }
+        return !navigation.canGoBack
+    }
+
+    /// Whether the terminal is below `minimumSize`.
+    public var isTooSmall: Bool {
+        terminal.size.width < minimumSize.width || terminal.size.height < minimumSize.height
+    }
+
+    // MARK: Async work
+
+    /// Runs async work on the main actor, tracked for `settle()`; the screen is redrawn when it ends.
+    @discardableResult
+    public func task(_ operation: @escaping @MainActor () async -> Void) -> Task<Void, Never> {
+        let id = nextTaskID
+        nextTaskID += 1
+        let task = Task { @MainActor [weak self] in
+            await operation()
+            self?.tasks[id] = nil
+            self?.setNeedsDisplay()
+        }
+        tasks[id] = task
+        return task
+    }
+
+    /// Waits until every tracked task has finished and other main-actor work has had a chance to run,
+    /// then draws. Tests call this after sending keys that start async work.
+    public func settle() async {
+        for _ in 0..<100 {
+            for _ in 0..<5 {
+                await Task.yield()
+            }
+            guard let (_, task) = tasks.first else { break }
+            await task.value
+        }
+        renderIfNeeded()
+    }
+
+    // MARK: Drawing
+
+    /// Marks the screen as changed; a frame is drawn soon (once, however many changes).
+    public func setNeedsDisplay() {
+        guard !isRendering else { return }
+        needsDisplay = true
+        guard !renderScheduled, isStarted else { return }
+        renderScheduled = true
+        Task { @MainActor [weak self] in
+            self?.renderScheduled = false
+            self?.renderIfNeeded()
+        }
+    }
+
+    /// Draws a frame if something changed since the last one.
+    public func renderIfNeeded() {
+        if needsDisplay {
+            render()
+        }
+    }
+
+    /// Lays out and draws a frame and hands it to the terminal.
+    public func render() {
+        guard isStarted else { return }
+        isRendering = true
+        defer { isRendering = false }
+        needsDisplay = false
+        let size = terminal.size
+        let screen = Rect(origin: .zero, size: size)
+        let surface = DrawingSurface(buffer: CellBuffer(size: size))
+        let canvas = Canvas(surface: surface, frame: screen, clip: screen, theme: theme)
+        if isTooSmall {
+            drawTooSmall(in: canvas)
+        } else {
+            rootView.frame = screen
+            rootViewController.view.frame = screen
+            visibleViewController?.ensureFocus()
+            rootView.layoutTree()
+            rootView.drawTree(in: canvas)
+            if isHelpVisible {
+                HelpOverlay(title: visibleViewController?.title ?? "", bindings: helpBindings).draw(in: canvas)
+            }
+        }
+        terminal.present(surface.buffer)
+        frameCount += 1
+        updateAnimation()
+    }
+
+    private var visibleViewController: ViewController? {
+        (rootViewController as? NavigationController)?.visibleViewController ?? rootViewController
+    }
+
+    /// Every key of the current screen, as listed by the `?` overlay.
+    public var helpBindings: [KeyBinding] {
+        var bindings = rootViewController.helpBindings
+        bindings.append(.described([.character("?"), .function(1)], "show this help"))
+        if let quitKey, isAtTopLevel {
+            bindings.append(.described([quitKey], "quit"))
+        }
+        bindings.append(.described([.ctrl("c")], "quit"))
+        bindings.append(.described([.ctrl("z")], "suspend to the shell"))
+        return bindings
+    }
+
+    private func drawTooSmall(in canvas: Canvas) {
+        let lines = ["Terminal too small", "need \(minimumSize.width)×\(minimumSize.height), have \(canvas.size)"]
+        let top = max(0, (canvas.size.height - lines.count) / 2)
+        for (offset, line) in lines.enumerated() {
+            let shown = line.truncated(toWidth: canvas.size.width, ellipsis: canvas.theme.glyphs.ellipsis)
+            let x = max(0, (canvas.size.width - shown.displayWidth) / 2)
+            canvas.write(shown, x: x, y: top + offset, style: offset == 0 ? canvas.theme.title : canvas.theme.muted)
+        }
+    }
+
+    // MARK: Animation
+
+    /// Advances every running animation by one step and draws.
+    public func tick() {
+        for view in rootView.animatingViews {
+            view.tick()
+        }
+        renderIfNeeded()
+    }
+
+    /// Whether an animation timer is running.
+    public var isAnimating: Bool { animationTask != nil }
+
+    private func updateAnimation() {
+        let animating = !rootView.animatingViews.isEmpty && exitStatus == nil
+        if animating, animationTask == nil {
+            animationTask = Task { @MainActor [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: 100_000_000)
+                    guard !Task.isCancelled, let self else { return }
+                    self.tick()
+                }
+            }
+        } else if !animating, let task = animationTask {
+            task.cancel()
+            animationTask = nil
+        }
+    }
+}

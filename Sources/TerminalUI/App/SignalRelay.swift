@@ -1,0 +1,105 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+
+// The handler only writes the signal number into a pipe (async-signal-safe); the main actor reads the pipe
+// and acts. A second terminating signal while the first is still unhandled (a stuck main actor) restores
+// the terminal right in the handler and exits.
+
+nonisolated(unsafe) private var relayWriteDescriptor: Int32 = -1
+private let pendingTerminations = Atomic<Int>(0)
+
+private func relaySignal(_ signal: Int32) {
+    if signal == SIGINT || signal == SIGTERM || signal == SIGHUP {
+        if pendingTerminations.wrappingAdd(1, ordering: .relaxed).newValue >= 2 {
+            emergencyRestoreTerminal()
+            _exit(128 + signal)
+        }
+    }
+    var byte = UInt8(truncatingIfNeeded: signal)
+    _ = write(relayWriteDescriptor, &byte, 1)
+}
+
+/// Delivers SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT and SIGWINCH to the main actor.
+@MainActor
+final class SignalRelay {
+    static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH]
+    private var source: DispatchSourceRead?
+    private var readDescriptor: Int32 = -1
+    private let onSignal: @MainActor (Int32) -> Void
+
+    init(onSignal: @escaping @MainActor (Int32) -> Void) {
+        self.onSignal = onSignal
+    }
+
+    /// Installs the handlers; call before the terminal starts so ncurses keeps out of these signals.
+    func install() {
+        var descriptors: [Int32] = [-1, -1]
+        guard pipe(&descriptors) == 0 else { return }
+        readDescriptor = descriptors[0]
+        relayWriteDescriptor = descriptors[1]
+        _ = fcntl(relayWriteDescriptor, F_SETFL, fcntl(relayWriteDescriptor, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(readDescriptor, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(relayWriteDescriptor, F_SETFD, FD_CLOEXEC)
+        pendingTerminations.store(0, ordering: .relaxed)
+        for signal in Self.signals {
+            setHandler(signal)
+        }
+        let source = DispatchSource.makeReadSource(fileDescriptor: readDescriptor, queue: .main)
+        source.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                self?.drain()
+            }
+        }
+        source.resume()
+        self.source = source
+    }
+
+    /// Routes one signal to the relay again (after it was set to its default action for a moment).
+    func setHandler(_ signal: Int32) {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = relaySignal
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        _ = sigaction(signal, &action, nil)
+    }
+
+    /// Marks a terminating signal as handled, so a later one is again relayed rather than forced.
+    func acknowledgeTermination() {
+        pendingTerminations.store(0, ordering: .relaxed)
+    }
+
+    /// Puts the default actions back and closes the pipe.
+    func uninstall() {
+        for signal in Self.signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = SIG_DFL
+            sigemptyset(&action.sa_mask)
+            _ = sigaction(signal, &action, nil)
+        }
+        source?.cancel()
+        source = nil
+        if relayWriteDescriptor >= 0 {
+            let descriptor = relayWriteDescriptor
+            relayWriteDescriptor = -1
+            close(descriptor)
+        }
+        if readDescriptor >= 0 {
+            close(readDescriptor)
+            readDescriptor = -1
+        }
+    }
+
+    private func drain() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let count = bytes.withUnsafeMutableBytes { read(readDescriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return }
+        for byte in bytes[0..<count] {
+            onSignal(Int32(byte))
+        }
+    }
+}

@@ -1,0 +1,76 @@
+/// The shared buffer a frame is drawn into.
+final class DrawingSurface {
+    var buffer: CellBuffer
+
+    init(buffer: CellBuffer) {
+        self.buffer = buffer
+    }
+}
+
+/// Where a view draws: its own rectangle of the frame's buffer, clipped, with the theme of the frame.
+///
+/// Coordinates passed to a canvas are relative to the view's top-left corner.
+public struct Canvas {
+    let surface: DrawingSurface
+    /// The view's rectangle in screen coordinates.
+    public let frame: Rect
+    /// The part of the screen this canvas may touch.
+    public let clip: Rect
+    /// The look of the frame being drawn.
+    public let theme: Theme
+
+    init(surface: DrawingSurface, frame: Rect, clip: Rect, theme: Theme) {
+        self.surface = surface
+        self.frame = frame
+        self.clip = clip
+        self.theme = theme
+    }
+
+    /// The view's size.
+    public var size: Size { frame.size }
+
+    /// Writes text at a position; returns the columns advanced. `maxWidth` truncates with an ellipsis.
+    @discardableResult
+    public func write(_ text: String, x: Int, y: Int, style: Style = .plain, maxWidth: Int? = nil) -> Int {
+        var text = text
+        if let maxWidth {
+            text = text.truncated(toWidth: maxWidth, ellipsis: theme.glyphs.ellipsis)
+        }
+        return surface.buffer.write(text, x: frame.minX + x, y: frame.minY + y, style: style, clip: clip)
+    }
+
+    /// Fills a rectangle (the whole view when nil) with blanks of a style.
+    public func fill(_ rect: Rect? = nil, style: Style) {
+        let target = (rect ?? Rect(origin: .zero, size: size)).offsetBy(dx: frame.minX, dy: frame.minY)
+        surface.buffer.fill(target.intersection(clip), style: style)
+    }
+
+    /// Changes the style of a rectangle (the whole view when nil), keeping the text.
+    public func restyle(_ rect: Rect? = nil, _ transform: (Style) -> Style) {
+        let target = (rect ?? Rect(origin: .zero, size: size)).offsetBy(dx: frame.minX, dy: frame.minY)
+        surface.buffer.restyle(target.intersection(clip), transform)
+    }
+
+    /// Draws a box along the edges of a rectangle (the whole view when nil), with an optional title on top.
+    public func drawBorder(_ rect: Rect? = nil, style: Style, title: String? = nil, titleStyle: Style? = nil) {
+        let box = rect ?? Rect(origin: .zero, size: size)
+        guard box.width >= 2, box.height >= 2 else { return }
+        let b = theme.glyphs.border
+        let horizontal = String(repeating: b.horizontal, count: box.width - 2)
+        write(b.topLeft + horizontal + b.topRight, x: box.minX, y: box.minY, style: style)
+        write(b.bottomLeft + horizontal + b.bottomRight, x: box.minX, y: box.maxY - 1, style: style)
+        for y in (box.minY + 1)..<(box.maxY - 1) {
+            write(b.vertical, x: box.minX, y: y, style: style)
+            write(b.vertical, x: box.maxX - 1, y: y, style: style)
+        }
+        if let title, !title.isEmpty, box.width > 6 {
+            write(" \(title) ", x: box.minX + 2, y: box.minY, style: titleStyle ?? style, maxWidth: box.width - 4)
+        }
+    }
+
+    /// A canvas for a rectangle inside this one (relative coordinates), clipped to both.
+    public func child(_ rect: Rect) -> Canvas {
+        let absolute = rect.offsetBy(dx: frame.minX, dy: frame.minY)
+        return Canvas(surface: surface, frame: absolute, clip: clip.intersection(absolute), theme: theme)
+    }
+}

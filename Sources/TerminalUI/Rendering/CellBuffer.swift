@@ -1,0 +1,143 @@
+/// One terminal cell: a grapheme, its display width and its style.
+///
+/// A wide grapheme occupies its own cell (width 2) and the next one, a continuation (width 0, empty text).
+public struct Cell: Hashable, Sendable {
+    public var text: String
+    public var width: Int
+    public var style: Style
+
+    public init(text: String, width: Int, style: Style = .plain) {
+        self.text = text
+        self.width = width
+        self.style = style
+    }
+
+    /// A space in the given style.
+    public static func blank(_ style: Style = .plain) -> Cell {
+        Cell(text: " ", width: 1, style: style)
+    }
+
+    /// Whether this cell is the right half of a wide grapheme.
+    public var isContinuation: Bool { width == 0 }
+}
+
+/// A rectangle of cells that views draw into; terminals present it.
+public struct CellBuffer: Hashable, Sendable {
+    public private(set) var size: Size
+    public private(set) var cells: [Cell]
+
+    /// A buffer of blanks.
+    public init(size: Size, style: Style = .plain) {
+        self.size = Size(width: max(0, size.width), height: max(0, size.height))
+        cells = Array(repeating: .blank(style), count: self.size.width * self.size.height)
+    }
+
+    /// The whole buffer as a rectangle.
+    public var bounds: Rect { Rect(origin: .zero, size: size) }
+
+    /// The cell at a column and row.
+    public subscript(x: Int, y: Int) -> Cell {
+        cells[y * size.width + x]
+    }
+
+    /// Puts a cell, keeping wide graphemes whole: a half that is overwritten turns the other half into a blank.
+    public mutating func set(_ cell: Cell, x: Int, y: Int) {
+        guard x >= 0, y >= 0, x < size.width, y < size.height else { return }
+        let index = y * size.width + x
+        let old = cells[index]
+        if old.isContinuation && x > 0 {
+            cells[index - 1] = .blank(cells[index - 1].style)
+        }
+        if old.width == 2 && x + 1 < size.width {
+            cells[index + 1] = .blank(old.style)
+        }
+        if cell.width == 2 {
+            guard x + 1 < size.width else {
+                cells[index] = .blank(cell.style)
+                return
+            }
+            let next = cells[index + 1]
+            if next.width == 2 && x + 2 < size.width {
+                cells[index + 2] = .blank(next.style)
+            }
+            cells[index] = cell
+            cells[index + 1] = Cell(text: "", width: 0, style: cell.style)
+        } else {
+            cells[index] = cell
+        }
+    }
+
+    /// Writes text from (x, y) inside `clip`; returns the number of columns advanced.
+    ///
+    /// Controls are skipped, a tab becomes a space, and a wide grapheme that would straddle the clip's edge
+    /// is replaced by blanks instead.
+    @discardableResult
+    public mutating func write(_ text: String, x: Int, y: Int, style: Style, clip: Rect? = nil) -> Int {
+        let area = (clip ?? bounds).intersection(bounds)
+        guard y >= area.minY, y < area.maxY else { return DisplayWidth.of(text) }
+        var column = x
+        for character in text {
+            let grapheme: Character = character == "\t" ? " " : character
+            let width = DisplayWidth.of(grapheme)
+            if width == 0 { continue }
+            if column >= area.maxX { break }
+            if column + width <= area.minX {
+                column += width
+                continue
+            }
+            if column < area.minX || column + width > area.maxX {
+                for c in max(column, area.minX)..<min(column + width, area.maxX) {
+                    set(.blank(style), x: c, y: y)
+                }
+            } else {
+                set(Cell(text: String(grapheme), width: width, style: style), x: column, y: y)
+            }
+            column += width
+        }
+        return column - x
+    }
+
+    /// Fills a rectangle with blanks of a style.
+    public mutating func fill(_ rect: Rect, style: Style) {
+        let area = rect.intersection(bounds)
+        guard !area.isEmpty else { return }
+        for y in area.minY..<area.maxY {
+            for x in area.minX..<area.maxX {
+                set(.blank(style), x: x, y: y)
+            }
+        }
+    }
+
+    /// Changes the style of cells in a rectangle, keeping their text.
+    public mutating func restyle(_ rect: Rect, _ transform: (Style) -> Style) {
+        let area = rect.intersection(bounds)
+        guard !area.isEmpty else { return }
+        for y in area.minY..<area.maxY {
+            for x in area.minX..<area.maxX {
+                cells[y * size.width + x].style = transform(cells[y * size.width + x].style)
+            }
+        }
+    }
+
+    /// One row as text, with trailing spaces removed.
+    public func line(_ y: Int) -> String {
+        var text = ""
+        for x in 0..<size.width {
+            text += cells[y * size.width + x].text
+        }
+        while text.last == " " {
+            text.removeLast()
+        }
+        return text
+    }
+
+    /// Every row as text, with trailing spaces removed.
+    public var lines: [String] {
+        (0..<size.height).map(line)
+    }
+
+    /// The rows joined by newlines.
+    public var text: String {
+        lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,61 @@
+/// A terminal colour: one of the 8 (or 16) ANSI colours, or the terminal's default.
+public struct Color: Hashable, Sendable {
+    /// The ANSI index, or -1 for the terminal's default colour.
+    public let index: Int16
+
+    public init(index: Int16) {
+        self.index = index
+    }
+
+    public static let `default` = Color(index: -1)
+    public static let black = Color(index: 0)
+    public static let red = Color(index: 1)
+    public static let green = Color(index: 2)
+    public static let yellow = Color(index: 3)
+    public static let blue = Color(index: 4)
+    public static let magenta = Color(index: 5)
+    public static let cyan = Color(index: 6)
+    public static let white = Color(index: 7)
+}
+
+/// Text attributes that also work on a monochrome terminal.
+public struct TextAttributes: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+
+    public init(rawValue: UInt8) {
+        self.rawValue = rawValue
+    }
+
+    public static let bold = TextAttributes(rawValue: 1 << 0)
+    public static let dim = TextAttributes(rawValue: 1 << 1)
+    public static let underline = TextAttributes(rawValue: 1 << 2)
+    public static let reverse = TextAttributes(rawValue: 1 << 3)
+}
+
+/// How a cell looks: foreground, background and attributes.
+public struct Style: Hashable, Sendable {
+    public var foreground: Color
+    public var background: Color
+    public var attributes: TextAttributes
+
+    public init(foreground: Color = .default, background: Color = .default, attributes: TextAttributes = []) {
+        self.foreground = foreground
+        self.background = background
+        self.attributes = attributes
+    }
+
+    /// The terminal's default look.
+    public static let plain = Style()
+
+    /// This style with extra attributes.
+    public func adding(_ extra: TextAttributes) -> Style {
+        var copy = self
+        copy.attributes.formUnion(extra)
+        return copy
+    }
+
+    /// This style with the colours removed, for monochrome terminals.
+    public var withoutColor: Style {
+        Style(attributes: attributes)
+    }
+}

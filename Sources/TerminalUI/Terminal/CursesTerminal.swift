@@ -1,0 +1,187 @@
+@preconcurrency import CNcurses
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+@preconcurrency import Darwin
+#endif
+
+/// The real terminal, driven through ncursesw.
+///
+/// Only cells that differ from the previous frame are handed to ncurses, which in turn sends only what
+/// changed on screen. Input is read as raw bytes from standard input and decoded by `KeyDecoder`.
+@MainActor
+public final class CursesTerminal: Terminal {
+    public private(set) var size = Size(width: 80, height: 24)
+    public private(set) var capabilities = TerminalCapabilities(hasColor: false, isUnicode: false)
+    private let environment: [String: String]
+    private var screen: OpaquePointer?
+    private var previous: CellBuffer?
+    private var colorPairs: [ColorKey: Int16] = [:]
+    private var canUseColor = false
+    private var originalSettings = termios()
+
+    private struct ColorKey: Hashable {
+        let foreground: Int16
+        let background: Int16
+    }
+
+    /// A terminal over standard input and output; `environment` supplies `TERM` and `NO_COLOR`.
+    public init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    public var inputFileDescriptor: Int32? { 0 }
+
+    public func start() throws {
+        guard isatty(0) == 1, isatty(1) == 1 else { throw TerminalError.notATerminal }
+        let term = environment["TERM"] ?? ""
+        guard !term.isEmpty, term != "dumb" else { throw TerminalError.unsupported(term: term) }
+        setlocale(LC_ALL, "")
+        let unicode = skiff_locale_is_utf8()
+        tcgetattr(0, &originalSettings)
+        guard let screen = skiff_newterm(term) else { throw TerminalError.unknown(term: term) }
+        self.screen = screen
+        guard skiff_tigetstr("cup") != nil else {
+            endwin()
+            delscreen(screen)
+            self.screen = nil
+            throw TerminalError.unsupported(term: term)
+        }
+        canUseColor = has_colors()
+        if canUseColor {
+            start_color()
+            use_default_colors()
+        }
+        capabilities = TerminalCapabilities(hasColor: canUseColor, isUnicode: unicode)
+        enterProgramMode()
+        size = Size(width: Int(skiff_cols()), height: Int(skiff_lines()))
+        armEmergencyRestore(termios: originalSettings, reset: resetSequence())
+    }
+
+    private func enterProgramMode() {
+        raw()
+        noecho()
+        nonl()
+        skiff_keypad(true)
+        typeahead(-1)
+        curs_set(0)
+        writeDirect("\u{1B}[?2004h")
+        previous = nil
+    }
+
+    /// Bytes that undo everything `start` did to the screen, for crash handlers.
+    private func resetSequence() -> [UInt8] {
+        var bytes: [UInt8] = Array("\u{1B}[?2004l".utf8)
+        for name in ["sgr0", "cnorm", "rmkx", "rmcup"] {
+            if let value = skiff_tigetstr(name) {
+                bytes.append(contentsOf: Array(String(cString: value).utf8))
+            }
+        }
+        bytes.append(contentsOf: Array("\r\n".utf8))
+        return bytes
+    }
+
+    public func stop() {
+        guard let screen else { return }
+        writeDirect("\u{1B}[?2004l")
+        endwin()
+        delscreen(screen)
+        self.screen = nil
+        tcsetattr(0, TCSANOW, &originalSettings)
+        disarmEmergencyRestore()
+    }
+
+    public func suspend() {
+        guard screen != nil else { return }
+        writeDirect("\u{1B}[?2004l")
+        def_prog_mode()
+        endwin()
+        tcsetattr(0, TCSANOW, &originalSettings)
+    }
+
+    public func resume() {
+        guard screen != nil else { return }
+        reset_prog_mode()
+        enterProgramMode()
+        updateSize()
+        skiff_clearok(true)
+        skiff_refresh()
+    }
+
+    public func updateSize() {
+        guard screen != nil else { return }
+        var window = winsize()
+        if withUnsafeMutablePointer(to: &window, { ioctl(1, UInt(TIOCGWINSZ), $0) }) == 0, window.ws_col > 0, window.ws_row > 0 {
+            resizeterm(Int32(window.ws_row), Int32(window.ws_col))
+        }
+        size = Size(width: Int(skiff_cols()), height: Int(skiff_lines()))
+        previous = nil
+        skiff_clearok(true)
+    }
+
+    public func readInput() -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = bytes.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+        if count > 0 {
+            return Array(bytes[0..<count])
+        }
+        if count < 0 && (errno == EINTR || errno == EAGAIN) {
+            return []
+        }
+        return nil
+    }
+
+    public func present(_ buffer: CellBuffer) {
+        guard screen != nil else { return }
+        let full = previous?.size != buffer.size
+        if full {
+            skiff_erase()
+        }
+        let width = buffer.size.width
+        var text = [wchar_t](repeating: 0, count: 6)
+        for y in 0..<buffer.size.height {
+            for x in 0..<width {
+                let cell = buffer[x, y]
+                if cell.isContinuation { continue }
+                if !full, let previous, previous[x, y] == cell {
+                    continue
+                }
+                var count = 0
+                for scalar in cell.text.unicodeScalars where count < 5 {
+                    text[count] = wchar_t(bitPattern: scalar.value)
+                    count += 1
+                }
+                text[count] = 0
+                let (attributes, pair) = cursesStyle(cell.style)
+                _ = skiff_put_cell(Int32(y), Int32(x), text, attributes, pair)
+            }
+        }
+        skiff_refresh()
+        previous = buffer
+    }
+
+    private func cursesStyle(_ style: Style) -> (attr_t, Int16) {
+        var attributes = attr_t(0)
+        if style.attributes.contains(.bold) { attributes |= skiff_a_bold() }
+        if style.attributes.contains(.dim) { attributes |= skiff_a_dim() }
+        if style.attributes.contains(.underline) { attributes |= skiff_a_underline() }
+        if style.attributes.contains(.reverse) { attributes |= skiff_a_reverse() }
+        guard canUseColor, style.foreground != .default || style.background != .default else {
+            return (attributes, 0)
+        }
+        let key = ColorKey(foreground: style.foreground.index, background: style.background.index)
+        if let pair = colorPairs[key] {
+            return (attributes, pair)
+        }
+        let pair = Int16(colorPairs.count + 1)
+        guard Int32(pair) < COLOR_PAIRS else { return (attributes, 0) }
+        init_pair(pair, key.foreground, key.background)
+        colorPairs[key] = pair
+        return (attributes, pair)
+    }
+
+    private func writeDirect(_ sequence: String) {
+        let bytes = Array(sequence.utf8)
+        bytes.withUnsafeBytes { _ = write(1, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,40 @@
+/// A focusable button drawn as `[ Title ]`; Enter or Space presses it.
+@MainActor
+open class Button: View {
+    public var title: String { didSet { setNeedsDisplay() } }
+    /// What pressing the button does.
+    public var action: (@MainActor () -> Void)?
+    /// Disabled buttons are skipped by focus and ignore presses.
+    public var isEnabled = true { didSet { setNeedsDisplay() } }
+
+    public init(_ title: String, action: (@MainActor () -> Void)? = nil) {
+        self.title = title
+        self.action = action
+        super.init()
+    }
+
+    open override var canFocus: Bool { isEnabled }
+
+    open override var keyBindings: [KeyBinding] {
+        [KeyBinding([.enter, .character(" ")], "press") { [weak self] in self?.press() }]
+    }
+
+    /// Runs the action, as if the user pressed the button.
+    public func press() {
+        guard isEnabled else { return }
+        action?()
+    }
+
+    /// The text drawn, brackets included.
+    public var label: String { "[ \(title) ]" }
+
+    open override func sizeThatFits(_ proposal: Size) -> Size {
+        Size(width: min(label.displayWidth, proposal.width), height: 1)
+    }
+
+    open override func draw(in canvas: Canvas) {
+        let theme = canvas.theme
+        let style = !isEnabled ? theme.muted : isFocused ? theme.focusedButton : theme.button
+        canvas.write(label, x: 0, y: 0, style: style, maxWidth: canvas.size.width)
+    }
+}

@@ -1,0 +1,89 @@
+/// Labelled fields in rows, each with an inline error line under it when it has one.
+@MainActor
+open class Form: View {
+    private struct Row {
+        let label: Label
+        let field: View
+        let error: Label
+    }
+
+    private var rows: [Row] = []
+    /// Blank rows between fields.
+    public var spacing: Int { didSet { setNeedsDisplay() } }
+
+    public init(spacing: Int = 1) {
+        self.spacing = spacing
+        super.init()
+    }
+
+    /// Appends a labelled field.
+    public func addField(_ label: String, _ field: View) {
+        let row = Row(label: Label(label, style: .text), field: field, error: Label("", style: .errorText, overflow: .wrap))
+        row.error.isHidden = true
+        rows.append(row)
+        addSubview(row.label)
+        addSubview(field)
+        addSubview(row.error)
+    }
+
+    /// Shows an error under a field, or removes it when nil.
+    public func setError(_ message: String?, for field: View) {
+        guard let row = rows.first(where: { $0.field === field }) else { return }
+        row.error.text = message ?? ""
+        row.error.isHidden = message == nil
+        setNeedsDisplay()
+    }
+
+    /// Removes every inline error.
+    public func clearErrors() {
+        for row in rows {
+            row.error.text = ""
+            row.error.isHidden = true
+        }
+        setNeedsDisplay()
+    }
+
+    /// The error shown under a field, if any.
+    public func error(for field: View) -> String? {
+        guard let row = rows.first(where: { $0.field === field }), !row.error.isHidden else { return nil }
+        return row.error.text
+    }
+
+    private var labelWidth: Int {
+        rows.map { $0.label.text.displayWidth }.max() ?? 0
+    }
+
+    private func fieldHeight(_ row: Row, width: Int) -> Int {
+        max(1, row.field.sizeThatFits(Size(width: width, height: 1)).height)
+    }
+
+    private func errorHeight(_ row: Row, width: Int) -> Int {
+        row.error.isHidden ? 0 : max(1, row.error.text.wrapped(toWidth: max(1, width)).count)
+    }
+
+    open override func layoutSubviews() {
+        let labelColumn = min(labelWidth, max(0, bounds.width / 2))
+        let fieldX = labelColumn + 2
+        let fieldWidth = max(0, bounds.width - fieldX)
+        var y = 0
+        for row in rows {
+            let height = fieldHeight(row, width: fieldWidth)
+            row.label.frame = Rect(x: 0, y: y, width: labelColumn, height: 1)
+            row.field.frame = Rect(x: fieldX, y: y, width: fieldWidth, height: height)
+            y += height
+            let errorLines = errorHeight(row, width: fieldWidth)
+            row.error.frame = Rect(x: fieldX, y: y, width: fieldWidth, height: errorLines)
+            y += errorLines + spacing
+        }
+    }
+
+    open override func sizeThatFits(_ proposal: Size) -> Size {
+        let fieldWidth = max(0, proposal.width - labelWidth - 2)
+        var height = 0
+        for row in rows {
+            height += fieldHeight(row, width: fieldWidth) + errorHeight(row, width: fieldWidth)
+        }
+        height += spacing * max(0, rows.count - 1)
+        return Size(width: proposal.width, height: min(height, proposal.height))
+    }
+}

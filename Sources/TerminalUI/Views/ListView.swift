@@ -1,0 +1,160 @@
+/// One row of a list: text on the left, an optional detail on the right.
+public struct ListRow: Hashable, Sendable {
+    public var text: String
+    public var detail: String?
+    public var style: TextStyle
+
+    public init(_ text: String, detail: String? = nil, style: TextStyle = .text) {
+        self.text = text
+        self.detail = detail
+        self.style = style
+    }
+}
+
+/// Supplies a list's rows; it is asked only for the rows that are visible.
+@MainActor
+public protocol ListViewDataSource: AnyObject {
+    /// How many rows the list has.
+    func numberOfRows(in listView: ListView) -> Int
+    /// The row at an index (only called for visible rows).
+    func listView(_ listView: ListView, rowAt index: Int) -> ListRow
+}
+
+/// A virtualised, scrolling list with a selection.
+///
+/// Keys: ↑/↓ (k/j), PgUp/PgDn, Home/End, Enter opens the selected row. `onNearEnd` fires once per row
+/// count when the selection comes within `nearEndThreshold` rows of the end, for loading the next page.
+@MainActor
+open class ListView: View {
+    public weak var dataSource: ListViewDataSource? { didSet { reloadData() } }
+    /// The selected row, or nil when the list is empty.
+    public private(set) var selectedIndex: Int?
+    /// The first visible row.
+    public private(set) var scrollOffset = 0
+    /// Called with the row index when Enter is pressed.
+    public var onSelect: (@MainActor (Int) -> Void)?
+    /// Called with the row index when the selection moves.
+    public var onSelectionChange: (@MainActor (Int) -> Void)?
+    /// Called when the selection nears the end of the rows (load the next page here).
+    public var onNearEnd: (@MainActor () -> Void)?
+    /// How close to the end `onNearEnd` fires.
+    public var nearEndThreshold = 5
+    /// Shown when there are no rows.
+    public var emptyText: String { didSet { setNeedsDisplay() } }
+    private var rowCount = 0
+    private var nearEndReportedAt: Int?
+
+    public init(emptyText: String = "Nothing here yet.") {
+        self.emptyText = emptyText
+        super.init()
+    }
+
+    open override var canFocus: Bool { true }
+
+    /// The number of rows, as last read from the data source.
+    public var numberOfRows: Int { rowCount }
+
+    /// Rows that fit on screen.
+    public var visibleRowCount: Int { max(1, frame.height) }
+
+    open override var keyBindings: [KeyBinding] {
+        [
+            KeyBinding([.up, .character("k")], "previous row") { [weak self] in self?.moveSelection(by: -1) },
+            KeyBinding([.down, .character("j")], "next row") { [weak self] in self?.moveSelection(by: 1) },
+            KeyBinding([.pageUp], "page up") { [weak self] in self?.moveSelection(by: -(self?.visibleRowCount ?? 1)) },
+            KeyBinding([.pageDown], "page down") { [weak self] in self?.moveSelection(by: self?.visibleRowCount ?? 1) },
+            KeyBinding([.home], "first row") { [weak self] in self?.select(0) },
+            KeyBinding([.end], "last row") { [weak self] in self?.select((self?.rowCount ?? 1) - 1) },
+            KeyBinding([.enter], "open") { [weak self] in
+                if let self, let index = self.selectedIndex { self.onSelect?(index) }
+            },
+        ]
+    }
+
+    open override func handle(_ key: Key) -> Bool {
+        if key == .enter && (onSelect == nil || selectedIndex == nil) { return false }
+        return keyBindings.dispatch(key)
+    }
+
+    /// Reads the row count again and keeps the selection in range.
+    public func reloadData() {
+        rowCount = dataSource.map { $0.numberOfRows(in: self) } ?? 0
+        if rowCount == 0 {
+            selectedIndex = nil
+            scrollOffset = 0
+        } else {
+            selectedIndex = min(selectedIndex ?? 0, rowCount - 1)
+        }
+        if let nearEndReportedAt, nearEndReportedAt != rowCount {
+            self.nearEndReportedAt = nil
+        }
+        setNeedsDisplay()
+    }
+
+    /// Selects a row (clamped) and scrolls it into view.
+    public func select(_ index: Int) {
+        guard rowCount > 0 else { return }
+        let clamped = min(max(0, index), rowCount - 1)
+        let changed = clamped != selectedIndex
+        selectedIndex = clamped
+        scrollToSelection()
+        if changed { onSelectionChange?(clamped) }
+        checkNearEnd()
+        setNeedsDisplay()
+    }
+
+    /// Moves the selection by a number of rows.
+    public func moveSelection(by delta: Int) {
+        select((selectedIndex ?? 0) + delta)
+    }
+
+    private func scrollToSelection() {
+        guard let selected = selectedIndex else { return }
+        let height = visibleRowCount
+        if selected < scrollOffset {
+            scrollOffset = selected
+        } else if selected >= scrollOffset + height {
+            scrollOffset = selected - height + 1
+        }
+        scrollOffset = max(0, min(scrollOffset, max(0, rowCount - height)))
+    }
+
+    private func checkNearEnd() {
+        guard let selected = selectedIndex, rowCount > 0 else { return }
+        if selected >= rowCount - 1 - nearEndThreshold && nearEndReportedAt != rowCount {
+            nearEndReportedAt = rowCount
+            onNearEnd?()
+        }
+    }
+
+    open override func layoutSubviews() {
+        scrollToSelection()
+    }
+
+    open override func draw(in canvas: Canvas) {
+        let theme = canvas.theme
+        let width = canvas.size.width
+        guard let dataSource, rowCount > 0 else {
+            canvas.write(emptyText, x: 0, y: 0, style: theme.muted, maxWidth: width)
+            return
+        }
+        let end = min(rowCount, scrollOffset + canvas.size.height)
+        for index in scrollOffset..<max(scrollOffset, end) {
+            let y = index - scrollOffset
+            let row = dataSource.listView(self, rowAt: index)
+            let isSelected = index == selectedIndex
+            let base = row.style.resolve(in: theme)
+            let style = isSelected ? (isFocused ? theme.selection : theme.inactiveSelection) : base
+            if isSelected {
+                canvas.fill(Rect(x: 0, y: y, width: width, height: 1), style: style)
+            }
+            var detailWidth = 0
+            if let detail = row.detail {
+                detailWidth = min(detail.displayWidth, max(0, width - 2))
+                canvas.write(detail, x: width - detailWidth - 1, y: y, style: style, maxWidth: detailWidth)
+            }
+            let textRoom = max(0, width - 2 - (detailWidth > 0 ? detailWidth + 2 : 0))
+            canvas.write(row.text, x: 1, y: y, style: style, maxWidth: textRoom)
+        }
+    }
+}

@@ -1,0 +1,136 @@
+/// The base of every view: a rectangle in its superview that draws into a canvas and may take focus.
+///
+/// Subclasses override `draw(in:)`, `layoutSubviews()`, `sizeThatFits(_:)`, and for focusable views
+/// `canFocus` and `handle(_:)`. Views never talk to a terminal; they draw into a cell buffer.
+@MainActor
+open class View {
+    /// The rectangle in the superview's coordinates.
+    public var frame: Rect = .zero {
+        didSet { if frame != oldValue { setNeedsDisplay() } }
+    }
+    public private(set) var subviews: [View] = []
+    public private(set) weak var superview: View?
+    /// Hidden views are neither drawn nor focusable.
+    public var isHidden = false {
+        didSet { if isHidden != oldValue { setNeedsDisplay() } }
+    }
+    /// Whether this view has the keyboard focus; set by the focus system.
+    public internal(set) var isFocused = false {
+        didSet {
+            if isFocused != oldValue {
+                focusDidChange()
+                setNeedsDisplay()
+            }
+        }
+    }
+    /// Called on the root of a view tree when anything in it needs to be drawn again.
+    public var onNeedsDisplay: (@MainActor () -> Void)?
+
+    public init() {}
+
+    /// The size in the view's own coordinates.
+    public var bounds: Rect { Rect(origin: .zero, size: frame.size) }
+
+    /// Whether the view takes part in focus traversal (Tab / Shift-Tab).
+    open var canFocus: Bool { false }
+
+    /// The keys the view reacts to while focused, shown in the `?` overlay.
+    open var keyBindings: [KeyBinding] { [] }
+
+    /// Handles a key while focused (or while a subview is focused); returns whether it was consumed.
+    open func handle(_ key: Key) -> Bool {
+        keyBindings.dispatch(key)
+    }
+
+    /// Called when the view gains or loses focus.
+    open func focusDidChange() {}
+
+    /// Whether the view animates (a running spinner); the application ticks it while true.
+    open var isAnimating: Bool { false }
+
+    /// Advances an animation by one step.
+    open func tick() {}
+
+    /// Places subviews; called before every frame is drawn.
+    open func layoutSubviews() {}
+
+    /// Draws the view's own content; subviews are drawn after, on top.
+    open func draw(in canvas: Canvas) {}
+
+    /// The size the view would like within the proposed size (width and height are the room available).
+    open func sizeThatFits(_ proposal: Size) -> Size {
+        proposal
+    }
+
+    /// Adds a subview on top of the others.
+    public func addSubview(_ view: View) {
+        view.removeFromSuperview()
+        subviews.append(view)
+        view.superview = self
+        setNeedsDisplay()
+    }
+
+    /// Removes the view from its superview.
+    public func removeFromSuperview() {
+        guard let parent = superview else { return }
+        parent.subviews.removeAll { $0 === self }
+        superview = nil
+        parent.setNeedsDisplay()
+    }
+
+    /// Asks for the screen to be drawn again.
+    public func setNeedsDisplay() {
+        var view: View = self
+        while let parent = view.superview {
+            view = parent
+        }
+        view.onNeedsDisplay?()
+    }
+
+    /// Whether `view` is this view or lies inside it.
+    public func contains(_ view: View) -> Bool {
+        var current: View? = view
+        while let candidate = current {
+            if candidate === self { return true }
+            current = candidate.superview
+        }
+        return false
+    }
+
+    /// The focusable views in this subtree, in drawing order (top to bottom as laid out by stacks).
+    public var focusableViews: [View] {
+        guard !isHidden else { return [] }
+        var result: [View] = canFocus ? [self] : []
+        for subview in subviews {
+            result += subview.focusableViews
+        }
+        return result
+    }
+
+    /// Views in this subtree that are animating.
+    var animatingViews: [View] {
+        guard !isHidden else { return [] }
+        var result: [View] = isAnimating ? [self] : []
+        for subview in subviews {
+            result += subview.animatingViews
+        }
+        return result
+    }
+
+    /// Lays out this view and its subtree.
+    func layoutTree() {
+        layoutSubviews()
+        for subview in subviews where !subview.isHidden {
+            subview.layoutTree()
+        }
+    }
+
+    /// Draws this view and its subtree into a canvas covering this view's frame.
+    func drawTree(in canvas: Canvas) {
+        guard !isHidden, !canvas.clip.isEmpty else { return }
+        draw(in: canvas)
+        for subview in subviews where !subview.isHidden {
+            subview.drawTree(in: canvas.child(subview.frame))
+        }
+    }
+}
