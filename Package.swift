@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
     ],
     targets: [
         // MARK: Terminal kit
@@ -38,15 +39,24 @@ let package = Package(
             name: "SkiffAPI",
             dependencies: [
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            // The generator writes `package import`s that some of its files do not use; those warnings are
+            // about generated code only (see DECISIONS.md, Backend).
+            swiftSettings: [.unsafeFlags(["-suppress-warnings"])],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
 
         // MARK: Backend
         .target(
+            name: "SkiffPasswords",
+            path: "Resources/Passwords",
+            resources: [.copy("common-passwords.txt")]
+        ),
+        .target(
             name: "SkiffServer",
             dependencies: [
-                "SkiffAPI", "SkiffCore",
+                "SkiffAPI", "SkiffCore", "SkiffPasswords",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),

@@ -1,0 +1,92 @@
+import Foundation
+import Hummingbird
+import Logging
+import OpenAPIHummingbird
+import SkiffAPI
+import SkiffPasswords
+
+/// Builds the Skiff server: opens (and migrates) the database, seeds the demo account on an empty one,
+/// and wires the routes. `onServerRunning` receives the bound port, which matters when `port` is 0.
+public func buildApplication(
+    _ configuration: SkiffServerConfiguration,
+    onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+) async throws -> some ApplicationProtocol {
+    let server = try await SkiffServerComponents(configuration)
+    let router = try server.buildRouter()
+    let logger = configuration.logger
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "skiff-server"),
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            logger.info("skiff-server listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
+            await onServerRunning(port)
+        },
+        logger: logger
+    )
+}
+
+/// The parts of a running server, built once from a configuration.
+struct SkiffServerComponents: Sendable {
+    let configuration: SkiffServerConfiguration
+    let database: SQLiteDatabase
+    let repositories: Repositories
+    let key: ServerKey
+    let sessions: SessionService
+    let auth: AuthService
+    let cards: CardService
+
+    init(_ configuration: SkiffServerConfiguration) async throws {
+        self.configuration = configuration
+        let logger = configuration.logger
+        let clock = configuration.clock
+        let limits = configuration.limits
+        database = try SQLiteDatabase(path: configuration.databasePath)
+        repositories = database.repositories
+        key = try ServerKey.load(
+            configured: configuration.fingerprintKey, directory: URL(fileURLWithPath: configuration.dataDirectory)
+        )
+        let passwords = PasswordService(cost: configuration.bcryptCost, commonPasswords: try CommonPasswords.load())
+        let codes = OneTimeCodeService(
+            repository: repositories.verifications,
+            sender: configuration.codeSender ?? SMSOutboxCodeSender(path: configuration.smsOutboxPath),
+            key: key, clock: clock, limits: limits, logger: logger
+        )
+        sessions = SessionService(repository: repositories.sessions, clock: clock, limits: limits)
+        auth = AuthService(
+            accounts: repositories.accounts, sessions: sessions,
+            throttle: LoginThrottle(repository: repositories.loginThrottle, clock: clock, limits: limits),
+            codes: codes, passwords: passwords, key: key, clock: clock, limits: limits, logger: logger
+        )
+        cards = CardService(
+            cards: repositories.cards, accounts: repositories.accounts, notifications: repositories.notifications,
+            codes: codes, key: key, clock: clock, logger: logger
+        )
+        if configuration.seedDemoDataIfEmpty, try await database.isEmpty() {
+            try await DemoData.seed(repositories: repositories, passwords: passwords, key: key, clock: clock, limits: limits)
+            logger.info("seeded the demo account")
+        }
+    }
+
+    /// The routes of the contract behind the problem, authentication and idempotency middleware.
+    func buildRouter() throws -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: ProblemMiddleware(logger: configuration.logger))
+        router.get("/health") { _, _ in HTTPResponse.Status.ok }
+        let handler = SkiffAPIHandler(
+            auth: auth, cardService: cards, repositories: repositories, clock: configuration.clock
+        )
+        try handler.registerHandlers(
+            on: router,
+            middlewares: [
+                AuthenticationMiddleware(sessions: sessions),
+                IdempotencyMiddleware(
+                    repository: repositories.idempotency, key: key, clock: configuration.clock,
+                    retention: configuration.limits.idempotencyRetention, logger: configuration.logger
+                ),
+            ]
+        )
+        return router
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import SkiffAPI
+
+extension SkiffAPIHandler {
+    func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
+        let caller = try Caller.required()
+        guard let user = try await repositories.accounts.user(id: caller.userID) else { throw Problem.unauthorized }
+        let unread = try await repositories.notifications.unreadCount(userID: user.id)
+        return .ok(.init(body: .json(.init(
+            user: user.api,
+            balance: .init(amountMinor: user.balanceMinor, currency: user.currency),
+            unreadNotifications: unread
+        ))))
+    }
+
+    func listTransactions(_ input: Operations.ListTransactions.Input) async throws -> Operations.ListTransactions.Output {
+        let caller = try Caller.required()
+        var errors: [Problem.FieldError] = []
+        let limit = Int(input.query.limit ?? 50)
+        if !(1...200).contains(limit) { errors.append(.init(field: "limit", message: "Ask for 1 to 200 transactions.")) }
+        var cursor: TransactionCursor?
+        if let raw = input.query.cursor {
+            cursor = TransactionCursor(encoded: raw)
+            if cursor == nil { errors.append(.init(field: "cursor", message: "Use the nextCursor of the previous page.")) }
+        }
+        let query = input.query.query?.trimmingCharacters(in: .whitespaces)
+        if let query, query.count > 100 { errors.append(.init(field: "query", message: "Search for at most 100 characters.")) }
+        guard errors.isEmpty else { throw Problem.validation(errors) }
+
+        let rows = try await repositories.transactions.page(userID: caller.userID, after: cursor, query: query, limit: limit + 1)
+        let items = rows.prefix(limit)
+        let nextCursor = rows.count > limit ? items.last.map {
+            TransactionCursor(createdAt: $0.createdAt.millisecondsSince1970, id: $0.id).encoded
+        } : nil
+        return .ok(.init(body: .json(.init(
+            items: items.map {
+                .init(
+                    id: String($0.id), amountMinor: $0.amountMinor, currency: $0.currency, merchant: $0.merchant,
+                    category: $0.category, createdAt: $0.createdAt
+                )
+            },
+            nextCursor: nextCursor
+        ))))
+    }
+
+    func listNotifications(_ input: Operations.ListNotifications.Input) async throws -> Operations.ListNotifications.Output {
+        let caller = try Caller.required()
+        let notifications = try await repositories.notifications.notifications(userID: caller.userID, limit: 200)
+        return .ok(.init(body: .json(notifications.map {
+            .init(id: $0.id, title: $0.title, body: $0.body, createdAt: $0.createdAt, read: $0.readAt != nil)
+        })))
+    }
+
+    func markNotificationRead(_ input: Operations.MarkNotificationRead.Input) async throws -> Operations.MarkNotificationRead.Output {
+        let caller = try Caller.required()
+        guard try await repositories.notifications.markRead(id: input.path.id, userID: caller.userID, at: clock.now()) else {
+            throw Problem.notFound
+        }
+        return .noContent(.init())
+    }
+}

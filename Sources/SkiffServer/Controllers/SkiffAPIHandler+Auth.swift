@@ -1,0 +1,43 @@
+import Foundation
+import SkiffAPI
+
+extension SkiffAPIHandler {
+    func register(_ input: Operations.Register.Input) async throws -> Operations.Register.Output {
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
+        let challenge = try await auth.register(
+            countryCode: body.countryCode, phoneNumber: body.phoneNumber, fullName: body.fullName, password: body.password
+        )
+        return .accepted(.init(body: .json(challenge.api)))
+    }
+
+    func verifyRegistration(_ input: Operations.VerifyRegistration.Input) async throws -> Operations.VerifyRegistration.Output {
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
+        let signedIn = try await auth.verifyRegistration(verificationID: body.verificationId, code: body.code)
+        return .created(.init(body: .json(signedIn.api)))
+    }
+
+    func login(_ input: Operations.Login.Input) async throws -> Operations.Login.Output {
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
+        let signedIn = try await auth.login(countryCode: body.countryCode, phoneNumber: body.phoneNumber, password: body.password)
+        return .ok(.init(body: .json(signedIn.api)))
+    }
+
+    func logout(_ input: Operations.Logout.Input) async throws -> Operations.Logout.Output {
+        if let caller = Caller.current {
+            try await auth.logout(tokenHash: caller.tokenHash)
+        }
+        return .noContent(.init())
+    }
+
+    func forgotPassword(_ input: Operations.ForgotPassword.Input) async throws -> Operations.ForgotPassword.Output {
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
+        let challenge = try await auth.forgotPassword(countryCode: body.countryCode, phoneNumber: body.phoneNumber)
+        return .accepted(.init(body: .json(challenge.api)))
+    }
+
+    func resetPassword(_ input: Operations.ResetPassword.Input) async throws -> Operations.ResetPassword.Output {
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
+        try await auth.resetPassword(verificationID: body.verificationId, code: body.code, newPassword: body.newPassword)
+        return .noContent(.init())
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import SkiffAPI
+
+extension SkiffAPIHandler {
+    func listCards(_ input: Operations.ListCards.Input) async throws -> Operations.ListCards.Output {
+        let caller = try Caller.required()
+        return .ok(.init(body: .json(try await repositories.cards.cards(userID: caller.userID).map(\.api))))
+    }
+
+    func addCard(_ input: Operations.AddCard.Input) async throws -> Operations.AddCard.Output {
+        let caller = try Caller.required()
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
+        let card = try await cardService.add(
+            .init(
+                number: body.number, expiryMonth: body.expiryMonth, expiryYear: body.expiryYear, cvc: body.cvc,
+                holderName: body.holderName
+            ),
+            userID: caller.userID
+        )
+        return .created(.init(headers: .init(location: "/v1/cards/\(card.id)"), body: .json(card.api)))
+    }
+
+    func deleteCard(_ input: Operations.DeleteCard.Input) async throws -> Operations.DeleteCard.Output {
+        let caller = try Caller.required()
+        try await cardService.delete(id: input.path.id, userID: caller.userID)
+        return .noContent(.init())
+    }
+
+    func startCardActivation(_ input: Operations.StartCardActivation.Input) async throws -> Operations.StartCardActivation.Output {
+        let caller = try Caller.required()
+        let challenge = try await cardService.startActivation(cardID: input.path.id, userID: caller.userID)
+        return .accepted(.init(body: .json(challenge.api)))
+    }
+
+    func activateCard(_ input: Operations.ActivateCard.Input) async throws -> Operations.ActivateCard.Output {
+        let caller = try Caller.required()
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
+        let card = try await cardService.activate(
+            cardID: input.path.id, userID: caller.userID, last4: body.last4, verificationID: body.verificationId, code: body.code
+        )
+        return .ok(.init(body: .json(card.api)))
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Logging
+import SkiffAPI
+
+/// Implements the generated `APIProtocol`: decodes what the contract delivers, calls the services, and
+/// maps their records to the contract's types. Errors are thrown as `Problem`s.
+struct SkiffAPIHandler: APIProtocol {
+    let auth: AuthService
+    let cardService: CardService
+    let repositories: Repositories
+    let clock: any ServerClock
+}
+
+extension UserRecord {
+    var api: Components.Schemas.User {
+        .init(id: id, fullName: fullName, countryCode: "+" + countryCode, phoneNumber: nationalNumber)
+    }
+}
+
+extension CardRecord {
+    var api: Components.Schemas.Card {
+        .init(
+            id: id, kind: kind == .issued ? .issued : .external, brand: brand, last4: last4, expiryMonth: expiryMonth,
+            expiryYear: expiryYear, holderName: holderName, status: status == .active ? .active : .inactive
+        )
+    }
+}
+
+extension OneTimeCodeService.Challenge {
+    var api: Components.Schemas.VerificationChallenge {
+        .init(verificationId: verificationID, expiresAt: expiresAt)
+    }
+}
+
+extension AuthService.SignedIn {
+    var api: Components.Schemas.Session {
+        .init(token: token, expiresAt: expiresAt, user: user.api)
+    }
+}

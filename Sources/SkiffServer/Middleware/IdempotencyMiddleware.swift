@@ -1,0 +1,80 @@
+import Foundation
+import HTTPTypes
+import Logging
+import OpenAPIRuntime
+
+/// Makes the operations that create something safe to retry: the first answer for a caller's
+/// `Idempotency-Key` is kept for 24 h and replayed for the same body; another body gets 422, and a retry
+/// while the first request still runs gets 409.
+struct IdempotencyMiddleware: ServerMiddleware {
+    let repository: any IdempotencyRepository
+    let key: ServerKey
+    let clock: any ServerClock
+    let retention: TimeInterval
+    let logger: Logger
+
+    static let operations: Set<String> = ["register", "addCard"]
+    static let headerName = HTTPField.Name("Idempotency-Key")!
+    static let replayedHeaderName = HTTPField.Name("Idempotent-Replayed")!
+    /// Request bodies above this size are refused before they are read whole.
+    static let maxBodySize = 64 * 1024
+
+    func intercept(
+        _ request: HTTPRequest,
+        body: HTTPBody?,
+        metadata: ServerRequestMetadata,
+        operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard Self.operations.contains(operationID) else { return try await next(request, body, metadata) }
+        let idempotencyKey = request.headerFields[Self.headerName]?.trimmingCharacters(in: .whitespaces) ?? ""
+        guard (1...255).contains(idempotencyKey.count) else {
+            throw Problem.validation(field: "Idempotency-Key", "Send a unique Idempotency-Key header (such as a UUID) of at most 255 characters.")
+        }
+        let bytes: [UInt8]
+        do {
+            if let body {
+                bytes = try await [UInt8](collecting: body, upTo: Self.maxBodySize)
+            } else {
+                bytes = []
+            }
+        } catch {
+            throw Problem.badRequest("The request body is too large.")
+        }
+        // Keyed, because the body may hold a card number or a password.
+        let requestHash = key.mac("idempotency", Data((request.method.rawValue + " " + (request.path ?? "") + "\n").utf8) + Data(bytes))
+        let scope = Caller.current?.userID ?? "anonymous"
+        let now = clock.now()
+        switch try await repository.begin(
+            scope: scope, key: idempotencyKey, requestHash: requestHash, at: now, expiredBefore: now.addingTimeInterval(-retention)
+        ) {
+        case .completed(let stored):
+            logger.info("idempotent replay", metadata: ["operation": "\(operationID)"])
+            var response = HTTPResponse(status: .init(code: stored.status))
+            if let contentType = stored.contentType { response.headerFields[.contentType] = contentType }
+            if let location = stored.location { response.headerFields[.location] = location }
+            response.headerFields[Self.replayedHeaderName] = "true"
+            return (response, HTTPBody(stored.body))
+        case .inFlight:
+            throw Problem.idempotencyInProgress
+        case .mismatch:
+            throw Problem.idempotencyMismatch
+        case .started:
+            do {
+                let (response, responseBody) = try await next(request, HTTPBody(bytes), metadata)
+                var responseBytes: [UInt8] = []
+                if let responseBody {
+                    responseBytes = try await [UInt8](collecting: responseBody, upTo: 1024 * 1024)
+                }
+                try await repository.complete(scope: scope, key: idempotencyKey, response: StoredResponse(
+                    status: response.status.code, contentType: response.headerFields[.contentType],
+                    location: response.headerFields[.location], body: Data(responseBytes)
+                ))
+                return (response, HTTPBody(responseBytes))
+            } catch {
+                try? await repository.abandon(scope: scope, key: idempotencyKey)
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import Logging
+import OpenAPIRuntime
+
+/// Turns every error into an RFC 9457 `application/problem+json` response. Only `Problem`s speak for
+/// themselves; anything unexpected becomes a bare 500 and is logged by type, never with the request.
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            return Self.response(for: problem(for: error, path: request.uri.path), path: request.uri.path)
+        }
+    }
+
+    func problem(for error: any Error, path: String) -> Problem {
+        switch error {
+        case let problem as Problem:
+            return problem
+        case let serverError as ServerError:
+            if let problem = serverError.underlyingError as? Problem { return problem }
+            if serverError.operationInput == nil {
+                return Self.requestProblem(serverError)
+            }
+            logger.error("operation failed", metadata: [
+                "operation": "\(serverError.operationID)", "error": "\(String(reflecting: type(of: serverError.underlyingError)))",
+            ])
+            return .internalError
+        case let httpError as HTTPError:
+            if httpError.status == .notFound { return .notFound }
+            return Problem(
+                status: httpError.status, slug: "http-\(httpError.status.code)", title: httpError.status.reasonPhrase,
+                detail: httpError.status.code < 500 ? "The request was refused." : "The request could not be completed."
+            )
+        default:
+            logger.error("request failed", metadata: ["path": "\(path)", "error": "\(String(reflecting: type(of: error)))"])
+            return .internalError
+        }
+    }
+
+    /// A request that does not match the contract: missing header, wrong content type, malformed JSON…
+    static func requestProblem(_ error: ServerError) -> Problem {
+        if let decoding = error.underlyingError as? DecodingError {
+            switch decoding {
+            case .keyNotFound(let key, let context):
+                return .validation(field: fieldPath(context.codingPath + [key]), "This field is required.")
+            case .typeMismatch(_, let context), .valueNotFound(_, let context):
+                return .validation(field: fieldPath(context.codingPath), "This field has the wrong type.")
+            case .dataCorrupted(let context) where !context.codingPath.isEmpty:
+                return .validation(field: fieldPath(context.codingPath), "This field has an invalid value.")
+            default:
+                return .badRequest("The request body is not valid JSON.")
+            }
+        }
+        return .badRequest("The request does not match the API: \(error.causeDescription)")
+    }
+
+    static func fieldPath(_ path: [any CodingKey]) -> String {
+        path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+
+    static func response(for problem: Problem, path: String) -> Response {
+        let body = ProblemDocument(
+            type: problem.type, title: problem.title, status: Int(problem.status.code), detail: problem.detail,
+            instance: path, errors: problem.errors.isEmpty ? nil : problem.errors
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(body)) ?? Data()
+        var headers: HTTPFields = [.contentType: "application/problem+json", .cacheControl: "no-store"]
+        if let seconds = problem.retryAfterSeconds { headers[.retryAfter] = String(seconds) }
+        if problem.status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        return Response(status: problem.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// The JSON of a problem response.
+private struct ProblemDocument: Encodable {
+    var type: String
+    var title: String
+    var status: Int
+    var detail: String?
+    var instance: String
+    var errors: [Problem.FieldError]?
+}

@@ -1,0 +1,118 @@
+import Foundation
+import HTTPTypes
+
+/// An error that answers the request as an RFC 9457 problem document (`application/problem+json`).
+///
+/// Handlers and middleware throw these; `ProblemMiddleware` renders them. Nothing else reaches a response:
+/// any other error becomes a bare 500 problem.
+struct Problem: Error, Sendable, Equatable {
+    /// One invalid input of a validation problem.
+    struct FieldError: Codable, Sendable, Equatable {
+        var field: String
+        var message: String
+    }
+
+    var status: HTTPResponse.Status
+    /// The last part of the type URI, such as `validation`.
+    var slug: String
+    var title: String
+    var detail: String?
+    var errors: [FieldError] = []
+    var retryAfterSeconds: Int?
+
+    /// `urn:skiff:problem:<slug>`.
+    var type: String { "urn:skiff:problem:" + slug }
+}
+
+extension Problem {
+    static func validation(_ errors: [FieldError]) -> Problem {
+        Problem(
+            status: .badRequest, slug: "validation", title: "Some fields are not valid.",
+            detail: "Correct the fields listed in errors and try again.", errors: errors
+        )
+    }
+
+    static func validation(field: String, _ message: String) -> Problem {
+        validation([FieldError(field: field, message: message)])
+    }
+
+    static func badRequest(_ detail: String, errors: [FieldError] = []) -> Problem {
+        Problem(status: .badRequest, slug: "bad-request", title: "The request is not valid.", detail: detail, errors: errors)
+    }
+
+    static let unauthorized = Problem(
+        status: .unauthorized, slug: "unauthorized", title: "Sign in to continue.",
+        detail: "The session token is missing, expired or revoked."
+    )
+
+    static let invalidCredentials = Problem(
+        status: .unauthorized, slug: "invalid-credentials", title: "The phone number or password is not right.",
+        detail: "Check the phone number and password and try again."
+    )
+
+    static func tooManyAttempts(retryAfter seconds: Int) -> Problem {
+        Problem(
+            status: .tooManyRequests, slug: "too-many-attempts", title: "Too many failed attempts.",
+            detail: "Sign-in is paused for this number. Try again in \(seconds) seconds.", retryAfterSeconds: seconds
+        )
+    }
+
+    static func codeRateLimited(retryAfter seconds: Int) -> Problem {
+        Problem(
+            status: .tooManyRequests, slug: "code-rate-limited", title: "A code was sent moments ago.",
+            detail: "Wait \(seconds) seconds before asking for another code.", retryAfterSeconds: seconds
+        )
+    }
+
+    static func invalidCode(attemptsLeft: Int) -> Problem {
+        Problem(
+            status: .badRequest, slug: "invalid-code", title: "The code is not right.",
+            detail: "Check the code and try again (\(attemptsLeft) \(attemptsLeft == 1 ? "try" : "tries") left).",
+            errors: [FieldError(field: "code", message: "The code is not right.")]
+        )
+    }
+
+    static let codeExpired = Problem(
+        status: .badRequest, slug: "code-expired", title: "This code is no longer valid.",
+        detail: "The code has expired, was already used, or was entered wrongly too often. Ask for a new one."
+    )
+
+    static let notFound = Problem(
+        status: .notFound, slug: "not-found", title: "Not found.", detail: "There is nothing at this address."
+    )
+
+    static let phoneRegistered = Problem(
+        status: .conflict, slug: "phone-registered", title: "This number already has an account.",
+        detail: "Sign in, or reset the password if it is forgotten."
+    )
+
+    static let duplicateCard = Problem(
+        status: .conflict, slug: "duplicate-card", title: "This card is already added.",
+        detail: "A card with this number is already on the account."
+    )
+
+    static let cardNotRemovable = Problem(
+        status: .conflict, slug: "card-not-removable", title: "This card cannot be removed.",
+        detail: "Only external cards can be removed; the card issued by Skiff stays on the account."
+    )
+
+    static let cardAlreadyActive = Problem(
+        status: .conflict, slug: "card-already-active", title: "This card needs no activation.",
+        detail: "Only an inactive issued card can be activated."
+    )
+
+    static let idempotencyInProgress = Problem(
+        status: .conflict, slug: "idempotency-in-progress", title: "The first request with this key is still running.",
+        detail: "Retry with the same Idempotency-Key once it has finished."
+    )
+
+    static let idempotencyMismatch = Problem(
+        status: .unprocessableContent, slug: "idempotency-key-reused", title: "This Idempotency-Key was used for another request.",
+        detail: "Use a new Idempotency-Key for a different request body."
+    )
+
+    static let internalError = Problem(
+        status: .internalServerError, slug: "internal", title: "Something went wrong on the server.",
+        detail: "The request could not be completed. Try again later."
+    )
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+/// A user as stored; `passwordHash` is a bcrypt hash.
+struct UserRecord: Sendable, Equatable {
+    var id: String
+    /// E.164, unique.
+    var phone: String
+    /// Without `+`.
+    var countryCode: String
+    var nationalNumber: String
+    var fullName: String
+    var passwordHash: String
+    var balanceMinor: Int64
+    var currency: String
+    var createdAt: Date
+}
+
+/// A session; the token itself is never stored, only its SHA-256.
+struct SessionRecord: Sendable, Equatable {
+    var tokenHash: String
+    var userID: String
+    var createdAt: Date
+    var lastUsedAt: Date
+    var expiresAt: Date
+    var revokedAt: Date?
+}
+
+/// What a one-time code is for.
+enum CodePurpose: String, Sendable, Codable {
+    case registration
+    case passwordReset = "password-reset"
+    case cardActivation = "card-activation"
+}
+
+/// A one-time code as stored: its keyed hash, never the code.
+struct VerificationRecord: Sendable, Equatable {
+    var id: String
+    /// The E.164 number the code went to.
+    var phone: String
+    var purpose: CodePurpose
+    var codeHash: String
+    /// The account the code acts on; nil for a registration, or a reset asked for an unknown number.
+    var userID: String?
+    /// The card a card-activation code is for.
+    var subject: String?
+    /// Registration details (name, password hash) kept until the code is confirmed.
+    var payload: Data?
+    var createdAt: Date
+    var expiresAt: Date
+    var attempts: Int
+    var consumedAt: Date?
+}
+
+/// Consecutive failed sign-ins on one number.
+struct LoginThrottleRecord: Sendable, Equatable {
+    var phone: String
+    var failures: Int
+    var lockedUntil: Date?
+}
+
+enum CardKindValue: String, Sendable { case issued, external }
+enum CardStatusValue: String, Sendable { case inactive, active }
+
+/// A card as stored: never the number, never the CVC.
+struct CardRecord: Sendable, Equatable {
+    var id: String
+    var userID: String
+    var kind: CardKindValue
+    var brand: String
+    var last4: String
+    var expiryMonth: Int
+    var expiryYear: Int
+    var holderName: String
+    var status: CardStatusValue
+    /// HMAC-SHA256 of the number under the server key, hex.
+    var fingerprint: String
+    var createdAt: Date
+}
+
+struct TransactionRecord: Sendable, Equatable {
+    var id: Int64
+    var userID: String
+    var amountMinor: Int64
+    var currency: String
+    var merchant: String
+    var category: String
+    var createdAt: Date
+}
+
+/// A transaction about to be inserted; the database assigns its id.
+struct NewTransaction: Sendable {
+    var amountMinor: Int64
+    var currency: String
+    var merchant: String
+    var category: String
+    var createdAt: Date
+}
+
+/// Where a page of transactions starts: just after this transaction in newest-first order.
+struct TransactionCursor: Sendable, Equatable {
+    var createdAt: Int64
+    var id: Int64
+
+    /// An opaque, URL-safe form.
+    var encoded: String {
+        Data("\(createdAt).\(id)".utf8).base64URLEncodedString()
+    }
+
+    init(createdAt: Int64, id: Int64) {
+        self.createdAt = createdAt
+        self.id = id
+    }
+
+    init?(encoded: String) {
+        guard let data = Data(base64URLEncoded: encoded), let text = String(data: data, encoding: .utf8) else { return nil }
+        let parts = text.split(separator: ".")
+        guard parts.count == 2, let createdAt = Int64(parts[0]), let id = Int64(parts[1]) else { return nil }
+        self.createdAt = createdAt
+        self.id = id
+    }
+}
+
+struct NotificationRecord: Sendable, Equatable {
+    var id: String
+    var userID: String
+    var title: String
+    var body: String
+    var createdAt: Date
+    var readAt: Date?
+}
+
+/// A response kept for an Idempotency-Key.
+struct StoredResponse: Sendable, Equatable {
+    var status: Int
+    var contentType: String?
+    var location: String?
+    var body: Data
+}
+
+/// What `IdempotencyRepository.begin` found for a key.
+enum IdempotencyBegin: Sendable, Equatable {
+    /// The key is new: it is now reserved for this request.
+    case started
+    /// The first request with this key has not finished.
+    case inFlight
+    /// The key was used with another request.
+    case mismatch
+    /// The key was used with this request; here is its answer.
+    case completed(StoredResponse)
+}
+
+/// Everything registration creates, written at once.
+struct NewAccount: Sendable {
+    var user: UserRecord
+    var issuedCard: CardRecord
+    var openingTransaction: NewTransaction
+    var welcome: NotificationRecord
+}
+
+extension Data {
+    func base64URLEncodedString() -> String {
+        base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    init?(base64URLEncoded text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64.append("=") }
+        self.init(base64Encoded: base64)
+    }
+}

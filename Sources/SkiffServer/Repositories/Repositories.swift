@@ -1,0 +1,96 @@
+import Foundation
+
+/// Accounts: users, their balance, and the records registration creates together.
+protocol AccountRepository: Sendable {
+    /// Creates the user, the issued card, the opening transaction and the welcome notification in one
+    /// transaction; throws `RepositoryError.duplicate` when the phone number is taken.
+    func create(_ account: NewAccount) async throws
+    func user(id: String) async throws -> UserRecord?
+    func user(phone: String) async throws -> UserRecord?
+    /// Replaces the password hash and revokes every session of the user, at once.
+    func resetPassword(userID: String, passwordHash: String, at date: Date) async throws
+}
+
+/// Sessions, looked up by the SHA-256 of their token.
+protocol SessionRepository: Sendable {
+    func create(_ session: SessionRecord) async throws
+    func session(tokenHash: String) async throws -> SessionRecord?
+    /// Records use of the session.
+    func touch(tokenHash: String, at date: Date) async throws
+    func revoke(tokenHash: String, at date: Date) async throws
+}
+
+/// One-time codes.
+protocol VerificationRepository: Sendable {
+    /// Stores `record` unless a code went to the same number after `notBefore`; then returns when that was.
+    func create(_ record: VerificationRecord, unlessSentAfter notBefore: Date) async throws -> Date?
+    func verification(id: String) async throws -> VerificationRecord?
+    /// Adds one wrong try and returns the new count.
+    func recordFailedAttempt(id: String) async throws -> Int
+    /// Marks the code used; false when it was used already.
+    func consume(id: String, at date: Date) async throws -> Bool
+}
+
+/// Failed sign-ins per number.
+protocol LoginThrottleRepository: Sendable {
+    func state(phone: String) async throws -> LoginThrottleRecord?
+    /// Adds one failure and lets `lockout` set the lock from the new count, in one step.
+    func recordFailure(
+        phone: String, lockout: @Sendable (_ failures: Int) -> Date?
+    ) async throws -> LoginThrottleRecord
+    func reset(phone: String) async throws
+}
+
+/// Cards, always within one user.
+protocol CardRepository: Sendable {
+    /// The user's cards, the issued one first, then by age.
+    func cards(userID: String) async throws -> [CardRecord]
+    func card(id: String, userID: String) async throws -> CardRecord?
+    /// Throws `RepositoryError.duplicate` when the user has a card with the same fingerprint.
+    func insert(_ card: CardRecord) async throws
+    func setStatus(_ status: CardStatusValue, cardID: String, userID: String) async throws
+    func delete(id: String, userID: String) async throws
+}
+
+/// Transactions, newest first.
+protocol TransactionRepository: Sendable {
+    /// Up to `limit` transactions after `cursor`, newest first, whose merchant or category contains `query`.
+    func page(userID: String, after cursor: TransactionCursor?, query: String?, limit: Int) async throws -> [TransactionRecord]
+    /// Inserts `count` transactions made by `make` in one transaction, with one prepared statement.
+    func insert(userID: String, count: Int, make: @Sendable (Int) -> NewTransaction) async throws
+}
+
+/// Notifications, newest first.
+protocol NotificationRepository: Sendable {
+    func notifications(userID: String, limit: Int) async throws -> [NotificationRecord]
+    func unreadCount(userID: String) async throws -> Int
+    func insert(_ notification: NotificationRecord) async throws
+    /// False when the user has no such notification.
+    func markRead(id: String, userID: String, at date: Date) async throws -> Bool
+}
+
+/// Responses kept per (caller, Idempotency-Key).
+protocol IdempotencyRepository: Sendable {
+    /// Looks the key up and reserves it when new; a record older than `expiredBefore` counts as new.
+    func begin(scope: String, key: String, requestHash: String, at date: Date, expiredBefore: Date) async throws -> IdempotencyBegin
+    func complete(scope: String, key: String, response: StoredResponse) async throws
+    /// Releases a reservation whose request failed, so the key can be used again.
+    func abandon(scope: String, key: String) async throws
+}
+
+enum RepositoryError: Error, Equatable {
+    /// A unique value (phone number, card fingerprint) exists already.
+    case duplicate
+}
+
+/// The repositories the server runs on.
+struct Repositories: Sendable {
+    var accounts: any AccountRepository
+    var sessions: any SessionRepository
+    var verifications: any VerificationRepository
+    var loginThrottle: any LoginThrottleRepository
+    var cards: any CardRepository
+    var transactions: any TransactionRepository
+    var notifications: any NotificationRepository
+    var idempotency: any IdempotencyRepository
+}

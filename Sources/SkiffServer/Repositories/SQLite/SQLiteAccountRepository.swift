@@ -1,0 +1,120 @@
+import Foundation
+import GRDB
+
+struct SQLiteAccountRepository: AccountRepository {
+    let pool: DatabasePool
+
+    func create(_ account: NewAccount) async throws {
+        do {
+            try await pool.write { db in
+                let user = account.user
+                try db.execute(
+                    sql: """
+                        INSERT INTO users (id, phone, country_code, national_number, full_name, password_hash,
+                                           balance_minor, currency, created_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        user.id, user.phone, user.countryCode, user.nationalNumber, user.fullName, user.passwordHash,
+                        user.balanceMinor, user.currency, user.createdAt.millisecondsSince1970,
+                    ]
+                )
+                try SQLiteCardRepository.insert(account.issuedCard, db: db)
+                let opening = account.openingTransaction
+                try db.execute(
+                    sql: """
+                        INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        user.id, opening.amountMinor, opening.currency, opening.merchant, opening.category,
+                        opening.createdAt.millisecondsSince1970,
+                    ]
+                )
+                try SQLiteNotificationRepository.insert(account.welcome, db: db)
+            }
+        } catch let error as DatabaseError where error.isUniqueViolation {
+            throw RepositoryError.duplicate
+        }
+    }
+
+    func user(id: String) async throws -> UserRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]).map(Self.user)
+        }
+    }
+
+    func user(phone: String) async throws -> UserRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE phone = ?", arguments: [phone]).map(Self.user)
+        }
+    }
+
+    func resetPassword(userID: String, passwordHash: String, at date: Date) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [passwordHash, userID])
+            try db.execute(
+                sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+                arguments: [date.millisecondsSince1970, userID]
+            )
+        }
+    }
+
+    static func user(_ row: Row) -> UserRecord {
+        UserRecord(
+            id: row["id"], phone: row["phone"], countryCode: row["country_code"], nationalNumber: row["national_number"],
+            fullName: row["full_name"], passwordHash: row["password_hash"], balanceMinor: row["balance_minor"],
+            currency: row["currency"], createdAt: row.date("created_at")
+        )
+    }
+}
+
+struct SQLiteSessionRepository: SessionRepository {
+    let pool: DatabasePool
+
+    func create(_ session: SessionRecord) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO sessions (token_hash, user_id, created_at, last_used_at, expires_at, revoked_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    session.tokenHash, session.userID, session.createdAt.millisecondsSince1970,
+                    session.lastUsedAt.millisecondsSince1970, session.expiresAt.millisecondsSince1970,
+                    session.revokedAt?.millisecondsSince1970,
+                ]
+            )
+        }
+    }
+
+    func session(tokenHash: String) async throws -> SessionRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM sessions WHERE token_hash = ?", arguments: [tokenHash]).map { row in
+                SessionRecord(
+                    tokenHash: row["token_hash"], userID: row["user_id"], createdAt: row.date("created_at"),
+                    lastUsedAt: row.date("last_used_at"), expiresAt: row.date("expires_at"),
+                    revokedAt: row.optionalDate("revoked_at")
+                )
+            }
+        }
+    }
+
+    func touch(tokenHash: String, at date: Date) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE sessions SET last_used_at = max(last_used_at, ?) WHERE token_hash = ?",
+                arguments: [date.millisecondsSince1970, tokenHash]
+            )
+        }
+    }
+
+    func revoke(tokenHash: String, at date: Date) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE sessions SET revoked_at = ? WHERE token_hash = ? AND revoked_at IS NULL",
+                arguments: [date.millisecondsSince1970, tokenHash]
+            )
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+
+struct SQLiteCardRepository: CardRepository {
+    let pool: DatabasePool
+
+    func cards(userID: String) async throws -> [CardRecord] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM cards WHERE user_id = ? ORDER BY kind = 'issued' DESC, created_at, id",
+                arguments: [userID]
+            ).compactMap(Self.card)
+        }
+    }
+
+    func card(id: String, userID: String) async throws -> CardRecord? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM cards WHERE id = ? AND user_id = ?", arguments: [id, userID])
+                .flatMap(Self.card)
+        }
+    }
+
+    func insert(_ card: CardRecord) async throws {
+        do {
+            try await pool.write { db in try Self.insert(card, db: db) }
+        } catch let error as DatabaseError where error.isUniqueViolation {
+            throw RepositoryError.duplicate
+        }
+    }
+
+    func setStatus(_ status: CardStatusValue, cardID: String, userID: String) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE cards SET status = ? WHERE id = ? AND user_id = ?", arguments: [status.rawValue, cardID, userID]
+            )
+        }
+    }
+
+    func delete(id: String, userID: String) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM cards WHERE id = ? AND user_id = ?", arguments: [id, userID])
+        }
+    }
+
+    static func insert(_ card: CardRecord, db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO cards (id, user_id, kind, brand, last4, expiry_month, expiry_year, holder_name, status,
+                                   fingerprint, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                card.id, card.userID, card.kind.rawValue, card.brand, card.last4, card.expiryMonth, card.expiryYear,
+                card.holderName, card.status.rawValue, card.fingerprint, card.createdAt.millisecondsSince1970,
+            ]
+        )
+    }
+
+    static func card(_ row: Row) -> CardRecord? {
+        guard let kind = CardKindValue(rawValue: row["kind"]), let status = CardStatusValue(rawValue: row["status"]) else {
+            return nil
+        }
+        return CardRecord(
+            id: row["id"], userID: row["user_id"], kind: kind, brand: row["brand"], last4: row["last4"],
+            expiryMonth: row["expiry_month"], expiryYear: row["expiry_year"], holderName: row["holder_name"],
+            status: status, fingerprint: row["fingerprint"], createdAt: row.date("created_at")
+        )
+    }
+}

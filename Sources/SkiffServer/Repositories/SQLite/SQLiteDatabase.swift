@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+
+/// The SQLite database: one file in WAL mode (a GRDB `DatabasePool`), migrated on open.
+struct SQLiteDatabase: Sendable {
+    let pool: DatabasePool
+
+    /// Opens (creating if needed) the database at `path` and runs the migrations.
+    init(path: String) throws {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrator.migrate(pool)
+    }
+
+    /// The repositories over this database.
+    var repositories: Repositories {
+        Repositories(
+            accounts: SQLiteAccountRepository(pool: pool),
+            sessions: SQLiteSessionRepository(pool: pool),
+            verifications: SQLiteVerificationRepository(pool: pool),
+            loginThrottle: SQLiteLoginThrottleRepository(pool: pool),
+            cards: SQLiteCardRepository(pool: pool),
+            transactions: SQLiteTransactionRepository(pool: pool),
+            notifications: SQLiteNotificationRepository(pool: pool),
+            idempotency: SQLiteIdempotencyRepository(pool: pool)
+        )
+    }
+
+    /// True when no user exists yet.
+    func isEmpty() async throws -> Bool {
+        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") == 0 }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    phone TEXT NOT NULL UNIQUE,
+                    country_code TEXT NOT NULL,
+                    national_number TEXT NOT NULL,
+                    full_name TEXT NOT NULL,
+                    password_hash TEXT NOT NULL,
+                    balance_minor INTEGER NOT NULL,
+                    currency TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE sessions (
+                    token_hash TEXT PRIMARY KEY NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at INTEGER NOT NULL,
+                    last_used_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    revoked_at INTEGER
+                );
+                CREATE INDEX sessions_user ON sessions(user_id);
+                CREATE TABLE verifications (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    phone TEXT NOT NULL,
+                    purpose TEXT NOT NULL,
+                    code_hash TEXT NOT NULL,
+                    user_id TEXT REFERENCES users(id) ON DELETE CASCADE,
+                    subject TEXT,
+                    payload BLOB,
+                    created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    consumed_at INTEGER
+                );
+                CREATE INDEX verifications_phone ON verifications(phone, created_at);
+                CREATE TABLE login_throttle (
+                    phone TEXT PRIMARY KEY NOT NULL,
+                    failures INTEGER NOT NULL,
+                    locked_until INTEGER
+                );
+                CREATE TABLE cards (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL,
+                    brand TEXT NOT NULL,
+                    last4 TEXT NOT NULL,
+                    expiry_month INTEGER NOT NULL,
+                    expiry_year INTEGER NOT NULL,
+                    holder_name TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    fingerprint TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    UNIQUE (user_id, fingerprint)
+                );
+                CREATE TABLE transactions (
+                    id INTEGER PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    amount_minor INTEGER NOT NULL,
+                    currency TEXT NOT NULL,
+                    merchant TEXT NOT NULL,
+                    category TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE INDEX transactions_user_newest ON transactions(user_id, created_at DESC, id DESC);
+                CREATE TABLE notifications (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    title TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    read_at INTEGER
+                );
+                CREATE INDEX notifications_user_newest ON notifications(user_id, created_at DESC);
+                CREATE TABLE idempotency_keys (
+                    scope TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    request_hash TEXT NOT NULL,
+                    status INTEGER,
+                    content_type TEXT,
+                    location TEXT,
+                    body BLOB,
+                    created_at INTEGER NOT NULL,
+                    PRIMARY KEY (scope, key)
+                );
+                CREATE INDEX idempotency_keys_age ON idempotency_keys(created_at);
+                """)
+        }
+        return migrator
+    }
+}
+
+extension DatabaseError {
+    var isUniqueViolation: Bool {
+        extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
+    }
+}
+
+extension Row {
+    func date(_ column: String) -> Date { Date(millisecondsSince1970: self[column]) }
+    func optionalDate(_ column: String) -> Date? {
+        let value: Int64? = self[column]
+        return value.map(Date.init(millisecondsSince1970:))
+    }
+}

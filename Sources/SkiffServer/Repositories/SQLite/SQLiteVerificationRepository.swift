@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+
+struct SQLiteVerificationRepository: VerificationRepository {
+    let pool: DatabasePool
+
+    func create(_ record: VerificationRecord, unlessSentAfter notBefore: Date) async throws -> Date? {
+        try await pool.write { db in
+            let latest = try Int64.fetchOne(
+                db, sql: "SELECT max(created_at) FROM verifications WHERE phone = ?", arguments: [record.phone]
+            )
+            if let latest, latest > notBefore.millisecondsSince1970 {
+                return Date(millisecondsSince1970: latest)
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO verifications (id, phone, purpose, code_hash, user_id, subject, payload, created_at,
+                                               expires_at, attempts, consumed_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    record.id, record.phone, record.purpose.rawValue, record.codeHash, record.userID, record.subject,
+                    record.payload, record.createdAt.millisecondsSince1970, record.expiresAt.millisecondsSince1970,
+                    record.attempts, record.consumedAt?.millisecondsSince1970,
+                ]
+            )
+            return nil
+        }
+    }
+
+    func verification(id: String) async throws -> VerificationRecord? {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM verifications WHERE id = ?", arguments: [id]),
+                  let purpose = CodePurpose(rawValue: row["purpose"])
+            else { return nil }
+            return VerificationRecord(
+                id: row["id"], phone: row["phone"], purpose: purpose, codeHash: row["code_hash"], userID: row["user_id"],
+                subject: row["subject"], payload: row["payload"], createdAt: row.date("created_at"),
+                expiresAt: row.date("expires_at"), attempts: row["attempts"], consumedAt: row.optionalDate("consumed_at")
+            )
+        }
+    }
+
+    func recordFailedAttempt(id: String) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE verifications SET attempts = attempts + 1 WHERE id = ?", arguments: [id])
+            return try Int.fetchOne(db, sql: "SELECT attempts FROM verifications WHERE id = ?", arguments: [id]) ?? 0
+        }
+    }
+
+    func consume(id: String, at date: Date) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE verifications SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL",
+                arguments: [date.millisecondsSince1970, id]
+            )
+            return db.changesCount == 1
+        }
+    }
+}
+
+struct SQLiteLoginThrottleRepository: LoginThrottleRepository {
+    let pool: DatabasePool
+
+    func state(phone: String) async throws -> LoginThrottleRecord? {
+        try await pool.read { db in try Self.fetch(phone: phone, db: db) }
+    }
+
+    func recordFailure(phone: String, lockout: @Sendable (Int) -> Date?) async throws -> LoginThrottleRecord {
+        try await pool.write { db in
+            let failures = (try Self.fetch(phone: phone, db: db)?.failures ?? 0) + 1
+            let record = LoginThrottleRecord(phone: phone, failures: failures, lockedUntil: lockout(failures))
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO login_throttle (phone, failures, locked_until) VALUES (?, ?, ?)",
+                arguments: [phone, failures, record.lockedUntil?.millisecondsSince1970]
+            )
+            return record
+        }
+    }
+
+    func reset(phone: String) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM login_throttle WHERE phone = ?", arguments: [phone])
+        }
+    }
+
+    private static func fetch(phone: String, db: Database) throws -> LoginThrottleRecord? {
+        try Row.fetchOne(db, sql: "SELECT * FROM login_throttle WHERE phone = ?", arguments: [phone]).map { row in
+            LoginThrottleRecord(phone: row["phone"], failures: row["failures"], lockedUntil: row.optionalDate("locked_until"))
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import SkiffCore
+
+/// The demo account and the generated transactions used by `seed-demo`, `seed` and a fresh database.
+enum DemoData {
+    static let countryCode = "1"
+    static let nationalNumber = "2025550143"
+    static let password = "sail-away-2026"
+    static let fullName = "Alex Rivera"
+    static let transactionCount = 240
+
+    /// Merchants with their category and a typical amount range in cents (negative: money out).
+    static let merchants: [(merchant: String, category: String, range: ClosedRange<Int64>)] = [
+        ("Blue Bottle Coffee", "Coffee", -950 ... -350),
+        ("Starbucks", "Coffee", -850 ... -295),
+        ("Whole Foods Market", "Groceries", -18_500 ... -1_200),
+        ("Trader Joe's", "Groceries", -9_800 ... -900),
+        ("Safeway", "Groceries", -12_000 ... -700),
+        ("Uber", "Transport", -4_800 ... -900),
+        ("Lyft", "Transport", -3_900 ... -800),
+        ("Metro SmarTrip", "Transport", -2_000 ... -200),
+        ("Shell", "Fuel", -7_500 ... -2_500),
+        ("Netflix", "Subscriptions", -1_549 ... -1_549),
+        ("Spotify", "Subscriptions", -1_199 ... -1_199),
+        ("iCloud+", "Subscriptions", -299 ... -299),
+        ("Amazon", "Shopping", -25_000 ... -899),
+        ("IKEA", "Home", -45_000 ... -1_500),
+        ("Home Depot", "Home", -30_000 ... -1_100),
+        ("Chipotle", "Restaurants", -2_400 ... -1_100),
+        ("Sweetgreen", "Restaurants", -1_900 ... -1_200),
+        ("The Smith", "Restaurants", -16_000 ... -4_500),
+        ("CVS Pharmacy", "Health", -4_500 ... -600),
+        ("Equinox", "Fitness", -26_000 ... -26_000),
+        ("AMC Theatres", "Entertainment", -4_200 ... -1_500),
+        ("Steam", "Entertainment", -6_000 ... -499),
+        ("Delta Air Lines", "Travel", -68_000 ... -18_000),
+        ("Airbnb", "Travel", -90_000 ... -22_000),
+        ("Pepco", "Utilities", -16_000 ... -6_000),
+        ("Verizon", "Utilities", -9_500 ... -7_000),
+        ("Acme Corp Payroll", "Salary", 420_000 ... 420_000),
+        ("Venmo from Sam", "Transfers", 1_500 ... 12_000),
+        ("Interest", "Interest", 35 ... 420),
+    ]
+
+    /// Seeds the demo account: user, issued inactive card, 240 transactions over the last months,
+    /// three unread notifications and one read. Returns false when the number already has an account.
+    @discardableResult
+    static func seed(
+        repositories: Repositories, passwords: PasswordService, key: ServerKey, clock: any ServerClock,
+        limits: SkiffServerLimits
+    ) async throws -> Bool {
+        let phone = "+" + countryCode + nationalNumber
+        if try await repositories.accounts.user(phone: phone) != nil { return false }
+        let now = clock.now()
+        let userID = UUID().uuidString.lowercased()
+        let user = UserRecord(
+            id: userID, phone: phone, countryCode: countryCode, nationalNumber: nationalNumber, fullName: fullName,
+            passwordHash: try await passwords.hash(password), balanceMinor: 482_137, currency: limits.currency,
+            createdAt: now.addingTimeInterval(-200 * 86_400)
+        )
+        let welcome = NotificationRecord(
+            id: UUID().uuidString.lowercased(), userID: userID, title: "Welcome to Skiff",
+            body: "Your virtual card is ready. Activate it from the Home screen.", createdAt: user.createdAt,
+            readAt: user.createdAt.addingTimeInterval(600)
+        )
+        try await repositories.accounts.create(NewAccount(
+            user: user,
+            issuedCard: IssuedCard.make(userID: userID, holderName: fullName, key: key, now: now),
+            openingTransaction: NewTransaction(
+                amountMinor: limits.openingBalanceMinor, currency: limits.currency, merchant: "Skiff",
+                category: "Opening balance", createdAt: user.createdAt
+            ),
+            welcome: welcome
+        ))
+        try await insertTransactions(
+            repositories: repositories, userID: userID, count: transactionCount - 1, endingAt: now,
+            span: 180 * 86_400, currency: limits.currency, seed: 2026
+        )
+        let unread: [(String, String, TimeInterval)] = [
+            ("Salary received", "Acme Corp Payroll paid $4,200.00 into your account.", 2 * 86_400),
+            ("Card waiting", "Your Skiff card is not active yet. Activate it to start paying.", 5 * 3_600),
+            ("New sign-in", "Your account was opened in the Skiff terminal app.", 900),
+        ]
+        for (title, body, ago) in unread {
+            try await repositories.notifications.insert(NotificationRecord(
+                id: UUID().uuidString.lowercased(), userID: userID, title: title, body: body,
+                createdAt: now.addingTimeInterval(-ago), readAt: nil
+            ))
+        }
+        return true
+    }
+
+    /// Inserts `count` varied transactions spread evenly over `span` seconds before `endingAt`, reproducible
+    /// from `seed`.
+    static func insertTransactions(
+        repositories: Repositories, userID: String, count: Int, endingAt end: Date, span: TimeInterval,
+        currency: String, seed: UInt64
+    ) async throws {
+        guard count > 0 else { return }
+        let endMilliseconds = end.millisecondsSince1970
+        let step = max(1, Int64(span * 1000) / Int64(count))
+        let merchants = merchants
+        try await repositories.transactions.insert(userID: userID, count: count) { index in
+            var random = SplitMix64(seed: seed &+ UInt64(index))
+            let pick = merchants[Int(random.next() % UInt64(merchants.count))]
+            let width = UInt64(pick.range.upperBound - pick.range.lowerBound)
+            let amount = pick.range.lowerBound + Int64(width == 0 ? 0 : random.next() % (width + 1))
+            let jitter = Int64(random.next() % UInt64(step))
+            let createdAt = endMilliseconds - Int64(count - index) * step + jitter
+            return NewTransaction(
+                amountMinor: amount, currency: currency, merchant: pick.merchant, category: pick.category,
+                createdAt: Date(millisecondsSince1970: createdAt)
+            )
+        }
+    }
+}
+
+/// A small, fast, reproducible generator for demo data (not for secrets).
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

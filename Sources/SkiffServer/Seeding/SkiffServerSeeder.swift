@@ -1,0 +1,74 @@
+import Foundation
+import SkiffCore
+
+/// Seeding for the `skiff-server seed-demo` and `seed` commands.
+public enum SkiffServerSeeder {
+    /// The demo account's number, password and name.
+    public static let demoCountryCode = "+1"
+    public static let demoPhoneNumber = "202 555 0143"
+    public static let demoPassword = DemoData.password
+    public static let demoFullName = DemoData.fullName
+
+    /// Seeds the demo account; false when it exists already.
+    public static func seedDemo(_ configuration: SkiffServerConfiguration) async throws -> Bool {
+        var configuration = configuration
+        configuration.seedDemoDataIfEmpty = false
+        let server = try await SkiffServerComponents(configuration)
+        return try await DemoData.seed(
+            repositories: server.repositories, passwords: server.auth.passwords, key: server.key,
+            clock: configuration.clock, limits: configuration.limits
+        )
+    }
+
+    /// What `seed` did.
+    public struct Summary: Sendable {
+        public var userID: String
+        public var createdUser: Bool
+        public var transactions: Int
+    }
+
+    /// Creates the user when the number has no account (with an issued card and opening balance), then
+    /// adds `transactions` generated transactions over the last year in one database transaction.
+    public static func seed(
+        _ configuration: SkiffServerConfiguration, countryCode: String, phoneNumber: String, fullName: String,
+        password: String, transactions: Int
+    ) async throws -> Summary {
+        var configuration = configuration
+        configuration.seedDemoDataIfEmpty = false
+        let server = try await SkiffServerComponents(configuration)
+        let phone = try PhoneNumber.parse(countryCode: countryCode, number: phoneNumber)
+        let now = configuration.clock.now()
+        var created = false
+        let user: UserRecord
+        if let existing = try await server.repositories.accounts.user(phone: phone.e164) {
+            user = existing
+        } else {
+            let name = try FullName.validate(fullName)
+            let userID = UUID().uuidString.lowercased()
+            user = UserRecord(
+                id: userID, phone: phone.e164, countryCode: phone.countryCode, nationalNumber: phone.nationalNumber,
+                fullName: name, passwordHash: try await server.auth.passwords.hash(password),
+                balanceMinor: configuration.limits.openingBalanceMinor, currency: configuration.limits.currency,
+                createdAt: now
+            )
+            try await server.repositories.accounts.create(NewAccount(
+                user: user,
+                issuedCard: IssuedCard.make(userID: userID, holderName: name, key: server.key, now: now),
+                openingTransaction: NewTransaction(
+                    amountMinor: configuration.limits.openingBalanceMinor, currency: configuration.limits.currency,
+                    merchant: "Skiff", category: "Opening balance", createdAt: now.addingTimeInterval(-366 * 86_400)
+                ),
+                welcome: NotificationRecord(
+                    id: UUID().uuidString.lowercased(), userID: userID, title: "Welcome to Skiff",
+                    body: "Your virtual card is ready. Activate it from the Home screen.", createdAt: now, readAt: nil
+                )
+            ))
+            created = true
+        }
+        try await DemoData.insertTransactions(
+            repositories: server.repositories, userID: user.id, count: transactions, endingAt: now, span: 365 * 86_400,
+            currency: user.currency, seed: UInt64(UInt32(truncatingIfNeeded: now.millisecondsSince1970))
+        )
+        return Summary(userID: user.id, createdUser: created, transactions: transactions)
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Logging
+import SkiffCore
+
+/// Registration, sign-in, sign-out and password reset.
+struct AuthService: Sendable {
+    let accounts: any AccountRepository
+    let sessions: SessionService
+    let throttle: LoginThrottle
+    let codes: OneTimeCodeService
+    let passwords: PasswordService
+    let key: ServerKey
+    let clock: any ServerClock
+    let limits: SkiffServerLimits
+    let logger: Logger
+
+    /// A signed-in user and the token to return once.
+    struct SignedIn: Sendable {
+        var token: String
+        var expiresAt: Date
+        var user: UserRecord
+    }
+
+    /// What a registration keeps until its code is confirmed.
+    private struct PendingRegistration: Codable {
+        var countryCode: String
+        var nationalNumber: String
+        var fullName: String
+        var passwordHash: String
+    }
+
+    func register(countryCode: String, phoneNumber: String, fullName: String, password: String) async throws
+        -> OneTimeCodeService.Challenge
+    {
+        var errors: [Problem.FieldError] = []
+        let phone = Self.phone(countryCode: countryCode, number: phoneNumber, errors: &errors)
+        var name = ""
+        do { name = try FullName.validate(fullName) } catch {
+            errors.append(.init(field: "fullName", message: error.message))
+        }
+        do { try passwords.validate(password, field: "password") } catch let problem as Problem {
+            errors += problem.errors
+        }
+        guard let phone, errors.isEmpty else { throw Problem.validation(errors) }
+        let pending = PendingRegistration(
+            countryCode: phone.countryCode, nationalNumber: phone.nationalNumber, fullName: name,
+            passwordHash: try await passwords.hash(password)
+        )
+        return try await codes.issue(
+            phone: phone.e164, purpose: .registration, userID: nil, payload: try JSONEncoder().encode(pending)
+        )
+    }
+
+    /// Confirms a registration code and creates the account: user, an inactive issued card, the opening
+    /// balance and a welcome notification.
+    func verifyRegistration(verificationID: String, code: String) async throws -> SignedIn {
+        try Self.validateCode(code)
+        let record = try await codes.consume(id: verificationID, code: code, purpose: .registration)
+        guard let payload = record.payload,
+              let pending = try? JSONDecoder().decode(PendingRegistration.self, from: payload)
+        else { throw Problem.codeExpired }
+        let now = clock.now()
+        let userID = UUID().uuidString.lowercased()
+        let user = UserRecord(
+            id: userID, phone: record.phone, countryCode: pending.countryCode, nationalNumber: pending.nationalNumber,
+            fullName: pending.fullName, passwordHash: pending.passwordHash, balanceMinor: limits.openingBalanceMinor,
+            currency: limits.currency, createdAt: now
+        )
+        let account = NewAccount(
+            user: user,
+            issuedCard: IssuedCard.make(userID: userID, holderName: pending.fullName, key: key, now: now),
+            openingTransaction: NewTransaction(
+                amountMinor: limits.openingBalanceMinor, currency: limits.currency, merchant: "Skiff",
+                category: "Opening balance", createdAt: now
+            ),
+            welcome: NotificationRecord(
+                id: UUID().uuidString.lowercased(), userID: userID, title: "Welcome to Skiff",
+                body: "Your virtual card is ready. Activate it from the Home screen.", createdAt: now, readAt: nil
+            )
+        )
+        do {
+            try await accounts.create(account)
+        } catch RepositoryError.duplicate {
+            throw Problem.phoneRegistered
+        }
+        logger.info("account created", metadata: ["user": "\(userID)"])
+        let opened = try await sessions.open(userID: userID)
+        return SignedIn(token: opened.token, expiresAt: opened.session.expiresAt, user: user)
+    }
+
+    /// The same answer for an unknown number and a wrong password; paused after repeated failures.
+    func login(countryCode: String, phoneNumber: String, password: String) async throws -> SignedIn {
+        var errors: [Problem.FieldError] = []
+        let phone = Self.phone(countryCode: countryCode, number: phoneNumber, errors: &errors)
+        if password.isEmpty { errors.append(.init(field: "password", message: PasswordPolicy.Problem.empty.message)) }
+        guard let phone, errors.isEmpty else { throw Problem.validation(errors) }
+        try await throttle.checkAllowed(phone: phone.e164)
+        let user = try await accounts.user(phone: phone.e164)
+        guard try await passwords.verify(password, hash: user?.passwordHash), let user else {
+            try await throttle.recordFailure(phone: phone.e164)
+            logger.info("sign-in refused")
+            throw Problem.invalidCredentials
+        }
+        try await throttle.recordSuccess(phone: phone.e164)
+        let opened = try await sessions.open(userID: user.id)
+        logger.info("signed in", metadata: ["user": "\(user.id)"])
+        return SignedIn(token: opened.token, expiresAt: opened.session.expiresAt, user: user)
+    }
+
+    func logout(tokenHash: String) async throws {
+        try await sessions.revoke(tokenHash: tokenHash)
+    }
+
+    /// Answers alike whether or not the number has an account; only an account's number gets a code.
+    func forgotPassword(countryCode: String, phoneNumber: String) async throws -> OneTimeCodeService.Challenge {
+        var errors: [Problem.FieldError] = []
+        guard let phone = Self.phone(countryCode: countryCode, number: phoneNumber, errors: &errors) else {
+            throw Problem.validation(errors)
+        }
+        let user = try await accounts.user(phone: phone.e164)
+        return try await codes.issue(phone: phone.e164, purpose: .passwordReset, userID: user?.id, send: user != nil)
+    }
+
+    /// Sets the new password and revokes every session of the user.
+    func resetPassword(verificationID: String, code: String, newPassword: String) async throws {
+        var errors: [Problem.FieldError] = []
+        do { try Self.validateCode(code) } catch let problem as Problem { errors += problem.errors }
+        do { try passwords.validate(newPassword, field: "newPassword") } catch let problem as Problem {
+            errors += problem.errors
+        }
+        guard errors.isEmpty else { throw Problem.validation(errors) }
+        let record = try await codes.consume(id: verificationID, code: code, purpose: .passwordReset)
+        guard let userID = record.userID else { throw Problem.codeExpired }
+        try await accounts.resetPassword(userID: userID, passwordHash: try await passwords.hash(newPassword), at: clock.now())
+        try await throttle.recordSuccess(phone: record.phone)
+        logger.info("password reset", metadata: ["user": "\(userID)"])
+    }
+
+    /// Parses a phone number, adding a field error when it is not valid.
+    static func phone(countryCode: String, number: String, errors: inout [Problem.FieldError]) -> PhoneNumber? {
+        do {
+            return try PhoneNumber.parse(countryCode: countryCode, number: number)
+        } catch {
+            let field = switch error {
+            case .emptyCountryCode, .invalidCountryCode: "countryCode"
+            default: "phoneNumber"
+            }
+            errors.append(.init(field: field, message: error.message))
+            return nil
+        }
+    }
+
+    static func validateCode(_ code: String) throws {
+        do { try OneTimeCode.validate(code) } catch { throw Problem.validation(field: "code", error.message) }
+    }
+}
+
+/// The virtual card every account is issued: a fresh Visa number whose digits are dropped once its last
+/// four and fingerprint are taken.
+enum IssuedCard {
+    static func make(userID: String, holderName: String, key: ServerKey, now: Date) -> CardRecord {
+        let digits = randomVisaNumber()
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let parts = calendar.dateComponents([.year, .month], from: now)
+        return CardRecord(
+            id: UUID().uuidString.lowercased(), userID: userID, kind: .issued, brand: CardBrand.visa.rawValue,
+            last4: String(digits.suffix(4)), expiryMonth: parts.month ?? 1, expiryYear: (parts.year ?? 2026) + 4,
+            holderName: holderName, status: .inactive, fingerprint: key.cardFingerprint(digits), createdAt: now
+        )
+    }
+
+    /// Sixteen digits starting with 4 that pass the Luhn check.
+    static func randomVisaNumber() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var digits = "4" + (0..<14).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
+        for check in 0...9 where CardNumber.passesLuhn(digits + String(check)) {
+            digits += String(check)
+            break
+        }
+        return digits
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Logging
+import SkiffCore
+
+/// Adding, removing and activating cards. Numbers and CVCs are checked here and go no further.
+struct CardService: Sendable {
+    let cards: any CardRepository
+    let accounts: any AccountRepository
+    let notifications: any NotificationRepository
+    let codes: OneTimeCodeService
+    let key: ServerKey
+    let clock: any ServerClock
+    let logger: Logger
+
+    /// What the client sent to add a card.
+    struct NewCard: Sendable {
+        var number: String
+        var expiryMonth: Int
+        var expiryYear: Int
+        var cvc: String
+        var holderName: String
+    }
+
+    func add(_ input: NewCard, userID: String) async throws -> CardRecord {
+        let now = clock.now()
+        var errors: [Problem.FieldError] = []
+        var number: CardNumber?
+        do { number = try CardNumber(input.number) } catch {
+            errors.append(.init(field: "number", message: error.message))
+        }
+        let year = (0...99).contains(input.expiryYear) ? 2000 + input.expiryYear : input.expiryYear
+        var expiry: CardExpiry?
+        do { expiry = try CardExpiry(month: input.expiryMonth, year: year, now: now) } catch {
+            errors.append(.init(field: error == .invalidMonth ? "expiryMonth" : "expiryYear", message: error.message))
+        }
+        if let number {
+            do { try CardSecurityCode.validate(input.cvc, brand: number.brand) } catch {
+                errors.append(.init(field: "cvc", message: error.message))
+            }
+        } else if !(3...4).contains(input.cvc.count) || !input.cvc.allSatisfy(\.isASCIIDigit) {
+            errors.append(.init(field: "cvc", message: "The security code has 3 or 4 digits."))
+        }
+        let holder = input.holderName.trimmingCharacters(in: .whitespacesAndNewlines)
+        if holder.isEmpty {
+            errors.append(.init(field: "holderName", message: "Enter the name on the card."))
+        } else if holder.count > 100 {
+            errors.append(.init(field: "holderName", message: "Use at most 100 characters."))
+        }
+        guard let number, let expiry, errors.isEmpty else { throw Problem.validation(errors) }
+
+        let card = CardRecord(
+            id: UUID().uuidString.lowercased(), userID: userID, kind: .external, brand: number.brand.rawValue,
+            last4: number.last4, expiryMonth: expiry.month, expiryYear: expiry.year, holderName: holder, status: .active,
+            fingerprint: key.cardFingerprint(number.digits), createdAt: now
+        )
+        do {
+            try await cards.insert(card)
+        } catch RepositoryError.duplicate {
+            throw Problem.duplicateCard
+        }
+        try await notifications.insert(NotificationRecord(
+            id: UUID().uuidString.lowercased(), userID: userID, title: "Card added",
+            body: "\(number.brand.displayName) \(number.masked) is on your account.", createdAt: now, readAt: nil
+        ))
+        logger.info("card added", metadata: ["user": "\(userID)", "card": "\(card.id)"])
+        return card
+    }
+
+    /// Removes an external card; the issued card stays.
+    func delete(id: String, userID: String) async throws {
+        let card = try await card(id: id, userID: userID)
+        guard card.kind == .external else { throw Problem.cardNotRemovable }
+        try await cards.delete(id: id, userID: userID)
+        logger.info("card removed", metadata: ["user": "\(userID)", "card": "\(id)"])
+    }
+
+    /// Sends a code to the user's phone to activate their inactive issued card.
+    func startActivation(cardID: String, userID: String) async throws -> OneTimeCodeService.Challenge {
+        let card = try await card(id: cardID, userID: userID)
+        guard card.kind == .issued, card.status == .inactive else { throw Problem.cardAlreadyActive }
+        guard let user = try await accounts.user(id: userID) else { throw Problem.unauthorized }
+        return try await codes.issue(phone: user.phone, purpose: .cardActivation, userID: userID, subject: cardID)
+    }
+
+    /// Activates the card when the last four digits and the code are right; a wrong last four counts as a
+    /// wrong try on the code, so neither can be guessed.
+    func activate(cardID: String, userID: String, last4: String, verificationID: String, code: String) async throws
+        -> CardRecord
+    {
+        var errors: [Problem.FieldError] = []
+        if last4.count != 4 || !last4.allSatisfy(\.isASCIIDigit) {
+            errors.append(.init(field: "last4", message: "Enter the last four digits of the card."))
+        }
+        do { try AuthService.validateCode(code) } catch let problem as Problem { errors += problem.errors }
+        guard errors.isEmpty else { throw Problem.validation(errors) }
+        var card = try await card(id: cardID, userID: userID)
+        guard card.kind == .issued, card.status == .inactive else { throw Problem.cardAlreadyActive }
+        let belongs: (VerificationRecord) -> Bool = { $0.userID == userID && $0.subject == cardID }
+        let record = try await codes.usableRecord(id: verificationID, purpose: .cardActivation, matches: belongs)
+        guard constantTimeEquals(last4, card.last4) else {
+            do {
+                try await codes.countFailedAttempt(record)
+            } catch let problem as Problem where problem.slug == "invalid-code" {
+                throw Problem(
+                    status: .badRequest, slug: "validation", title: "Some fields are not valid.", detail: problem.detail,
+                    errors: [.init(field: "last4", message: "These are not the last four digits of this card.")]
+                )
+            }
+        }
+        _ = try await codes.consume(id: verificationID, code: code, purpose: .cardActivation, matches: belongs)
+        try await cards.setStatus(.active, cardID: cardID, userID: userID)
+        card.status = .active
+        try await notifications.insert(NotificationRecord(
+            id: UUID().uuidString.lowercased(), userID: userID, title: "Card activated",
+            body: "Your Skiff card \(CardNumber.mask(last4: card.last4)) is ready to use.", createdAt: clock.now(), readAt: nil
+        ))
+        logger.info("card activated", metadata: ["user": "\(userID)", "card": "\(cardID)"])
+        return card
+    }
+
+    /// The user's card, or 404 — also for another user's card.
+    func card(id: String, userID: String) async throws -> CardRecord {
+        guard let card = try await cards.card(id: id, userID: userID) else { throw Problem.notFound }
+        return card
+    }
+}

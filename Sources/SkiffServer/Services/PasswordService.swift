@@ -1,0 +1,42 @@
+import Foundation
+import HummingbirdBcrypt
+import NIOPosix
+import SkiffCore
+
+/// Checks password rules and hashes with bcrypt, off the request threads.
+struct PasswordService: Sendable {
+    let cost: UInt8
+    let commonPasswords: Set<String>
+    /// A hash of a random password, verified against when a number is unknown so that both answers take as long.
+    let decoyHash: String
+
+    init(cost: UInt8, commonPasswords: Set<String>) {
+        self.cost = cost
+        self.commonPasswords = commonPasswords
+        self.decoyHash = Bcrypt.hash(SessionToken.generate(), cost: cost)
+    }
+
+    /// 8–128 characters and not in the common-passwords list; otherwise a validation problem on `field`.
+    func validate(_ password: String, field: String) throws {
+        do {
+            try PasswordPolicy.check(password)
+        } catch {
+            throw Problem.validation(field: field, error.message)
+        }
+        if commonPasswords.contains(password.lowercased()) {
+            throw Problem.validation(field: field, PasswordPolicy.Problem.tooCommon.message)
+        }
+    }
+
+    func hash(_ password: String) async throws -> String {
+        let cost = cost
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+    }
+
+    /// Verifies against `hash`, or against the decoy when there is no account, so timing tells nothing.
+    func verify(_ password: String, hash: String?) async throws -> Bool {
+        let target = hash ?? decoyHash
+        let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: target) }
+        return hash != nil && matches
+    }
+}

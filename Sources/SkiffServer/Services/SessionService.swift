@@ -1,0 +1,71 @@
+import Foundation
+
+/// Opens, checks and revokes sessions: 12 h absolute, 30 min idle.
+struct SessionService: Sendable {
+    let repository: any SessionRepository
+    let clock: any ServerClock
+    let limits: SkiffServerLimits
+
+    /// The token to hand out (shown once) and the stored session.
+    struct Opened: Sendable {
+        var token: String
+        var session: SessionRecord
+    }
+
+    func open(userID: String) async throws -> Opened {
+        let now = clock.now()
+        let token = SessionToken.generate()
+        let session = SessionRecord(
+            tokenHash: SessionToken.hash(token), userID: userID, createdAt: now, lastUsedAt: now,
+            expiresAt: now.addingTimeInterval(limits.sessionLifetime), revokedAt: nil
+        )
+        try await repository.create(session)
+        return Opened(token: token, session: session)
+    }
+
+    /// The live session of `token`, its use recorded; nil when unknown, revoked, past 12 h or idle too long.
+    func authenticate(token: String) async throws -> SessionRecord? {
+        let now = clock.now()
+        let hash = SessionToken.hash(token)
+        guard let session = try await repository.session(tokenHash: hash), session.revokedAt == nil,
+              now < session.expiresAt, now.timeIntervalSince(session.lastUsedAt) < limits.sessionIdleTimeout
+        else { return nil }
+        if now.timeIntervalSince(session.lastUsedAt) >= limits.sessionTouchInterval {
+            try await repository.touch(tokenHash: hash, at: now)
+        }
+        return session
+    }
+
+    func revoke(tokenHash: String) async throws {
+        try await repository.revoke(tokenHash: tokenHash, at: clock.now())
+    }
+}
+
+/// Pauses sign-in on a number after repeated failures: 30 s after the fifth, doubling up to 15 min.
+struct LoginThrottle: Sendable {
+    let repository: any LoginThrottleRepository
+    let clock: any ServerClock
+    let limits: SkiffServerLimits
+
+    /// Throws `tooManyAttempts` while the number is paused.
+    func checkAllowed(phone: String) async throws {
+        guard let state = try await repository.state(phone: phone), let lockedUntil = state.lockedUntil else { return }
+        let wait = lockedUntil.timeIntervalSince(clock.now())
+        if wait > 0 { throw Problem.tooManyAttempts(retryAfter: Int(wait.rounded(.up))) }
+    }
+
+    func recordFailure(phone: String) async throws {
+        let now = clock.now()
+        let limits = limits
+        _ = try await repository.recordFailure(phone: phone) { failures in
+            guard failures >= limits.loginFailuresBeforeLockout else { return nil }
+            let doublings = min(failures - limits.loginFailuresBeforeLockout, 20)
+            let wait = min(limits.loginMaxLockout, limits.loginFirstLockout * pow(2, Double(doublings)))
+            return now.addingTimeInterval(wait)
+        }
+    }
+
+    func recordSuccess(phone: String) async throws {
+        try await repository.reset(phone: phone)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+
+/// Everything a Skiff server needs to start; `skiff-server serve` and the app's embedded server both build one.
+public struct SkiffServerConfiguration: Sendable {
+    /// The address to listen on.
+    public var host: String
+    /// The port; 0 picks a free one (the bound port is reported once the server runs).
+    public var port: Int
+    /// The SQLite file (WAL mode; `-wal` and `-shm` files sit beside it).
+    public var databasePath: String
+    /// Where `SMSOutboxCodeSender` appends one JSON line per code sent. Ignored when `codeSender` is set.
+    public var smsOutboxPath: String
+    /// Where the server key is generated once (`server.key`, mode 0600) when `fingerprintKey` is nil.
+    public var dataDirectory: String
+    /// The server key as base64 of ≥ 32 bytes; nil to use (or create) `server.key` in `dataDirectory`.
+    public var fingerprintKey: String?
+    /// The bcrypt cost; 12 in production, 4 in tests.
+    public var bcryptCost: UInt8
+    /// Seeds the demo account (+1 202 555 0143, `sail-away-2026`) when the database has no user.
+    public var seedDemoDataIfEmpty: Bool
+    /// Where the server logs. The terminal app routes it to a file; the server never prints on its own.
+    public var logger: Logger
+    /// The source of time for every expiry, idle timeout and throttle.
+    public var clock: any ServerClock
+    /// Sends one-time codes; nil uses an `SMSOutboxCodeSender` at `smsOutboxPath`.
+    public var codeSender: (any CodeSender)?
+    /// The rules for sessions, codes, throttling and idempotency.
+    public var limits: SkiffServerLimits
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        databasePath: String,
+        smsOutboxPath: String,
+        dataDirectory: String? = nil,
+        fingerprintKey: String? = nil,
+        bcryptCost: UInt8 = 12,
+        seedDemoDataIfEmpty: Bool = true,
+        logger: Logger = Logger(label: "skiff-server"),
+        clock: any ServerClock = SystemClock(),
+        codeSender: (any CodeSender)? = nil,
+        limits: SkiffServerLimits = SkiffServerLimits()
+    ) {
+        self.host = host
+        self.port = port
+        self.databasePath = databasePath
+        self.smsOutboxPath = smsOutboxPath
+        self.dataDirectory = dataDirectory ?? URL(fileURLWithPath: databasePath).deletingLastPathComponent().path
+        self.fingerprintKey = fingerprintKey
+        self.bcryptCost = bcryptCost
+        self.seedDemoDataIfEmpty = seedDemoDataIfEmpty
+        self.logger = logger
+        self.clock = clock
+        self.codeSender = codeSender
+        self.limits = limits
+    }
+
+    /// `$XDG_DATA_HOME/skiff`, else `~/.local/share/skiff`.
+    public static var defaultDataDirectory: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("skiff")
+        }
+        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/skiff")
+    }
+
+    /// `skiff.sqlite` in the default data directory.
+    public static var defaultDatabasePath: String {
+        defaultDataDirectory.appendingPathComponent("skiff.sqlite").path
+    }
+
+    /// `sms-outbox.jsonl` in the default data directory.
+    public static var defaultSMSOutboxPath: String {
+        defaultDataDirectory.appendingPathComponent("sms-outbox.jsonl").path
+    }
+}
+
+/// The numbers behind the security rules. The defaults are the product's rules; tests keep them.
+public struct SkiffServerLimits: Sendable {
+    /// A session ends this long after login, however active (12 h).
+    public var sessionLifetime: TimeInterval = 12 * 3600
+    /// A session ends after this long without a request (30 min).
+    public var sessionIdleTimeout: TimeInterval = 30 * 60
+    /// Use of a session is written at most this often, to spare the database a write per request.
+    public var sessionTouchInterval: TimeInterval = 60
+    /// A one-time code is good for 10 minutes.
+    public var codeLifetime: TimeInterval = 10 * 60
+    /// Wrong tries that kill a code.
+    public var codeMaxAttempts = 5
+    /// At most one new code per number in this time.
+    public var codeResendInterval: TimeInterval = 30
+    /// Consecutive failed sign-ins before the number is paused.
+    public var loginFailuresBeforeLockout = 5
+    /// The first pause; it doubles with every further failure.
+    public var loginFirstLockout: TimeInterval = 30
+    /// The longest pause (15 min).
+    public var loginMaxLockout: TimeInterval = 15 * 60
+    /// How long a response is kept for its Idempotency-Key.
+    public var idempotencyRetention: TimeInterval = 24 * 3600
+    /// The opening balance of a new account, in minor units.
+    public var openingBalanceMinor: Int64 = 100_000
+    /// The currency of new accounts.
+    public var currency = "USD"
+
+    public init() {}
+}

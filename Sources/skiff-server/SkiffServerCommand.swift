@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import SkiffServer
+
+@main
+struct SkiffServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "skiff-server",
+        abstract: "The Skiff backend: a JSON API over SQLite.",
+        subcommands: [Serve.self, SeedDemo.self, Seed.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// Options every command shares: where the data lives.
+struct StorageOptions: ParsableArguments {
+    @Option(help: "The SQLite database file (default: $XDG_DATA_HOME/skiff/skiff.sqlite).")
+    var database: String = SkiffServerConfiguration.defaultDatabasePath
+
+    @Option(name: .customLong("sms-outbox"), help: "The file one-time codes are appended to, one JSON line each.")
+    var smsOutbox: String = SkiffServerConfiguration.defaultSMSOutboxPath
+
+    @Option(help: "The bcrypt cost (4–31).")
+    var bcryptCost: UInt8 = 12
+
+    @Option(help: "The log level (trace, debug, info, notice, warning, error, critical).")
+    var logLevel: String = "info"
+
+    func configuration(host: String = "127.0.0.1", port: Int = 8080, seedDemo: Bool = true) throws -> SkiffServerConfiguration {
+        guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4 to 31.") }
+        var logger = Logger(label: "skiff-server")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        return SkiffServerConfiguration(
+            host: host, port: port, databasePath: database, smsOutboxPath: smsOutbox,
+            fingerprintKey: ProcessInfo.processInfo.environment["SKIFF_FINGERPRINT_KEY"],
+            bcryptCost: bcryptCost, seedDemoDataIfEmpty: seedDemo, logger: logger
+        )
+    }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Runs the server until SIGINT or SIGTERM; seeds the demo account on an empty database."
+    )
+
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The port to listen on (0 picks a free one).") var port = 8080
+    @Flag(help: "Do not seed the demo account on an empty database.") var noDemo = false
+    @OptionGroup var storage: StorageOptions
+
+    func run() async throws {
+        let app = try await buildApplication(try storage.configuration(host: host, port: port, seedDemo: !noDemo))
+        try await app.runService()
+    }
+}
+
+struct SeedDemo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seed-demo",
+        abstract: "Creates the demo account (+1 202 555 0143, password sail-away-2026) if it does not exist."
+    )
+
+    @OptionGroup var storage: StorageOptions
+
+    func run() async throws {
+        let created = try await SkiffServerSeeder.seedDemo(try storage.configuration(seedDemo: false))
+        print(created ? "Seeded the demo account \(SkiffServerSeeder.demoCountryCode) \(SkiffServerSeeder.demoPhoneNumber)."
+                      : "The demo account exists already.")
+    }
+}
+
+struct Seed: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Creates a user (if needed) and adds N generated transactions, for load tests."
+    )
+
+    @Option(help: "The country code.") var countryCode = "+1"
+    @Option(help: "The phone number.") var phone: String
+    @Option(help: "The full name of a new user.") var name = "Load Test"
+    @Option(help: "The password of a new user.") var password = "sail-away-2026"
+    @Option(help: "How many transactions to add.") var transactions = 1000
+    @OptionGroup var storage: StorageOptions
+
+    func run() async throws {
+        guard transactions >= 0 else { throw ValidationError("--transactions must not be negative.") }
+        let started = ContinuousClock.now
+        let summary = try await SkiffServerSeeder.seed(
+            try storage.configuration(seedDemo: false), countryCode: countryCode, phoneNumber: phone, fullName: name,
+            password: password, transactions: transactions
+        )
+        let elapsed = ContinuousClock.now - started
+        print("\(summary.createdUser ? "Created" : "Found") user \(summary.userID); added \(summary.transactions) transactions in \(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2)))).")
+    }
+}
