@@ -85,6 +85,7 @@ struct SkiffServerComponents: Sendable {
                     repository: repositories.idempotency, key: key, clock: configuration.clock,
                     retention: configuration.limits.idempotencyRetention, logger: configuration.logger
                 ),
+                LocationHeaderMiddleware(),
             ]
         )
         return router

@@ -1,0 +1,435 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+@testable import SkiffServer
+
+@Suite("Auth routes")
+struct AuthRoutesTests {
+    @Test("Registration sends a code, and verifying it creates the account with a session")
+    func registerAndVerify() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let started = try await client.send(
+                .post, "/v1/auth/register",
+                json: ["countryCode": "1", "phoneNumber": "(202) 555-0100", "fullName": "  Sam Carter ", "password": Seeds.password],
+                idempotencyKey: "reg-1"
+            )
+            #expect(started.status == .accepted)
+            let verificationID = try #require(started.json["verificationId"] as? String)
+            #expect(started.json["expiresAt"] is String)
+            let message = try #require(server.sender.last)
+            #expect(message.to == "+12025550100")
+            #expect(message.purpose == "registration")
+            #expect(message.code.count == 6 && message.code.allSatisfy(\.isNumber))
+
+            let verified = try await client.send(
+                .post, "/v1/auth/register/verify", json: ["verificationId": verificationID, "code": message.code]
+            )
+            #expect(verified.status == .created)
+            let token = try #require(verified.json["token"] as? String)
+            let user = try #require(verified.json["user"] as? [String: Any])
+            #expect(user["fullName"] as? String == "Sam Carter")
+            #expect(user["countryCode"] as? String == "+1")
+            #expect(user["phoneNumber"] as? String == "2025550100")
+
+            let me = try await client.send(.get, "/v1/me", token: token)
+            #expect(me.status == .ok)
+            let balance = try #require(me.json["balance"] as? [String: Any])
+            #expect(balance["amountMinor"] as? Int == 100_000)
+            #expect(balance["currency"] as? String == "USD")
+            #expect(me.json["unreadNotifications"] as? Int == 1)
+
+            let cards = try await client.send(.get, "/v1/cards", token: token)
+            #expect(cards.array.count == 1)
+            #expect(cards.array.first?["kind"] as? String == "issued")
+            #expect(cards.array.first?["status"] as? String == "inactive")
+            #expect(cards.array.first?["brand"] as? String == "visa")
+
+            let transactions = try await client.send(.get, "/v1/transactions", token: token)
+            let items = try #require(transactions.json["items"] as? [[String: Any]])
+            #expect(items.count == 1)
+            #expect(items.first?["amountMinor"] as? Int == 100_000)
+        }
+    }
+
+    @Test("Registration needs an Idempotency-Key")
+    func registerNeedsIdempotencyKey() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let reply = try await client.send(
+                .post, "/v1/auth/register",
+                json: ["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": Seeds.password]
+            )
+            #expect(reply.status == .badRequest)
+            #expect(reply.contentType == "application/problem+json")
+            #expect(reply.errorFields == ["Idempotency-Key"])
+            #expect(server.sender.messages.isEmpty)
+        }
+    }
+
+    @Test("Registration lists every invalid field", arguments: [
+        (["countryCode": "+1", "phoneNumber": "555", "fullName": "Sam", "password": Seeds.password], ["phoneNumber"]),
+        (["countryCode": "", "phoneNumber": "2025550100", "fullName": "Sam", "password": Seeds.password], ["countryCode"]),
+        (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "  ", "password": Seeds.password], ["fullName"]),
+        (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": "short"], ["password"]),
+        (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": String(repeating: "x", count: 129)], ["password"]),
+        (["countryCode": "+1", "phoneNumber": "abc", "fullName": "", "password": "1234"], ["phoneNumber", "fullName", "password"]),
+    ])
+    func registerValidation(body: [String: String], fields: [String]) async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let reply = try await client.send(.post, "/v1/auth/register", json: body, idempotencyKey: UUID().uuidString)
+            #expect(reply.status == .badRequest)
+            #expect(reply.problemType == "urn:skiff:problem:validation")
+            #expect(reply.errorFields == fields)
+            #expect(server.sender.messages.isEmpty)
+        }
+    }
+
+    @Test("A password from the common-passwords list is refused, whatever its case", arguments: ["password", "Iloveyou", "sunshine", "12345678"])
+    func commonPasswordRefused(password: String) async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let reply = try await client.send(
+                .post, "/v1/auth/register",
+                json: ["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": password],
+                idempotencyKey: UUID().uuidString
+            )
+            #expect(reply.status == .badRequest)
+            #expect(reply.errorFields == ["password"])
+            #expect(reply.body.contains("too common"))
+        }
+    }
+
+    @Test("A password of exactly 8 and of 128 characters is accepted")
+    func passwordLengthBounds() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            _ = try await server.register(client, number: "202 555 0101", password: "qz8#Lm2!")
+            _ = try await server.register(client, number: "202 555 0102", password: String(repeating: "qZ9!", count: 32))
+        }
+    }
+
+    @Test("A wrong code counts a try; the fifth wrong try kills the code")
+    func wrongCodes() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let started = try await client.send(
+                .post, "/v1/auth/register",
+                json: ["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": Seeds.password],
+                idempotencyKey: "k"
+            )
+            let id = try #require(started.json["verificationId"] as? String)
+            let code = try server.lastCode(to: "+12025550100")
+            let wrong = code == "000000" ? "111111" : "000000"
+            for attempt in 1...4 {
+                let reply = try await client.send(.post, "/v1/auth/register/verify", json: ["verificationId": id, "code": wrong])
+                #expect(reply.status == .badRequest)
+                #expect(reply.problemType == "urn:skiff:problem:invalid-code")
+                #expect(reply.body.contains("\(5 - attempt) tr"))
+            }
+            let fifth = try await client.send(.post, "/v1/auth/register/verify", json: ["verificationId": id, "code": wrong])
+            #expect(fifth.problemType == "urn:skiff:problem:code-expired")
+            let right = try await client.send(.post, "/v1/auth/register/verify", json: ["verificationId": id, "code": code])
+            #expect(right.status == .badRequest)
+            #expect(right.problemType == "urn:skiff:problem:code-expired")
+        }
+    }
+
+    @Test("A code is good for 10 minutes and only once")
+    func codeLifetimeAndSingleUse() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let body: [String: any Sendable] = ["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": Seeds.password]
+            let first = try await client.send(.post, "/v1/auth/register", json: body, idempotencyKey: "a")
+            let firstID = try #require(first.json["verificationId"] as? String)
+            let firstCode = try server.lastCode(to: "+12025550100")
+            server.clock.advance(by: 600)
+            let late = try await client.send(.post, "/v1/auth/register/verify", json: ["verificationId": firstID, "code": firstCode])
+            #expect(late.problemType == "urn:skiff:problem:code-expired")
+
+            let second = try await client.send(.post, "/v1/auth/register", json: body, idempotencyKey: "b")
+            let secondID = try #require(second.json["verificationId"] as? String)
+            let secondCode = try server.lastCode(to: "+12025550100")
+            server.clock.advance(by: 599)
+            let inTime = try await client.send(.post, "/v1/auth/register/verify", json: ["verificationId": secondID, "code": secondCode])
+            #expect(inTime.status == .created)
+            let again = try await client.send(.post, "/v1/auth/register/verify", json: ["verificationId": secondID, "code": secondCode])
+            #expect(again.problemType == "urn:skiff:problem:code-expired")
+        }
+    }
+
+    @Test("At most one code per number every 30 seconds, with Retry-After")
+    func codeResendInterval() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let body: [String: any Sendable] = ["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": Seeds.password]
+            #expect(try await client.send(.post, "/v1/auth/register", json: body, idempotencyKey: "a").status == .accepted)
+            server.clock.advance(by: 10)
+            let tooSoon = try await client.send(.post, "/v1/auth/register", json: body, idempotencyKey: "b")
+            #expect(tooSoon.status == .tooManyRequests)
+            #expect(tooSoon.headers[.retryAfter] == "20")
+            #expect(tooSoon.problemType == "urn:skiff:problem:code-rate-limited")
+            #expect(server.sender.messages.count == 1)
+            server.clock.advance(by: 20)
+            #expect(try await client.send(.post, "/v1/auth/register", json: body, idempotencyKey: "c").status == .accepted)
+            #expect(server.sender.messages.count == 2)
+        }
+    }
+
+    @Test("Verifying a registration for a number that has an account answers 409")
+    func registerExistingNumber() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            _ = try await server.register(client)
+            let started = try await client.send(
+                .post, "/v1/auth/register",
+                json: ["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Other", "password": Seeds.password],
+                idempotencyKey: "again"
+            )
+            #expect(started.status == .accepted)
+            let id = try #require(started.json["verificationId"] as? String)
+            let reply = try await client.send(
+                .post, "/v1/auth/register/verify", json: ["verificationId": id, "code": try server.lastCode(to: "+12025550100")]
+            )
+            #expect(reply.status == .conflict)
+            #expect(reply.problemType == "urn:skiff:problem:phone-registered")
+        }
+    }
+
+    @Test("Login opens a session; an unknown number and a wrong password get the same answer")
+    func loginAndNoEnumeration() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            _ = try await server.register(client)
+            let ok = try await client.send(
+                .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "202-555-0100", "password": Seeds.password]
+            )
+            #expect(ok.status == .ok)
+            let token = try #require(ok.json["token"] as? String)
+            #expect(Data(base64URLEncoded: token)?.count == 32)
+            #expect(try await client.send(.get, "/v1/me", token: token).status == .ok)
+
+            let wrongPassword = try await client.send(
+                .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "2025550100", "password": "not the password"]
+            )
+            let unknownNumber = try await client.send(
+                .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "2025550199", "password": "not the password"]
+            )
+            #expect(wrongPassword.status == .unauthorized)
+            #expect(wrongPassword.status == unknownNumber.status)
+            #expect(wrongPassword.body == unknownNumber.body)
+        }
+    }
+
+    @Test("Login lists invalid fields")
+    func loginValidation() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let reply = try await client.send(.post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "12", "password": ""])
+            #expect(reply.status == .badRequest)
+            #expect(reply.errorFields == ["phoneNumber", "password"])
+        }
+    }
+
+    @Test("After 5 failures the number is paused with a growing Retry-After, up to 15 minutes")
+    func loginThrottle() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            _ = try await server.register(client)
+            let wrong: [String: any Sendable] = ["countryCode": "+1", "phoneNumber": "2025550100", "password": "wrong password"]
+            for _ in 1...5 {
+                #expect(try await client.send(.post, "/v1/auth/login", json: wrong).status == .unauthorized)
+            }
+            let paused = try await client.send(
+                .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "2025550100", "password": Seeds.password]
+            )
+            #expect(paused.status == .tooManyRequests)
+            #expect(paused.headers[.retryAfter] == "30")
+            var waits: [Int] = []
+            for _ in 0..<7 {
+                let current = Int(try await client.send(.post, "/v1/auth/login", json: wrong).headers[.retryAfter] ?? "") ?? 0
+                server.clock.advance(by: TimeInterval(current))
+                #expect(try await client.send(.post, "/v1/auth/login", json: wrong).status == .unauthorized)
+                waits.append(Int(try await client.send(.post, "/v1/auth/login", json: wrong).headers[.retryAfter] ?? "") ?? 0)
+            }
+            #expect(waits == [60, 120, 240, 480, 900, 900, 900])
+        }
+    }
+
+    @Test("A successful login resets the failure count")
+    func loginSuccessResetsThrottle() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            _ = try await server.register(client)
+            let wrong: [String: any Sendable] = ["countryCode": "+1", "phoneNumber": "2025550100", "password": "wrong password"]
+            let right: [String: any Sendable] = ["countryCode": "+1", "phoneNumber": "2025550100", "password": Seeds.password]
+            for _ in 1...4 { _ = try await client.send(.post, "/v1/auth/login", json: wrong) }
+            #expect(try await client.send(.post, "/v1/auth/login", json: right).status == .ok)
+            for _ in 1...4 {
+                #expect(try await client.send(.post, "/v1/auth/login", json: wrong).status == .unauthorized)
+            }
+            #expect(try await client.send(.post, "/v1/auth/login", json: right).status == .ok)
+        }
+    }
+
+    @Test("Unknown numbers are throttled like known ones")
+    func unknownNumberThrottled() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let wrong: [String: any Sendable] = ["countryCode": "+1", "phoneNumber": "2025550177", "password": "wrong password"]
+            for _ in 1...5 { _ = try await client.send(.post, "/v1/auth/login", json: wrong) }
+            #expect(try await client.send(.post, "/v1/auth/login", json: wrong).status == .tooManyRequests)
+        }
+    }
+
+    @Test("Logout revokes the token; logout without one still answers 204")
+    func logout() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            #expect(try await client.send(.post, "/v1/auth/logout", token: user.token).status == .noContent)
+            let after = try await client.send(.get, "/v1/me", token: user.token)
+            #expect(after.status == .unauthorized)
+            #expect(after.headers[.wwwAuthenticate] == "Bearer")
+            #expect(try await client.send(.post, "/v1/auth/logout").status == .noContent)
+        }
+    }
+
+    @Test("A session ends after 30 idle minutes")
+    func idleTimeout() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            server.clock.advance(by: 29 * 60)
+            #expect(try await client.send(.get, "/v1/me", token: user.token).status == .ok)
+            server.clock.advance(by: 29 * 60)
+            #expect(try await client.send(.get, "/v1/me", token: user.token).status == .ok)
+            server.clock.advance(by: 30 * 60)
+            #expect(try await client.send(.get, "/v1/me", token: user.token).status == .unauthorized)
+        }
+    }
+
+    @Test("A session ends 12 hours after login however active")
+    func absoluteLifetime() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let login = try await server.register(client)
+            for _ in 0..<(12 * 3 - 1) {
+                server.clock.advance(by: 20 * 60)
+                #expect(try await client.send(.get, "/v1/me", token: login.token).status == .ok)
+            }
+            server.clock.advance(by: 20 * 60)
+            #expect(try await client.send(.get, "/v1/me", token: login.token).status == .unauthorized)
+        }
+    }
+
+    @Test("Requests without a valid bearer token get 401 problems", arguments: [
+        (HTTPRequest.Method.get, "/v1/me"), (.get, "/v1/transactions"), (.get, "/v1/notifications"), (.get, "/v1/cards"),
+        (.post, "/v1/cards"), (.delete, "/v1/cards/x"), (.post, "/v1/cards/x/activation"), (.post, "/v1/cards/x/activate"),
+        (.post, "/v1/notifications/x/read"),
+    ])
+    func bearerRequired(method: HTTPRequest.Method, path: String) async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            for token in [nil, "not-a-token"] {
+                let reply = try await client.send(method, path, token: token)
+                #expect(reply.status == .unauthorized)
+                #expect(reply.contentType == "application/problem+json")
+                #expect(reply.problemType == "urn:skiff:problem:unauthorized")
+            }
+        }
+    }
+
+    @Test("Forgot password answers alike for unknown numbers and sends a code only to an account")
+    func forgotPassword() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            _ = try await server.register(client)
+            let sentBefore = server.sender.messages.count
+            let known = try await client.send(.post, "/v1/auth/password/forgot", json: ["countryCode": "+1", "phoneNumber": "2025550100"])
+            let unknown = try await client.send(.post, "/v1/auth/password/forgot", json: ["countryCode": "+1", "phoneNumber": "2025550188"])
+            #expect(known.status == .accepted)
+            #expect(unknown.status == .accepted)
+            #expect(Set(known.json.keys) == Set(unknown.json.keys))
+            #expect(server.sender.messages.count == sentBefore + 1)
+            #expect(server.sender.last?.purpose == "password-reset")
+            let invalid = try await client.send(.post, "/v1/auth/password/forgot", json: ["countryCode": "+1", "phoneNumber": "1"])
+            #expect(invalid.errorFields == ["phoneNumber"])
+        }
+    }
+
+    @Test("Resetting the password revokes every session and changes the password")
+    func resetPassword() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            let other = try await client.send(
+                .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "2025550100", "password": Seeds.password]
+            )
+            let otherToken = try #require(other.json["token"] as? String)
+            let forgot = try await client.send(.post, "/v1/auth/password/forgot", json: ["countryCode": "+1", "phoneNumber": "2025550100"])
+            let id = try #require(forgot.json["verificationId"] as? String)
+            let code = try server.lastCode(to: user.phone)
+
+            let common = try await client.send(
+                .post, "/v1/auth/password/reset", json: ["verificationId": id, "code": code, "newPassword": "password1"]
+            )
+            #expect(common.errorFields == ["newPassword"])
+            let reset = try await client.send(
+                .post, "/v1/auth/password/reset", json: ["verificationId": id, "code": code, "newPassword": "a new long passphrase"]
+            )
+            #expect(reset.status == .noContent)
+            #expect(try await client.send(.get, "/v1/me", token: user.token).status == .unauthorized)
+            #expect(try await client.send(.get, "/v1/me", token: otherToken).status == .unauthorized)
+            let oldLogin = try await client.send(
+                .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "2025550100", "password": Seeds.password]
+            )
+            #expect(oldLogin.status == .unauthorized)
+            let newLogin = try await client.send(
+                .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "2025550100", "password": "a new long passphrase"]
+            )
+            #expect(newLogin.status == .ok)
+            let reused = try await client.send(
+                .post, "/v1/auth/password/reset", json: ["verificationId": id, "code": code, "newPassword": "yet another passphrase"]
+            )
+            #expect(reused.problemType == "urn:skiff:problem:code-expired")
+        }
+    }
+
+    @Test("A reset asked for an unknown number can never be completed")
+    func resetUnknownNumber() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let forgot = try await client.send(.post, "/v1/auth/password/forgot", json: ["countryCode": "+1", "phoneNumber": "2025550188"])
+            let id = try #require(forgot.json["verificationId"] as? String)
+            let reply = try await client.send(
+                .post, "/v1/auth/password/reset", json: ["verificationId": id, "code": "123456", "newPassword": "a new long passphrase"]
+            )
+            #expect(reply.status == .badRequest)
+            #expect(reply.problemType == "urn:skiff:problem:invalid-code")
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
+import SkiffAPI
+import Testing
+@testable import SkiffServer
+
+@Suite("Live server")
+struct LiveServerTests {
+    @Test("The generated client talks to the server over a real socket")
+    func generatedClient() async throws {
+        let server = try TestServer(seedDemo: true)
+        defer { server.remove() }
+        let app = try await buildApplication(server.configuration)
+        try await app.test(.live) { testClient in
+            let port = try #require(testClient.port)
+            let token = TokenBox()
+            let client = Client(
+                serverURL: try #require(URL(string: "http://127.0.0.1:\(port)")),
+                transport: AsyncHTTPClientTransport(),
+                middlewares: [BearerTokenMiddleware { await token.value }]
+            )
+            let session = try await client.login(body: .json(.init(
+                countryCode: "+1", phoneNumber: "202 555 0143", password: "sail-away-2026"
+            ))).ok.body.json
+            #expect(session.user.fullName == "Alex Rivera")
+            await token.set(session.token)
+
+            let me = try await client.getMe().ok.body.json
+            #expect(me.unreadNotifications == 3)
+            let page = try await client.listTransactions(query: .init(limit: 20)).ok.body.json
+            #expect(page.items.count == 20)
+            let next = try await client.listTransactions(query: .init(limit: 20, cursor: page.nextCursor)).ok.body.json
+            #expect(next.items.first?.id != page.items.first?.id)
+
+            let card = try await client.addCard(
+                headers: .init(idempotencyKey: "live-1"),
+                body: .json(.init(number: Seeds.visa, expiryMonth: 12, expiryYear: 2031, cvc: "123", holderName: "Alex Rivera"))
+            )
+            guard case .created(let created) = card else { throw TestFailure("addCard: \(card)") }
+            #expect(created.headers.location.hasPrefix("/v1/cards/"))
+            #expect(try created.body.json.last4 == "4242")
+
+            let duplicate = try await client.addCard(
+                headers: .init(idempotencyKey: "live-2"),
+                body: .json(.init(number: Seeds.visa, expiryMonth: 12, expiryYear: 2031, cvc: "123", holderName: "Alex Rivera"))
+            )
+            guard case .default(let statusCode, let problem) = duplicate else { throw TestFailure("expected a problem") }
+            #expect(statusCode == 409)
+            #expect(try problem.body.applicationProblemJson._type == "urn:skiff:problem:duplicate-card")
+
+            _ = try await client.logout().noContent
+            await token.set(nil)
+            guard case .default(let status, _) = try await client.getMe() else { throw TestFailure("expected 401") }
+            #expect(status == 401)
+        }
+    }
+
+    @Test("An embedded instance binds a free port, answers, and stops")
+    func embeddedInstance() async throws {
+        let server = try TestServer(seedDemo: true)
+        defer { server.remove() }
+        let instance = try await SkiffServerInstance.start(server.configuration)
+        #expect(instance.port > 0)
+        #expect(instance.baseURL.absoluteString == "http://127.0.0.1:\(instance.port)")
+        let client = Client(serverURL: instance.baseURL, transport: AsyncHTTPClientTransport())
+        let session = try await client.login(body: .json(.init(
+            countryCode: "+1", phoneNumber: "2025550143", password: "sail-away-2026"
+        ))).ok.body.json
+        #expect(session.user.phoneNumber == "2025550143")
+        let stopping = ContinuousClock.now
+        await instance.stop()
+        #expect(ContinuousClock.now - stopping < .seconds(5))
+        let request = HTTPClientRequest(url: instance.baseURL.appendingPathComponent("health").absoluteString)
+        do {
+            _ = try await HTTPClient.shared.execute(request, timeout: .seconds(3))
+            Issue.record("the server still answers after stop")
+        } catch {
+            #expect(String(describing: error).contains("refused"), "\(error)")
+        }
+    }
+}
+
+/// The token the live client sends, changed as the test signs in and out.
+actor TokenBox {
+    var value: String?
+    func set(_ token: String?) { value = token }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+@testable import SkiffServer
+
+@Suite("Idempotency")
+struct IdempotencyMiddlewareTests {
+    @Test("The same key and body replay the first response; only one card exists")
+    func replay() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            let first = try await server.addCard(client, token: user.token, key: "card-key-1")
+            let second = try await server.addCard(client, token: user.token, key: "card-key-1")
+            #expect(first.status == .created)
+            #expect(second.status == .created)
+            #expect(second.body == first.body)
+            #expect(second.headers[.location] == first.headers[.location])
+            #expect(second.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            #expect(try await client.send(.get, "/v1/cards", token: user.token).array.count == 2)
+        }
+    }
+
+    @Test("The same key with another body answers 422")
+    func mismatch() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            #expect(try await server.addCard(client, token: user.token, key: "k").status == .created)
+            let other = try await server.addCard(client, token: user.token, number: Seeds.mastercard, key: "k")
+            #expect(other.status == .unprocessableContent)
+            #expect(other.problemType == "urn:skiff:problem:idempotency-key-reused")
+        }
+    }
+
+    @Test("A retry while the first request runs answers 409")
+    func inFlight() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        let body: [String: any Sendable] = ["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": Seeds.password]
+        try await server.withRouter { client in
+            let (entered, open) = server.sender.hold()
+            async let first = client.send(.post, "/v1/auth/register", json: body, idempotencyKey: "slow")
+            for await _ in entered { break }
+            let second = try await client.send(.post, "/v1/auth/register", json: body, idempotencyKey: "slow")
+            #expect(second.status == .conflict)
+            #expect(second.problemType == "urn:skiff:problem:idempotency-in-progress")
+            open()
+            #expect(try await first.status == .accepted)
+            let third = try await client.send(.post, "/v1/auth/register", json: body, idempotencyKey: "slow")
+            #expect(third.status == .accepted)
+            #expect(third.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            #expect(server.sender.messages.count == 1)
+        }
+    }
+
+    @Test("Keys are scoped to the caller")
+    func scopedToCaller() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let first = try await server.register(client, number: "202 555 0100")
+            let second = try await server.register(client, number: "202 555 0101")
+            let a = try await server.addCard(client, token: first.token, key: "shared")
+            let b = try await server.addCard(client, token: second.token, key: "shared")
+            #expect(a.status == .created)
+            #expect(b.status == .created)
+            #expect(a.json["id"] as? String != b.json["id"] as? String)
+            #expect(b.headers[HTTPField.Name("Idempotent-Replayed")!] == nil)
+        }
+    }
+
+    @Test("Keys are kept 24 hours")
+    func retention() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            #expect(try await server.addCard(client, token: user.token, key: "day").status == .created)
+            server.clock.advance(by: 24 * 3_600 - 60)
+            let late = try await client.send(
+                .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "2025550100", "password": Seeds.password]
+            )
+            let token = try #require(late.json["token"] as? String)
+            let replayed = try await server.addCard(client, token: token, key: "day")
+            #expect(replayed.status == .created)
+            #expect(replayed.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            server.clock.advance(by: 61)
+            // Past 24 h the key is new again: the card is processed afresh and refused as a duplicate.
+            let expired = try await server.addCard(client, token: token, key: "day")
+            #expect(expired.status == .conflict)
+            #expect(expired.problemType == "urn:skiff:problem:duplicate-card")
+        }
+    }
+
+    @Test("A failed request frees its key for a corrected retry")
+    func failedRequestNotKept() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            let invalid = try await server.addCard(client, token: user.token, cvc: "1", key: "fix")
+            #expect(invalid.status == .badRequest)
+            #expect(try await server.addCard(client, token: user.token, key: "fix").status == .created)
+        }
+    }
+}

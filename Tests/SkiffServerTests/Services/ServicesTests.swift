@@ -1,0 +1,111 @@
+import Crypto
+import Foundation
+import Testing
+@testable import SkiffServer
+import SkiffPasswords
+
+@Suite("Services")
+struct ServicesTests {
+    @Test("The server key is generated once with mode 0600 and read back the same")
+    func serverKeyFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-key-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try ServerKey.load(configured: nil, directory: directory)
+        let path = directory.appendingPathComponent("server.key").path
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect((attributes[.size] as? NSNumber)?.intValue == 32)
+        let second = try ServerKey.load(configured: nil, directory: directory)
+        #expect(first.cardFingerprint(Seeds.visa) == second.cardFingerprint(Seeds.visa))
+        #expect(first.cardFingerprint(Seeds.visa) != first.cardFingerprint(Seeds.mastercard))
+    }
+
+    @Test("A configured key is used instead of the file, and a short one is refused")
+    func configuredKey() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-key-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let raw = Data(repeating: 7, count: 32)
+        let key = try ServerKey.load(configured: raw.base64EncodedString(), directory: directory)
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("server.key").path))
+        let expected = HMAC<SHA256>.authenticationCode(for: Data("card-number\u{0}\(Seeds.visa)".utf8), using: SymmetricKey(data: raw))
+        #expect(key.cardFingerprint(Seeds.visa) == Data(expected).hexString)
+        #expect(throws: ServerKey.LoadError.self) {
+            try ServerKey.load(configured: Data(repeating: 1, count: 8).base64EncodedString(), directory: directory)
+        }
+    }
+
+    @Test("One-time codes are six digits and vary")
+    func codes() {
+        let codes = (0..<200).map { _ in OneTimeCodeService.generateCode() }
+        #expect(codes.allSatisfy { $0.count == 6 && $0.allSatisfy(\.isNumber) })
+        #expect(Set(codes).count > 190)
+    }
+
+    @Test("Session tokens are 32 random bytes, hashed with SHA-256")
+    func tokens() {
+        let token = SessionToken.generate()
+        #expect(Data(base64URLEncoded: token)?.count == 32)
+        #expect(SessionToken.generate() != token)
+        #expect(SessionToken.hash(token) == Data(SHA256.hash(data: Data(token.utf8))).hexString)
+    }
+
+    @Test("The SMS outbox gets one JSON line per code, {to, code, purpose, sentAt}")
+    func smsOutbox() async throws {
+        let server = try TestServer(useOutboxFile: true)
+        defer { server.remove() }
+        try await server.withRouter { client in
+            _ = try await client.send(
+                .post, "/v1/auth/register",
+                json: ["countryCode": "+44", "phoneNumber": "07700 900123", "fullName": "Jo", "password": Seeds.password],
+                idempotencyKey: "k"
+            )
+            _ = try await client.send(.post, "/v1/auth/password/forgot", json: ["countryCode": "+1", "phoneNumber": "2025550100"])
+        }
+        let text = try String(contentsOfFile: server.configuration.smsOutboxPath, encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["to", "code", "purpose", "sentAt"])
+        #expect(object["to"] as? String == "+447700900123")
+        #expect(object["purpose"] as? String == "registration")
+        #expect((object["sentAt"] as? String)?.hasSuffix("Z") == true)
+        let messages = try SMSOutboxCodeSender.messages(at: server.configuration.smsOutboxPath)
+        #expect(messages.first?.code == object["code"] as? String)
+        let attributes = try FileManager.default.attributesOfItem(atPath: server.configuration.smsOutboxPath)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    }
+
+    @Test("The bundled common-passwords list has over 1,000 entries")
+    func commonPasswordsList() throws {
+        let list = try CommonPasswords.load()
+        #expect(list.count >= 1_000)
+        #expect(list.contains("123456"))
+        #expect(list.contains("password"))
+        #expect(!list.contains(where: { $0.hasPrefix("#!comment") }))
+    }
+
+    @Test("Transaction cursors round-trip and refuse junk")
+    func cursors() {
+        let cursor = TransactionCursor(createdAt: 1_790_000_000_123, id: 42)
+        #expect(TransactionCursor(encoded: cursor.encoded) == cursor)
+        #expect(TransactionCursor(encoded: "!!!") == nil)
+        #expect(TransactionCursor(encoded: Data("1.x".utf8).base64URLEncodedString()) == nil)
+    }
+
+    @Test("LIKE wildcards in a search are taken literally")
+    func likeEscaping() {
+        #expect(SQLiteTransactionRepository.escapeLike("50%_off\\") == "50\\%\\_off\\\\")
+    }
+
+    @Test("An issued card number is a 16-digit Visa that passes Luhn")
+    func issuedCard() throws {
+        let key = ServerKey(key: SymmetricKey(size: .bits256))
+        let card = IssuedCard.make(userID: "u", holderName: "Sam", key: key, now: Date(timeIntervalSince1970: 1_790_000_000))
+        #expect(card.kind == .issued && card.status == .inactive && card.brand == "visa")
+        #expect(card.expiryYear == 2030 && card.expiryMonth == 9)
+        for _ in 0..<50 {
+            let number = IssuedCard.randomVisaNumber()
+            #expect(number.count == 16 && number.hasPrefix("4"))
+        }
+    }
+}
