@@ -1,0 +1,61 @@
+import Testing
+@testable import TerminalUI
+
+@Suite("Cell buffer")
+struct CellBufferTests {
+    @Test("A wide grapheme takes its cell and a continuation cell")
+    func wideCells() {
+        var buffer = CellBuffer(size: Size(width: 6, height: 1))
+        let advanced = buffer.write("a漢b", x: 0, y: 0, style: .plain)
+        #expect(advanced == 4)
+        #expect(buffer[1, 0].text == "漢")
+        #expect(buffer[1, 0].width == 2)
+        #expect(buffer[2, 0].isContinuation)
+        #expect(buffer.lines == ["a漢b"])
+    }
+
+    @Test("A wide grapheme never straddles the right edge of the clip")
+    func rightClip() {
+        var buffer = CellBuffer(size: Size(width: 6, height: 1))
+        buffer.write("ab漢字", x: 0, y: 0, style: .plain, clip: Rect(x: 0, y: 0, width: 5, height: 1))
+        #expect(buffer.lines == ["ab漢"])
+        buffer.write("xyz😀", x: 0, y: 0, style: .plain, clip: Rect(x: 0, y: 0, width: 4, height: 1))
+        #expect(buffer[3, 0].text == " ")
+        #expect(buffer.lines == ["xyz"])
+    }
+
+    @Test("A wide grapheme cut by the left edge of the clip becomes a blank")
+    func leftClip() {
+        var buffer = CellBuffer(size: Size(width: 6, height: 1))
+        buffer.fill(buffer.bounds, style: .plain)
+        buffer.write("漢字x", x: 1, y: 0, style: .plain, clip: Rect(x: 2, y: 0, width: 4, height: 1))
+        #expect(buffer.lines == ["   字x"])
+    }
+
+    @Test("Overwriting half of a wide grapheme blanks the other half")
+    func overwriteHalf() {
+        var buffer = CellBuffer(size: Size(width: 4, height: 1))
+        buffer.write("漢字", x: 0, y: 0, style: .plain)
+        buffer.write("x", x: 1, y: 0, style: .plain)
+        #expect(buffer.lines == [" x字"])
+        buffer.write("y", x: 2, y: 0, style: .plain)
+        #expect(buffer.lines == [" xy"])
+    }
+
+    @Test("ZWJ sequences and combining marks are kept whole in one cell")
+    func clusters() {
+        var buffer = CellBuffer(size: Size(width: 6, height: 1))
+        buffer.write("👨‍👩‍👧e\u{301}", x: 0, y: 0, style: .plain)
+        #expect(buffer[0, 0].text == "👨‍👩‍👧")
+        #expect(buffer[2, 0].text == "e\u{301}")
+        #expect(buffer.lines == ["👨‍👩‍👧e\u{301}"])
+    }
+
+    @Test("Controls are skipped and tabs become spaces; rows outside the buffer are ignored")
+    func controls() {
+        var buffer = CellBuffer(size: Size(width: 6, height: 2))
+        buffer.write("a\u{7}\tb", x: 0, y: 0, style: .plain)
+        buffer.write("zzz", x: 0, y: 5, style: .plain)
+        #expect(buffer.lines == ["a b", ""])
+    }
+}

@@ -1,0 +1,96 @@
+import Testing
+@testable import TerminalUI
+
+@Suite("List view")
+@MainActor
+struct ListViewTests {
+    @Test("Only the visible rows are asked for, however many rows there are")
+    func virtualised() {
+        let source = ArrayDataSource(count: 1_000_000)
+        let sut = ListView()
+        sut.dataSource = source
+        let lines = render(sut, width: 20, height: 4, focused: true)
+        #expect(lines == [" Row 0", " Row 1", " Row 2", " Row 3"])
+        #expect(source.requested == [0, 1, 2, 3])
+    }
+
+    @Test("Down past the bottom scrolls; PageDown, PageUp, Home and End jump")
+    func movement() {
+        let source = ArrayDataSource(count: 100)
+        let sut = ListView()
+        sut.dataSource = source
+        _ = render(sut, width: 20, height: 4, focused: true)
+        for _ in 0..<5 { _ = sut.handle(.down) }
+        #expect(sut.selectedIndex == 5)
+        #expect(render(sut, width: 20, height: 4, focused: true) == [" Row 2", " Row 3", " Row 4", " Row 5"])
+        _ = sut.handle(.pageDown)
+        #expect(sut.selectedIndex == 9)
+        _ = sut.handle(.end)
+        #expect(sut.selectedIndex == 99)
+        source.resetRequests()
+        #expect(render(sut, width: 20, height: 4, focused: true) == [" Row 96", " Row 97", " Row 98", " Row 99"])
+        #expect(source.requested == [96, 97, 98, 99])
+        _ = sut.handle(.pageUp)
+        #expect(sut.selectedIndex == 95)
+        _ = sut.handle(.home)
+        #expect(sut.selectedIndex == 0)
+        _ = sut.handle(.up)
+        #expect(sut.selectedIndex == 0)
+    }
+
+    @Test("The selected row is highlighted, in the focused style only while focused")
+    func highlight() {
+        let sut = ListView()
+        let source = ArrayDataSource(count: 3)
+        sut.dataSource = source
+        _ = sut.handle(.down)
+        let theme = Theme.colored()
+        #expect(renderBuffer(sut, width: 10, height: 3, focused: true)[0, 1].style == theme.selection)
+        #expect(renderBuffer(sut, width: 10, height: 3, focused: false)[0, 1].style == theme.inactiveSelection)
+        #expect(renderBuffer(sut, width: 10, height: 3, focused: true)[0, 0].style == theme.text)
+    }
+
+    @Test("The near-end hook fires once per row count, so the next page loads once")
+    func nearEnd() {
+        let source = ArrayDataSource(count: 20)
+        let sut = ListView()
+        sut.dataSource = source
+        sut.nearEndThreshold = 3
+        var calls = 0
+        sut.onNearEnd = {
+            calls += 1
+            source.rows += (20..<40).map { "Row \($0)" }
+            sut.reloadData()
+        }
+        _ = render(sut, width: 20, height: 5)
+        for _ in 0..<15 { _ = sut.handle(.down) }
+        #expect(calls == 0)
+        _ = sut.handle(.down)
+        #expect(calls == 1)
+        _ = sut.handle(.down)
+        #expect(calls == 1)
+        #expect(sut.numberOfRows == 40)
+        _ = sut.handle(.end)
+        #expect(calls == 2)
+    }
+
+    @Test("Enter reports the selected row; details sit at the right edge; an empty list says so")
+    func selectAndDetail() {
+        final class Source: ListViewDataSource {
+            func numberOfRows(in listView: ListView) -> Int { 2 }
+            func listView(_ listView: ListView, rowAt index: Int) -> ListRow {
+                ListRow("Coffee \(index)", detail: "-3.50")
+            }
+        }
+        let source = Source()
+        let sut = ListView(emptyText: "No transactions")
+        #expect(render(sut, width: 20, height: 2) == ["No transactions", ""])
+        sut.dataSource = source
+        var opened: Int?
+        sut.onSelect = { opened = $0 }
+        _ = sut.handle(.down)
+        #expect(sut.handle(.enter))
+        #expect(opened == 1)
+        #expect(render(sut, width: 20, height: 2) == [" Coffee 0     -3.50", " Coffee 1     -3.50"])
+    }
+}
