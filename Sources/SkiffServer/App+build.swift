@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import OpenAPIHummingbird
+import OpenAPIRuntime
 import SkiffAPI
 import SkiffPasswords
 
@@ -71,7 +72,7 @@ struct SkiffServerComponents: Sendable {
     /// The routes of the contract behind the problem, authentication and idempotency middleware.
     func buildRouter() throws -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: ProblemMiddleware(logger: configuration.logger))
         router.get("/health") { _, _ in HTTPResponse.Status.ok }
         let handler = SkiffAPIHandler(
@@ -79,6 +80,7 @@ struct SkiffServerComponents: Sendable {
         )
         try handler.registerHandlers(
             on: router,
+            configuration: .init(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
             middlewares: [
                 AuthenticationMiddleware(sessions: sessions),
                 IdempotencyMiddleware(

@@ -16,7 +16,7 @@ struct SkiffServerCommand: AsyncParsableCommand {
 
 /// Options every command shares: where the data lives.
 struct StorageOptions: ParsableArguments {
-    @Option(help: "The SQLite database file (default: $XDG_DATA_HOME/skiff/skiff.sqlite).")
+    @Option(help: "The SQLite database file, under $XDG_DATA_HOME/skiff by default.")
     var database: String = SkiffServerConfiguration.defaultDatabasePath
 
     @Option(name: .customLong("sms-outbox"), help: "The file one-time codes are appended to, one JSON line each.")
