@@ -50,9 +50,3 @@ public final class ActivateCardPresenter: ActivateCardPresentationLogic {
         viewController?.displaySubmit(viewModel: viewModel)
     }
 }
-
-@MainActor
-public protocol ActivateCardDisplayLogic: AnyObject {
-    func displayLoad(viewModel: ActivateCard.Load.ViewModel)
-    func displaySubmit(viewModel: ActivateCard.Submit.ViewModel)
-}

@@ -79,12 +79,3 @@ public final class AddCardPresenter: AddCardPresentationLogic {
         viewController?.displayBack(viewModel: .init(stage: response.stage))
     }
 }
-
-@MainActor
-public protocol AddCardDisplayLogic: AnyObject {
-    func displayLoad(viewModel: AddCard.Load.ViewModel)
-    func displayNumberChanged(viewModel: AddCard.NumberChanged.ViewModel)
-    func displayValidateField(viewModel: AddCard.ValidateField.ViewModel)
-    func displaySubmit(viewModel: AddCard.Submit.ViewModel)
-    func displayBack(viewModel: AddCard.Back.ViewModel)
-}

@@ -57,10 +57,3 @@ public final class ForgotPasswordPresenter: ForgotPasswordPresentationLogic {
         viewController?.displaySubmit(viewModel: viewModel)
     }
 }
-
-@MainActor
-public protocol ForgotPasswordDisplayLogic: AnyObject {
-    func displayLoad(viewModel: ForgotPassword.Load.ViewModel)
-    func displayValidateField(viewModel: ForgotPassword.ValidateField.ViewModel)
-    func displaySubmit(viewModel: ForgotPassword.Submit.ViewModel)
-}

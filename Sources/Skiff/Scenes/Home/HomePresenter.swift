@@ -83,8 +83,3 @@ public final class HomePresenter: HomePresentationLogic {
         }
     }
 }
-
-@MainActor
-public protocol HomeDisplayLogic: AnyObject {
-    func displayUpdate(viewModel: Home.Update.ViewModel)
-}

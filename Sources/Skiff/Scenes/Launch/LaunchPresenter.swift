@@ -14,8 +14,3 @@ public final class LaunchPresenter: LaunchPresentationLogic {
         viewController?.displayStart(viewModel: .init(subtitle: "Connecting to \(response.serverDescription)…"))
     }
 }
-
-@MainActor
-public protocol LaunchDisplayLogic: AnyObject {
-    func displayStart(viewModel: Launch.Start.ViewModel)
-}

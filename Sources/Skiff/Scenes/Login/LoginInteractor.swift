@@ -8,6 +8,7 @@ public protocol LoginBusinessLogic: AnyObject {
     func submit(request: Login.Submit.Request)
     func cancel(request: Login.Cancel.Request)
     func navigate(request: Login.Navigate.Request)
+    func passwordChanged(request: Login.PasswordChanged.Request)
 }
 
 /// Checks the form, signs in through the auth worker, keeps the session and the last number, and counts down a
@@ -19,6 +20,7 @@ public final class LoginInteractor: LoginBusinessLogic {
     private let sessions: any SessionStoring
     private let preferences: any PreferencesStoring
     private let demo: DemoCredentials?
+    private let notice: Login.Notice?
     private let clock: SceneClock
     /// Set by the coordinator: where the flow goes when it leaves this scene.
     public var route: (LoginRoute) -> Void = { _ in }
@@ -29,8 +31,9 @@ public final class LoginInteractor: LoginBusinessLogic {
 
     public init(
         presenter: any LoginPresentationLogic, auth: any AuthWorking, sessions: any SessionStoring,
-        preferences: any PreferencesStoring, demo: DemoCredentials?, clock: SceneClock = .live
+        preferences: any PreferencesStoring, demo: DemoCredentials?, notice: Login.Notice? = nil, clock: SceneClock = .live
     ) {
+        self.notice = notice
         self.presenter = presenter
         self.auth = auth
         self.sessions = sessions
@@ -45,7 +48,12 @@ public final class LoginInteractor: LoginBusinessLogic {
     }
 
     public func load(request: Login.Load.Request) {
-        presenter.presentLoad(response: .init(lastLogin: preferences.lastLogin(), demo: demo))
+        presenter.presentLoad(response: .init(lastLogin: preferences.lastLogin(), demo: demo, notice: notice))
+    }
+
+    public func passwordChanged(request: Login.PasswordChanged.Request) {
+        preferences.saveLastLogin(request.login)
+        presenter.presentLoad(response: .init(lastLogin: request.login, demo: demo, notice: .passwordChanged))
     }
 
     public func validateField(request: Login.ValidateField.Request) {

@@ -19,16 +19,33 @@ public enum Login {
         }
     }
 
+    /// Why Login is showing again, when it is not the first time.
+    public enum Notice: Hashable, Sendable {
+        case sessionEnded
+        case passwordChanged
+        case loggedOut
+    }
+
     public enum Load {
         public struct Request: Sendable { public init() {} }
         public struct Response: Sendable {
             public var lastLogin: LastLogin?
             public var demo: DemoCredentials?
+            public var notice: Notice?
         }
         public struct ViewModel: Hashable, Sendable {
             public var countryCode: String
             public var phoneNumber: String
             public var hint: String?
+            public var notice: BannerMessage?
+        }
+    }
+
+    /// The password was just changed: fill in the number and say so.
+    public enum PasswordChanged {
+        public struct Request: Sendable {
+            public var login: LastLogin
+            public init(login: LastLogin) { self.login = login }
         }
     }
 

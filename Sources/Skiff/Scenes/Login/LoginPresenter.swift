@@ -27,8 +27,17 @@ public final class LoginPresenter: LoginPresentationLogic {
         viewController?.displayLoad(viewModel: .init(
             countryCode: response.lastLogin?.countryCode ?? "+1",
             phoneNumber: response.lastLogin?.phoneNumber ?? "",
-            hint: hint
+            hint: hint,
+            notice: response.notice.map(Self.notice)
         ))
+    }
+
+    private static func notice(_ notice: Login.Notice) -> BannerMessage {
+        switch notice {
+        case .sessionEnded: BannerMessage(.error, "Your session has ended. Please log in again.")
+        case .passwordChanged: BannerMessage(.info, "Your password was changed. Log in with the new one.")
+        case .loggedOut: BannerMessage(.info, "You are logged out.")
+        }
     }
 
     public func presentValidateField(response: Login.ValidateField.Response) {
@@ -69,12 +78,4 @@ public final class LoginPresenter: LoginPresentationLogic {
             : BannerMessage(.info, "You can try again now.")
         viewController?.displayThrottle(viewModel: .init(banner: banner))
     }
-}
-
-@MainActor
-public protocol LoginDisplayLogic: AnyObject {
-    func displayLoad(viewModel: Login.Load.ViewModel)
-    func displayValidateField(viewModel: Login.ValidateField.ViewModel)
-    func displaySubmit(viewModel: Login.Submit.ViewModel)
-    func displayThrottle(viewModel: Login.Throttle.ViewModel)
 }

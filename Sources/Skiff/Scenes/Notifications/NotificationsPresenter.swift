@@ -31,8 +31,3 @@ public final class NotificationsPresenter: NotificationsPresentationLogic {
         ))
     }
 }
-
-@MainActor
-public protocol NotificationsDisplayLogic: AnyObject {
-    func displayUpdate(viewModel: Notifications.Update.ViewModel)
-}

@@ -56,10 +56,3 @@ public final class RegisterPresenter: RegisterPresentationLogic {
         viewController?.displaySubmit(viewModel: viewModel)
     }
 }
-
-@MainActor
-public protocol RegisterDisplayLogic: AnyObject {
-    func displayLoad(viewModel: Register.Load.ViewModel)
-    func displayValidateField(viewModel: Register.ValidateField.ViewModel)
-    func displaySubmit(viewModel: Register.Submit.ViewModel)
-}

@@ -32,8 +32,3 @@ public final class TransactionDetailPresenter: TransactionDetailPresentationLogi
         ))
     }
 }
-
-@MainActor
-public protocol TransactionDetailDisplayLogic: AnyObject {
-    func displayLoad(viewModel: TransactionDetail.Load.ViewModel)
-}

@@ -28,11 +28,6 @@ public final class VerifyPhonePresenter: VerifyPhonePresentationLogic {
     }
 }
 
-@MainActor
-public protocol VerifyPhoneDisplayLogic: AnyObject {
-    func displayLoad(viewModel: VerifyPhone.Load.ViewModel)
-    func displaySubmit(viewModel: VerifyPhone.Submit.ViewModel)
-}
 
 extension Formatting {
     /// `Development server: the code is 123456`, or nothing.

@@ -43,6 +43,15 @@ struct LoginInteractorTests {
         #expect(presenter.loads.first?.demo == Seeds.demo)
     }
 
+    @Test("a changed password remembers the number and says so")
+    func passwordChanged() {
+        let sut = makeSUT()
+        sut.passwordChanged(request: .init(login: LastLogin(countryCode: "+1", phoneNumber: "2025550143")))
+        #expect(preferences.lastLogin() == LastLogin(countryCode: "+1", phoneNumber: "2025550143"))
+        #expect(presenter.loads.last?.notice == .passwordChanged)
+        #expect(presenter.loads.last?.lastLogin?.phoneNumber == "2025550143")
+    }
+
     @Test("leaving a field checks only that field")
     func validateField() {
         let sut = makeSUT()

@@ -27,18 +27,27 @@ struct LoginPresenterTests {
     @Test("defaults to +1 and shows the demo hint with a readable number")
     func loadDefaults() {
         let sut = makeSUT()
-        sut.presentLoad(response: .init(lastLogin: nil, demo: Seeds.demo))
+        sut.presentLoad(response: .init(lastLogin: nil, demo: Seeds.demo, notice: nil))
         #expect(display.loads.last == .init(
             countryCode: "+1", phoneNumber: "",
-            hint: "Demo account: +1 202 555 0143 · password sail-away-2026"
+            hint: "Demo account: +1 202 555 0143 · password sail-away-2026", notice: nil
         ))
     }
 
     @Test("prefills the last number and shows no hint against a remote server")
     func loadLastLogin() {
         let sut = makeSUT()
-        sut.presentLoad(response: .init(lastLogin: LastLogin(countryCode: "+44", phoneNumber: "7700900123"), demo: nil))
-        #expect(display.loads.last == .init(countryCode: "+44", phoneNumber: "7700900123", hint: nil))
+        sut.presentLoad(response: .init(lastLogin: LastLogin(countryCode: "+44", phoneNumber: "7700900123"), demo: nil, notice: nil))
+        #expect(display.loads.last == .init(countryCode: "+44", phoneNumber: "7700900123", hint: nil, notice: nil))
+    }
+
+    @Test("says why Login is back: session ended, password changed")
+    func notices() {
+        let sut = makeSUT()
+        sut.presentLoad(response: .init(lastLogin: nil, demo: nil, notice: .sessionEnded))
+        #expect(display.loads.last?.notice == BannerMessage(.error, "Your session has ended. Please log in again."))
+        sut.presentLoad(response: .init(lastLogin: nil, demo: nil, notice: .passwordChanged))
+        #expect(display.loads.last?.notice == BannerMessage(.info, "Your password was changed. Log in with the new one."))
     }
 
     @Test("words field problems and focuses the first bad field")

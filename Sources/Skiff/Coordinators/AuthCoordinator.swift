@@ -1,0 +1,77 @@
+import SkiffCore
+import TerminalUI
+
+/// Login, with Register → Verify phone and Forgot password pushed over it.
+@MainActor
+public final class AuthCoordinator: Coordinator {
+    public enum Event {
+        /// Signed in (by login or by verifying a new account).
+        case finished(Session)
+    }
+
+    public var children: [any Coordinator] = []
+    var onFinish: (Event) -> Void = { _ in }
+    private let navigation: NavigationController
+    private let factory: SceneFactory
+    private let notice: Login.Notice?
+    private weak var login: LoginInteractor?
+
+    init(navigation: NavigationController, factory: SceneFactory, notice: Login.Notice?) {
+        self.navigation = navigation
+        self.factory = factory
+        self.notice = notice
+    }
+
+    public func start() {
+        let (controller, interactor) = factory.login(notice: notice)
+        interactor.route = { [weak self] route in
+            guard let self else { return }
+            switch route {
+            case .loggedIn(let session): self.onFinish(.finished(session))
+            case .register(let prefill): self.showRegister(prefill: prefill)
+            case .forgotPassword(let prefill): self.showForgotPassword(prefill: prefill)
+            }
+        }
+        login = interactor
+        navigation.setViewControllers([controller])
+    }
+
+    private func showRegister(prefill: LastLogin) {
+        let (controller, interactor) = factory.register(prefill: prefill)
+        interactor.route = { [weak self] route in
+            guard let self else { return }
+            switch route {
+            case .verify(let registration, let challenge): self.showVerify(registration: registration, challenge: challenge)
+            case .cancelled: _ = self.navigation.pop()
+            }
+        }
+        navigation.push(controller)
+    }
+
+    private func showVerify(registration: Registration, challenge: VerificationChallenge) {
+        let (controller, interactor) = factory.verifyPhone(registration: registration, challenge: challenge)
+        interactor.route = { [weak self] route in
+            guard let self else { return }
+            switch route {
+            case .verified(let session): self.onFinish(.finished(session))
+            case .cancelled: _ = self.navigation.pop()
+            }
+        }
+        navigation.push(controller)
+    }
+
+    private func showForgotPassword(prefill: LastLogin) {
+        let (controller, interactor) = factory.forgotPassword(prefill: prefill)
+        interactor.route = { [weak self] route in
+            guard let self else { return }
+            switch route {
+            case .passwordReset(let login):
+                _ = self.navigation.popToRoot()
+                self.login?.passwordChanged(request: .init(login: login))
+            case .cancelled:
+                _ = self.navigation.pop()
+            }
+        }
+        navigation.push(controller)
+    }
+}

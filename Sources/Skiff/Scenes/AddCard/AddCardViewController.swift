@@ -1,0 +1,143 @@
+import TerminalUI
+
+@MainActor
+public protocol AddCardDisplayLogic: AnyObject {
+    func displayLoad(viewModel: AddCard.Load.ViewModel)
+    func displayNumberChanged(viewModel: AddCard.NumberChanged.ViewModel)
+    func displayValidateField(viewModel: AddCard.ValidateField.ViewModel)
+    func displaySubmit(viewModel: AddCard.Submit.ViewModel)
+    func displayBack(viewModel: AddCard.Back.ViewModel)
+}
+
+/// The card's number (grouped as typed), holder name, expiry (MM/YY) and security code; then a confirmation.
+@MainActor
+public final class AddCardViewController: SceneViewController, AddCardDisplayLogic {
+    public var interactor: (any AddCardBusinessLogic)?
+
+    private let confirmation = VStack(spacing: 0)
+    private lazy var screen = FormScreen(
+        intro: "Add a card from another bank. The number and security code are sent once and never stored.",
+        sections: [confirmation]
+    )
+    let number = TextField.digits(placeholder: "4242 4242 4242 4242", maxLength: 19)
+    private let brand = Label("", style: .muted)
+    let holderName = TextField(maxLength: 26)
+    let expiry = TextField.digits(placeholder: "MM/YY", maxLength: 4)
+    let securityCode = SecureField(maxLength: 3)
+    private lazy var continueButton = Button("Continue") { [weak self] in self?.submit() }
+    private var isBusy = false
+
+    public init() {
+        super.init(title: "Add card")
+        number.formatter = .grouping([4, 4, 4, 4, 3])
+        expiry.formatter = .grouping([2, 2], separator: "/")
+        securityCode.inputFilter = { ("0"..."9").contains($0) }
+        keyBindings = [
+            KeyBinding(.enter, "continue") { [weak self] in self?.submit() },
+            KeyBinding.described([.escape], "back", showsInStatusBar: true),
+        ]
+    }
+
+    private var fields: [(AddCard.Field, TextField)] {
+        [(.number, number), (.holderName, holderName), (.expiry, expiry), (.securityCode, securityCode)]
+    }
+
+    public override func viewDidLoad() {
+        let numberRow = HStack(spacing: 2)
+        numberRow.add(number, size: .fixed(24))
+        numberRow.add(brand, size: .fill)
+        screen.form.addField("Card number", numberRow)
+        screen.form.addField("Name on card", holderName)
+        screen.form.addField("Expiry (MM/YY)", expiry)
+        screen.form.addField("Security code", securityCode)
+        confirmation.isHidden = true
+        number.onChange = { [weak self] text in self?.interactor?.numberChanged(request: .init(digits: text)) }
+        for (_, field) in fields { field.onSubmit = { [weak self] in self?.submit() } }
+        screen.buttons.add(continueButton)
+        view.addSubview(screen.stack)
+        interactor?.load(request: .init())
+        focus(number)
+    }
+
+    private var form: AddCard.Form {
+        AddCard.Form(number: number.text, holderName: holderName.text, expiry: expiry.text, securityCode: securityCode.text)
+    }
+
+    private func submit() {
+        guard !isBusy else { return }
+        interactor?.submit(request: .init(form: form))
+    }
+
+    public override func focusDidMove(from previous: View?) {
+        guard let left = fields.first(where: { $0.1 === previous })?.0 else { return }
+        interactor?.validateField(request: .init(field: left, form: form))
+    }
+
+    public override func escapePressed() {
+        interactor?.back(request: .init())
+    }
+
+    public override func viewDidDisappear() {
+        // The security code is wiped as soon as the flow is over.
+        if navigationController == nil {
+            securityCode.clear()
+            number.clear()
+        }
+    }
+
+    private func showStage(_ stage: AddCard.Stage) {
+        let confirming = stage == .confirm
+        screen.form.isHidden = confirming
+        confirmation.isHidden = !confirming
+        continueButton.title = confirming ? "Add card" : "Continue"
+        if confirming {
+            focus(continueButton)
+        } else if focusedView === continueButton || focusedView == nil {
+            focus(number)
+        }
+    }
+
+    // MARK: Display
+
+    public func displayLoad(viewModel: AddCard.Load.ViewModel) {
+        holderName.text = viewModel.holderName
+    }
+
+    public func displayNumberChanged(viewModel: AddCard.NumberChanged.ViewModel) {
+        brand.text = viewModel.brandName ?? ""
+        number.formatter = .grouping(viewModel.grouping)
+        number.maxLength = viewModel.maxDigits
+        securityCode.maxLength = viewModel.securityCodeLength
+    }
+
+    public func displayValidateField(viewModel: AddCard.ValidateField.ViewModel) {
+        guard let field = fields.first(where: { $0.0 == viewModel.field })?.1 else { return }
+        screen.form.setError(viewModel.message, for: field === number ? number.superview ?? number : field)
+    }
+
+    public func displaySubmit(viewModel: AddCard.Submit.ViewModel) {
+        isBusy = viewModel.isBusy
+        screen.setBusy(viewModel.isBusy, "Adding the card… (Esc cancels)")
+        for (key, field) in fields {
+            screen.form.setError(viewModel.fieldErrors[key], for: field === number ? number.superview ?? number : field)
+        }
+        if !viewModel.confirmRows.isEmpty {
+            for item in confirmation.items { confirmation.remove(item.view) }
+            for row in viewModel.confirmRows {
+                let line = HStack(spacing: 2)
+                line.add(Label(row.label, style: .muted), size: .fixed(10))
+                line.add(Label(row.value, style: .title), size: .fill)
+                confirmation.add(line, size: .fixed(1))
+            }
+        }
+        screen.show(viewModel.banner)
+        showStage(viewModel.stage)
+        if let key = viewModel.focus, let field = fields.first(where: { $0.0 == key })?.1 { focus(field) }
+    }
+
+    public func displayBack(viewModel: AddCard.Back.ViewModel) {
+        screen.note.clear()
+        screen.error.clear()
+        showStage(viewModel.stage)
+    }
+}

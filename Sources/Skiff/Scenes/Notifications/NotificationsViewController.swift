@@ -1,0 +1,68 @@
+import TerminalUI
+
+@MainActor
+public protocol NotificationsDisplayLogic: AnyObject {
+    func displayUpdate(viewModel: Notifications.Update.ViewModel)
+}
+
+/// The notifications, newest first; Enter marks the selected one read.
+@MainActor
+public final class NotificationsViewController: SceneViewController, NotificationsDisplayLogic, ListViewDataSource {
+    public var interactor: (any NotificationsBusinessLogic)?
+
+    private let stack = VStack(spacing: 0)
+    private let summary = Label("", style: .muted)
+    let list = ListView(emptyText: "Loading notifications…")
+    private let body = Label("", overflow: .wrap)
+    private let banner = Banner()
+    private let spinner = Spinner("Loading…")
+    private var rows: [Notifications.Update.ViewModel.Row] = []
+
+    public init() {
+        super.init(title: "Notifications")
+        keyBindings = [
+            KeyBinding.described([.enter], "mark read", showsInStatusBar: true),
+            KeyBinding(.character("m"), "mark all read") { [weak self] in self?.interactor?.markAllRead(request: .init()) },
+            KeyBinding.described([.escape], "back", showsInStatusBar: true),
+        ]
+    }
+
+    public override func viewDidLoad() {
+        stack.add(summary, size: .fixed(1))
+        stack.add(banner)
+        stack.add(Panel(title: "Inbox", content: list), size: .fill)
+        stack.add(Panel(title: "Message", content: body), size: .fixed(5))
+        stack.add(spinner, size: .fixed(1))
+        view.addSubview(stack)
+        list.dataSource = self
+        list.onSelect = { [weak self] index in self?.interactor?.markRead(request: .init(index: index)) }
+        list.onSelectionChange = { [weak self] index in self?.showBody(index) }
+        focus(list)
+        interactor?.load(request: .init())
+    }
+
+    public override func escapePressed() {
+        interactor?.close(request: .init())
+    }
+
+    private func showBody(_ index: Int) {
+        body.text = rows.indices.contains(index) ? rows[index].body : ""
+    }
+
+    public func numberOfRows(in listView: ListView) -> Int { rows.count }
+
+    public func listView(_ listView: ListView, rowAt index: Int) -> ListRow {
+        let row = rows[index]
+        return ListRow((row.isUnread ? "● " : "  ") + row.title, detail: row.date, style: row.isUnread ? .title : .text)
+    }
+
+    public func displayUpdate(viewModel: Notifications.Update.ViewModel) {
+        summary.text = viewModel.summary
+        list.emptyText = viewModel.emptyText ?? ""
+        rows = viewModel.rows
+        list.reloadData()
+        showBody(list.selectedIndex ?? 0)
+        if let message = viewModel.banner { banner.show(message.text, kind: .error) } else { banner.clear() }
+        if viewModel.isBusy { spinner.start() } else { spinner.stop() }
+    }
+}

@@ -1,0 +1,40 @@
+import TerminalUI
+
+@MainActor
+public protocol TransactionDetailDisplayLogic: AnyObject {
+    func displayLoad(viewModel: TransactionDetail.Load.ViewModel)
+}
+
+/// One transaction in full.
+@MainActor
+public final class TransactionDetailViewController: SceneViewController, TransactionDetailDisplayLogic {
+    public var interactor: (any TransactionDetailBusinessLogic)?
+
+    private let stack = VStack(spacing: 1)
+    private let amount = Label("", style: .title)
+    private let details = Form(spacing: 0)
+
+    public init() {
+        super.init(title: "Transaction")
+        keyBindings = [KeyBinding.described([.escape], "back", showsInStatusBar: true)]
+    }
+
+    public override func viewDidLoad() {
+        stack.add(amount, size: .fixed(1))
+        stack.add(details)
+        view.addSubview(Panel(title: nil, content: stack))
+        interactor?.load(request: .init())
+    }
+
+    public override func escapePressed() {
+        interactor?.close(request: .init())
+    }
+
+    public func displayLoad(viewModel: TransactionDetail.Load.ViewModel) {
+        title = viewModel.title
+        amount.text = viewModel.amount
+        for row in viewModel.rows {
+            details.addField(row.label, Label(row.value))
+        }
+    }
+}

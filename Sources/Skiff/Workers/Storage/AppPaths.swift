@@ -1,0 +1,71 @@
+import Foundation
+
+/// Where the app keeps its files: XDG directories by default, or everything under one folder (`--data-dir`).
+public struct AppPaths: Sendable, Hashable {
+    /// The embedded server's database, server key and SMS outbox (`$XDG_DATA_HOME/skiff`).
+    public var data: URL
+    /// The session, preferences and log (`$XDG_STATE_HOME/skiff`).
+    public var state: URL
+    /// The Home cache (`$XDG_CACHE_HOME/skiff`).
+    public var cache: URL
+
+    public init(data: URL, state: URL, cache: URL) {
+        self.data = data
+        self.state = state
+        self.cache = cache
+    }
+
+    /// The XDG base directories, falling back to `~/.local/share`, `~/.local/state` and `~/.cache`.
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> AppPaths {
+        let home = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory())
+        func base(_ variable: String, _ fallback: String) -> URL {
+            if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value) }
+            return home.appendingPathComponent(fallback)
+        }
+        return AppPaths(
+            data: base("XDG_DATA_HOME", ".local/share").appendingPathComponent("skiff"),
+            state: base("XDG_STATE_HOME", ".local/state").appendingPathComponent("skiff"),
+            cache: base("XDG_CACHE_HOME", ".cache").appendingPathComponent("skiff")
+        )
+    }
+
+    /// Everything under one folder: `data/`, `state/` and `cache/` inside it.
+    public static func rooted(at folder: URL) -> AppPaths {
+        AppPaths(
+            data: folder.appendingPathComponent("data"),
+            state: folder.appendingPathComponent("state"),
+            cache: folder.appendingPathComponent("cache")
+        )
+    }
+
+    public var sessionFile: URL { state.appendingPathComponent("session.json") }
+    public var preferencesFile: URL { state.appendingPathComponent("preferences.json") }
+    public var logFile: URL { state.appendingPathComponent("skiff.log") }
+    public var cacheDatabase: URL { cache.appendingPathComponent("cache.sqlite") }
+    public var serverDatabase: URL { data.appendingPathComponent("skiff.sqlite") }
+    public var smsOutbox: URL { data.appendingPathComponent("sms-outbox.jsonl") }
+}
+
+/// Writes small private files: the folder made with mode 0700, the file replaced atomically with mode 0600.
+enum PrivateFile {
+    static func write(_ data: Data, to url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        if rename(temporary.path, url.path) != 0 {
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+    }
+
+    static func read(_ url: URL) -> Data? {
+        FileManager.default.contents(atPath: url.path)
+    }
+
+    static func remove(_ url: URL) {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
