@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdBcrypt
+import NIOConcurrencyHelpers
 import NIOPosix
 import SkiffCore
 
@@ -7,13 +8,13 @@ import SkiffCore
 struct PasswordService: Sendable {
     let cost: UInt8
     let commonPasswords: Set<String>
-    /// A hash of a random password, verified against when a number is unknown so that both answers take as long.
-    let decoyHash: String
+    /// A hash of a random password, verified against when a number is unknown so that both answers take as
+    /// long; made on first use, so that starting the server costs no bcrypt round.
+    private let decoy = NIOLockedValueBox<String?>(nil)
 
     init(cost: UInt8, commonPasswords: Set<String>) {
         self.cost = cost
         self.commonPasswords = commonPasswords
-        self.decoyHash = Bcrypt.hash(SessionToken.generate(), cost: cost)
     }
 
     /// 8–128 characters and not in the common-passwords list; otherwise a validation problem on `field`.
@@ -35,7 +36,16 @@ struct PasswordService: Sendable {
 
     /// Verifies against `hash`, or against the decoy when there is no account, so timing tells nothing.
     func verify(_ password: String, hash: String?) async throws -> Bool {
-        let target = hash ?? decoyHash
+        let target: String
+        if let hash {
+            target = hash
+        } else if let decoyHash = decoy.withLockedValue({ $0 }) {
+            target = decoyHash
+        } else {
+            let decoyHash = try await self.hash(SessionToken.generate())
+            decoy.withLockedValue { $0 = decoyHash }
+            target = decoyHash
+        }
         let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: target) }
         return hash != nil && matches
     }
