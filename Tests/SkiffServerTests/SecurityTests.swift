@@ -121,6 +121,26 @@ struct SecurityTests {
         #expect(!codeHashes.contains(server.sender.messages[0].code))
     }
 
+    @Test("The database files and the server key are the owner's only")
+    func filePermissions() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        let modes = try await server.withRouter { client in
+            _ = try await server.register(client)
+            var modes: [String: Int] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: server.directory.path)
+            where name.hasPrefix("skiff.sqlite") || name == "server.key" {
+                let path = server.directory.appendingPathComponent(name).path
+                modes[name] = (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
+            }
+            return modes
+        }
+        #expect(Set(modes.keys).isSuperset(of: ["skiff.sqlite", "skiff.sqlite-wal", "server.key"]))
+        for (name, mode) in modes {
+            #expect(mode == 0o600, "\(name)")
+        }
+    }
+
     @Test("Responses never show SQL or internals")
     func noInternalsInResponses() async throws {
         let server = try TestServer()
