@@ -73,6 +73,28 @@ let package = Package(
             ]
         ),
 
+        // MARK: Wallet app
+        .target(
+            name: "Skiff",
+            dependencies: [
+                "TerminalUI", "SkiffAPI", "SkiffCore",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "skiff",
+            dependencies: [
+                "Skiff", "SkiffServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // MARK: Tests
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(name: "SkiffCoreTests", dependencies: ["SkiffCore"]),
@@ -83,6 +105,13 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(
+            name: "SkiffTests",
+            dependencies: [
+                "Skiff", "SkiffCore", "SkiffServer", "TerminalUI",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: []),

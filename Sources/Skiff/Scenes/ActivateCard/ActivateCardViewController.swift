@@ -22,7 +22,6 @@ public final class ActivateCardViewController: SceneViewController, ActivateCard
         super.init(title: "Activate card")
         keyBindings = [
             KeyBinding(.enter, "continue") { [weak self] in self?.submit() },
-            KeyBinding.described([.escape], "back", showsInStatusBar: true),
         ]
     }
 

@@ -34,7 +34,6 @@ public final class AddCardViewController: SceneViewController, AddCardDisplayLog
         securityCode.inputFilter = { ("0"..."9").contains($0) }
         keyBindings = [
             KeyBinding(.enter, "continue") { [weak self] in self?.submit() },
-            KeyBinding.described([.escape], "back", showsInStatusBar: true),
         ]
     }
 

@@ -31,7 +31,6 @@ public final class ForgotPasswordViewController: SceneViewController, ForgotPass
         keyBindings = [
             KeyBinding(.enter, "continue") { [weak self] in self?.submit() },
             KeyBinding(.ctrl("r"), "retry") { [weak self] in self?.submit() },
-            KeyBinding.described([.escape], "back", showsInStatusBar: true),
         ]
     }
 

@@ -23,7 +23,6 @@ public final class NotificationsViewController: SceneViewController, Notificatio
         keyBindings = [
             KeyBinding.described([.enter], "mark read", showsInStatusBar: true),
             KeyBinding(.character("m"), "mark all read") { [weak self] in self?.interactor?.markAllRead(request: .init()) },
-            KeyBinding.described([.escape], "back", showsInStatusBar: true),
         ]
     }
 

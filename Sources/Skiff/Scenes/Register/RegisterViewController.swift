@@ -28,7 +28,6 @@ public final class RegisterViewController: SceneViewController, RegisterDisplayL
         keyBindings = [
             KeyBinding(.enter, "send code") { [weak self] in self?.submit() },
             KeyBinding(.ctrl("r"), "retry") { [weak self] in self?.submit() },
-            KeyBinding.described([.escape], "back", showsInStatusBar: true),
         ]
     }
 

@@ -16,7 +16,7 @@ public final class TransactionDetailViewController: SceneViewController, Transac
 
     public init() {
         super.init(title: "Transaction")
-        keyBindings = [KeyBinding.described([.escape], "back", showsInStatusBar: true)]
+        
     }
 
     public override func viewDidLoad() {

@@ -22,7 +22,6 @@ public final class VerifyPhoneViewController: SceneViewController, VerifyPhoneDi
         keyBindings = [
             KeyBinding(.enter, "verify") { [weak self] in self?.submit() },
             KeyBinding(.ctrl("r"), "new code") { [weak self] in self?.interactor?.resend(request: .init()) },
-            KeyBinding.described([.escape], "back", showsInStatusBar: true),
         ]
     }
 

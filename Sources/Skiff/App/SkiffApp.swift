@@ -1,0 +1,86 @@
+import Foundation
+import Logging
+import TerminalUI
+
+/// How the app is started: which server, where files go, and whether that server is the app's own.
+public struct SkiffAppConfiguration: Sendable {
+    public var serverURL: URL
+    public var paths: AppPaths
+    /// True when the app started its own server: show the demo credentials and read codes from its outbox.
+    public var isEmbeddedServer: Bool
+
+    public init(serverURL: URL, paths: AppPaths, isEmbeddedServer: Bool) {
+        self.serverURL = serverURL
+        self.paths = paths
+        self.isEmbeddedServer = isEmbeddedServer
+    }
+
+    /// The demo account the embedded server seeds on first run.
+    public static let demo = DemoCredentials(countryCode: "+1", phoneNumber: "202 555 0143", password: "sail-away-2026")
+}
+
+/// Passes a 401 seen on any thread to the app coordinator on the main actor.
+@MainActor
+final class SessionExpiryRelay {
+    weak var coordinator: AppCoordinator?
+
+    nonisolated func fire() {
+        Task { @MainActor in self.coordinator?.sessionDidExpire() }
+    }
+}
+
+/// Wires the live workers and stores, the navigation controller and the app coordinator onto a terminal.
+@MainActor
+public final class SkiffApp {
+    public let application: Application
+    public let coordinator: AppCoordinator
+    private let api: APIClient?
+
+    /// Builds the app on `terminal` from ready dependencies (tests pass doubles and a headless terminal).
+    public init(terminal: any Terminal, dependencies: AppDependencies, environment: [String: String]) {
+        let navigation = NavigationController()
+        application = Application(terminal: terminal, rootViewController: navigation, environment: environment)
+        coordinator = AppCoordinator(navigation: navigation, dependencies: dependencies)
+        api = nil
+    }
+
+    /// Builds the app against a real server: HTTP workers, the session file, preferences and the GRDB cache.
+    public init(terminal: any Terminal, configuration: SkiffAppConfiguration, environment: [String: String], logger: Logger) throws {
+        let relay = SessionExpiryRelay()
+        let tokens = SessionTokenBox()
+        let api = APIClient(baseURL: configuration.serverURL, tokens: tokens) { relay.fire() }
+        let paths = configuration.paths
+        let dependencies = AppDependencies(
+            auth: AuthWorker(api: api), account: AccountWorker(api: api), cards: CardWorker(api: api),
+            notifications: NotificationsWorker(api: api),
+            sessions: SessionStore(file: paths.sessionFile),
+            preferences: PreferencesStore(file: paths.preferencesFile),
+            cache: try CacheStore(file: paths.cacheDatabase, logger: logger),
+            outbox: configuration.isEmbeddedServer ? DevelopmentOutbox(file: paths.smsOutbox) : nil,
+            tokens: tokens,
+            demo: configuration.isEmbeddedServer ? SkiffAppConfiguration.demo : nil,
+            serverDescription: configuration.isEmbeddedServer
+                ? "the built-in server at \(configuration.serverURL.host ?? "127.0.0.1"):\(configuration.serverURL.port ?? 0)"
+                : configuration.serverURL.absoluteString
+        )
+        let navigation = NavigationController()
+        application = Application(terminal: terminal, rootViewController: navigation, environment: environment)
+        coordinator = AppCoordinator(navigation: navigation, dependencies: dependencies)
+        relay.coordinator = coordinator
+        self.api = api
+    }
+
+    /// Shows the first screen and runs until the person quits; returns the exit status.
+    public func run() async throws -> Int32 {
+        coordinator.start()
+        let status: Int32
+        do {
+            status = try await application.run()
+        } catch {
+            await api?.shutdown()
+            throw error
+        }
+        await api?.shutdown()
+        return status
+    }
+}

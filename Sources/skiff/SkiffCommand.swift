@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Skiff
+import SkiffServer
+import TerminalUI
+
+/// `skiff`: the terminal wallet. Starts its own server on 127.0.0.1 unless `--server` names one.
+@main
+struct SkiffCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "skiff",
+        abstract: "A keyboard-driven terminal wallet.",
+        discussion: """
+            Without --server, Skiff starts its own server on 127.0.0.1 (a free port) with its database under \
+            $XDG_DATA_HOME/skiff, seeded with a demo account on first run. The session and the log are kept under \
+            $XDG_STATE_HOME/skiff, the Home cache under $XDG_CACHE_HOME/skiff.
+            """,
+        version: "0.1.0"
+    )
+
+    @Option(name: .long, help: ArgumentHelp("Use this server instead of starting one (http://host:port).", valueName: "url"))
+    var server: String?
+
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp("Keep every file under this folder instead of the XDG directories.", valueName: "path"))
+    var dataDirectory: String?
+
+    func validate() throws {
+        if let server {
+            guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+                throw ValidationError("--server needs an http:// or https:// address with a host, such as http://127.0.0.1:8080.")
+            }
+        }
+        if let dataDirectory, dataDirectory.isEmpty {
+            throw ValidationError("--data-dir needs a folder.")
+        }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let paths = dataDirectory.map { AppPaths.rooted(at: URL(fileURLWithPath: $0, isDirectory: true)) } ?? AppPaths.standard(environment: environment)
+
+        let sink: FileLogHandler.Sink
+        do {
+            sink = try FileLogHandler.Sink(file: paths.logFile)
+        } catch {
+            throw ValidationError("Cannot write the log at \(paths.logFile.path): \(error.localizedDescription)")
+        }
+        let level: Logger.Level = environment["SKIFF_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        LoggingSystem.bootstrap { label in FileLogHandler(label: label, sink: sink, level: level) }
+        let logger = Logger(label: "skiff")
+
+        var embedded: SkiffServerInstance?
+        let serverURL: URL
+        if let server, let url = URL(string: server) {
+            serverURL = url
+        } else {
+            do {
+                let instance = try await SkiffServerInstance.start(SkiffServerConfiguration(
+                    host: "127.0.0.1", port: 0,
+                    databasePath: paths.serverDatabase.path, smsOutboxPath: paths.smsOutbox.path,
+                    dataDirectory: paths.data.path, logger: Logger(label: "skiff.server")
+                ))
+                embedded = instance
+                serverURL = instance.baseURL
+            } catch {
+                logger.error("The built-in server did not start", metadata: ["error": "\(error)"])
+                throw ValidationError("The built-in server did not start: \(error). See \(paths.logFile.path).")
+            }
+        }
+        logger.info("Starting", metadata: ["server": "\(serverURL)", "embedded": "\(embedded != nil)"])
+
+        let status: Int32
+        do {
+            status = try await MainActor.run {
+                try SkiffApp(
+                    terminal: CursesTerminal(environment: environment),
+                    configuration: SkiffAppConfiguration(serverURL: serverURL, paths: paths, isEmbeddedServer: embedded != nil),
+                    environment: environment, logger: logger
+                )
+            }.run()
+        } catch {
+            await embedded?.stop()
+            logger.error("The terminal could not be used", metadata: ["error": "\(error)"])
+            throw ValidationError("\(error)")
+        }
+        await embedded?.stop()
+        logger.info("Stopped", metadata: ["status": "\(status)"])
+        if status != 0 { throw ExitCode(status) }
+    }
+}
