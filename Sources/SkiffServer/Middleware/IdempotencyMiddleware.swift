@@ -16,6 +16,8 @@ struct IdempotencyMiddleware: ServerMiddleware {
     static let operations: Set<String> = ["register", "addCard"]
     static let headerName = HTTPField.Name("Idempotency-Key")!
     static let replayedHeaderName = HTTPField.Name("Idempotent-Replayed")!
+    /// A reservation this old belongs to a request whose server stopped before answering.
+    static let abandonedAfter: TimeInterval = 5 * 60
     /// Request bodies above this size are refused before they are read whole.
     static let maxBodySize = 64 * 1024
 
@@ -46,7 +48,8 @@ struct IdempotencyMiddleware: ServerMiddleware {
         let scope = Caller.current?.userID ?? "anonymous"
         let now = clock.now()
         switch try await repository.begin(
-            scope: scope, key: idempotencyKey, requestHash: requestHash, at: now, expiredBefore: now.addingTimeInterval(-retention)
+            scope: scope, key: idempotencyKey, requestHash: requestHash, at: now,
+            expiredBefore: now.addingTimeInterval(-retention), abandonedBefore: now.addingTimeInterval(-Self.abandonedAfter)
         ) {
         case .completed(let stored):
             logger.info("idempotent replay", metadata: ["operation": "\(operationID)"])

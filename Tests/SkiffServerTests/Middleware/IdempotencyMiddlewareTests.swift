@@ -57,6 +57,29 @@ struct IdempotencyMiddlewareTests {
         }
     }
 
+    @Test("A reservation left by a server that stopped mid-request is released after 5 minutes")
+    func abandonedReservation() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        let body: [String: any Sendable] = ["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": Seeds.password]
+        let bodyData = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+        try await server.withRouter { client in
+            let components = try await SkiffServerComponents(server.configuration)
+            let requestHash = components.key.mac(
+                "idempotency", Data("POST /v1/auth/register\n".utf8) + bodyData
+            )
+            let now = server.clock.now()
+            let reserved = try await components.repositories.idempotency.begin(
+                scope: "anonymous", key: "crashed", requestHash: requestHash, at: now,
+                expiredBefore: now.addingTimeInterval(-86_400), abandonedBefore: now.addingTimeInterval(-300)
+            )
+            #expect(reserved == .started)
+            #expect(try await client.send(.post, "/v1/auth/register", json: body, idempotencyKey: "crashed").status == .conflict)
+            server.clock.advance(by: 301)
+            #expect(try await client.send(.post, "/v1/auth/register", json: body, idempotencyKey: "crashed").status == .accepted)
+        }
+    }
+
     @Test("Keys are scoped to the caller")
     func scopedToCaller() async throws {
         let server = try TestServer()

@@ -115,10 +115,13 @@ struct SQLiteNotificationRepository: NotificationRepository {
 struct SQLiteIdempotencyRepository: IdempotencyRepository {
     let pool: DatabasePool
 
-    func begin(scope: String, key: String, requestHash: String, at date: Date, expiredBefore: Date) async throws -> IdempotencyBegin {
+    func begin(
+        scope: String, key: String, requestHash: String, at date: Date, expiredBefore: Date, abandonedBefore: Date
+    ) async throws -> IdempotencyBegin {
         try await pool.write { db in
             try db.execute(
-                sql: "DELETE FROM idempotency_keys WHERE created_at < ?", arguments: [expiredBefore.millisecondsSince1970]
+                sql: "DELETE FROM idempotency_keys WHERE created_at < ? OR (status IS NULL AND created_at < ?)",
+                arguments: [expiredBefore.millisecondsSince1970, abandonedBefore.millisecondsSince1970]
             )
             if let row = try Row.fetchOne(
                 db, sql: "SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?", arguments: [scope, key]
