@@ -32,6 +32,7 @@ let package = Package(
         ),
         .target(name: "TerminalUI", dependencies: ["CNcurses"]),
         .executableTarget(name: "skiff-gallery", dependencies: ["TerminalUI"]),
+        .executableTarget(name: "skiff-bench", dependencies: ["TerminalUI"]),
 
         // MARK: Domain and contract
         .target(name: "SkiffCore"),

@@ -1,0 +1,216 @@
+import Foundation
+
+/// Why a tmux-driven test step failed.
+struct TmuxError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A private tmux server (its own socket) running one command in a pane of a given size, for driving
+/// terminal programs as a person would: send keys, read the screen, wait for text, resize, kill.
+///
+/// Works without a terminal or standard input (CI): the session is detached. The server is killed by
+/// `kill()` and, as a safety net, when the value is deinitialised.
+final class TmuxSession {
+    /// The socket name passed to `tmux -L`.
+    let socket: String
+    private(set) var isAlive = true
+    private var socketPath: String?
+
+    /// Starts `command` (run by `sh -c`) in a detached session of `width`×`height` with extra environment.
+    init(command: String, width: Int = 100, height: Int = 30, environment: [String: String] = [:]) throws {
+        socket = "skiff-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.quote($0.value))" }
+        let shellCommand = (["env"] + assignments + ["sh", "-c", Self.quote(command)]).joined(separator: " ")
+        try run(["new-session", "-d", "-x", String(width), "-y", String(height), shellCommand])
+        socketPath = try? run(["display-message", "-p", "#{socket_path}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        try run(["set-option", "-g", "remain-on-exit", "on"])
+    }
+
+    /// Starts an interactive shell (bash without rc files, prompt `$ `), for running programs and then
+    /// checking the terminal afterwards (for example with `stty -a`).
+    static func shell(width: Int = 100, height: Int = 30, environment: [String: String] = [:]) throws -> TmuxSession {
+        var environment = environment
+        environment["PS1"] = "$ "
+        return try TmuxSession(command: "exec bash --norc --noprofile", width: width, height: height, environment: environment)
+    }
+
+    deinit {
+        kill()
+    }
+
+    /// Sends tmux key names (`Enter`, `Escape`, `Tab`, `BTab`, `Down`, `C-c` …).
+    func sendKeys(_ keys: String...) throws {
+        try run(["send-keys"] + keys)
+    }
+
+    /// Types text literally.
+    func type(_ text: String) throws {
+        try run(["send-keys", "-l", text])
+    }
+
+    /// Types a line of text and presses Enter.
+    func typeLine(_ text: String) throws {
+        try type(text)
+        try sendKeys("Enter")
+    }
+
+    /// The visible pane as text.
+    func capture() throws -> String {
+        try run(["capture-pane", "-p"])
+    }
+
+    /// Waits until the pane shows `text`, or fails after `timeout` seconds with the last screen attached.
+    @discardableResult
+    func waitFor(_ text: String, timeout: Double = 15) async throws -> String {
+        try await waitUntil("the screen shows \"\(text)\"", timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Waits until the pane no longer shows `text`.
+    @discardableResult
+    func waitForAbsence(_ text: String, timeout: Double = 15) async throws -> String {
+        try await waitUntil("the screen no longer shows \"\(text)\"", timeout: timeout) { !$0.contains(text) }
+    }
+
+    /// Waits until `condition` holds for the pane's text, polling every 50 ms for at most `timeout` seconds.
+    @discardableResult
+    func waitUntil(_ what: String, timeout: Double = 15, _ condition: (String) -> Bool) async throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen = ""
+        while Date() < deadline {
+            screen = try capture()
+            if condition(screen) { return screen }
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        throw TmuxError(description: "Timed out after \(timeout) s waiting until \(what). Screen:\n\(screen)")
+    }
+
+    /// Resizes the window (the program receives SIGWINCH).
+    func resize(width: Int, height: Int) throws {
+        try run(["resize-window", "-x", String(width), "-y", String(height)])
+    }
+
+    /// The process id of the program running in the pane.
+    func panePID() throws -> Int32 {
+        let text = try run(["display-message", "-p", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let pid = Int32(text) else { throw TmuxError(description: "No pane pid in \"\(text)\"") }
+        return pid
+    }
+
+    /// Kills the tmux server and everything running in it.
+    func kill() {
+        guard isAlive else { return }
+        isAlive = false
+        _ = try? run(["kill-server"])
+        if let socketPath, !socketPath.isEmpty {
+            try? FileManager.default.removeItem(atPath: socketPath)
+        }
+    }
+
+    @discardableResult
+    private func run(_ arguments: [String]) throws -> String {
+        let outputPath = NSTemporaryDirectory() + "tmux-\(UUID().uuidString).out"
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        let status = try Self.spawn(["tmux", "-L", socket, "-f", "/dev/null"] + arguments, outputPath: outputPath)
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            throw TmuxError(description: "tmux \(arguments.joined(separator: " ")) failed (\(status)): \(text)")
+        }
+        return text
+    }
+
+    /// Runs a program found on PATH with standard input from /dev/null and its output in a file; returns the
+    /// wait status. (Not `Process`: the first tmux command forks the server, which keeps inherited descriptors,
+    /// and `Process.waitUntilExit` was seen never to return then.)
+    private static func spawn(_ arguments: [String], outputPath: String) throws -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "TMUX")
+        if (environment["TERM"] ?? "").isEmpty || environment["TERM"] == "dumb" {
+            environment["TERM"] = "xterm-256color"
+        }
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        // The calling thread may be a concurrency worker with most signals blocked; tmux (and the shells it
+        // starts) would inherit that mask and never die of SIGHUP / SIGTERM, so start it with a clean one.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGCHLD, SIGTSTP, SIGTTIN, SIGTTOU, SIGWINCH] {
+            sigaddset(&defaults, signal)
+        }
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+        guard result == 0 else {
+            throw TmuxError(description: "cannot start \(arguments[0]): error \(result) (is tmux installed?)")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status
+    }
+
+    private static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+/// Finds an executable built alongside the test bundle (same build folder of the scratch path in use).
+enum BuiltProduct {
+    /// The path of `name` in the build folder the tests run from; `SKIFF_<NAME>_BINARY` overrides it.
+    static func path(_ name: String) throws -> String {
+        let override = "SKIFF_" + name.uppercased().replacingOccurrences(of: "-", with: "_") + "_BINARY"
+        if let path = ProcessInfo.processInfo.environment[override], FileManager.default.isExecutableFile(atPath: path) {
+            return path
+        }
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = executable.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent(name).path
+            if FileManager.default.isExecutableFile(atPath: candidate) {
+                return candidate
+            }
+            directory = directory.deletingLastPathComponent()
+        }
+        throw TmuxError(description: "\(name) was not found next to \(executable.path); build it first (swift build --product \(name)).")
+    }
+}
+
+/// What `stty -a` printed about canonical mode and echo.
+struct TerminalModes {
+    let canonical: Bool
+    let echo: Bool
+
+    /// Reads the modes from `stty -a` output (`icanon` / `-icanon`, `echo` / `-echo`).
+    init?(sttyOutput: String) {
+        let tokens = Set(sttyOutput.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" }).map(String.init))
+        if tokens.contains("icanon") {
+            canonical = true
+        } else if tokens.contains("-icanon") {
+            canonical = false
+        } else {
+            return nil
+        }
+        if tokens.contains("echo") {
+            echo = true
+        } else if tokens.contains("-echo") {
+            echo = false
+        } else {
+            return nil
+        }
+    }
+}
