@@ -51,6 +51,16 @@ struct VerificationRecord: Sendable, Equatable {
     var consumedAt: Date?
 }
 
+/// The outcome of one try at a one-time code.
+enum CodeAttempt: Sendable, Equatable {
+    /// Right: the code is now used.
+    case accepted(VerificationRecord)
+    /// Wrong: this many wrong tries have been made so far.
+    case wrong(attempts: Int)
+    /// Unknown, used, expired, exhausted, or for something else.
+    case unusable
+}
+
 /// Consecutive failed sign-ins on one number.
 struct LoginThrottleRecord: Sendable, Equatable {
     var phone: String

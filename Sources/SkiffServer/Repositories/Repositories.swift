@@ -25,10 +25,13 @@ protocol VerificationRepository: Sendable {
     /// Stores `record` unless a code went to the same number after `notBefore`; then returns when that was.
     func create(_ record: VerificationRecord, unlessSentAfter notBefore: Date) async throws -> Date?
     func verification(id: String) async throws -> VerificationRecord?
-    /// Adds one wrong try and returns the new count.
-    func recordFailedAttempt(id: String) async throws -> Int
-    /// Marks the code used; false when it was used already.
-    func consume(id: String, at date: Date) async throws -> Bool
+    /// Checks a try at code `id` in one step, so that parallel guesses cannot pass the limit: `isUsable`
+    /// refuses records that are used, expired, exhausted or for something else; `isRight` decides the try.
+    /// A right try consumes the code, a wrong one counts.
+    func attempt(
+        id: String, at date: Date, isUsable: @Sendable (VerificationRecord) -> Bool,
+        isRight: @Sendable (VerificationRecord) -> Bool
+    ) async throws -> CodeAttempt
 }
 
 /// Failed sign-ins per number.

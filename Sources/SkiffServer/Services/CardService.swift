@@ -95,19 +95,18 @@ struct CardService: Sendable {
         guard errors.isEmpty else { throw Problem.validation(errors) }
         var card = try await card(id: cardID, userID: userID)
         guard card.kind == .issued, card.status == .inactive else { throw Problem.cardAlreadyActive }
-        let belongs: (VerificationRecord) -> Bool = { $0.userID == userID && $0.subject == cardID }
-        let record = try await codes.usableRecord(id: verificationID, purpose: .cardActivation, matches: belongs)
-        guard constantTimeEquals(last4, card.last4) else {
-            do {
-                try await codes.countFailedAttempt(record)
-            } catch let problem as Problem where problem.slug == "invalid-code" {
-                throw Problem(
-                    status: .badRequest, slug: "validation", title: "Some fields are not valid.", detail: problem.detail,
-                    errors: [.init(field: "last4", message: "These are not the last four digits of this card.")]
-                )
-            }
+        let last4Matches = constantTimeEquals(last4, card.last4)
+        do {
+            _ = try await codes.consume(
+                id: verificationID, code: code, purpose: .cardActivation,
+                matches: { $0.userID == userID && $0.subject == cardID }, alsoRequired: last4Matches
+            )
+        } catch let problem as Problem where problem.slug == "invalid-code" && !last4Matches {
+            throw Problem(
+                status: .badRequest, slug: "validation", title: "Some fields are not valid.", detail: problem.detail,
+                errors: [.init(field: "last4", message: "These are not the last four digits of this card.")]
+            )
         }
-        _ = try await codes.consume(id: verificationID, code: code, purpose: .cardActivation, matches: belongs)
         try await cards.setStatus(.active, cardID: cardID, userID: userID)
         card.status = .active
         try await notifications.insert(NotificationRecord(

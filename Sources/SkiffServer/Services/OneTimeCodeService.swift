@@ -44,35 +44,34 @@ struct OneTimeCodeService: Sendable {
 
     /// Checks `code` for verification `id` and consumes it. Unknown, expired, used or exhausted codes all
     /// answer `codeExpired`; a wrong code counts a try. `matches` lets the caller refuse a code issued for
-    /// something else (another user, another card) with the same answer as an unknown one.
+    /// something else (another user, another card) with the same answer as an unknown one; `alsoRequired`
+    /// makes the try wrong however right the code (a wrong last four digits of a card), so it counts too.
     func consume(
-        id: String, code: String, purpose: CodePurpose, matches: (VerificationRecord) -> Bool = { _ in true }
+        id: String, code: String, purpose: CodePurpose, matches: @escaping @Sendable (VerificationRecord) -> Bool = { _ in true },
+        alsoRequired: Bool = true
     ) async throws -> VerificationRecord {
-        let record = try await usableRecord(id: id, purpose: purpose, matches: matches)
-        guard constantTimeEquals(hash(code: code, verificationID: id), record.codeHash) else {
-            try await countFailedAttempt(record)
+        let now = clock.now()
+        let maxAttempts = limits.codeMaxAttempts
+        let codeHash = hash(code: code, verificationID: id)
+        let outcome = try await repository.attempt(
+            id: id, at: now,
+            isUsable: { record in
+                record.purpose == purpose && matches(record) && record.consumedAt == nil
+                    && record.attempts < maxAttempts && now < record.expiresAt
+            },
+            isRight: { record in constantTimeEquals(codeHash, record.codeHash) && alsoRequired }
+        )
+        switch outcome {
+        case .accepted(let record):
+            return record
+        case .unusable:
+            throw Problem.codeExpired
+        case .wrong(let attempts):
+            let left = maxAttempts - attempts
+            logger.info("wrong one-time code", metadata: ["verification": "\(id)", "attemptsLeft": "\(max(0, left))"])
+            if left <= 0 { throw Problem.codeExpired }
+            throw Problem.invalidCode(attemptsLeft: left)
         }
-        guard try await repository.consume(id: id, at: clock.now()) else { throw Problem.codeExpired }
-        return record
-    }
-
-    /// The record if it can still be used.
-    func usableRecord(id: String, purpose: CodePurpose, matches: (VerificationRecord) -> Bool = { _ in true }) async throws
-        -> VerificationRecord
-    {
-        guard let record = try await repository.verification(id: id), record.purpose == purpose, matches(record),
-              record.consumedAt == nil, record.attempts < limits.codeMaxAttempts, clock.now() < record.expiresAt
-        else { throw Problem.codeExpired }
-        return record
-    }
-
-    /// Counts one wrong try against the code and answers with the tries left, or `codeExpired` when none are.
-    func countFailedAttempt(_ record: VerificationRecord) async throws -> Never {
-        let attempts = try await repository.recordFailedAttempt(id: record.id)
-        let left = limits.codeMaxAttempts - attempts
-        logger.info("wrong one-time code", metadata: ["verification": "\(record.id)", "attemptsLeft": "\(max(0, left))"])
-        if left <= 0 { throw Problem.codeExpired }
-        throw Problem.invalidCode(attemptsLeft: left)
     }
 
     func hash(code: String, verificationID: String) -> String {

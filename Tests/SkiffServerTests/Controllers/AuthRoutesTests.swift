@@ -143,6 +143,33 @@ struct AuthRoutesTests {
         }
     }
 
+    @Test("Parallel guesses cannot pass the limit of 5 tries")
+    func parallelGuesses() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let started = try await client.send(
+                .post, "/v1/auth/register",
+                json: ["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": Seeds.password],
+                idempotencyKey: "k"
+            )
+            let id = try #require(started.json["verificationId"] as? String)
+            let code = try server.lastCode(to: "+12025550100")
+            let guesses = (0..<40).map { String(format: "%06d", $0 * 1_000 + 7) }.filter { $0 != code }
+            let outcomes = try await withThrowingTaskGroup(of: String?.self) { group in
+                for guess in guesses {
+                    group.addTask {
+                        try await client.send(.post, "/v1/auth/register/verify", json: ["verificationId": id, "code": guess]).problemType
+                    }
+                }
+                return try await group.reduce(into: [String?]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == "urn:skiff:problem:invalid-code" }.count == 4)
+            let right = try await client.send(.post, "/v1/auth/register/verify", json: ["verificationId": id, "code": code])
+            #expect(right.problemType == "urn:skiff:problem:code-expired")
+        }
+    }
+
     @Test("A code is good for 10 minutes and only once")
     func codeLifetimeAndSingleUse() async throws {
         let server = try TestServer()

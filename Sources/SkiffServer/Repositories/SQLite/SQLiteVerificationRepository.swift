@@ -29,33 +29,35 @@ struct SQLiteVerificationRepository: VerificationRepository {
     }
 
     func verification(id: String) async throws -> VerificationRecord? {
-        try await pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM verifications WHERE id = ?", arguments: [id]),
-                  let purpose = CodePurpose(rawValue: row["purpose"])
-            else { return nil }
-            return VerificationRecord(
-                id: row["id"], phone: row["phone"], purpose: purpose, codeHash: row["code_hash"], userID: row["user_id"],
-                subject: row["subject"], payload: row["payload"], createdAt: row.date("created_at"),
-                expiresAt: row.date("expires_at"), attempts: row["attempts"], consumedAt: row.optionalDate("consumed_at")
-            )
-        }
+        try await pool.read { db in try Self.fetch(id: id, db: db) }
     }
 
-    func recordFailedAttempt(id: String) async throws -> Int {
+    func attempt(
+        id: String, at date: Date, isUsable: @Sendable (VerificationRecord) -> Bool,
+        isRight: @Sendable (VerificationRecord) -> Bool
+    ) async throws -> CodeAttempt {
         try await pool.write { db in
+            guard let record = try Self.fetch(id: id, db: db), isUsable(record) else { return .unusable }
+            if isRight(record) {
+                try db.execute(
+                    sql: "UPDATE verifications SET consumed_at = ? WHERE id = ?", arguments: [date.millisecondsSince1970, id]
+                )
+                return .accepted(record)
+            }
             try db.execute(sql: "UPDATE verifications SET attempts = attempts + 1 WHERE id = ?", arguments: [id])
-            return try Int.fetchOne(db, sql: "SELECT attempts FROM verifications WHERE id = ?", arguments: [id]) ?? 0
+            return .wrong(attempts: record.attempts + 1)
         }
     }
 
-    func consume(id: String, at date: Date) async throws -> Bool {
-        try await pool.write { db in
-            try db.execute(
-                sql: "UPDATE verifications SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL",
-                arguments: [date.millisecondsSince1970, id]
-            )
-            return db.changesCount == 1
-        }
+    private static func fetch(id: String, db: Database) throws -> VerificationRecord? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM verifications WHERE id = ?", arguments: [id]),
+              let purpose = CodePurpose(rawValue: row["purpose"])
+        else { return nil }
+        return VerificationRecord(
+            id: row["id"], phone: row["phone"], purpose: purpose, codeHash: row["code_hash"], userID: row["user_id"],
+            subject: row["subject"], payload: row["payload"], createdAt: row.date("created_at"),
+            expiresAt: row.date("expires_at"), attempts: row["attempts"], consumedAt: row.optionalDate("consumed_at")
+        )
     }
 }
 
