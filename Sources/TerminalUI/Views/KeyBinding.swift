@@ -8,8 +8,8 @@ public struct KeyBinding {
     public var help: String
     /// Whether the status bar shows this binding (the `?` overlay always does).
     public var showsInStatusBar: Bool
-    /// What the binding does.
-    public var action: @MainActor () -> Void
+    /// What the binding does; nil for a binding that only describes keys handled elsewhere.
+    public var action: (@MainActor () -> Void)?
 
     public init(_ keys: [Key], _ help: String, showsInStatusBar: Bool = true, action: @escaping @MainActor () -> Void) {
         self.keys = keys
@@ -22,9 +22,12 @@ public struct KeyBinding {
         self.init([key], help, showsInStatusBar: showsInStatusBar, action: action)
     }
 
-    /// A binding that is only described (its handling lives elsewhere), for help listings.
+    /// A binding that is only described (its handling lives elsewhere), for hints and help listings; it never
+    /// consumes its keys when dispatched.
     public static func described(_ keys: [Key], _ help: String, showsInStatusBar: Bool = false) -> KeyBinding {
-        KeyBinding(keys, help, showsInStatusBar: showsInStatusBar) {}
+        var binding = KeyBinding(keys, help, showsInStatusBar: showsInStatusBar) {}
+        binding.action = nil
+        return binding
     }
 
     /// The keys as they are shown to the user, such as `↑/k` or `Ctrl-U`.
@@ -39,11 +42,11 @@ public struct KeyBinding {
 }
 
 extension Array where Element == KeyBinding {
-    /// Runs the first binding that matches the key; returns whether one did.
+    /// Runs the first binding with an action that matches the key; returns whether one did.
     @MainActor
     public func dispatch(_ key: Key) -> Bool {
-        guard let binding = first(where: { $0.matches(key) }) else { return false }
-        binding.action()
+        guard let action = first(where: { $0.action != nil && $0.matches(key) })?.action else { return false }
+        action()
         return true
     }
 }

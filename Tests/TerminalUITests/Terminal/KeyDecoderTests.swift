@@ -81,3 +81,22 @@ struct KeyDecoderTests {
         #expect(KeyBinding([.up, .character("k")], "up") {}.keyLabel == "↑/k")
     }
 }
+
+@Suite("Key bindings")
+@MainActor
+struct KeyBindingTests {
+    @Test("Dispatch runs the first matching binding; described bindings never consume their keys")
+    func dispatch() {
+        var ran: [String] = []
+        let bindings = [
+            KeyBinding.described([.escape], "back"),
+            KeyBinding([.character("r"), .ctrl("r")], "refresh") { ran.append("refresh") },
+            KeyBinding(.character("r"), "shadowed") { ran.append("shadowed") },
+        ]
+        #expect(!bindings.dispatch(.escape))
+        #expect(bindings.dispatch(.ctrl("r")))
+        #expect(bindings.dispatch(.character("r")))
+        #expect(!bindings.dispatch(.character("x")))
+        #expect(ran == ["refresh", "refresh"])
+    }
+}
