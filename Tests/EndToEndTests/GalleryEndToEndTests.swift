@@ -45,12 +45,13 @@ struct GalleryEndToEndTests {
         defer { session.kill() }
         try session.sendKeys("Down", "Enter")
         try await session.waitFor("Card number")
+        try session.paste("Grace ")
         try session.type("Ada")
-        try await session.waitFor("Raw value: Ada")
+        try await session.waitFor("Raw value: Grace Ada")
         try session.sendKeys("Tab")
         try session.type("4242424242424242")
         let typed = try await session.waitFor("4242 4242 4242 4242")
-        #expect(typed.contains("Name         Ada"))
+        #expect(typed.contains("Name         Grace Ada"))
         #expect(typed.contains("Gallery › Text fields"))
 
         try session.sendKeys("Escape")
@@ -68,6 +69,43 @@ struct GalleryEndToEndTests {
         let modes = try #require(try await finish(session, expectingStatus: "0"))
         #expect(modes.canonical)
         #expect(modes.echo)
+    }
+
+    @Test("The gallery sleeps while nothing happens: no thread wakes up in a second of idling")
+    func idle() async throws {
+        let session = try await startGallery()
+        defer { session.kill() }
+        let pid = try galleryPID()
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let before = try contextSwitches(pid)
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        let after = try contextSwitches(pid)
+        #expect(after - before <= 2, "context switches while idle: \(after - before)")
+        try session.sendKeys("q")
+        _ = try await finish(session, expectingStatus: "0")
+    }
+
+    /// Voluntary and involuntary context switches of every thread of a process.
+    private func contextSwitches(_ pid: Int32) throws -> Int {
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+        var total = 0
+        for task in tasks {
+            let status = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
+            for line in status.split(separator: "\n") where line.contains("ctxt_switches") {
+                total += Int(line.split(separator: "\t").last.map(String.init) ?? "") ?? 0
+            }
+        }
+        return total
+    }
+
+    @Test("TERM=dumb is refused with a clear message instead of a garbled screen")
+    func dumbTerminal() async throws {
+        let session = try TmuxSession.shell(environment: ["LANG": "C.UTF-8"])
+        defer { session.kill() }
+        try await session.waitFor("$")
+        try session.typeLine("clear; TERM=dumb \(gallery); echo EXIT=$?")
+        let screen = try await session.waitFor("EXIT=1")
+        #expect(screen.contains("TERM=dumb cannot move the cursor"))
     }
 
     @Test("Ctrl-C quits with status 130 and gives the terminal back")

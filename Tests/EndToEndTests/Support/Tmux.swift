@@ -48,6 +48,12 @@ final class TmuxSession {
         try run(["send-keys", "-l", text])
     }
 
+    /// Pastes text as a terminal paste (bracketed when the program asked for it).
+    func paste(_ text: String) throws {
+        try run(["set-buffer", "--", text])
+        try run(["paste-buffer", "-p", "-d"])
+    }
+
     /// Types a line of text and presses Enter.
     func typeLine(_ text: String) throws {
         try type(text)
