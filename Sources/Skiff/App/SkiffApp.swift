@@ -42,6 +42,7 @@ public final class SkiffApp {
         application = Application(terminal: terminal, rootViewController: navigation, environment: environment)
         coordinator = AppCoordinator(navigation: navigation, dependencies: dependencies)
         api = nil
+        Self.configure(application)
     }
 
     /// Builds the app against a real server: HTTP workers, the session file, preferences and the GRDB cache.
@@ -68,6 +69,12 @@ public final class SkiffApp {
         coordinator = AppCoordinator(navigation: navigation, dependencies: dependencies)
         relay.coordinator = coordinator
         self.api = api
+        Self.configure(application)
+    }
+
+    /// `q` quits only where a screen offers it (Home); on forms it is a letter like any other.
+    private static func configure(_ application: Application) {
+        application.quitKey = nil
     }
 
     /// Shows the first screen and runs until the person quits; returns the exit status.

@@ -13,8 +13,8 @@ public final class ActivateCardViewController: SceneViewController, ActivateCard
 
     private let codeForm = Form(spacing: 0)
     private lazy var screen = FormScreen(intro: "", sections: [codeForm])
-    let last4 = TextField.digits(placeholder: "1234", maxLength: 4)
-    let code = TextField.digits(placeholder: "123456", maxLength: 6)
+    let last4 = TextField.digits(maxLength: 4)
+    let code = TextField.digits(maxLength: 6)
     private lazy var button = Button("Send code") { [weak self] in self?.submit() }
     private var isBusy = false
 

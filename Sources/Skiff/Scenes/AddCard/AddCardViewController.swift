@@ -19,7 +19,7 @@ public final class AddCardViewController: SceneViewController, AddCardDisplayLog
         intro: "Add a card from another bank. The number and security code are sent once and never stored.",
         sections: [confirmation]
     )
-    let number = TextField.digits(placeholder: "4242 4242 4242 4242", maxLength: 19)
+    let number = TextField.digits(maxLength: 19)
     private let brand = Label("", style: .muted)
     let holderName = TextField(maxLength: 26)
     let expiry = TextField.digits(placeholder: "MM/YY", maxLength: 4)

@@ -17,8 +17,8 @@ public final class ForgotPasswordViewController: SceneViewController, ForgotPass
         intro: "Enter your phone number and we will text you a code to set a new password.", sections: [resetForm]
     )
     let countryCode = TextField(text: "+1", placeholder: "+1", maxLength: 4)
-    let phoneNumber = TextField(placeholder: "202 555 0143", maxLength: 20)
-    let code = TextField.digits(placeholder: "123456", maxLength: 6)
+    let phoneNumber = TextField(maxLength: 20)
+    let code = TextField.digits(maxLength: 6)
     let newPassword = SecureField(maxLength: 128)
     let confirmPassword = SecureField(maxLength: 128)
     private lazy var submitButton = Button("Send code") { [weak self] in self?.submit() }

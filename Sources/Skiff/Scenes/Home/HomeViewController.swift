@@ -39,7 +39,7 @@ public final class HomeViewController: SceneViewController, HomeDisplayLogic, Li
             KeyBinding(.character("r"), "refresh") { [weak self] in self?.interactor?.refresh(request: .init()) },
             KeyBinding(.character("L"), "log out") { [weak self] in self?.interactor?.logout(request: .init()) },
             KeyBinding.described([.enter], "open transaction"),
-            KeyBinding(.escape, "clear search", showsInStatusBar: false) { [weak self] in self?.closeSearch() },
+            KeyBinding(.character("q"), "quit") { [weak self] in self?.application?.quit() },
         ]
     }
 
@@ -76,6 +76,10 @@ public final class HomeViewController: SceneViewController, HomeDisplayLogic, Li
         interactor?.search(request: .init(query: searchField.text))
         focus(transactions)
         if searchField.text.isEmpty { searchRow.isHidden = true }
+    }
+
+    public override func escapePressed() {
+        closeSearch()
     }
 
     private func closeSearch() {

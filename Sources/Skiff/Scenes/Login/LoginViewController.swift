@@ -15,7 +15,7 @@ public final class LoginViewController: SceneViewController, LoginDisplayLogic {
 
     private let screen = FormScreen(intro: "Log in with your phone number and password.")
     let countryCode = TextField(text: "+1", placeholder: "+1", maxLength: 4)
-    let phoneNumber = TextField(placeholder: "202 555 0143", maxLength: 20)
+    let phoneNumber = TextField(maxLength: 20)
     let password = SecureField(maxLength: 128)
     private lazy var logInButton = Button("Log in") { [weak self] in self?.submit() }
     private lazy var registerButton = Button("Create an account") { [weak self] in self?.navigate(.register) }
@@ -31,7 +31,7 @@ public final class LoginViewController: SceneViewController, LoginDisplayLogic {
             KeyBinding(.enter, "log in") { [weak self] in self?.submit() },
             KeyBinding(.ctrl("r"), "retry") { [weak self] in self?.submit() },
             KeyBinding(.ctrl("n"), "create account") { [weak self] in self?.navigate(.register) },
-            KeyBinding(.ctrl("f"), "forgot password") { [weak self] in self?.navigate(.forgotPassword) },
+            KeyBinding(.ctrl("p"), "forgot password") { [weak self] in self?.navigate(.forgotPassword) },
         ]
     }
 

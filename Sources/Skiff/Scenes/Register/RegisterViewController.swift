@@ -14,8 +14,8 @@ public final class RegisterViewController: SceneViewController, RegisterDisplayL
 
     private let screen = FormScreen(intro: "Create an account. We will text a 6-digit code to your phone to check it is yours.")
     let countryCode = TextField(text: "+1", placeholder: "+1", maxLength: 4)
-    let phoneNumber = TextField(placeholder: "202 555 0143", maxLength: 20)
-    let fullName = TextField(placeholder: "Alex Rivera", maxLength: 100)
+    let phoneNumber = TextField(maxLength: 20)
+    let fullName = TextField(maxLength: 100)
     let password = SecureField(maxLength: 128)
     let confirmPassword = SecureField(maxLength: 128)
     private lazy var sendButton = Button("Send code") { [weak self] in self?.submit() }

@@ -12,9 +12,14 @@ open class SceneViewController: ViewController {
 
     open override func handle(_ key: Key) -> Bool {
         let previous = focusedView
-        let handled = super.handle(key)
+        var handled = super.handle(key)
         if let previous, previous !== focusedView {
             focusDidMove(from: previous)
+        }
+        if !handled && key == .escape {
+            // Also on a root screen, where the navigation controller has nothing to pop.
+            escapePressed()
+            handled = true
         }
         return handled
     }

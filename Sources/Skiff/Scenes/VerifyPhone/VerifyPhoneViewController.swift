@@ -12,7 +12,7 @@ public final class VerifyPhoneViewController: SceneViewController, VerifyPhoneDi
     public var interactor: (any VerifyPhoneBusinessLogic)?
 
     private let screen = FormScreen(intro: "")
-    let code = TextField.digits(placeholder: "123456", maxLength: 6)
+    let code = TextField.digits(maxLength: 6)
     private lazy var verifyButton = Button("Verify") { [weak self] in self?.submit() }
     private lazy var resendButton = Button("Send a new code") { [weak self] in self?.interactor?.resend(request: .init()) }
     private var isBusy = false

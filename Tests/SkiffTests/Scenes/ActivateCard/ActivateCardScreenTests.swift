@@ -1,0 +1,25 @@
+import SkiffCore
+import Testing
+import TerminalUI
+@testable import Skiff
+
+@MainActor
+@Suite("Activate card screen")
+struct ActivateCardScreenTests {
+    @Test("last four, then the code with the development hint, then Home shows the card active")
+    func activate() async throws {
+        let harness = ScreenHarness(session: Seeds.session)
+        try await harness.start()
+        await harness.send(.character("v"))
+        #expect(harness.top is ActivateCardViewController)
+        assertSnapshot(harness.screen, named: "activate-last4")
+        await harness.type("0005")
+        await harness.send(.enter)
+        assertSnapshot(harness.screen, named: "activate-code")
+        await harness.type("482913")
+        await harness.send(.enter)
+        #expect(harness.top is HomeViewController)
+        #expect(harness.screen.contains("Active"))
+        #expect(harness.cards.activations.last?.code == "482913")
+    }
+}

@@ -1,0 +1,90 @@
+import SkiffCore
+import Testing
+import TerminalUI
+@testable import Skiff
+
+@MainActor
+@Suite("Add card screen")
+struct AddCardScreenTests {
+    func open() async throws -> ScreenHarness {
+        let harness = ScreenHarness(session: Seeds.session)
+        try await harness.start()
+        await harness.send(.character("a"))
+        #expect(harness.top is AddCardViewController)
+        return harness
+    }
+
+    func fill(_ harness: ScreenHarness, number: String = "4242424242424242", expiry: String = "0429", cvc: String = "123") async {
+        await harness.type(number)
+        await harness.send(.tab, .tab)
+        await harness.type(expiry)
+        await harness.send(.tab)
+        await harness.type(cvc)
+    }
+
+    @Test("empty form, the holder name filled in, focus on the number")
+    func empty() async throws {
+        let harness = try await open()
+        assertSnapshot(harness.screen, named: "addcard-empty")
+    }
+
+    @Test("the number is grouped as typed, the brand shown, the CVC hidden")
+    func filled() async throws {
+        let harness = try await open()
+        await fill(harness)
+        assertSnapshot(harness.screen, named: "addcard-filled")
+        #expect(!harness.screen.contains("123"))
+    }
+
+    @Test("Amex numbers group 4-6-5")
+    func amex() async throws {
+        let harness = try await open()
+        await harness.type("378282246310005")
+        #expect(harness.screen.contains("3782 822463 10005"))
+        #expect(harness.screen.contains("American Express"))
+    }
+
+    @Test("Luhn and expiry errors inline")
+    func errors() async throws {
+        let harness = try await open()
+        await fill(harness, number: "4242424242424241", expiry: "1026", cvc: "12")
+        await harness.send(.enter)
+        assertSnapshot(harness.screen, named: "addcard-errors")
+        #expect(harness.cards.adds.count == 0)
+    }
+
+    @Test("Enter confirms with only the last four; Enter adds; Home shows the card")
+    func confirmAndAdd() async throws {
+        let harness = try await open()
+        await fill(harness)
+        await harness.send(.enter)
+        assertSnapshot(harness.screen, named: "addcard-confirm")
+        #expect(!harness.screen.contains("4242 4242"))
+        await harness.send(.enter)
+        #expect(harness.top is HomeViewController)
+        #expect(harness.cards.adds.count == 1)
+        assertSnapshot(harness.screen, named: "home-card-added")
+    }
+
+    @Test("Esc on the confirmation goes back to the form with everything kept")
+    func back() async throws {
+        let harness = try await open()
+        await fill(harness)
+        await harness.send(.enter)
+        await harness.send(.escape)
+        #expect(harness.screen.contains("4242 4242 4242 4242"))
+        await harness.send(.escape)
+        #expect(harness.top is HomeViewController)
+        #expect(harness.app.coordinator.children.first?.children.isEmpty == true)
+    }
+
+    @Test("a card already in the wallet is refused with a clear message")
+    func duplicate() async throws {
+        let harness = try await open()
+        harness.cards.addResult.set(.failure(.conflict(detail: "duplicate")))
+        await fill(harness)
+        await harness.send(.enter)
+        await harness.send(.enter)
+        assertSnapshot(harness.screen, named: "addcard-duplicate")
+    }
+}

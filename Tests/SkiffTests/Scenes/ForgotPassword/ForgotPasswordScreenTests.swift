@@ -1,0 +1,29 @@
+import SkiffCore
+import Testing
+import TerminalUI
+@testable import Skiff
+
+@MainActor
+@Suite("Forgot password screen")
+struct ForgotPasswordScreenTests {
+    @Test("the number stage, then the code and new password")
+    func stages() async throws {
+        let harness = ScreenHarness()
+        try await harness.start()
+        await harness.type("2025550143")
+        await harness.send(.ctrl("p"))
+        #expect(harness.top is ForgotPasswordViewController)
+        assertSnapshot(harness.screen, named: "forgot-phone")
+        await harness.send(.enter)
+        assertSnapshot(harness.screen, named: "forgot-reset")
+        await harness.type("482913")
+        await harness.send(.tab)
+        await harness.type("new-harbour-22")
+        await harness.send(.tab)
+        await harness.type("new-harbour-22")
+        await harness.send(.enter)
+        #expect(harness.top is LoginViewController)
+        #expect(harness.navigation.viewControllers.count == 1)
+        assertSnapshot(harness.screen, named: "login-after-reset")
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import SkiffCore
+import Testing
+import TerminalUI
+@testable import Skiff
+
+@MainActor
+@Suite("Home screen")
+struct HomeScreenTests {
+    static func pages(_ count: Int) -> [String: TransactionPage] {
+        let items = (1...max(1, count)).map { n in
+            Seeds.transaction(n, amountMinor: n % 7 == 0 ? 420_000 : -Int64(n * 137))
+        }
+        return ["": TransactionPage(items: count == 0 ? [] : Array(items.prefix(50)), nextCursor: count > 50 ? "c50" : nil)]
+    }
+
+    @Test("filled: name, balance, badge, cards and transactions")
+    func filled() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(60))) }
+        try await harness.start()
+        #expect(harness.top is HomeViewController)
+        assertSnapshot(harness.screen, named: "home-filled")
+    }
+
+    @Test("loading: a spinner until the server answers")
+    func loading() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.gate = Gate() }
+        try await harness.start()
+        assertSnapshot(harness.stillScreen, named: "home-loading")
+    }
+
+    @Test("empty: no transactions yet")
+    func empty() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(0))) }
+        try await harness.start()
+        assertSnapshot(harness.screen, named: "home-empty")
+    }
+
+    @Test("offline: the cached Home, and since when")
+    func offline() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { harness in
+            harness.cache.saveHome(
+                HomeSnapshot(summary: Seeds.summary, cards: [Seeds.issuedCard], transactions: (1...3).map { Seeds.transaction($0) }, nextCursor: nil),
+                userID: Seeds.user.id, at: Seeds.now.addingTimeInterval(-5400)
+            )
+            harness.account.summaryResult.set(.failure(.unreachable))
+        }
+        try await harness.start()
+        assertSnapshot(harness.screen, named: "home-offline")
+    }
+
+    @Test("scrolling to the end loads the next page")
+    func paging() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(60))) }
+        try await harness.start()
+        await harness.send(.end)
+        #expect(harness.account.calls.all.map(\.cursor) == [nil, "c50"])
+    }
+
+    @Test("/ searches through the server and Esc clears the search")
+    func search() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(3))) }
+        try await harness.start()
+        await harness.send(.character("/"))
+        await harness.type("coffee")
+        await harness.send(.enter)
+        #expect(harness.account.calls.last?.query == "coffee")
+        assertSnapshot(harness.screen, named: "home-search")
+        await harness.send(.escape)
+        await harness.send(.character("/"))
+        await harness.send(.escape)
+        #expect(harness.account.calls.last?.query == nil)
+    }
+
+    @Test("Enter opens the transaction; Esc comes back to Home")
+    func detail() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(3))) }
+        try await harness.start()
+        await harness.send(.down, .enter)
+        #expect(harness.top is TransactionDetailViewController)
+        assertSnapshot(harness.screen, named: "transaction-detail")
+        await harness.send(.escape)
+        #expect(harness.top is HomeViewController)
+    }
+}

@@ -1,0 +1,82 @@
+import SkiffCore
+import Testing
+import TerminalUI
+@testable import Skiff
+
+@MainActor
+@Suite("Login screen")
+struct LoginScreenTests {
+    /// A clock whose waits last until cancelled, so a lock-out countdown stays where it started.
+    static let frozen = SceneClock(now: { Seeds.now }, sleep: { _ in try await Task.sleep(for: .seconds(3600)) })
+
+    @Test("first start: focus on the phone number, demo hint, keys in the status bar")
+    func empty() async throws {
+        let harness = ScreenHarness()
+        try await harness.start()
+        #expect(harness.top is LoginViewController)
+        assertSnapshot(harness.screen, named: "login-empty")
+    }
+
+    @Test("Enter on an empty form shows an error under each field")
+    func errors() async throws {
+        let harness = ScreenHarness()
+        try await harness.start()
+        await harness.send(.enter)
+        assertSnapshot(harness.screen, named: "login-errors")
+        #expect(harness.auth.logins.count == 0)
+    }
+
+    @Test("a running login shows the spinner and keeps the form")
+    func loading() async throws {
+        let harness = ScreenHarness()
+        harness.auth.gate = Gate()
+        try await harness.start()
+        await harness.type("2025550143")
+        await harness.send(.tab)
+        await harness.type("sail-away-2026")
+        await harness.send(.enter)
+        assertSnapshot(harness.stillScreen, named: "login-loading")
+        await harness.send(.escape)
+        #expect(!harness.screen.contains("Logging in"))
+        #expect(harness.screen.contains("2025550143"))
+    }
+
+    @Test("wrong credentials: one message, the number kept, the password cleared")
+    func wrongPassword() async throws {
+        let harness = ScreenHarness()
+        harness.auth.loginResult.set(.failure(.unauthorised))
+        try await harness.start()
+        await harness.type("2025550143")
+        await harness.send(.tab)
+        await harness.type("wrong-password")
+        await harness.send(.enter)
+        assertSnapshot(harness.screen, named: "login-wrong-password")
+    }
+
+    @Test("locked out: the wait is shown")
+    func throttled() async throws {
+        let harness = ScreenHarness(clock: Self.frozen)
+        harness.auth.loginResult.set(.failure(.throttled(retryAfterSeconds: 900)))
+        try await harness.start()
+        await harness.type("2025550143")
+        await harness.send(.tab)
+        await harness.type("wrong-password")
+        await harness.send(.enter)
+        assertSnapshot(harness.screen, named: "login-throttled")
+    }
+
+    @Test("server unreachable: a message with the retry key, the form kept")
+    func unreachable() async throws {
+        let harness = ScreenHarness()
+        harness.auth.loginResult.set(.failure(.unreachable))
+        try await harness.start()
+        await harness.type("2025550143")
+        await harness.send(.tab)
+        await harness.type("sail-away-2026")
+        await harness.send(.enter)
+        assertSnapshot(harness.screen, named: "login-unreachable")
+        harness.auth.loginResult.set(.success(Seeds.session))
+        await harness.send(.ctrl("r"))
+        #expect(harness.top is HomeViewController)
+    }
+}

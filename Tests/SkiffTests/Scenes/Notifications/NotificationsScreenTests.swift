@@ -1,0 +1,35 @@
+import SkiffCore
+import Testing
+import TerminalUI
+@testable import Skiff
+
+@MainActor
+@Suite("Notifications screen")
+struct NotificationsScreenTests {
+    @Test("filled: unread marked; Enter marks read; Esc brings the count to Home")
+    func filled() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { harness in
+            harness.notifications.listResult.set(.success([
+                Seeds.notification,
+                AppNotification(id: "n_2", title: "Card shipped", body: "It is on its way.", createdAt: Seeds.now.addingTimeInterval(-86400), read: true),
+            ]))
+        }
+        try await harness.start()
+        await harness.send(.character("n"))
+        #expect(harness.top is NotificationsViewController)
+        assertSnapshot(harness.screen, named: "notifications-filled")
+        await harness.send(.enter)
+        #expect(harness.notifications.marked.all == ["n_1"])
+        await harness.send(.escape)
+        #expect(harness.top is HomeViewController)
+        #expect(!harness.screen.contains("unread"))
+    }
+
+    @Test("empty")
+    func empty() async throws {
+        let harness = ScreenHarness(session: Seeds.session)
+        try await harness.start()
+        await harness.send(.character("n"))
+        assertSnapshot(harness.screen, named: "notifications-empty")
+    }
+}

@@ -1,0 +1,52 @@
+import SkiffCore
+import Testing
+import TerminalUI
+@testable import Skiff
+
+@MainActor
+@Suite("Register and Verify phone screens")
+struct RegisterScreenTests {
+    @Test("Ctrl-N opens Register with the number typed on Login")
+    func empty() async throws {
+        let harness = ScreenHarness()
+        try await harness.start()
+        await harness.type("2025550199")
+        await harness.send(.ctrl("n"))
+        #expect(harness.top is RegisterViewController)
+        assertSnapshot(harness.screen, named: "register-empty")
+    }
+
+    @Test("each refused field says why")
+    func errors() async throws {
+        let harness = ScreenHarness()
+        try await harness.start()
+        await harness.send(.ctrl("n"))
+        await harness.type("555")
+        await harness.send(.tab, .tab)
+        await harness.type("short")
+        await harness.send(.tab)
+        await harness.type("other")
+        await harness.send(.enter)
+        assertSnapshot(harness.screen, named: "register-errors")
+    }
+
+    @Test("a sent code opens Verify phone, showing the development code")
+    func verify() async throws {
+        let harness = ScreenHarness()
+        try await harness.start()
+        await harness.type("2025550199")
+        await harness.send(.ctrl("n"))
+        await harness.type("Sam Lee")
+        await harness.send(.tab)
+        await harness.type("harbour-lights-9")
+        await harness.send(.tab)
+        await harness.type("harbour-lights-9")
+        await harness.send(.enter)
+        #expect(harness.top is VerifyPhoneViewController)
+        assertSnapshot(harness.screen, named: "verify-phone")
+        await harness.type("482913")
+        await harness.send(.enter)
+        #expect(harness.top is HomeViewController)
+        #expect(harness.auth.verifications.last?.1 == "482913")
+    }
+}
