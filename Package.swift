@@ -113,7 +113,8 @@ let package = Package(
             dependencies: [
                 "Skiff", "SkiffCore", "SkiffServer", "TerminalUI",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            exclude: ["__Snapshots__"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],

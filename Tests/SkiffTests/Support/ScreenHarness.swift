@@ -78,11 +78,15 @@ final class ScreenHarness {
     }
 }
 
+/// `Tests/SkiffTests/__Snapshots__`, one text file per screen.
+private let snapshotFolder = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("__Snapshots__")
+
 /// Compares a whole screen with its recorded text under `__Snapshots__/`. A missing snapshot is recorded and
 /// the test fails, so a new screen is looked at once before it is trusted; `SKIFF_RECORD_SNAPSHOTS=1`
 /// records them all again.
-func assertSnapshot(_ screen: String, named name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation) {
-    let folder = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("__Snapshots__")
+func assertSnapshot(_ screen: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let folder = snapshotFolder
     let file = folder.appendingPathComponent(name + ".txt")
     let text = screen.split(separator: "\n", omittingEmptySubsequences: false)
         .map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }

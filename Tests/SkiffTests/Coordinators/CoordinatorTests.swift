@@ -1,0 +1,219 @@
+import SkiffCore
+import Testing
+import TerminalUI
+@testable import Skiff
+
+@MainActor
+@Suite("AppCoordinator")
+struct AppCoordinatorTests {
+    @Test("no stored session: Login, with the Auth flow as the only child")
+    func launchToLogin() async throws {
+        let harness = ScreenHarness()
+        try await harness.start()
+        #expect(harness.navigation.viewControllers.count == 1)
+        #expect(harness.top is LoginViewController)
+        #expect(harness.app.coordinator.children.count == 1)
+        #expect(harness.app.coordinator.children.first is AuthCoordinator)
+        #expect(harness.tokens.current == nil)
+    }
+
+    @Test("a stored session: Home, with the token set for requests")
+    func launchToHome() async throws {
+        let harness = ScreenHarness(session: Seeds.session)
+        try await harness.start()
+        #expect(harness.top is HomeViewController)
+        #expect(harness.app.coordinator.children.first is HomeCoordinator)
+        #expect(harness.tokens.current == Seeds.session.token)
+    }
+
+    @Test("logging in replaces the stack with Home and the Auth child with the Home child")
+    func loginToHome() async throws {
+        let harness = ScreenHarness()
+        try await harness.start()
+        await harness.type("2025550143")
+        await harness.send(.tab)
+        await harness.type("sail-away-2026")
+        await harness.send(.enter)
+        #expect(harness.navigation.viewControllers.count == 1)
+        #expect(harness.top is HomeViewController)
+        #expect(harness.app.coordinator.children.count == 1)
+        #expect(harness.app.coordinator.children.first is HomeCoordinator)
+    }
+
+    @Test("logging out clears the stack and returns to Login")
+    func logout() async throws {
+        let harness = ScreenHarness(session: Seeds.session)
+        try await harness.start()
+        await harness.send(.character("a"))
+        await harness.send(.escape)
+        await harness.send(.character("L"))
+        #expect(harness.navigation.viewControllers.count == 1)
+        #expect(harness.top is LoginViewController)
+        #expect(harness.app.coordinator.children.first is AuthCoordinator)
+        #expect(harness.sessions.load() == nil)
+        #expect(harness.tokens.current == nil)
+        #expect(harness.screen.contains("You are logged out."))
+    }
+
+    @Test("a 401 anywhere returns to Login with the stack cleared and the session forgotten")
+    func sessionExpired() async throws {
+        let harness = ScreenHarness(session: Seeds.session)
+        try await harness.start()
+        await harness.send(.character("a"))
+        #expect(harness.navigation.viewControllers.count == 2)
+        harness.app.coordinator.sessionDidExpire()
+        await harness.settle()
+        #expect(harness.navigation.viewControllers.count == 1)
+        #expect(harness.top is LoginViewController)
+        #expect(harness.sessions.load() == nil)
+        #expect(harness.screen.contains("Your session has ended. Please log in again."))
+        harness.app.coordinator.sessionDidExpire()
+        #expect(harness.app.coordinator.children.count == 1)
+    }
+}
+
+@MainActor
+@Suite("AuthCoordinator")
+struct AuthCoordinatorTests {
+    @Test("Register is pushed and Esc pops it")
+    func register() async throws {
+        let harness = ScreenHarness()
+        try await harness.start()
+        await harness.send(.ctrl("n"))
+        #expect(harness.navigation.viewControllers.count == 2)
+        await harness.send(.escape)
+        #expect(harness.navigation.viewControllers.count == 1)
+        #expect(harness.top is LoginViewController)
+    }
+
+    @Test("Verify phone is pushed over Register, Esc pops it, and a verified code finishes the flow")
+    func verify() async throws {
+        let harness = ScreenHarness()
+        try await harness.start()
+        await harness.type("2025550199")
+        await harness.send(.ctrl("n"))
+        await harness.type("Sam Lee")
+        await harness.send(.tab)
+        await harness.type("harbour-lights-9")
+        await harness.send(.tab)
+        await harness.type("harbour-lights-9")
+        await harness.send(.enter)
+        #expect(harness.navigation.viewControllers.map { String(describing: type(of: $0)) } == [
+            "LoginViewController", "RegisterViewController", "VerifyPhoneViewController",
+        ])
+        await harness.send(.escape)
+        #expect(harness.top is RegisterViewController)
+        await harness.send(.enter)
+        await harness.type("482913")
+        await harness.send(.enter)
+        #expect(harness.navigation.viewControllers.count == 1)
+        #expect(harness.top is HomeViewController)
+        #expect(harness.sessions.load() == Seeds.session)
+    }
+
+    @Test("Forgot password is pushed, Esc pops it, a reset pops back to Login")
+    func forgot() async throws {
+        let harness = ScreenHarness()
+        try await harness.start()
+        await harness.send(.ctrl("p"))
+        #expect(harness.top is ForgotPasswordViewController)
+        await harness.send(.escape)
+        #expect(harness.top is LoginViewController)
+        await harness.type("2025550143")
+        await harness.send(.ctrl("p"))
+        await harness.send(.enter)
+        await harness.type("482913")
+        await harness.send(.tab)
+        await harness.type("new-harbour-22")
+        await harness.send(.tab)
+        await harness.type("new-harbour-22")
+        await harness.send(.enter)
+        #expect(harness.navigation.viewControllers.count == 1)
+        #expect(harness.top is LoginViewController)
+        #expect(harness.preferences.lastLogin()?.phoneNumber == "2025550143")
+    }
+}
+
+@MainActor
+@Suite("HomeCoordinator")
+struct HomeCoordinatorTests {
+    func start() async throws -> ScreenHarness {
+        let harness = ScreenHarness(session: Seeds.session) { harness in
+            harness.account.pages.set(.success(["": TransactionPage(items: [Seeds.transaction(1)], nextCursor: nil)]))
+            harness.notifications.listResult.set(.success([Seeds.notification]))
+        }
+        try await harness.start()
+        return harness
+    }
+
+    var homeChildren: (ScreenHarness) -> [any Coordinator] {
+        { $0.app.coordinator.children.first?.children ?? [] }
+    }
+
+    @Test("Add card runs as a child; the new card reaches Home without a reload; the child is removed")
+    func addCard() async throws {
+        let harness = try await start()
+        let loads = harness.account.calls.count
+        await harness.send(.character("a"))
+        #expect(homeChildren(harness).first is AddCardCoordinator)
+        await harness.type("4242424242424242")
+        await harness.send(.tab, .tab)
+        await harness.type("0429")
+        await harness.send(.tab)
+        await harness.type("123")
+        await harness.send(.enter, .enter)
+        #expect(harness.top is HomeViewController)
+        #expect(homeChildren(harness).isEmpty)
+        #expect(harness.screen.contains("Visa •••• 4242"))
+        #expect(harness.account.calls.count == loads)
+    }
+
+    @Test("Add card cancelled: popped and the child removed")
+    func addCardCancelled() async throws {
+        let harness = try await start()
+        await harness.send(.character("a"))
+        await harness.send(.escape)
+        #expect(harness.top is HomeViewController)
+        #expect(homeChildren(harness).isEmpty)
+    }
+
+    @Test("Activate card runs as a child and hands back the active card")
+    func activate() async throws {
+        let harness = try await start()
+        await harness.send(.character("v"))
+        #expect(homeChildren(harness).first is ActivateCardCoordinator)
+        await harness.send(.escape)
+        #expect(homeChildren(harness).isEmpty)
+        await harness.send(.character("v"))
+        await harness.type("0005")
+        await harness.send(.enter)
+        await harness.type("482913")
+        await harness.send(.enter)
+        #expect(harness.top is HomeViewController)
+        #expect(homeChildren(harness).isEmpty)
+        #expect(harness.screen.contains("Skiff card · expires 11/30 · Active"))
+        #expect(harness.cards.activations.last?.cardID == Seeds.issuedCard.id)
+    }
+
+    @Test("Notifications pushed; closing passes the unread count back to Home")
+    func notifications() async throws {
+        let harness = try await start()
+        #expect(harness.screen.contains("3 unread"))
+        await harness.send(.character("n"))
+        #expect(harness.top is NotificationsViewController)
+        await harness.send(.character("m"))
+        await harness.send(.escape)
+        #expect(harness.top is HomeViewController)
+        #expect(!harness.screen.contains("3 unread"))
+    }
+
+    @Test("Transaction detail pushed and popped")
+    func transaction() async throws {
+        let harness = try await start()
+        await harness.send(.enter)
+        #expect(harness.top is TransactionDetailViewController)
+        await harness.send(.escape)
+        #expect(harness.top is HomeViewController)
+        #expect(harness.navigation.viewControllers.count == 1)
+    }
+}
