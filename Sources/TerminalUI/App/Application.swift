@@ -135,8 +135,12 @@ public final class Application {
         case SIGTSTP:
             suspend()
         case SIGCONT:
+            // Stopped by something other than our own Ctrl-Z (which has already taken the terminal back):
+            // the shell may have reset the terminal meanwhile, so enter program mode again and redraw fully.
+            terminal.resume()
             terminal.updateSize()
-            setNeedsDisplay()
+            needsDisplay = true
+            render()
         case SIGWINCH:
             dispatch(.resize)
             renderIfNeeded()
@@ -290,15 +294,19 @@ public final class Application {
         return task
     }
 
-    /// Waits until every tracked task has finished and other main-actor work has had a chance to run,
-    /// then draws. Tests call this after sending keys that start async work.
+    /// Waits until every tracked task has finished and other main-actor work (including untracked tasks
+    /// waiting on quick test doubles) has had many chances to run, then draws. Tests call this after sending
+    /// keys that start async work.
     public func settle() async {
-        for _ in 0..<100 {
-            for _ in 0..<5 {
+        for _ in 0..<50 {
+            for _ in 0..<20 {
                 await Task.yield()
             }
             guard let (_, task) = tasks.first else { break }
             await task.value
+        }
+        for _ in 0..<20 {
+            await Task.yield()
         }
         renderIfNeeded()
     }
