@@ -37,10 +37,12 @@ protocol VerificationRepository: Sendable {
 /// Failed sign-ins per number.
 protocol LoginThrottleRepository: Sendable {
     func state(phone: String) async throws -> LoginThrottleRecord?
-    /// Adds one failure and lets `lockout` set the lock from the new count, in one step.
-    func recordFailure(
-        phone: String, lockout: @Sendable (_ failures: Int) -> Date?
-    ) async throws -> LoginThrottleRecord
+    /// In one step: when the number is paused at `date`, returns the end of the pause; otherwise counts the
+    /// attempt as a failure (until `reset` clears it on success), lets `lockout` set the pause from the new
+    /// count, and returns nil. Counting first means parallel guesses are all counted.
+    func beginAttempt(
+        phone: String, at date: Date, lockout: @Sendable (_ failures: Int) -> Date?
+    ) async throws -> Date?
     func reset(phone: String) async throws
 }
 

@@ -94,10 +94,9 @@ struct AuthService: Sendable {
         let phone = Self.phone(countryCode: countryCode, number: phoneNumber, errors: &errors)
         if password.isEmpty { errors.append(.init(field: "password", message: PasswordPolicy.Problem.empty.message)) }
         guard let phone, errors.isEmpty else { throw Problem.validation(errors) }
-        try await throttle.checkAllowed(phone: phone.e164)
+        try await throttle.beginAttempt(phone: phone.e164)
         let user = try await accounts.user(phone: phone.e164)
         guard try await passwords.verify(password, hash: user?.passwordHash), let user else {
-            try await throttle.recordFailure(phone: phone.e164)
             logger.info("sign-in refused")
             throw Problem.invalidCredentials
         }

@@ -47,21 +47,19 @@ struct LoginThrottle: Sendable {
     let clock: any ServerClock
     let limits: SkiffServerLimits
 
-    /// Throws `tooManyAttempts` while the number is paused.
-    func checkAllowed(phone: String) async throws {
-        guard let state = try await repository.state(phone: phone), let lockedUntil = state.lockedUntil else { return }
-        let wait = lockedUntil.timeIntervalSince(clock.now())
-        if wait > 0 { throw Problem.tooManyAttempts(retryAfter: Int(wait.rounded(.up))) }
-    }
-
-    func recordFailure(phone: String) async throws {
+    /// Throws `tooManyAttempts` while the number is paused; otherwise counts this attempt as failed until
+    /// `recordSuccess` says otherwise.
+    func beginAttempt(phone: String) async throws {
         let now = clock.now()
         let limits = limits
-        _ = try await repository.recordFailure(phone: phone) { failures in
+        let pausedUntil = try await repository.beginAttempt(phone: phone, at: now) { failures in
             guard failures >= limits.loginFailuresBeforeLockout else { return nil }
             let doublings = min(failures - limits.loginFailuresBeforeLockout, 20)
             let wait = min(limits.loginMaxLockout, limits.loginFirstLockout * pow(2, Double(doublings)))
             return now.addingTimeInterval(wait)
+        }
+        if let pausedUntil {
+            throw Problem.tooManyAttempts(retryAfter: max(1, Int(pausedUntil.timeIntervalSince(now).rounded(.up))))
         }
     }
 

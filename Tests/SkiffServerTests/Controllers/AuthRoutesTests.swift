@@ -314,6 +314,28 @@ struct AuthRoutesTests {
         }
     }
 
+    @Test("Parallel password guesses are all counted")
+    func parallelLoginGuesses() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            _ = try await server.register(client)
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        try await client.send(
+                            .post, "/v1/auth/login",
+                            json: ["countryCode": "+1", "phoneNumber": "2025550100", "password": "guess number \(index)"]
+                        ).status
+                    }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .unauthorized }.count == 5)
+            #expect(statuses.filter { $0 == .tooManyRequests }.count == 15)
+        }
+    }
+
     @Test("Unknown numbers are throttled like known ones")
     func unknownNumberThrottled() async throws {
         let server = try TestServer()

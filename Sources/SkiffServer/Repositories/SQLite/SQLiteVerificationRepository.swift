@@ -68,15 +68,16 @@ struct SQLiteLoginThrottleRepository: LoginThrottleRepository {
         try await pool.read { db in try Self.fetch(phone: phone, db: db) }
     }
 
-    func recordFailure(phone: String, lockout: @Sendable (Int) -> Date?) async throws -> LoginThrottleRecord {
+    func beginAttempt(phone: String, at date: Date, lockout: @Sendable (Int) -> Date?) async throws -> Date? {
         try await pool.write { db in
-            let failures = (try Self.fetch(phone: phone, db: db)?.failures ?? 0) + 1
-            let record = LoginThrottleRecord(phone: phone, failures: failures, lockedUntil: lockout(failures))
+            let current = try Self.fetch(phone: phone, db: db)
+            if let lockedUntil = current?.lockedUntil, lockedUntil > date { return lockedUntil }
+            let failures = (current?.failures ?? 0) + 1
             try db.execute(
                 sql: "INSERT OR REPLACE INTO login_throttle (phone, failures, locked_until) VALUES (?, ?, ?)",
-                arguments: [phone, failures, record.lockedUntil?.millisecondsSince1970]
+                arguments: [phone, failures, lockout(failures)?.millisecondsSince1970]
             )
-            return record
+            return nil
         }
     }
 
