@@ -113,6 +113,9 @@ let package = Package(
             dependencies: [
                 "Skiff", "SkiffCore", "SkiffServer", "TerminalUI",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             exclude: ["__Snapshots__"]
         ),

@@ -47,16 +47,17 @@ public final class SkiffApp {
 
     /// Builds the app against a real server: HTTP workers, the session file, preferences and the GRDB cache.
     public init(terminal: any Terminal, configuration: SkiffAppConfiguration, environment: [String: String], logger: Logger) throws {
+        let paths = configuration.paths
+        let cache = try CacheStore(file: paths.cacheDatabase, logger: logger)
         let relay = SessionExpiryRelay()
         let tokens = SessionTokenBox()
         let api = APIClient(baseURL: configuration.serverURL, tokens: tokens) { relay.fire() }
-        let paths = configuration.paths
         let dependencies = AppDependencies(
             auth: AuthWorker(api: api), account: AccountWorker(api: api), cards: CardWorker(api: api),
             notifications: NotificationsWorker(api: api),
             sessions: SessionStore(file: paths.sessionFile),
             preferences: PreferencesStore(file: paths.preferencesFile),
-            cache: try CacheStore(file: paths.cacheDatabase, logger: logger),
+            cache: cache,
             outbox: configuration.isEmbeddedServer ? DevelopmentOutbox(file: paths.smsOutbox) : nil,
             tokens: tokens,
             demo: configuration.isEmbeddedServer ? SkiffAppConfiguration.demo : nil,

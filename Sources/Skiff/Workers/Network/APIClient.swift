@@ -30,26 +30,39 @@ public final class APIClient: Sendable {
     public let tokens: SessionTokenBox
 
     /// `onUnauthorised` runs (on any thread) when a signed-in request answers 401: the session is gone.
-    public init(baseURL: URL, tokens: SessionTokenBox, onUnauthorised: @escaping @Sendable () -> Void) {
+    /// `timeout` and `middlewares` (run nearest the network) are for tests.
+    public convenience init(baseURL: URL, tokens: SessionTokenBox, onUnauthorised: @escaping @Sendable () -> Void) {
+        self.init(baseURL: baseURL, tokens: tokens, timeout: APIClient.requestTimeout, middlewares: [], onUnauthorised: onUnauthorised)
+    }
+
+    init(
+        baseURL: URL, tokens: SessionTokenBox, timeout: TimeAmount, middlewares: [any ClientMiddleware],
+        onUnauthorised: @escaping @Sendable () -> Void
+    ) {
         var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .seconds(3), read: APIClient.requestTimeout)
+        configuration.timeout = .init(connect: .seconds(3), read: timeout)
         configuration.httpVersion = .http1Only
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.httpClient = httpClient
         self.tokens = tokens
         self.client = Client(
             serverURL: baseURL,
-            transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: APIClient.requestTimeout)),
+            transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: timeout)),
             middlewares: [
                 BearerTokenMiddleware { [tokens] in tokens.current },
                 UnauthorisedMiddleware(onUnauthorised: onUnauthorised),
-            ]
+            ] + middlewares
         )
     }
 
     /// Closes the connections; call once when the app ends.
     public func shutdown() async {
         try? await httpClient.shutdown()
+    }
+
+    deinit {
+        // A client dropped without `shutdown()` (an early exit) must not take the process down with it.
+        try? httpClient.syncShutdown()
     }
 }
 

@@ -14,6 +14,8 @@ public final class CacheStore: CacheStoring {
             at: file.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
         )
         database = try DatabaseQueue(path: file.path)
+        // What Home shows is personal: the file is the user's alone.
+        chmod(file.path, 0o600)
         self.logger = logger
         try Self.migrator.migrate(database)
     }

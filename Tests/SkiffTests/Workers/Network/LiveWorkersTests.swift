@@ -1,0 +1,240 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Logging
+import NIOCore
+import OpenAPIRuntime
+import SkiffCore
+import SkiffServer
+import Synchronization
+import Testing
+@testable import Skiff
+
+/// A real Skiff server on a free loopback port, in a temporary folder, with the demo account.
+final class LiveServer: Sendable {
+    let instance: SkiffServerInstance
+    let folder: URL
+
+    static func start() async throws -> LiveServer {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let instance = try await SkiffServerInstance.start(SkiffServerConfiguration(
+            host: "127.0.0.1", port: 0,
+            databasePath: folder.appendingPathComponent("skiff.sqlite").path,
+            smsOutboxPath: folder.appendingPathComponent("sms-outbox.jsonl").path,
+            bcryptCost: 4, logger: Logger(label: "test.server", factory: { _ in SwiftLogNoOpLogHandler() })
+        ))
+        return LiveServer(instance: instance, folder: folder)
+    }
+
+    private init(instance: SkiffServerInstance, folder: URL) {
+        self.instance = instance
+        self.folder = folder
+    }
+
+    var outbox: DevelopmentOutbox { DevelopmentOutbox(file: folder.appendingPathComponent("sms-outbox.jsonl")) }
+
+    func stop() async {
+        await instance.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+/// Lets an add-card request reach the server, then loses the answer as a timeout would, the first `count` times.
+final class LoseAnswers: ClientMiddleware, Sendable {
+    private let remaining: Mutex<Int>
+    init(count: Int) { remaining = Mutex(count) }
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let answer = try await next(request, body, baseURL)
+        guard operationID == "addCard" else { return answer }
+        let lose = remaining.withLock { count in
+            defer { count -= 1 }
+            return count > 0
+        }
+        if lose { throw HTTPClientError.deadlineExceeded }
+        return answer
+    }
+}
+
+/// Counts calls of the 401 hook.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+    var count: Int { value.withLock { $0 } }
+    func increment() { value.withLock { $0 += 1 } }
+}
+
+@Suite("Network workers against a real server", .serialized)
+struct LiveWorkersTests {
+    let demoPhone = try! PhoneNumber.parse(countryCode: "+1", number: "202 555 0143")
+
+    func client(_ server: LiveServer, middlewares: [any ClientMiddleware] = [], hook: Counter = Counter()) -> APIClient {
+        APIClient(
+            baseURL: server.instance.baseURL, tokens: SessionTokenBox(), timeout: .seconds(10), middlewares: middlewares,
+            onUnauthorised: { hook.increment() }
+        )
+    }
+
+    @Test("log in, read the summary, page and search transactions")
+    func loginAndAccount() async throws {
+        let server = try await LiveServer.start()
+        let api = client(server)
+        let session = try await AuthWorker(api: api).login(phone: demoPhone, password: "sail-away-2026")
+        #expect(session.user.fullName == "Alex Rivera")
+        api.tokens.set(session.token)
+        let account = AccountWorker(api: api)
+        let summary = try await account.summary()
+        #expect(summary.user.id == session.user.id)
+        #expect(summary.balance.currency == "USD")
+        let first = try await account.transactions(limit: 50, cursor: nil, query: nil)
+        #expect(first.items.count == 50)
+        let second = try await account.transactions(limit: 50, cursor: first.nextCursor, query: nil)
+        #expect(Set(first.items.map(\.id)).isDisjoint(with: second.items.map(\.id)))
+        #expect(first.items.map(\.createdAt) == first.items.map(\.createdAt).sorted(by: >))
+        let coffee = try await account.transactions(limit: 50, cursor: nil, query: "coffee")
+        #expect(!coffee.items.isEmpty)
+        #expect(coffee.items.allSatisfy { ($0.merchant + $0.category).lowercased().contains("coffee") })
+        await api.shutdown()
+        await server.stop()
+    }
+
+    @Test("a wrong password is .unauthorised and does not fire the session hook")
+    func wrongPassword() async throws {
+        let server = try await LiveServer.start()
+        let hook = Counter()
+        let api = client(server, hook: hook)
+        await #expect(throws: NetworkError.unauthorised) {
+            try await AuthWorker(api: api).login(phone: demoPhone, password: "not-the-password")
+        }
+        #expect(hook.count == 0)
+        await api.shutdown()
+        await server.stop()
+    }
+
+    @Test("after logout the token answers 401 and the session hook fires")
+    func revoked() async throws {
+        let server = try await LiveServer.start()
+        let hook = Counter()
+        let api = client(server, hook: hook)
+        let auth = AuthWorker(api: api)
+        api.tokens.set(try await auth.login(phone: demoPhone, password: "sail-away-2026").token)
+        try await auth.logout()
+        await #expect(throws: NetworkError.unauthorised) { try await AccountWorker(api: api).summary() }
+        #expect(hook.count == 1)
+        await api.shutdown()
+        await server.stop()
+    }
+
+    @Test("a refused password comes back as a validation error on its field")
+    func validation() async throws {
+        let server = try await LiveServer.start()
+        let api = client(server)
+        let phone = try PhoneNumber.parse(countryCode: "+1", number: "202 555 0188")
+        do {
+            _ = try await AuthWorker(api: api).register(
+                Registration(phone: phone, fullName: "Sam Lee", password: "password"), idempotencyKey: UUID().uuidString
+            )
+            Issue.record("a common password was accepted")
+        } catch {
+            guard case .validation(_, let fields) = error else {
+                Issue.record("expected .validation, got \(error)")
+                return
+            }
+            #expect(fields.contains { $0.field == "password" })
+        }
+        await api.shutdown()
+        await server.stop()
+    }
+
+    @Test("an add retried after a lost answer sends the same key, and exactly one card exists")
+    func addCardRetry() async throws {
+        let server = try await LiveServer.start()
+        let api = client(server, middlewares: [LoseAnswers(count: 1)])
+        let session = try await AuthWorker(api: api).login(phone: demoPhone, password: "sail-away-2026")
+        api.tokens.set(session.token)
+        let cards = CardWorker(api: api)
+        let card = NewCard(
+            number: try CardNumber("4242 4242 4242 4242"), expiry: try CardExpiry(month: 4, year: 2029, now: Date()),
+            securityCode: "123", holderName: "ALEX RIVERA"
+        )
+        await #expect(throws: NetworkError.timeout) { try await cards.add(card, idempotencyKey: "retry-key-1") }
+        let added = try await cards.add(card, idempotencyKey: "retry-key-1")
+        #expect(added.last4 == "4242")
+        #expect(added.brand == .visa)
+        let all = try await cards.cards()
+        #expect(all.filter { $0.kind == .external }.count == 1)
+        let duplicate = await Result.capture { () async throws(NetworkError) in
+            try await cards.add(card, idempotencyKey: "another-key")
+        }
+        guard case .failure(.conflict) = duplicate else {
+            Issue.record("the same number again should be refused as a conflict, got \(duplicate)")
+            return
+        }
+        await api.shutdown()
+        await server.stop()
+    }
+
+    @Test("activation: a code to the phone, then the card is active")
+    func activation() async throws {
+        let server = try await LiveServer.start()
+        let api = client(server)
+        api.tokens.set(try await AuthWorker(api: api).login(phone: demoPhone, password: "sail-away-2026").token)
+        let cards = CardWorker(api: api)
+        let issued = try #require(try await cards.cards().first { $0.kind == .issued })
+        let before = Date().addingTimeInterval(-2)
+        let challenge = try await cards.requestActivation(cardID: issued.id)
+        let code = try #require(server.outbox.latestCode(to: demoPhone.e164, purpose: "card-activation", since: before))
+        let active = try await cards.activate(cardID: issued.id, last4: issued.last4, verificationId: challenge.verificationId, code: code)
+        #expect(active.status == .active)
+        let notifications = try await NotificationsWorker(api: api).notifications()
+        if let first = notifications.first {
+            try await NotificationsWorker(api: api).markRead(id: first.id)
+        }
+        await api.shutdown()
+        await server.stop()
+    }
+
+    @Test("nothing listening is .unreachable")
+    func unreachable() async throws {
+        let api = APIClient(
+            baseURL: URL(string: "http://127.0.0.1:9")!, tokens: SessionTokenBox(), timeout: .seconds(5), middlewares: [],
+            onUnauthorised: {}
+        )
+        await #expect(throws: NetworkError.unreachable) {
+            try await AuthWorker(api: api).login(phone: demoPhone, password: "sail-away-2026")
+        }
+        await api.shutdown()
+    }
+
+    @Test("a server that never answers is .timeout")
+    func timeout() async throws {
+        // A socket that listens but never accepts: the connection is made, the answer never comes.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(bound == 0)
+        #expect(listen(fd, 8) == 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let api = APIClient(
+            baseURL: URL(string: "http://127.0.0.1:\(port)")!, tokens: SessionTokenBox(), timeout: .milliseconds(300),
+            middlewares: [], onUnauthorised: {}
+        )
+        await #expect(throws: NetworkError.timeout) {
+            try await AuthWorker(api: api).login(phone: demoPhone, password: "sail-away-2026")
+        }
+        await api.shutdown()
+    }
+}
