@@ -146,6 +146,17 @@ struct GalleryEndToEndTests {
         #expect(modes.canonical && modes.echo)
     }
 
+    @Test("A crash signal (abort, bad access, bus error) still gives the terminal back", arguments: [SIGABRT, SIGSEGV, SIGBUS])
+    func crashSignal(_ signal: Int32) async throws {
+        let session = try await startGallery()
+        defer { session.kill() }
+        #expect(kill(try galleryPID(), signal) == 0)
+        let screen = try await session.waitFor("EXIT=", timeout: 60)
+        #expect(!screen.contains("EXIT=0"))
+        let modes = try #require(try await finish(session, expectingStatus: ""))
+        #expect(modes.canonical && modes.echo)
+    }
+
     @Test("Ctrl-Z suspends to the shell and fg brings the screen back")
     func suspendAndResume() async throws {
         let session = try await startGallery()

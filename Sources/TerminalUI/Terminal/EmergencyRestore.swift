@@ -32,17 +32,36 @@ func emergencyRestoreTerminal() {
     _ = tcsetattr(0, TCSANOW, savedTermios)
 }
 
-private func crashHandler(_ signal: Int32) {
+private func crashHandler(_ signal: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
     emergencyRestoreTerminal()
     let index = Int(signal)
     if index < 65 && hasPreviousAction[index] {
         _ = sigaction(signal, previousActions + index, nil)
     } else {
-        var fallback = sigaction()
-        fallback.__sigaction_handler.sa_handler = SIG_DFL
-        _ = sigaction(signal, &fallback, nil)
+        setDefaultAction(signal)
     }
+    let fromFault = (info?.pointee.si_code ?? 0) > 0 && signal != SIGTRAP
+    if fromFault {
+        // A faulting instruction runs again on return and reaches the previous handler (the Swift backtracer)
+        // with the real context, which reports the crash and ends the process.
+        return
+    }
+    // Sent by kill or raise (abort): let the previous handler run now, then die by the default action.
+    var unblock = sigset_t()
+    sigemptyset(&unblock)
+    sigaddset(&unblock, signal)
+    _ = sigprocmask(SIG_UNBLOCK, &unblock, nil)
     _ = raise(signal)
+    setDefaultAction(signal)
+    _ = raise(signal)
+    _exit(128 + signal)
+}
+
+private func setDefaultAction(_ signal: Int32) {
+    var fallback = sigaction()
+    fallback.__sigaction_handler.sa_handler = SIG_DFL
+    sigemptyset(&fallback.sa_mask)
+    _ = sigaction(signal, &fallback, nil)
 }
 
 /// Remembers how to give the terminal back if the process dies, and installs crash handlers that do so.
@@ -58,9 +77,9 @@ func armEmergencyRestore(termios saved: termios, reset: [UInt8]) {
     isArmed.pointee = true
     for signal in crashSignals {
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = crashHandler
+        action.__sigaction_handler.sa_sigaction = crashHandler
         sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
+        action.sa_flags = SA_SIGINFO
         let index = Int(signal)
         hasPreviousAction[index] = sigaction(signal, &action, previousActions + index) == 0
     }
