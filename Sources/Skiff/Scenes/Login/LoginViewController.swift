@@ -32,6 +32,7 @@ public final class LoginViewController: SceneViewController, LoginDisplayLogic {
             KeyBinding(.ctrl("r"), "retry") { [weak self] in self?.submit() },
             KeyBinding(.ctrl("n"), "create account") { [weak self] in self?.navigate(.register) },
             KeyBinding(.ctrl("p"), "forgot password") { [weak self] in self?.navigate(.forgotPassword) },
+            KeyBinding(.ctrl("q"), "quit") { [weak self] in self?.application?.quit() },
         ]
     }
 

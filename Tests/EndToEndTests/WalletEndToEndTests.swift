@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// Drives the real `skiff` binary in tmux through the whole product, against its embedded server.
+@Suite("Wallet end to end", .serialized)
+struct WalletEndToEndTests {
+    let skiff: String
+    let dataDirectory: String
+
+    init() throws {
+        skiff = try BuiltProduct.path("skiff")
+        dataDirectory = NSTemporaryDirectory() + "skiff-e2e-\(UUID().uuidString)"
+    }
+
+    /// Every file under `folder`, however deep.
+    private func files(under folder: String) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
+        return enumerator.compactMap { $0 as? String }.map { folder + "/" + $0 }.filter {
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
+    }
+
+    /// The first capture group of `pattern` in `text`.
+    private func match(_ pattern: String, in text: String) -> String? {
+        guard let regex = try? NSRegularExpression(pattern: pattern),
+              let found = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+              let range = Range(found.range(at: 1), in: text) else { return nil }
+        return String(text[range])
+    }
+
+    @Test("login → Home → add card → •••• 4242 on Home → activate card → log out → quit; terminal restored, no card number on disk")
+    func wholeFlow() async throws {
+        let session = try TmuxSession.shell(environment: ["LANG": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no"])
+        defer {
+            session.kill()
+            try? FileManager.default.removeItem(atPath: dataDirectory)
+        }
+        try await session.waitFor("$")
+        try session.typeLine("clear; \(skiff) --data-dir \(dataDirectory); echo EXIT=$?")
+
+        let login = try await session.waitFor("Log in with your phone number", timeout: 60)
+        #expect(login.contains("Demo account: +1 202 555 0143 · password sail-away-2026"))
+        try session.type("2025550143")
+        try session.sendKeys("Tab")
+        try session.type("sail-away-2026")
+        try session.sendKeys("Enter")
+        let home = try await session.waitFor("Balance $")
+        #expect(home.contains("Alex Rivera"))
+        #expect(home.contains("Skiff card"))
+        let issuedLast4 = try #require(match(#"•••• (\d{4}) +Skiff card"#, in: home))
+
+        try session.type("a")
+        try await session.waitFor("Card number")
+        try session.type("4242424242424242")
+        try await session.waitFor("4242 4242 4242 4242")
+        try session.sendKeys("Tab", "Tab")
+        try session.type("0429")
+        try session.sendKeys("Tab")
+        try session.type("123")
+        let filled = try await session.waitFor("•••")
+        #expect(filled.contains("Visa"))
+        #expect(!filled.contains("123"))
+        try session.sendKeys("Enter")
+        let confirm = try await session.waitFor("Press Enter to add this card")
+        #expect(confirm.contains("Visa •••• 4242"))
+        #expect(!confirm.contains("4242 4242"))
+        try session.sendKeys("Enter")
+        let added = try await session.waitFor("Added card")
+        #expect(added.contains("Visa •••• 4242"))
+        #expect(!added.contains("Add a card from another bank"))
+
+        try session.type("v")
+        try await session.waitFor("Last four digits")
+        try session.type(issuedLast4)
+        try session.sendKeys("Enter")
+        let codeScreen = try await session.waitFor("the code is")
+        let code = try #require(match(#"the code is (\d{6})"#, in: codeScreen))
+        try session.type(code)
+        try session.sendKeys("Enter")
+        let active = try await session.waitFor("is active.")
+        #expect(active.contains("Skiff card · expires"))
+        #expect(!active.contains("press v to activate"))
+
+        try session.type("L")
+        try await session.waitFor("You are logged out.")
+        try session.sendKeys("C-q")
+        let exit = try await session.waitFor("EXIT=", timeout: 30)
+        #expect(exit.contains("EXIT=0"))
+
+        try session.typeLine("clear; stty -a; echo STTY-$((40+2))")
+        let stty = try await session.waitFor("STTY-42")
+        let modes = try #require(TerminalModes(sttyOutput: stty))
+        #expect(modes.canonical)
+        #expect(modes.echo)
+
+        let stored = files(under: dataDirectory)
+        #expect(stored.contains { $0.hasSuffix("skiff.sqlite") })
+        #expect(stored.contains { $0.hasSuffix("skiff.log") })
+        for file in stored {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            for needle in ["4242424242424242", "4242 4242 4242 4242"] {
+                #expect(bytes.range(of: Data(needle.utf8)) == nil, "\(file) holds the full card number")
+            }
+        }
+        let session2 = try String(contentsOfFile: dataDirectory + "/state/skiff.log", encoding: .utf8)
+        #expect(!session2.contains("sail-away-2026"))
+        #expect(!session2.contains(code))
+    }
+}
