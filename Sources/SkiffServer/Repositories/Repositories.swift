@@ -36,7 +36,6 @@ protocol VerificationRepository: Sendable {
 
 /// Failed sign-ins per number.
 protocol LoginThrottleRepository: Sendable {
-    func state(phone: String) async throws -> LoginThrottleRecord?
     /// In one step: when the number is paused at `date`, returns the end of the pause; otherwise counts the
     /// attempt as a failure (until `reset` clears it on success), lets `lockout` set the pause from the new
     /// count, and returns nil. Counting first means parallel guesses are all counted.

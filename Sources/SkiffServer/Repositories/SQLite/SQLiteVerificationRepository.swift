@@ -64,10 +64,6 @@ struct SQLiteVerificationRepository: VerificationRepository {
 struct SQLiteLoginThrottleRepository: LoginThrottleRepository {
     let pool: DatabasePool
 
-    func state(phone: String) async throws -> LoginThrottleRecord? {
-        try await pool.read { db in try Self.fetch(phone: phone, db: db) }
-    }
-
     func beginAttempt(phone: String, at date: Date, lockout: @Sendable (Int) -> Date?) async throws -> Date? {
         try await pool.write { db in
             let current = try Self.fetch(phone: phone, db: db)
