@@ -44,7 +44,7 @@ struct SkiffCommand: AsyncParsableCommand {
         do {
             sink = try FileLogHandler.Sink(file: paths.logFile)
         } catch {
-            throw ValidationError("Cannot write the log at \(paths.logFile.path): \(error.localizedDescription)")
+            throw StartupError(description: "Cannot write the log at \(paths.logFile.path): \(error.localizedDescription)")
         }
         let level: Logger.Level = environment["SKIFF_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         LoggingSystem.bootstrap { label in FileLogHandler(label: label, sink: sink, level: level) }
@@ -65,7 +65,7 @@ struct SkiffCommand: AsyncParsableCommand {
                 serverURL = instance.baseURL
             } catch {
                 logger.error("The built-in server did not start", metadata: ["error": "\(error)"])
-                throw ValidationError("The built-in server did not start: \(error). See \(paths.logFile.path).")
+                throw StartupError(description: "The built-in server did not start: \(error). See \(paths.logFile.path).")
             }
         }
         logger.info("Starting", metadata: ["server": "\(serverURL)", "embedded": "\(embedded != nil)"])
@@ -82,10 +82,15 @@ struct SkiffCommand: AsyncParsableCommand {
         } catch {
             await embedded?.stop()
             logger.error("The terminal could not be used", metadata: ["error": "\(error)"])
-            throw ValidationError("\(error)")
+            throw StartupError(description: "\(error)")
         }
         await embedded?.stop()
         logger.info("Stopped", metadata: ["status": "\(status)"])
         if status != 0 { throw ExitCode(status) }
     }
+}
+
+/// A failure to start that is no usage mistake: said plainly, without the usage line.
+struct StartupError: Error, CustomStringConvertible {
+    let description: String
 }

@@ -159,6 +159,20 @@ struct LoginInteractorTests {
         #expect(sessions.load() == nil)
     }
 
+    @Test("when the scene goes away its running request is cancelled")
+    func cancelledWhenGone() async {
+        let gate = Gate()
+        auth.gate = gate
+        var sut: LoginInteractor? = makeSUT()
+        sut?.submit(request: .init(form: goodForm))
+        let task = sut?.submitTask
+        sut = nil
+        await task?.value
+        #expect(auth.logins.count == 1)
+        #expect(sessions.load() == nil)
+        #expect(!presenter.submits.contains { if case .succeeded = $0 { true } else { false } })
+    }
+
     @Test("a second Enter while a request runs sends nothing more")
     func doubleSubmit() async {
         let gate = Gate()
