@@ -40,6 +40,8 @@ public struct CellBuffer: Hashable, Sendable {
         cells[y * size.width + x]
     }
 
+    private static let asciiText: [String] = (0..<128).map { String(Unicode.Scalar(UInt8($0))) }
+
     /// Puts a cell, keeping wide graphemes whole: a half that is overwritten turns the other half into a blank.
     public mutating func set(_ cell: Cell, x: Int, y: Int) {
         guard x >= 0, y >= 0, x < size.width, y < size.height else { return }
@@ -75,6 +77,18 @@ public struct CellBuffer: Hashable, Sendable {
     public mutating func write(_ text: String, x: Int, y: Int, style: Style, clip: Rect? = nil) -> Int {
         let area = (clip ?? bounds).intersection(bounds)
         guard y >= area.minY, y < area.maxY else { return DisplayWidth.of(text) }
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            // Printable ASCII: one column per byte, no grapheme breaking needed.
+            var column = x
+            for byte in text.utf8 {
+                if column >= area.maxX { break }
+                if column >= area.minX {
+                    set(Cell(text: Self.asciiText[Int(byte)], width: 1, style: style), x: column, y: y)
+                }
+                column += 1
+            }
+            return text.utf8.count
+        }
         var column = x
         for character in text {
             let grapheme: Character = character == "\t" ? " " : character

@@ -11,6 +11,9 @@ public enum DisplayWidth {
         }
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
+        if scalars.count == 1, let width = commonWidth(first.value) {
+            return width
+        }
         if first.properties.isEmojiPresentation {
             return 2
         }
@@ -26,6 +29,9 @@ public enum DisplayWidth {
 
     /// The number of columns a string occupies.
     public static func of<S: StringProtocol>(_ string: S) -> Int {
+        if string.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            return string.utf8.count
+        }
         var total = 0
         for character in string {
             total += of(character)
@@ -52,6 +58,19 @@ public enum DisplayWidth {
             return 2
         }
         return 1
+    }
+
+    /// Widths of frequent single scalars (Latin-1, punctuation, arrows, box drawing, braille) known without
+    /// a Unicode property lookup; nil for anything else.
+    private static func commonWidth(_ value: UInt32) -> Int? {
+        switch value {
+        case 0xA0...0x2FF where value != 0xAD: return 1
+        case 0x2010...0x2027, 0x2030...0x205E: return 1
+        case 0x2190...0x21FF: return 1
+        case 0x2500...0x25FC: return 1
+        case 0x2800...0x28FF: return 1
+        default: return nil
+        }
     }
 
     /// East Asian Wide and Fullwidth ranges that are not emoji.
