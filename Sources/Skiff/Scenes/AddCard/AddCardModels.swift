@@ -48,24 +48,7 @@ public enum AddCard {
         }
     }
 
-    public enum ValidateField {
-        public struct Request: Sendable {
-            public var field: Field
-            public var form: Form
-            public init(field: Field, form: Form) {
-                self.field = field
-                self.form = form
-            }
-        }
-        public struct Response: Sendable {
-            public var field: Field
-            public var problem: InputProblem?
-        }
-        public struct ViewModel: Hashable, Sendable {
-            public var field: Field
-            public var message: String?
-        }
-    }
+    public typealias ValidateField = FieldValidation<Field, Form>
 
     /// Enter on the form (checks everything, then confirms) or on the confirmation (adds the card).
     public enum Submit {

@@ -118,14 +118,10 @@ public final class ForgotPasswordInteractor: ForgotPasswordBusinessLogic {
         var problems: [ForgotPassword.Field: InputProblem] = [:]
         switch stage {
         case .phone:
-            do throws(PhoneNumber.Problem) {
-                _ = try PhoneNumber.parse(countryCode: form.countryCode, number: form.phoneNumber)
-            } catch {
-                switch error {
-                case .emptyCountryCode, .invalidCountryCode: problems[.countryCode] = .phone(error)
-                default: problems[.phoneNumber] = .phone(error)
-                }
-            }
+            PhoneInput.check(
+                countryCode: form.countryCode, number: form.phoneNumber, countryCodeField: .countryCode, numberField: .phoneNumber,
+                into: &problems
+            )
         case .reset:
             do throws(OneTimeCode.Problem) { try OneTimeCode.validate(form.code) } catch { problems[.code] = .code(error) }
             do throws(PasswordPolicy.Problem) { try PasswordPolicy.check(form.newPassword) } catch { problems[.newPassword] = .password(error) }

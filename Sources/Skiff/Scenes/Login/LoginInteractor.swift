@@ -135,14 +135,10 @@ public final class LoginInteractor: LoginBusinessLogic {
     /// The app's own checks: a valid phone number for the country, and a password that is not empty.
     static func problems(in form: Login.Form) -> [Login.Field: InputProblem] {
         var problems: [Login.Field: InputProblem] = [:]
-        do throws(PhoneNumber.Problem) {
-            _ = try PhoneNumber.parse(countryCode: form.countryCode, number: form.phoneNumber)
-        } catch {
-            switch error {
-            case .emptyCountryCode, .invalidCountryCode: problems[.countryCode] = .phone(error)
-            default: problems[.phoneNumber] = .phone(error)
-            }
-        }
+        PhoneInput.check(
+            countryCode: form.countryCode, number: form.phoneNumber, countryCodeField: .countryCode, numberField: .phoneNumber,
+            into: &problems
+        )
         if form.password.isEmpty { problems[.password] = .password(.empty) }
         return problems
     }

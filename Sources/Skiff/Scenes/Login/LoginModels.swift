@@ -49,24 +49,7 @@ public enum Login {
         }
     }
 
-    public enum ValidateField {
-        public struct Request: Sendable {
-            public var field: Field
-            public var form: Form
-            public init(field: Field, form: Form) {
-                self.field = field
-                self.form = form
-            }
-        }
-        public struct Response: Sendable {
-            public var field: Field
-            public var problem: InputProblem?
-        }
-        public struct ViewModel: Hashable, Sendable {
-            public var field: Field
-            public var message: String?
-        }
-    }
+    public typealias ValidateField = FieldValidation<Field, Form>
 
     public enum Submit {
         public struct Request: Sendable {

@@ -91,14 +91,10 @@ public final class RegisterInteractor: RegisterBusinessLogic {
 
     static func problems(in form: Register.Form) -> [Register.Field: InputProblem] {
         var problems: [Register.Field: InputProblem] = [:]
-        do throws(PhoneNumber.Problem) {
-            _ = try PhoneNumber.parse(countryCode: form.countryCode, number: form.phoneNumber)
-        } catch {
-            switch error {
-            case .emptyCountryCode, .invalidCountryCode: problems[.countryCode] = .phone(error)
-            default: problems[.phoneNumber] = .phone(error)
-            }
-        }
+        PhoneInput.check(
+            countryCode: form.countryCode, number: form.phoneNumber, countryCodeField: .countryCode, numberField: .phoneNumber,
+            into: &problems
+        )
         do throws(FullName.Problem) { _ = try FullName.validate(form.fullName) } catch { problems[.fullName] = .fullName(error) }
         do throws(PasswordPolicy.Problem) { try PasswordPolicy.check(form.password) } catch { problems[.password] = .password(error) }
         if form.confirmPassword != form.password { problems[.confirmPassword] = .passwordsDiffer }

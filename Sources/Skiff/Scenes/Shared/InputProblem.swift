@@ -71,3 +71,42 @@ public enum CodePurpose: String, Sendable {
     case passwordReset = "password-reset"
     case cardActivation = "card-activation"
 }
+
+/// Checking one field as the person leaves it: the same three shapes in every form scene, which names it
+/// `ValidateField`.
+public enum FieldValidation<Field: Hashable & Sendable, Form: Sendable> {
+    public struct Request: Sendable {
+        public var field: Field
+        public var form: Form
+        public init(field: Field, form: Form) {
+            self.field = field
+            self.form = form
+        }
+    }
+    public struct Response: Sendable {
+        public var field: Field
+        public var problem: InputProblem?
+    }
+    public struct ViewModel: Hashable, Sendable {
+        public var field: Field
+        public var message: String?
+    }
+}
+
+/// A phone number as typed into a country code field and a number field.
+enum PhoneInput {
+    /// Adds the number's problem, if any, to the field it belongs to.
+    static func check<Field: Hashable>(
+        countryCode: String, number: String, countryCodeField: Field, numberField: Field,
+        into problems: inout [Field: InputProblem]
+    ) {
+        do throws(PhoneNumber.Problem) {
+            _ = try PhoneNumber.parse(countryCode: countryCode, number: number)
+        } catch {
+            switch error {
+            case .emptyCountryCode, .invalidCountryCode: problems[countryCodeField] = .phone(error)
+            default: problems[numberField] = .phone(error)
+            }
+        }
+    }
+}
