@@ -39,8 +39,8 @@ struct SQLiteAccountRepository: AccountRepository {
     }
 
     func user(id: String) async throws -> UserRecord? {
-        try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]).map(Self.user)
+        try await pool.unsafeRead { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id]).map(Self.user)
         }
     }
 
@@ -89,8 +89,11 @@ struct SQLiteSessionRepository: SessionRepository {
     }
 
     func session(tokenHash: String) async throws -> SessionRecord? {
-        try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM sessions WHERE token_hash = ?", arguments: [tokenHash]).map { row in
+        // One statement: no transaction needed around it, and its prepared form is kept per connection.
+        try await pool.unsafeRead { db in
+            try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM sessions WHERE token_hash = ?"), arguments: [tokenHash]
+            ).map { row in
                 SessionRecord(
                     tokenHash: row["token_hash"], userID: row["user_id"], createdAt: row.date("created_at"),
                     lastUsedAt: row.date("last_used_at"), expiresAt: row.date("expires_at"),

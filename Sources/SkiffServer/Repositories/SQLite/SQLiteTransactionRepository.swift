@@ -20,8 +20,9 @@ struct SQLiteTransactionRepository: TransactionRepository {
         arguments += [limit]
         let finalSQL = sql
         let finalArguments = arguments
-        return try await pool.read { db in
-            try Row.fetchAll(db, sql: finalSQL, arguments: finalArguments).map { row in
+        // One statement (of four shapes): no transaction around it, and its prepared form is kept.
+        return try await pool.unsafeRead { db in
+            try Row.fetchAll(db.cachedStatement(sql: finalSQL), arguments: finalArguments).map { row in
                 TransactionRecord(
                     id: row["id"], userID: row["user_id"], amountMinor: row["amount_minor"], currency: row["currency"],
                     merchant: row["merchant"], category: row["category"], createdAt: row.date("created_at")
@@ -77,9 +78,10 @@ struct SQLiteNotificationRepository: NotificationRepository {
     }
 
     func unreadCount(userID: String) async throws -> Int {
-        try await pool.read { db in
+        try await pool.unsafeRead { db in
             try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM notifications WHERE user_id = ? AND read_at IS NULL", arguments: [userID]
+                db.cachedStatement(sql: "SELECT COUNT(*) FROM notifications WHERE user_id = ? AND read_at IS NULL"),
+                arguments: [userID]
             ) ?? 0
         }
     }
