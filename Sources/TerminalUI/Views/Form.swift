@@ -30,9 +30,21 @@ open class Form: View {
     public func setError(_ message: String?, for field: View) {
         guard let row = rows.first(where: { $0.field === field }) else { return }
         row.error.text = message ?? ""
-        row.error.isHidden = message == nil
+        row.error.isHidden = message == nil || row.field.isHidden
         setNeedsDisplay()
     }
+
+    /// Hides or shows a field's whole row (label, field and error); hidden rows take no room, and the label
+    /// column keeps its width so the other rows do not move.
+    public func setRowHidden(_ hidden: Bool, for field: View) {
+        guard let row = rows.first(where: { $0.field === field }) else { return }
+        row.field.isHidden = hidden
+        row.label.isHidden = hidden
+        if hidden { row.error.isHidden = true } else { row.error.isHidden = row.error.text.isEmpty }
+        setNeedsDisplay()
+    }
+
+    private var visibleRows: [Row] { rows.filter { !$0.field.isHidden } }
 
     /// Removes every inline error.
     public func clearErrors() {
@@ -66,7 +78,7 @@ open class Form: View {
         let fieldX = labelColumn + 2
         let fieldWidth = max(0, bounds.width - fieldX)
         var y = 0
-        for row in rows {
+        for row in visibleRows {
             let height = fieldHeight(row, width: fieldWidth)
             row.label.frame = Rect(x: 0, y: y, width: labelColumn, height: 1)
             row.field.frame = Rect(x: fieldX, y: y, width: fieldWidth, height: height)
@@ -80,10 +92,11 @@ open class Form: View {
     open override func sizeThatFits(_ proposal: Size) -> Size {
         let fieldWidth = max(0, proposal.width - labelWidth - 2)
         var height = 0
-        for row in rows {
+        let shown = visibleRows
+        for row in shown {
             height += fieldHeight(row, width: fieldWidth) + errorHeight(row, width: fieldWidth)
         }
-        height += spacing * max(0, rows.count - 1)
+        height += spacing * max(0, shown.count - 1)
         return Size(width: proposal.width, height: min(height, proposal.height))
     }
 }

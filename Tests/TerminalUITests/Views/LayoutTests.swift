@@ -85,6 +85,21 @@ struct CompositeViewTests {
         #expect(render(sut, width: 30, height: 3) == ["Email  ada", "Phone  123", ""])
     }
 
+    @Test("A hidden form row takes no room, and the label column keeps its width")
+    func formHiddenRow() {
+        let last4 = TextField(text: "0005")
+        let code = TextField(text: "123456")
+        let sut = Form(spacing: 0)
+        sut.addField("Last four digits", last4)
+        sut.addField("Code", code)
+        sut.setRowHidden(true, for: code)
+        sut.setError("Enter the code.", for: code)
+        #expect(render(sut, width: 40, height: 3) == ["Last four digits  0005", "", ""])
+        #expect(sut.sizeThatFits(Size(width: 40, height: 10)).height == 1)
+        sut.setRowHidden(false, for: code)
+        #expect(render(sut, width: 40, height: 3) == ["Last four digits  0005", "Code              123456", "                  Enter the code."])
+    }
+
     @Test("The status bar lists key hints from bindings and cuts what does not fit")
     func statusBar() {
         let sut = StatusBar()

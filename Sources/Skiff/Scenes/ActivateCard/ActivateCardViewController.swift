@@ -11,8 +11,7 @@ public protocol ActivateCardDisplayLogic: AnyObject {
 public final class ActivateCardViewController: SceneViewController, ActivateCardDisplayLogic {
     public var interactor: (any ActivateCardBusinessLogic)?
 
-    private let codeForm = Form(spacing: 0)
-    private lazy var screen = FormScreen(intro: "", sections: [codeForm])
+    private let screen = FormScreen(intro: "")
     let last4 = TextField.digits(maxLength: 4)
     let code = TextField.digits(maxLength: 6)
     private lazy var button = Button("Send code") { [weak self] in self?.submit() }
@@ -27,8 +26,8 @@ public final class ActivateCardViewController: SceneViewController, ActivateCard
 
     public override func viewDidLoad() {
         screen.form.addField("Last four digits", last4)
-        codeForm.addField("Code", code)
-        codeForm.isHidden = true
+        screen.form.addField("Code", code)
+        screen.form.setRowHidden(true, for: code)
         last4.onSubmit = { [weak self] in self?.submit() }
         code.onSubmit = { [weak self] in self?.submit() }
         screen.buttons.add(button)
@@ -54,15 +53,15 @@ public final class ActivateCardViewController: SceneViewController, ActivateCard
     public func displaySubmit(viewModel: ActivateCard.Submit.ViewModel) {
         isBusy = viewModel.isBusy
         screen.setBusy(viewModel.isBusy, "Working… (Esc cancels)")
-        if viewModel.stage == .code && codeForm.isHidden {
-            codeForm.isHidden = false
+        if viewModel.stage == .code && code.isHidden {
+            screen.form.setRowHidden(false, for: code)
             last4.isEnabled = false
             button.title = "Activate"
             focus(code)
         }
         if let instructions = viewModel.instructions { screen.intro.text = instructions }
         screen.form.setError(viewModel.fieldErrors[.last4], for: last4)
-        codeForm.setError(viewModel.fieldErrors[.code], for: code)
+        screen.form.setError(viewModel.fieldErrors[.code], for: code)
         if viewModel.fieldErrors[.last4] != nil {
             // The digits were refused: let the person correct them.
             last4.isEnabled = true

@@ -12,10 +12,7 @@ public protocol ForgotPasswordDisplayLogic: AnyObject {
 public final class ForgotPasswordViewController: SceneViewController, ForgotPasswordDisplayLogic {
     public var interactor: (any ForgotPasswordBusinessLogic)?
 
-    private let resetForm = Form(spacing: 0)
-    private lazy var screen = FormScreen(
-        intro: "Enter your phone number and we will text you a code to set a new password.", sections: [resetForm]
-    )
+    private let screen = FormScreen(intro: "Enter your phone number and we will text you a code to set a new password.")
     let countryCode = TextField(text: "+1", placeholder: "+1", maxLength: 4)
     let phoneNumber = TextField(maxLength: 20)
     let code = TextField.digits(maxLength: 6)
@@ -38,20 +35,17 @@ public final class ForgotPasswordViewController: SceneViewController, ForgotPass
         [(.countryCode, countryCode), (.phoneNumber, phoneNumber), (.code, code), (.newPassword, newPassword), (.confirmPassword, confirmPassword)]
     }
 
-    private func form(for field: ForgotPassword.Field) -> Form {
-        switch field {
-        case .countryCode, .phoneNumber: screen.form
-        case .code, .newPassword, .confirmPassword: resetForm
-        }
+    private var resetFields: [(String, TextField)] {
+        [("Code", code), ("New password", newPassword), ("Repeat password", confirmPassword)]
     }
 
     public override func viewDidLoad() {
         screen.form.addField("Country code", countryCode)
         screen.form.addField("Phone number", phoneNumber)
-        resetForm.addField("Code", code)
-        resetForm.addField("New password", newPassword)
-        resetForm.addField("Repeat password", confirmPassword)
-        resetForm.isHidden = true
+        for (label, field) in resetFields {
+            screen.form.addField(label, field)
+            screen.form.setRowHidden(true, for: field)
+        }
         for (_, field) in fields { field.onSubmit = { [weak self] in self?.submit() } }
         screen.buttons.add(submitButton)
         view.addSubview(screen.stack)
@@ -87,20 +81,20 @@ public final class ForgotPasswordViewController: SceneViewController, ForgotPass
 
     public func displayValidateField(viewModel: ForgotPassword.ValidateField.ViewModel) {
         guard let field = fields.first(where: { $0.0 == viewModel.field })?.1 else { return }
-        form(for: viewModel.field).setError(viewModel.message, for: field)
+        screen.form.setError(viewModel.message, for: field)
     }
 
     public func displaySubmit(viewModel: ForgotPassword.Submit.ViewModel) {
         isBusy = viewModel.isBusy
         screen.setBusy(viewModel.isBusy, "Working… (Esc cancels)")
-        if viewModel.stage == .reset && resetForm.isHidden {
-            resetForm.isHidden = false
+        if viewModel.stage == .reset && code.isHidden {
+            for (_, field) in resetFields { screen.form.setRowHidden(false, for: field) }
             countryCode.isEnabled = false
             phoneNumber.isEnabled = false
             submitButton.title = "Set new password"
         }
         if let instructions = viewModel.instructions { screen.intro.text = instructions }
-        for (key, field) in fields { form(for: key).setError(viewModel.fieldErrors[key], for: field) }
+        for (key, field) in fields { screen.form.setError(viewModel.fieldErrors[key], for: field) }
         screen.show(viewModel.banner)
         if viewModel.clearSecrets {
             code.clear()
