@@ -31,6 +31,7 @@ public final class AppCoordinator: Coordinator {
     public func sessionDidExpire() {
         guard children.contains(where: { $0 is HomeCoordinator }) else { return }
         dependencies.sessions.clear()
+        dependencies.cache.clear()
         showAuth(notice: .sessionEnded)
     }
 

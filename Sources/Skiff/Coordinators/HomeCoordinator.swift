@@ -56,7 +56,7 @@ public final class HomeCoordinator: Coordinator {
             switch route {
             case .close(let unread):
                 _ = self.navigation.pop()
-                self.home?.unreadChanged(unread)
+                if let unread { self.home?.unreadChanged(unread) }
             }
         }
         navigation.push(controller)

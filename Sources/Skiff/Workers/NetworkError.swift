@@ -21,8 +21,10 @@ public enum NetworkError: Error, Hashable, Sendable {
     case validation(detail: String, fields: [FieldError])
     /// Too many attempts (429): wait this many seconds.
     case throttled(retryAfterSeconds: Int)
-    /// The thing exists already, or a request with the same key is still running (409).
+    /// The thing exists already (409).
     case conflict(detail: String)
+    /// The first request with the same Idempotency-Key is still running (409): try again in a moment.
+    case stillRunning
     /// Nothing by that id for this user (404).
     case notFound
     /// The server failed (5xx) or answered something the app cannot read.

@@ -44,6 +44,7 @@ public final class AddCardInteractor: AddCardBusinessLogic {
 
     public func load(request: AddCard.Load.Request) {
         presenter.presentLoad(response: .init(holderName: holderName.uppercased()))
+        presenter.presentNumberChanged(response: .init(brand: .unknown, digitCount: 0))
     }
 
     public func numberChanged(request: AddCard.NumberChanged.Request) {
@@ -120,6 +121,7 @@ public final class AddCardInteractor: AddCardBusinessLogic {
             presenter.presentBack(response: .init(stage: .form))
         case .form:
             pending = nil
+            presenter.presentBack(response: .init(stage: .form, leaving: true))
             route(.cancelled)
         }
     }

@@ -74,14 +74,23 @@ public enum AddCard {
             public var banner: BannerMessage?
             public var isBusy: Bool
             public var focus: Field?
+            /// The flow is over: wipe the number and the security code from the fields.
+            public var clearSecrets = false
         }
     }
 
     /// Esc: cancel a running request, or go back one step.
     public enum Back {
         public struct Request: Sendable { public init() {} }
-        public struct Response: Sendable { public var stage: Stage }
-        public struct ViewModel: Hashable, Sendable { public var stage: Stage }
+        public struct Response: Sendable {
+            public var stage: Stage
+            /// The person is leaving the flow.
+            public var leaving = false
+        }
+        public struct ViewModel: Hashable, Sendable {
+            public var stage: Stage
+            public var clearSecrets: Bool
+        }
     }
 }
 

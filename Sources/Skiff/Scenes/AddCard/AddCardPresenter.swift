@@ -62,8 +62,11 @@ public final class AddCardPresenter: AddCardPresentationLogic {
             viewModel.isBusy = true
         case .added(let card):
             viewModel.banner = BannerMessage(.info, "\(card.brand.displayName) \(card.masked) added.")
+            viewModel.clearSecrets = true
         case .failed(.conflict):
             viewModel.banner = BannerMessage(.error, "This card is already in your wallet.")
+        case .failed(.stillRunning):
+            viewModel.banner = BannerMessage(.info, "The card is still being added. Press Enter in a moment to see the result.")
         case .failed(.timeout):
             viewModel.banner = BannerMessage(
                 .error, "The server took too long to answer. Press Enter to try again; the card will not be added twice."
@@ -76,6 +79,6 @@ public final class AddCardPresenter: AddCardPresentationLogic {
 
     public func presentBack(response: AddCard.Back.Response) {
         stage = response.stage
-        viewController?.displayBack(viewModel: .init(stage: response.stage))
+        viewController?.displayBack(viewModel: .init(stage: response.stage, clearSecrets: response.leaving))
     }
 }

@@ -29,7 +29,6 @@ public final class AddCardViewController: SceneViewController, AddCardDisplayLog
 
     public init() {
         super.init(title: "Add card")
-        number.formatter = .grouping([4, 4, 4, 4, 3])
         expiry.formatter = .grouping([2, 2], separator: "/")
         securityCode.inputFilter = { ("0"..."9").contains($0) }
         keyBindings = [
@@ -76,12 +75,10 @@ public final class AddCardViewController: SceneViewController, AddCardDisplayLog
         interactor?.back(request: .init())
     }
 
-    public override func viewDidDisappear() {
-        // The security code is wiped as soon as the flow is over.
-        if navigationController == nil {
-            securityCode.clear()
-            number.clear()
-        }
+    /// The number and security code are wiped as soon as the flow is over.
+    private func wipeSecrets() {
+        securityCode.clear()
+        number.clear()
     }
 
     private func showStage(_ stage: AddCard.Stage) {
@@ -131,6 +128,7 @@ public final class AddCardViewController: SceneViewController, AddCardDisplayLog
         }
         screen.show(viewModel.banner)
         showStage(viewModel.stage)
+        if viewModel.clearSecrets { wipeSecrets() }
         if let key = viewModel.focus, let field = fields.first(where: { $0.0 == key })?.1 { focus(field) }
     }
 
@@ -138,5 +136,6 @@ public final class AddCardViewController: SceneViewController, AddCardDisplayLog
         screen.note.clear()
         screen.error.clear()
         showStage(viewModel.stage)
+        if viewModel.clearSecrets { wipeSecrets() }
     }
 }

@@ -13,7 +13,7 @@ public final class ForgotPasswordViewController: SceneViewController, ForgotPass
     public var interactor: (any ForgotPasswordBusinessLogic)?
 
     private let screen = FormScreen(intro: "Enter your phone number and we will text you a code to set a new password.")
-    let countryCode = TextField(text: "+1", placeholder: "+1", maxLength: 4)
+    let countryCode = TextField(maxLength: 4)
     let phoneNumber = TextField(maxLength: 20)
     let code = TextField.digits(maxLength: 6)
     let newPassword = SecureField(maxLength: 128)

@@ -10,6 +10,7 @@ public protocol HomeBusinessLogic: AnyObject {
     func selectTransaction(request: Home.SelectTransaction.Request)
     func navigate(request: Home.Navigate.Request)
     func logout(request: Home.Logout.Request)
+    func cancel(request: Home.Cancel.Request)
 }
 
 /// Shows the cached Home at once, refreshes it from the server, pages and searches transactions, and takes in
@@ -31,6 +32,7 @@ public final class HomeInteractor: HomeBusinessLogic {
     private(set) var state = Home.State()
     private(set) var task: Task<Void, Never>?
     private(set) var pageTask: Task<Void, Never>?
+    private(set) var logoutTask: Task<Void, Never>?
     /// Bumped by every load, refresh and search so an answer to an older one is dropped.
     private var generation = 0
 
@@ -52,6 +54,7 @@ public final class HomeInteractor: HomeBusinessLogic {
     isolated deinit {
         task?.cancel()
         pageTask?.cancel()
+        logoutTask?.cancel()
     }
 
     private func present() {
@@ -64,11 +67,11 @@ public final class HomeInteractor: HomeBusinessLogic {
             apply(cached.snapshot)
             state.cachedAt = cached.savedAt
         }
-        fetchAll()
+        fetchAll(query: state.query)
     }
 
     public func refresh(request: Home.Refresh.Request) {
-        fetchAll()
+        fetchAll(query: state.query)
     }
 
     private func apply(_ snapshot: HomeSnapshot) {
@@ -78,13 +81,15 @@ public final class HomeInteractor: HomeBusinessLogic {
         state.nextCursor = snapshot.nextCursor
     }
 
-    private func fetchAll() {
+    /// Loads summary, cards and the first page for `query`; what is on screen stays until the answer replaces it.
+    private func fetchAll(query searched: String) {
+        guard logoutTask == nil else { return }
         task?.cancel()
         pageTask?.cancel()
         pageTask = nil
         generation += 1
         let generation = generation
-        let query = state.query.isEmpty ? nil : state.query
+        let query = searched.isEmpty ? nil : searched
         state.activity = .loading
         state.error = nil
         present()
@@ -110,6 +115,7 @@ public final class HomeInteractor: HomeBusinessLogic {
         switch result {
         case .success(let snapshot):
             apply(snapshot)
+            state.query = query ?? ""
             state.cachedAt = nil
             if query == nil { cache.saveHome(snapshot, userID: session.user.id, at: clock.now()) }
         case .failure(.cancelled):
@@ -121,7 +127,7 @@ public final class HomeInteractor: HomeBusinessLogic {
     }
 
     public func loadMore(request: Home.LoadMore.Request) {
-        guard pageTask == nil, task == nil, let cursor = state.nextCursor, state.cachedAt == nil else { return }
+        guard pageTask == nil, task == nil, logoutTask == nil, let cursor = state.nextCursor, state.cachedAt == nil else { return }
         let generation = generation
         let query = state.query.isEmpty ? nil : state.query
         state.activity = .loadingMore
@@ -153,10 +159,18 @@ public final class HomeInteractor: HomeBusinessLogic {
     public func search(request: Home.Search.Request) {
         let query = request.query.trimmingCharacters(in: .whitespaces)
         guard query != state.query else { return }
-        state.query = query
-        state.transactions = []
-        state.nextCursor = nil
-        fetchAll()
+        fetchAll(query: query)
+    }
+
+    public func cancel(request: Home.Cancel.Request) {
+        guard logoutTask == nil, task != nil || pageTask != nil else { return }
+        task?.cancel()
+        pageTask?.cancel()
+        task = nil
+        pageTask = nil
+        generation += 1
+        state.activity = .idle
+        present()
     }
 
     public func selectTransaction(request: Home.SelectTransaction.Request) {
@@ -183,16 +197,19 @@ public final class HomeInteractor: HomeBusinessLogic {
     }
 
     public func logout(request: Home.Logout.Request) {
+        guard logoutTask == nil else { return }
         task?.cancel()
         pageTask?.cancel()
+        task = nil
+        pageTask = nil
         generation += 1
         state.activity = .loading
         present()
-        task = Task { [weak self, auth] in
+        logoutTask = Task { [weak self, auth] in
             // The server revokes the token; if it cannot be reached the token is still forgotten here.
             try? await auth.logout()
             guard let self else { return }
-            self.task = nil
+            self.logoutTask = nil
             self.sessions.clear()
             self.cache.clear()
             self.route(.loggedOut)

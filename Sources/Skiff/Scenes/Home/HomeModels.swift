@@ -53,6 +53,10 @@ public enum Home {
     public enum Logout {
         public struct Request: Sendable { public init() {} }
     }
+    /// Esc: stop a refresh, search or page that is still loading.
+    public enum Cancel {
+        public struct Request: Sendable { public init() {} }
+    }
 
     /// What every flow presents: the whole state.
     public enum Update {
@@ -66,9 +70,8 @@ public enum Home {
                 public var needsActivation: Bool
             }
             public struct TransactionRow: Hashable, Sendable {
-                public var date: String
-                public var merchant: String
-                public var category: String
+                /// `22 Nov  Lyft · Transport`.
+                public var text: String
                 public var amount: String
                 public var isIncoming: Bool
             }
@@ -77,6 +80,8 @@ public enum Home {
             public var balance: String
             public var unreadBadge: String?
             public var cards: [CardRow]
+            /// Shown in place of the cards when there are none.
+            public var cardsEmptyText: String?
             public var transactions: [TransactionRow]
             public var transactionsTitle: String
             public var emptyText: String?

@@ -20,9 +20,10 @@ public final class HomePresenter: HomePresentationLogic {
         let unread = state.summary?.unreadNotifications ?? 0
         viewController?.displayUpdate(viewModel: .init(
             name: state.summary?.user.fullName ?? "",
-            balance: state.summary.map { $0.balance.formatted() } ?? "—",
+            balance: "Balance " + (state.summary.map { $0.balance.formatted() } ?? "—"),
             unreadBadge: unread > 0 ? "\(unread) unread" : nil,
             cards: state.cards.map(cardRow),
+            cardsEmptyText: state.cards.isEmpty && state.summary != nil ? "No cards yet. Press a to add one." : nil,
             transactions: state.transactions.map(transactionRow),
             transactionsTitle: state.query.isEmpty ? "Transactions" : "Transactions matching “\(state.query)”",
             emptyText: emptyText(state),
@@ -48,9 +49,7 @@ public final class HomePresenter: HomePresentationLogic {
 
     private func transactionRow(_ transaction: Transaction) -> Home.Update.ViewModel.TransactionRow {
         .init(
-            date: formatting.shortDay(transaction.createdAt),
-            merchant: transaction.merchant,
-            category: transaction.category,
+            text: "\(formatting.shortDay(transaction.createdAt))  \(transaction.merchant) · \(transaction.category)",
             amount: transaction.amount.formatted(showPlus: true),
             isIncoming: transaction.amount.amountMinor > 0
         )
@@ -65,7 +64,9 @@ public final class HomePresenter: HomePresentationLogic {
 
     private func banner(_ state: Home.State) -> BannerMessage? {
         if let error = state.error, let text = formatting.message(for: error) {
-            guard let cachedAt = state.cachedAt else { return BannerMessage(.error, text) }
+            guard let cachedAt = state.cachedAt else {
+                return BannerMessage(.error, error == .unreachable || error == .timeout ? retryHint(error) : text)
+            }
             return BannerMessage(.error, "Offline: showing data from \(formatting.dayAndTime(cachedAt)). \(retryHint(error))")
         }
         if let notice = state.notice { return BannerMessage(.info, notice) }

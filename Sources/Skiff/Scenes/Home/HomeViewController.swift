@@ -62,6 +62,11 @@ public final class HomeViewController: SceneViewController, HomeDisplayLogic, Li
         transactions.dataSource = self
         transactions.onSelect = { [weak self] index in self?.interactor?.selectTransaction(request: .init(index: index)) }
         transactions.onNearEnd = { [weak self] in self?.interactor?.loadMore(request: .init()) }
+        // Asked again on every move near the end, so a page refused once (offline, mid-refresh) is not lost.
+        transactions.onSelectionChange = { [weak self] index in
+            guard let self, index >= self.rows.count - self.transactions.nearEndThreshold else { return }
+            self.interactor?.loadMore(request: .init())
+        }
         searchField.onSubmit = { [weak self] in self?.submitSearch() }
         focus(transactions)
         interactor?.load(request: .init())
@@ -79,7 +84,11 @@ public final class HomeViewController: SceneViewController, HomeDisplayLogic, Li
     }
 
     public override func escapePressed() {
-        closeSearch()
+        if searchRow.isHidden {
+            interactor?.cancel(request: .init())
+        } else {
+            closeSearch()
+        }
     }
 
     private func closeSearch() {
@@ -97,20 +106,20 @@ public final class HomeViewController: SceneViewController, HomeDisplayLogic, Li
 
     public func listView(_ listView: ListView, rowAt index: Int) -> ListRow {
         let row = rows[index]
-        return ListRow("\(row.date)  \(row.merchant) · \(row.category)", detail: row.amount)
+        return ListRow(row.text, detail: row.amount)
     }
 
     // MARK: Display
 
     public func displayUpdate(viewModel: Home.Update.ViewModel) {
         name.text = viewModel.name
-        balance.text = "Balance " + viewModel.balance
+        balance.text = viewModel.balance
         unread.text = viewModel.unreadBadge ?? ""
         unread.isHidden = viewModel.unreadBadge == nil
-        if viewModel.cards != cardRows {
+        if viewModel.cards != cardRows || cards.items.isEmpty {
             cardRows = viewModel.cards
             for item in cards.items { cards.remove(item.view) }
-            if viewModel.cards.isEmpty { cards.add(Label("No cards yet. Press a to add one.", style: .muted)) }
+            if let empty = viewModel.cardsEmptyText { cards.add(Label(empty, style: .muted)) }
             for card in viewModel.cards {
                 let line = HStack(spacing: 2)
                 line.add(Label(card.title, style: card.needsActivation ? .title : .text), size: .fixed(20))

@@ -64,8 +64,9 @@ public final class LoginPresenter: LoginPresentationLogic {
                 isBusy: false, clearPassword: true, focus: .password
             )
         case .failed(let error):
+            let retry = error == .unreachable || error == .timeout ? " Press Ctrl-R to retry." : ""
             viewModel = .init(
-                fieldErrors: [:], banner: formatting.message(for: error).map { BannerMessage(.error, $0) },
+                fieldErrors: [:], banner: formatting.message(for: error).map { BannerMessage(.error, $0 + retry) },
                 isBusy: false, clearPassword: false, focus: nil
             )
         }

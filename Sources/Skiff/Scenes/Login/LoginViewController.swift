@@ -14,7 +14,7 @@ public final class LoginViewController: SceneViewController, LoginDisplayLogic {
     public var interactor: (any LoginBusinessLogic)?
 
     private let screen = FormScreen(intro: "Log in with your phone number and password.")
-    let countryCode = TextField(text: "+1", placeholder: "+1", maxLength: 4)
+    let countryCode = TextField(maxLength: 4)
     let phoneNumber = TextField(maxLength: 20)
     let password = SecureField(maxLength: 128)
     private lazy var logInButton = Button("Log in") { [weak self] in self?.submit() }
@@ -91,7 +91,6 @@ public final class LoginViewController: SceneViewController, LoginDisplayLogic {
         hint.isHidden = viewModel.hint == nil
         password.clear()
         screen.show(viewModel.notice)
-        if !viewModel.phoneNumber.isEmpty { focus(password) }
     }
 
     public func displayValidateField(viewModel: Login.ValidateField.ViewModel) {

@@ -17,13 +17,15 @@ public final class NotificationsInteractor: NotificationsBusinessLogic {
 
     private(set) var state = Notifications.State()
     private(set) var tasks: [Task<Void, Never>] = []
+    private var loadTask: Task<Void, Never>?
 
     public init(presenter: any NotificationsPresentationLogic, worker: any NotificationsWorking) {
         self.presenter = presenter
         self.worker = worker
     }
 
-    isolated deinit { tasks.forEach { $0.cancel() } }
+    // Only the load is cancelled when the screen goes: marking read is quick and must reach the server.
+    isolated deinit { loadTask?.cancel() }
 
     private func present() { presenter.presentUpdate(response: .init(state: state)) }
 
@@ -31,18 +33,21 @@ public final class NotificationsInteractor: NotificationsBusinessLogic {
         state.isLoading = true
         state.error = nil
         present()
-        tasks.append(Task { [weak self, worker] in
+        let load = Task { [weak self, worker] in
             let result = await Result.capture { () async throws(NetworkError) in try await worker.notifications() }
             guard let self else { return }
             self.state.isLoading = false
-            self.state.hasLoaded = true
             switch result {
-            case .success(let items): self.state.items = items
+            case .success(let items):
+                self.state.items = items
+                self.state.hasLoaded = true
             case .failure(.cancelled): break
             case .failure(let error): self.state.error = error
             }
             self.present()
-        })
+        }
+        loadTask = load
+        tasks.append(load)
     }
 
     public func markRead(request: Notifications.MarkRead.Request) {
@@ -60,6 +65,7 @@ public final class NotificationsInteractor: NotificationsBusinessLogic {
         setRead(ids, true)
         state.error = nil
         present()
+        // Holds the worker, not the scene: the requests finish even if the screen is closed meanwhile.
         tasks.append(Task { [weak self, worker] in
             var failed: [String] = []
             var lastError: NetworkError?
@@ -84,7 +90,7 @@ public final class NotificationsInteractor: NotificationsBusinessLogic {
     }
 
     public func close(request: Notifications.Close.Request) {
-        route(.close(unread: state.items.filter { !$0.read }.count))
+        route(.close(unread: state.hasLoaded ? state.items.filter { !$0.read }.count : nil))
     }
 
     /// Waits for every request this scene started (tests use it).

@@ -47,6 +47,6 @@ public enum Notifications {
 
 /// Where Notifications sends the person next.
 public enum NotificationsRoute: Sendable {
-    /// Back to Home, with how many are still unread.
-    case close(unread: Int)
+    /// Back to Home, with how many are still unread (nil when the list never loaded, so nothing is known).
+    case close(unread: Int?)
 }

@@ -20,7 +20,7 @@ public final class NotificationsPresenter: NotificationsPresentationLogic {
         let unread = state.items.filter { !$0.read }.count
         viewController?.displayUpdate(viewModel: .init(
             rows: state.items.map {
-                .init(title: $0.title, body: $0.body, date: formatting.dayAndTime($0.createdAt), isUnread: !$0.read)
+                .init(title: ($0.read ? "  " : "● ") + $0.title, body: $0.body, date: formatting.dayAndTime($0.createdAt), isUnread: !$0.read)
             },
             summary: unread == 0 ? "All read" : unread == 1 ? "1 unread" : "\(unread) unread",
             emptyText: state.items.isEmpty

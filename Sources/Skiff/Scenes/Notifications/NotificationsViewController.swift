@@ -52,7 +52,7 @@ public final class NotificationsViewController: SceneViewController, Notificatio
 
     public func listView(_ listView: ListView, rowAt index: Int) -> ListRow {
         let row = rows[index]
-        return ListRow((row.isUnread ? "● " : "  ") + row.title, detail: row.date, style: row.isUnread ? .title : .text)
+        return ListRow(row.title, detail: row.date, style: row.isUnread ? .title : .text)
     }
 
     public func displayUpdate(viewModel: Notifications.Update.ViewModel) {

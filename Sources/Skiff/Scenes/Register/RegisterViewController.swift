@@ -13,7 +13,7 @@ public final class RegisterViewController: SceneViewController, RegisterDisplayL
     public var interactor: (any RegisterBusinessLogic)?
 
     private let screen = FormScreen(intro: "Create an account. We will text a 6-digit code to your phone to check it is yours.")
-    let countryCode = TextField(text: "+1", placeholder: "+1", maxLength: 4)
+    let countryCode = TextField(maxLength: 4)
     let phoneNumber = TextField(maxLength: 20)
     let fullName = TextField(maxLength: 100)
     let password = SecureField(maxLength: 128)
@@ -69,11 +69,9 @@ public final class RegisterViewController: SceneViewController, RegisterDisplayL
         interactor?.cancel(request: .init())
     }
 
-    public override func viewDidDisappear() {
-        if navigationController == nil {
-            password.clear()
-            confirmPassword.clear()
-        }
+    isolated deinit {
+        password.clear()
+        confirmPassword.clear()
     }
 
     // MARK: Display

@@ -53,12 +53,13 @@ public struct Formatting: Sendable {
     /// A sentence for a failed call, or nil where nothing needs saying (the person cancelled).
     public func message(for error: NetworkError) -> String? {
         switch error {
-        case .unreachable: "Can't reach the server. Check the connection, then press Ctrl-R to retry."
-        case .timeout: "The server took too long to answer. Press Ctrl-R to retry."
+        case .unreachable: "Can't reach the server. Check the connection and try again."
+        case .timeout: "The server took too long to answer. Try again."
         case .unauthorised: "Your session has ended. Please log in again."
         case .validation(let detail, _): detail
         case .throttled(let seconds): "Too many attempts. Try again in \(countdown(seconds: seconds))."
         case .conflict(let detail): detail
+        case .stillRunning: "The first attempt is still being processed. Try again in a moment."
         case .notFound: "That item no longer exists."
         case .server(let status, _): "Something went wrong on our side (\(status)). Please try again in a moment."
         case .cancelled: nil

@@ -50,7 +50,7 @@ public final class APIClient: Sendable {
             transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: timeout)),
             middlewares: [
                 BearerTokenMiddleware { [tokens] in tokens.current },
-                UnauthorisedMiddleware(onUnauthorised: onUnauthorised),
+                UnauthorisedMiddleware(tokens: tokens, onUnauthorised: onUnauthorised),
             ] + middlewares
         )
     }
@@ -66,8 +66,10 @@ public final class APIClient: Sendable {
     }
 }
 
-/// Calls the hook when a request other than the auth ones answers 401.
+/// Calls the hook when a request other than the auth ones answers 401 for the session that is still current
+/// (a late answer to a request of an earlier session is ignored).
 struct UnauthorisedMiddleware: ClientMiddleware {
+    let tokens: SessionTokenBox
     let onUnauthorised: @Sendable () -> Void
     static let authOperations: Set<String> = [
         "register", "verifyRegistration", "login", "logout", "forgotPassword", "resetPassword",
@@ -77,8 +79,10 @@ struct UnauthorisedMiddleware: ClientMiddleware {
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        let sent = request.headerFields[.authorization]
         let (response, responseBody) = try await next(request, body, baseURL)
-        if response.status.code == 401 && !Self.authOperations.contains(operationID) {
+        if response.status.code == 401 && !Self.authOperations.contains(operationID),
+           let current = tokens.current, sent == "Bearer \(current)" {
             onUnauthorised()
         }
         return (response, responseBody)
@@ -125,6 +129,7 @@ enum NetworkErrorMapping {
         case 400, 422:
             return .validation(detail: detail, fields: (problem?.errors ?? []).map { FieldError(field: $0.field, message: $0.message) })
         case 404: return .notFound
+        case 409 where problem?._type.hasSuffix("idempotency-in-progress") == true: return .stillRunning
         case 409: return .conflict(detail: detail)
         case 429: return .throttled(retryAfterSeconds: max(1, retryAfter ?? 60))
         default: return .server(status: status, detail: detail)

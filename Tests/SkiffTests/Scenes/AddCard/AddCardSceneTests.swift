@@ -215,6 +215,23 @@ struct AddCardPresenterTests {
         #expect(vm.confirmRows.map(\.value) == ["Visa •••• 4242", "ALEX RIVERA", "04/29"])
     }
 
+    @Test("the flow ending wipes the number and security code from the fields")
+    func wipe() {
+        let sut = makeSUT()
+        sut.presentSubmit(response: .added(Seeds.externalCard))
+        #expect(display.submits.last?.clearSecrets == true)
+        sut.presentBack(response: .init(stage: .form, leaving: true))
+        #expect(display.backs.last?.clearSecrets == true)
+        sut.presentBack(response: .init(stage: .form))
+        #expect(display.backs.last?.clearSecrets == false)
+    }
+
+    @Test("a retry while the first attempt still runs is not called a duplicate")
+    func stillRunning() {
+        makeSUT().presentSubmit(response: .failed(.stillRunning))
+        #expect(display.submits.last?.banner?.text.contains("still being added") == true)
+    }
+
     @Test("a duplicate card and a timeout each get their own words")
     func errors() {
         let sut = makeSUT()

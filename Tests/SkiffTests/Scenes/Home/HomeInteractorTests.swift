@@ -105,6 +105,54 @@ struct HomeInteractorTests {
         #expect(account.calls.last?.query == nil)
     }
 
+    @Test("a search that fails keeps the list and the query it belongs to")
+    func searchOffline() async {
+        account.pages.set(.success(["": firstPage()]))
+        let sut = makeSUT()
+        sut.load(request: .init())
+        await sut.task?.value
+        account.pageFailure.set(.failure(.unreachable))
+        sut.search(request: .init(query: "coffee"))
+        await sut.task?.value
+        #expect(presenter.updates.last?.transactions.count == 50)
+        #expect(presenter.updates.last?.query == "")
+        #expect(presenter.updates.last?.error == .unreachable)
+    }
+
+    @Test("Esc stops a refresh that is still loading; its late answer is dropped")
+    func cancelRefresh() async {
+        let gate = Gate()
+        account.gate = gate
+        let sut = makeSUT()
+        sut.load(request: .init())
+        let task = sut.task
+        sut.cancel(request: .init())
+        #expect(presenter.updates.last?.activity == .idle)
+        await task?.value
+        #expect(sut.task == nil)
+        #expect(presenter.updates.last?.summary == nil)
+    }
+
+    @Test("a refresh during logout does not cancel the logout")
+    func logoutNotCancelled() async {
+        let gate = Gate()
+        auth.gate = gate
+        var routes: [HomeRoute] = []
+        let sut = makeSUT()
+        sut.route = { routes.append($0) }
+        sut.logout(request: .init())
+        sut.refresh(request: .init())
+        sut.cancel(request: .init())
+        #expect(sut.task == nil)
+        gate.open()
+        await sut.logoutTask?.value
+        #expect(auth.logouts.count == 1)
+        guard case .loggedOut = routes.last else {
+            Issue.record("got \(routes)")
+            return
+        }
+    }
+
     @Test("search results are not written over the cached Home")
     func searchNotCached() async {
         let sut = makeSUT()
@@ -178,7 +226,7 @@ struct HomeInteractorTests {
         let sut = makeSUT()
         sut.route = { routes.append($0) }
         sut.logout(request: .init())
-        await sut.task?.value
+        await sut.logoutTask?.value
         #expect(auth.logouts.count == 1)
         #expect(sessions.load() == nil)
         #expect(cache.clears == 1)
@@ -195,7 +243,7 @@ struct HomeInteractorTests {
         let sut = makeSUT()
         sut.route = { routes.append($0) }
         sut.logout(request: .init())
-        await sut.task?.value
+        await sut.logoutTask?.value
         #expect(sessions.load() == nil)
         #expect(routes.count == 1)
     }

@@ -32,13 +32,14 @@ struct HomePresenterTests {
         makeSUT().presentUpdate(response: .init(state: loaded()))
         let vm = display.updates.last!
         #expect(vm.name == "Alex Rivera")
-        #expect(vm.balance == "$1,234.56")
+        #expect(vm.balance == "Balance $1,234.56")
+        #expect(vm.cardsEmptyText == nil)
         #expect(vm.unreadBadge == "3 unread")
         #expect(vm.cards.map(\.title) == ["Visa •••• 0005", "Visa •••• 4242"])
         #expect(vm.cards[0].detail == "Skiff card · expires 11/30 · Inactive · press v to activate")
         #expect(vm.cards[0].needsActivation)
         #expect(vm.cards[1].detail == "Added card · expires 04/29 · Active")
-        #expect(vm.transactions[0] == .init(date: "22 Nov", merchant: "Merchant 1", category: "Groceries", amount: "-$12.50", isIncoming: false))
+        #expect(vm.transactions[0] == .init(text: "22 Nov  Merchant 1 · Groceries", amount: "-$12.50", isIncoming: false))
         #expect(vm.transactions[1].amount == "+$2,500.00")
         #expect(vm.transactions[1].isIncoming)
         #expect(vm.emptyText == nil)
@@ -81,6 +82,22 @@ struct HomePresenterTests {
         ))
     }
 
+    @Test("unreachable without a cache names Home's retry key")
+    func unreachableNoCache() {
+        var state = loaded()
+        state.error = .unreachable
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(display.updates.last?.banner == BannerMessage(.error, "Can't reach the server. Press r to retry."))
+    }
+
+    @Test("no cards: a line saying how to add one")
+    func noCards() {
+        var state = loaded()
+        state.cards = []
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(display.updates.last?.cardsEmptyText == "No cards yet. Press a to add one.")
+    }
+
     @Test("refreshing over cached data says so")
     func refreshing() {
         var state = loaded()
@@ -101,7 +118,7 @@ struct HomePresenterTests {
     @Test("before anything loads the balance is a dash")
     func nothingYet() {
         makeSUT().presentUpdate(response: .init(state: Home.State()))
-        #expect(display.updates.last?.balance == "—")
+        #expect(display.updates.last?.balance == "Balance —")
         #expect(display.updates.last?.name == "")
     }
 }

@@ -59,6 +59,34 @@ struct NotificationsInteractorTests {
         #expect(unread == 1)
     }
 
+    @Test("closing before the list loaded tells Home nothing about the unread count")
+    func closeUnloaded() async {
+        worker.listResult.set(.failure(.unreachable))
+        let sut = NotificationsInteractor(presenter: presenter, worker: worker)
+        var routes: [NotificationsRoute] = []
+        sut.route = { routes.append($0) }
+        sut.load(request: .init())
+        await sut.settle()
+        sut.close(request: .init())
+        guard case .close(nil) = routes.last else {
+            Issue.record("got \(routes)")
+            return
+        }
+    }
+
+    @Test("a mark-read still reaches the server when the screen closes at once")
+    func markReadSurvivesClose() async {
+        worker.listResult.set(.success(items()))
+        var sut: NotificationsInteractor? = NotificationsInteractor(presenter: presenter, worker: worker)
+        sut?.load(request: .init())
+        await sut?.settle()
+        sut?.markRead(request: .init(index: 0))
+        let tasks = sut?.tasks ?? []
+        sut = nil
+        for task in tasks { await task.value }
+        #expect(worker.marked.all == ["n_1"])
+    }
+
     @Test("mark all read, and a refused one is put back with the error")
     func markAllWithFailure() async {
         worker.listResult.set(.success(items()))
@@ -85,7 +113,7 @@ struct NotificationsPresenterTests {
         var state = Notifications.State()
         state.items = [Seeds.notification]
         sut.presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.rows == [.init(title: "Welcome to Skiff", body: "Your card is on its way.", date: "22 Nov 2026 12:00", isUnread: true)])
+        #expect(display.updates.last?.rows == [.init(title: "● Welcome to Skiff", body: "Your card is on its way.", date: "22 Nov 2026 12:00", isUnread: true)])
         #expect(display.updates.last?.summary == "1 unread")
         state.items = []
         state.hasLoaded = true
