@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "skiff-gallery", targets: ["skiff-gallery"]),
+        .executable(name: "skiff", targets: ["skiff"]),
         .executable(name: "skiff-server", targets: ["skiff-server"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
     ],

@@ -197,6 +197,28 @@ struct LiveWorkersTests {
         await server.stop()
     }
 
+    @Test("five wrong passwords lock the number: .throttled with the seconds to wait")
+    func throttled() async throws {
+        let server = try await LiveServer.start()
+        let api = client(server)
+        let auth = AuthWorker(api: api)
+        for _ in 0..<5 {
+            await #expect(throws: NetworkError.unauthorised) { try await auth.login(phone: demoPhone, password: "not-the-password") }
+        }
+        let locked = await Result.capture { () async throws(NetworkError) in
+            try await auth.login(phone: demoPhone, password: "sail-away-2026")
+        }
+        guard case .failure(.throttled(let seconds)) = locked else {
+            Issue.record("expected .throttled, got \(locked)")
+            await api.shutdown()
+            await server.stop()
+            return
+        }
+        #expect(seconds > 0 && seconds <= 15 * 60)
+        await api.shutdown()
+        await server.stop()
+    }
+
     @Test("nothing listening is .unreachable")
     func unreachable() async throws {
         let api = APIClient(
