@@ -22,7 +22,7 @@ public final class NotificationsPresenter: NotificationsPresentationLogic {
             rows: state.items.map {
                 .init(title: ($0.read ? "  " : "● ") + $0.title, body: $0.body, date: formatting.dayAndTime($0.createdAt), isUnread: !$0.read)
             },
-            summary: unread == 0 ? "All read" : unread == 1 ? "1 unread" : "\(unread) unread",
+            summary: !state.hasLoaded ? "" : unread == 0 ? "All read" : unread == 1 ? "1 unread" : "\(unread) unread",
             emptyText: state.items.isEmpty
                 ? (state.isLoading ? "Loading notifications…" : state.hasLoaded && state.error == nil ? "No notifications yet." : nil)
                 : nil,

@@ -6,6 +6,19 @@ import TerminalUI
 @MainActor
 @Suite("Activate card screen")
 struct ActivateCardScreenTests {
+    @Test("wrong last four digits are shown on that field, which can be corrected")
+    func error() async throws {
+        let harness = ScreenHarness(session: Seeds.session)
+        harness.cards.activateResult.set(.failure(.validation(detail: "Wrong", fields: [FieldError(field: "last4", message: "These are not the card's last four digits.")])))
+        try await harness.start()
+        await harness.send(.character("v"))
+        await harness.type("1111")
+        await harness.send(.enter)
+        await harness.type("482913")
+        await harness.send(.enter)
+        assertSnapshot(harness.screen, named: "activate-error")
+    }
+
     @Test("last four, then the code with the development hint, then Home shows the card active")
     func activate() async throws {
         let harness = ScreenHarness(session: Seeds.session)

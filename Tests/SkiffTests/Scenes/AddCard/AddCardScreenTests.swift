@@ -78,6 +78,19 @@ struct AddCardScreenTests {
         #expect(harness.app.coordinator.children.first?.children.isEmpty == true)
     }
 
+    @Test("adding: the spinner on the confirmation")
+    func loading() async throws {
+        let harness = try await open()
+        harness.cards.gate = Gate()
+        await fill(harness)
+        await harness.send(.enter)
+        await harness.send(.enter)
+        assertSnapshot(harness.stillScreen, named: "addcard-loading")
+        await harness.send(.escape)
+        #expect(harness.top is AddCardViewController)
+        #expect(!harness.screen.contains("Adding the card"))
+    }
+
     @Test("a card already in the wallet is refused with a clear message")
     func duplicate() async throws {
         let harness = try await open()

@@ -6,6 +6,23 @@ import TerminalUI
 @MainActor
 @Suite("Forgot password screen")
 struct ForgotPasswordScreenTests {
+    @Test("a refused code: the message, the secrets cleared, the number kept")
+    func error() async throws {
+        let harness = ScreenHarness()
+        harness.auth.resetResult.set(.failure(.validation(detail: "The code has expired. Ask for a new one.", fields: [])))
+        try await harness.start()
+        await harness.type("2025550143")
+        await harness.send(.ctrl("p"))
+        await harness.send(.enter)
+        await harness.type("482913")
+        await harness.send(.tab)
+        await harness.type("new-harbour-22")
+        await harness.send(.tab)
+        await harness.type("new-harbour-22")
+        await harness.send(.enter)
+        assertSnapshot(harness.screen, named: "forgot-error")
+    }
+
     @Test("the number stage, then the code and new password")
     func stages() async throws {
         let harness = ScreenHarness()

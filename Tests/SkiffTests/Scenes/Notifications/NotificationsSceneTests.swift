@@ -112,6 +112,7 @@ struct NotificationsPresenterTests {
         sut.viewController = display
         var state = Notifications.State()
         state.items = [Seeds.notification]
+        state.hasLoaded = true
         sut.presentUpdate(response: .init(state: state))
         #expect(display.updates.last?.rows == [.init(title: "● Welcome to Skiff", body: "Your card is on its way.", date: "22 Nov 2026 12:00", isUnread: true)])
         #expect(display.updates.last?.summary == "1 unread")

@@ -25,6 +25,18 @@ struct NotificationsScreenTests {
         #expect(!harness.screen.contains("unread"))
     }
 
+    @Test("loading, then an error when the server cannot be reached")
+    func loadingAndError() async throws {
+        let harness = ScreenHarness(session: Seeds.session)
+        try await harness.start()
+        harness.notifications.listResult.set(.failure(.unreachable))
+        harness.app.application.send(.character("n"))
+        harness.app.application.render()
+        assertSnapshot(harness.stillScreen, named: "notifications-loading")
+        await harness.settle()
+        assertSnapshot(harness.screen, named: "notifications-error")
+    }
+
     @Test("empty")
     func empty() async throws {
         let harness = ScreenHarness(session: Seeds.session)

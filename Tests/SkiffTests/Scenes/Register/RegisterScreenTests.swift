@@ -30,6 +30,41 @@ struct RegisterScreenTests {
         assertSnapshot(harness.screen, named: "register-errors")
     }
 
+    func fillRegister(_ harness: ScreenHarness) async {
+        await harness.type("2025550199")
+        await harness.send(.ctrl("n"))
+        await harness.type("Sam Lee")
+        await harness.send(.tab)
+        await harness.type("harbour-lights-9")
+        await harness.send(.tab)
+        await harness.type("harbour-lights-9")
+    }
+
+    @Test("filled and sending: the spinner, everything kept")
+    func loading() async throws {
+        let harness = ScreenHarness()
+        harness.auth.gate = Gate()
+        try await harness.start()
+        await fillRegister(harness)
+        await harness.send(.enter)
+        assertSnapshot(harness.stillScreen, named: "register-loading")
+        await harness.send(.escape)
+        #expect(harness.top is RegisterViewController)
+        #expect(harness.screen.contains("Sam Lee"))
+    }
+
+    @Test("a wrong code is shown under the field and the field is cleared")
+    func verifyError() async throws {
+        let harness = ScreenHarness()
+        harness.auth.verifyResult.set(.failure(.validation(detail: "The code is wrong. 4 tries left.", fields: [])))
+        try await harness.start()
+        await fillRegister(harness)
+        await harness.send(.enter)
+        await harness.type("000000")
+        await harness.send(.enter)
+        assertSnapshot(harness.screen, named: "verify-phone-error")
+    }
+
     @Test("a sent code opens Verify phone, showing the development code")
     func verify() async throws {
         let harness = ScreenHarness()
