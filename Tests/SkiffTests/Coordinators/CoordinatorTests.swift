@@ -90,13 +90,7 @@ struct AuthCoordinatorTests {
     func verify() async throws {
         let harness = ScreenHarness()
         try await harness.start()
-        await harness.type("2025550199")
-        await harness.send(.ctrl("n"))
-        await harness.type("Sam Lee")
-        await harness.send(.tab)
-        await harness.type("harbour-lights-9")
-        await harness.send(.tab)
-        await harness.type("harbour-lights-9")
+        await harness.fillRegistration()
         await harness.send(.enter)
         #expect(harness.navigation.viewControllers.map { String(describing: type(of: $0)) } == [
             "LoginViewController", "RegisterViewController", "VerifyPhoneViewController",

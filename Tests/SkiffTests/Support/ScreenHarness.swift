@@ -67,6 +67,17 @@ final class ScreenHarness {
         await settle()
     }
 
+    /// From Login: types a new number, opens Register (Ctrl-N) and fills name and both passwords.
+    func fillRegistration() async {
+        await type("2025550199")
+        await send(.ctrl("n"))
+        await type("Sam Lee")
+        await send(.tab)
+        await type("harbour-lights-9")
+        await send(.tab)
+        await type("harbour-lights-9")
+    }
+
     /// Waits (bounded) until the screen shows `text`.
     func waitFor(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) async {
         for _ in 0..<200 {

@@ -19,10 +19,7 @@ public final class ForgotPasswordPresenter: ForgotPasswordPresentationLogic {
     }
 
     public func presentLoad(response: ForgotPassword.Load.Response) {
-        viewController?.displayLoad(viewModel: .init(
-            countryCode: response.prefill.map { $0.countryCode.isEmpty ? "+1" : $0.countryCode } ?? "+1",
-            phoneNumber: response.prefill?.phoneNumber ?? ""
-        ))
+        viewController?.displayLoad(viewModel: formatting.phonePrefill(response))
     }
 
     public func presentValidateField(response: ForgotPassword.ValidateField.Response) {

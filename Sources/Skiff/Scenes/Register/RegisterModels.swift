@@ -22,14 +22,7 @@ public enum Register {
         }
     }
 
-    public enum Load {
-        public struct Request: Sendable { public init() {} }
-        public struct Response: Sendable { public var prefill: LastLogin? }
-        public struct ViewModel: Hashable, Sendable {
-            public var countryCode: String
-            public var phoneNumber: String
-        }
-    }
+    public typealias Load = PhonePrefill
 
     public typealias ValidateField = FieldValidation<Field, Form>
 

@@ -18,10 +18,7 @@ public final class RegisterPresenter: RegisterPresentationLogic {
     }
 
     public func presentLoad(response: Register.Load.Response) {
-        viewController?.displayLoad(viewModel: .init(
-            countryCode: response.prefill.map { $0.countryCode.isEmpty ? "+1" : $0.countryCode } ?? "+1",
-            phoneNumber: response.prefill?.phoneNumber ?? ""
-        ))
+        viewController?.displayLoad(viewModel: formatting.phonePrefill(response))
     }
 
     public func presentValidateField(response: Register.ValidateField.Response) {

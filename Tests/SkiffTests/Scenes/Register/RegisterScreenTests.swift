@@ -30,22 +30,12 @@ struct RegisterScreenTests {
         assertSnapshot(harness.screen, named: "register-errors")
     }
 
-    func fillRegister(_ harness: ScreenHarness) async {
-        await harness.type("2025550199")
-        await harness.send(.ctrl("n"))
-        await harness.type("Sam Lee")
-        await harness.send(.tab)
-        await harness.type("harbour-lights-9")
-        await harness.send(.tab)
-        await harness.type("harbour-lights-9")
-    }
-
     @Test("filled and sending: the spinner, everything kept")
     func loading() async throws {
         let harness = ScreenHarness()
         harness.auth.gate = Gate()
         try await harness.start()
-        await fillRegister(harness)
+        await harness.fillRegistration()
         await harness.send(.enter)
         assertSnapshot(harness.stillScreen, named: "register-loading")
         await harness.send(.escape)
@@ -58,7 +48,7 @@ struct RegisterScreenTests {
         let harness = ScreenHarness()
         harness.auth.verifyResult.set(.failure(.validation(detail: "The code is wrong. 4 tries left.", fields: [])))
         try await harness.start()
-        await fillRegister(harness)
+        await harness.fillRegistration()
         await harness.send(.enter)
         await harness.type("000000")
         await harness.send(.enter)
@@ -69,13 +59,7 @@ struct RegisterScreenTests {
     func verify() async throws {
         let harness = ScreenHarness()
         try await harness.start()
-        await harness.type("2025550199")
-        await harness.send(.ctrl("n"))
-        await harness.type("Sam Lee")
-        await harness.send(.tab)
-        await harness.type("harbour-lights-9")
-        await harness.send(.tab)
-        await harness.type("harbour-lights-9")
+        await harness.fillRegistration()
         await harness.send(.enter)
         #expect(harness.top is VerifyPhoneViewController)
         assertSnapshot(harness.screen, named: "verify-phone")
