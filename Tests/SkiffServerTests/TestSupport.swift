@@ -177,21 +177,30 @@ struct Registered {
 }
 
 extension TestServer {
-    func register(
+    /// Starts a registration for a +1 number and returns its verification id and the code that was sent.
+    func startRegistration(
         _ client: any TestClientProtocol, number: String = "202 555 0100", name: String = "Sam Carter",
-        password: String = Seeds.password
-    ) async throws -> Registered {
+        password: String = Seeds.password, idempotencyKey: String = UUID().uuidString
+    ) async throws -> (verificationID: String, code: String) {
         let started = try await client.send(
             .post, "/v1/auth/register",
             json: ["countryCode": "+1", "phoneNumber": number, "fullName": name, "password": password],
-            idempotencyKey: UUID().uuidString
+            idempotencyKey: idempotencyKey
         )
         guard started.status == .accepted, let verificationID = started.json["verificationId"] as? String else {
             throw TestFailure("register answered \(started.status): \(started.body)")
         }
+        return (verificationID, try lastCode(to: "+1" + number.filter(\.isNumber)))
+    }
+
+    func register(
+        _ client: any TestClientProtocol, number: String = "202 555 0100", name: String = "Sam Carter",
+        password: String = Seeds.password
+    ) async throws -> Registered {
+        let (verificationID, code) = try await startRegistration(client, number: number, name: name, password: password)
         let phone = "+1" + number.filter(\.isNumber)
         let verified = try await client.send(
-            .post, "/v1/auth/register/verify", json: ["verificationId": verificationID, "code": try lastCode(to: phone)]
+            .post, "/v1/auth/register/verify", json: ["verificationId": verificationID, "code": code]
         )
         guard verified.status == .created, let token = verified.json["token"] as? String,
               let user = verified.json["user"] as? [String: Any], let userID = user["id"] as? String

@@ -121,13 +121,7 @@ struct AuthRoutesTests {
         let server = try TestServer()
         defer { server.remove() }
         try await server.withRouter { client in
-            let started = try await client.send(
-                .post, "/v1/auth/register",
-                json: ["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": Seeds.password],
-                idempotencyKey: "k"
-            )
-            let id = try #require(started.json["verificationId"] as? String)
-            let code = try server.lastCode(to: "+12025550100")
+            let (id, code) = try await server.startRegistration(client, number: "2025550100", name: "Sam", idempotencyKey: "k")
             let wrong = code == "000000" ? "111111" : "000000"
             for attempt in 1...4 {
                 let reply = try await client.send(.post, "/v1/auth/register/verify", json: ["verificationId": id, "code": wrong])
@@ -148,13 +142,7 @@ struct AuthRoutesTests {
         let server = try TestServer()
         defer { server.remove() }
         try await server.withRouter { client in
-            let started = try await client.send(
-                .post, "/v1/auth/register",
-                json: ["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": Seeds.password],
-                idempotencyKey: "k"
-            )
-            let id = try #require(started.json["verificationId"] as? String)
-            let code = try server.lastCode(to: "+12025550100")
+            let (id, code) = try await server.startRegistration(client, number: "2025550100", name: "Sam", idempotencyKey: "k")
             let guesses = (0..<40).map { String(format: "%06d", $0 * 1_000 + 7) }.filter { $0 != code }
             let outcomes = try await withThrowingTaskGroup(of: String?.self) { group in
                 for guess in guesses {
@@ -219,16 +207,8 @@ struct AuthRoutesTests {
         defer { server.remove() }
         try await server.withRouter { client in
             _ = try await server.register(client)
-            let started = try await client.send(
-                .post, "/v1/auth/register",
-                json: ["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Other", "password": Seeds.password],
-                idempotencyKey: "again"
-            )
-            #expect(started.status == .accepted)
-            let id = try #require(started.json["verificationId"] as? String)
-            let reply = try await client.send(
-                .post, "/v1/auth/register/verify", json: ["verificationId": id, "code": try server.lastCode(to: "+12025550100")]
-            )
+            let (id, code) = try await server.startRegistration(client, number: "2025550100", name: "Other", idempotencyKey: "again")
+            let reply = try await client.send(.post, "/v1/auth/register/verify", json: ["verificationId": id, "code": code])
             #expect(reply.status == .conflict)
             #expect(reply.problemType == "urn:skiff:problem:phone-registered")
         }
