@@ -121,6 +121,20 @@ let package = Package(
             exclude: ["__Snapshots__"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: []),
+
+        // MARK: Tools
+        .plugin(
+            name: "ScaffoldScene",
+            capability: .command(
+                intent: .custom(
+                    verb: "scaffold-scene",
+                    description: "Writes a new scene (Models, ViewController, Interactor, Presenter and their tests) from Resources/SceneTemplates"
+                ),
+                permissions: [
+                    .writeToPackageDirectory(reason: "Writes the new scene under Sources/Skiff and its tests under Tests/SkiffTests")
+                ]
+            )
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

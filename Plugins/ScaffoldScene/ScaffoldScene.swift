@@ -1,0 +1,81 @@
+import Foundation
+import PackagePlugin
+
+/// `swift package --allow-writing-to-package-directory scaffold-scene NAME [--flows Load,Submit] [--coordinator]`:
+/// writes a scene in the canonical shape from the templates in `Resources/SceneTemplates/`.
+@main
+struct ScaffoldScene: CommandPlugin {
+    func performCommand(context: PluginContext, arguments: [String]) async throws {
+        let package = context.package.directoryURL
+        let options = try Options(arguments)
+        let templates = package.appending(path: "Resources/SceneTemplates")
+        let manifest = try Manifest(contentsOf: templates.appending(path: "manifest.txt"))
+        let scene = try SceneDescription(name: options.name, flows: options.flows, in: package)
+        let variables = scene.variables
+
+        var files: [(path: String, text: String)] = []
+        var nextSteps = ""
+        for entry in manifest.entries where entry.applies(withCoordinator: options.withCoordinator) {
+            let template = try Template(contentsOf: templates.appending(path: entry.template))
+            let text = try template.render(variables)
+            if entry.destination == Manifest.printDestination {
+                nextSteps += text
+            } else {
+                files.append((try Template(entry.destination, name: "destination of \(entry.template)").render(variables), text))
+            }
+        }
+
+        let existing = files.map(\.path).filter { FileManager.default.fileExists(atPath: package.appending(path: $0).path) }
+        guard existing.isEmpty else {
+            throw ScaffoldError("refusing to overwrite: \(existing.joined(separator: ", ")) already exist(s)")
+        }
+        for file in files {
+            let url = package.appending(path: file.path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try file.text.write(to: url, atomically: true, encoding: .utf8)
+        }
+
+        print("Wrote the \(scene.name) scene:")
+        for file in files {
+            print("  \(file.path)")
+        }
+        print("")
+        print(nextSteps, terminator: "")
+    }
+}
+
+/// The command line: the scene's name, its flows and whether to write a coordinator.
+struct Options {
+    static let usage = "usage: swift package --allow-writing-to-package-directory scaffold-scene NAME [--flows Load,Submit] [--coordinator]"
+
+    var name: String
+    var flows: [String]
+    var withCoordinator: Bool
+
+    init(_ arguments: [String]) throws {
+        var extractor = ArgumentExtractor(arguments)
+        let flowLists = extractor.extractOption(named: "flows")
+        withCoordinator = extractor.extractFlag(named: "coordinator") > 0
+        let rest = extractor.remainingArguments
+        if let unknown = rest.first(where: { $0.hasPrefix("-") }) {
+            throw ScaffoldError("unknown option \(unknown)\n\(Self.usage)")
+        }
+        guard rest.count == 1, let name = rest.first else {
+            throw ScaffoldError("give exactly one scene name\n\(Self.usage)")
+        }
+        self.name = name
+        flows = flowLists.isEmpty
+            ? ["Load"]
+            : flowLists.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+}
+
+/// A refusal or a broken template, told to the person running the command.
+struct ScaffoldError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

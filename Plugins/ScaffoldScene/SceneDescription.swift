@@ -1,0 +1,182 @@
+import Foundation
+
+/// A validated scene name and its flows, with every spelling the templates use.
+struct SceneDescription {
+    /// One flow of the scene (`Load`, `Submit` …) and the key that starts it, if any.
+    struct Flow {
+        var name: String
+        /// Swift for the key, such as `.enter`; nil for `Load`, which runs when the screen loads.
+        var key: String?
+        /// The key as the status bar shows it, such as `Enter`.
+        var keyLabel: String?
+    }
+
+    let name: String
+    let flows: [Flow]
+
+    /// Where scenes and their tests live, relative to the package.
+    static let sceneFolders = ["Sources/Skiff/Scenes", "Tests/SkiffTests/Scenes"]
+    /// Targets whose type names a scene name must not shadow.
+    static let typeSources = ["Sources/Skiff", "Sources/SkiffCore", "Sources/TerminalUI"]
+    /// The width of the screen the generated snapshot is taken on.
+    static let screenWidth = 100
+    /// The hints the navigation controller adds after the screen's own on a root screen.
+    static let trailingHints = "? help  q quit"
+
+    init(name: String, flows flowNames: [String], in package: URL) throws {
+        guard Self.isTypeName(name) else {
+            throw ScaffoldError("“\(name)” is not an UpperCamelCase Swift type name (a capital letter, then letters and digits)")
+        }
+        guard !Self.reservedTypeNames.contains(name) else {
+            throw ScaffoldError("“\(name)” is reserved in Swift; choose another scene name")
+        }
+        for folder in Self.sceneFolders {
+            let existing = (try? FileManager.default.contentsOfDirectory(atPath: package.appending(path: folder).path)) ?? []
+            if let clash = existing.first(where: { $0.lowercased() == name.lowercased() }) {
+                throw ScaffoldError("a scene named \(clash) already exists in \(folder)/\(clash)")
+            }
+        }
+        if let file = try Self.fileDeclaring(name, in: package) {
+            throw ScaffoldError("\(file) already declares a type named \(name); choose another scene name")
+        }
+
+        guard !flowNames.isEmpty, !flowNames.contains("") else {
+            throw ScaffoldError("--flows takes a comma-separated list of flow names, such as Load,Submit")
+        }
+        for flow in flowNames {
+            guard flow != "Back" else {
+                throw ScaffoldError("Back is always added (Esc: cancel running work, else leave); leave it out of --flows")
+            }
+            guard Self.isTypeName(flow) else {
+                throw ScaffoldError("flow “\(flow)” is not an UpperCamelCase name such as Load or MarkRead")
+            }
+            guard flow != name, !["Request", "Response", "ViewModel"].contains(flow) else {
+                throw ScaffoldError("flow “\(flow)” would clash with a type of the scene; choose another flow name")
+            }
+            guard !Self.keywords.contains(lowerCamel(flow)) else {
+                throw ScaffoldError("flow “\(flow)” would make a method named after the Swift keyword “\(lowerCamel(flow))”")
+            }
+        }
+        if let repeated = flowNames.first(where: { flow in flowNames.filter { $0 == flow }.count > 1 }) {
+            throw ScaffoldError("flow \(repeated) is listed twice")
+        }
+
+        self.name = name
+        flows = Self.assignKeys(to: flowNames)
+        let hints = flows.compactMap { flow in flow.keyLabel.map { "\($0) \(words(flow.name))  " } }.joined()
+        guard 1 + hints.count + Self.trailingHints.count <= Self.screenWidth else {
+            throw ScaffoldError("the status bar has no room for the keys of \(flowNames.count) flows; generate fewer and add the rest by hand")
+        }
+    }
+
+    /// `Load` runs when the screen loads; the first other flow gets Enter, the next ones a letter of their
+    /// name that is still free (never `q`, which quits), or a function key.
+    private static func assignKeys(to names: [String]) -> [Flow] {
+        var taken: Set<Character> = ["q"]
+        var nextFunctionKey = 2
+        var enterTaken = false
+        return names.map { name in
+            if name == "Load" { return Flow(name: name, key: nil, keyLabel: nil) }
+            if !enterTaken {
+                enterTaken = true
+                return Flow(name: name, key: ".enter", keyLabel: "Enter")
+            }
+            let wordInitials = words(name).split(separator: " ").compactMap(\.first)
+            let candidates = wordInitials + Array(name.lowercased())
+            if let letter = candidates.first(where: { $0.isLetter && $0.isASCII && !taken.contains($0) }) {
+                taken.insert(letter)
+                return Flow(name: name, key: ".character(\"\(letter)\")", keyLabel: String(letter))
+            }
+            defer { nextFunctionKey += 1 }
+            return Flow(name: name, key: ".function(\(nextFunctionKey))", keyLabel: "F\(nextFunctionKey)")
+        }
+    }
+
+    /// What the templates can use: `{{Name}}`, `{{name}}`, `{{title}}`, `{{kebab}}`, and the sections
+    /// `{{#flows}}`, `{{#keyedFlows}}` (flows started by a key), `{{#hasKeyedFlows}}` and `{{#load}}` (when a
+    /// Load flow runs as the screen loads). Inside a flow: `{{Flow}}`, `{{flow}}`, `{{flowWords}}`,
+    /// `{{FlowWords}}`, `{{key}}`, `{{keyLabel}}`.
+    var variables: Template.Context {
+        let flowContexts: [(Flow, Template.Context)] = flows.map { flow in
+            var context: Template.Context = [
+                "Flow": .text(flow.name),
+                "flow": .text(lowerCamel(flow.name)),
+                "flowWords": .text(words(flow.name)),
+                "FlowWords": .text(sentence(flow.name)),
+            ]
+            if let key = flow.key, let label = flow.keyLabel {
+                context["key"] = .text(key)
+                context["keyLabel"] = .text(label)
+            }
+            return (flow, context)
+        }
+        let keyed = flowContexts.filter { $0.0.key != nil }.map(\.1)
+        return [
+            "Name": .text(name),
+            "name": .text(lowerCamel(name)),
+            "title": .text(sentence(name)),
+            "kebab": .text(words(name).replacingOccurrences(of: " ", with: "-")),
+            "flows": .list(flowContexts.map(\.1)),
+            "keyedFlows": .list(keyed),
+            "hasKeyedFlows": .list(keyed.isEmpty ? [] : [[:]]),
+            "load": .list(flows.contains { $0.name == "Load" } ? [[:]] : []),
+        ]
+    }
+
+    private static func isTypeName(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, ("A"..."Z").contains(first) else { return false }
+        return text.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+    }
+
+    /// The first Swift file in the wallet, core or kit targets that declares a type called `name`.
+    private static func fileDeclaring(_ name: String, in package: URL) throws -> String? {
+        let declaration = try Regex("\\b(class|struct|enum|protocol|actor|typealias)\\s+\(name)\\b")
+        for folder in typeSources {
+            let root = package.appending(path: folder)
+            guard let files = FileManager.default.enumerator(atPath: root.path) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                guard let text = try? String(contentsOf: root.appending(path: file), encoding: .utf8) else { continue }
+                if text.contains(declaration) { return "\(folder)/\(file)" }
+            }
+        }
+        return nil
+    }
+
+    private static let reservedTypeNames: Set<String> = ["Any", "Self", "Type", "Protocol"]
+
+    /// Swift keywords a flow's method name (`load(request:)`) cannot be.
+    private static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout",
+        "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows",
+        "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue", "default", "defer",
+        "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw", "switch", "where",
+        "while", "as", "false", "is", "nil", "self", "super", "throws", "true", "try", "back",
+    ]
+}
+
+/// `MarkRead` → `markRead`, `URLFetch` → `urlFetch`.
+func lowerCamel(_ name: String) -> String {
+    let characters = Array(name)
+    var upperRun = characters.prefix(while: \.isUppercase).count
+    if upperRun > 1 && upperRun < characters.count { upperRun -= 1 }
+    return String(characters.prefix(upperRun)).lowercased() + String(characters.dropFirst(upperRun))
+}
+
+/// `TransactionDetail` → `transaction detail`; a run of capitals stays one word (`URLFetch` → `url fetch`).
+func words(_ name: String) -> String {
+    let characters = Array(name)
+    var result = ""
+    for (index, character) in characters.enumerated() {
+        let startsWord = index > 0 && character.isUppercase
+            && (!characters[index - 1].isUppercase || (index + 1 < characters.count && characters[index + 1].isLowercase))
+        if startsWord { result += " " }
+        result += character.lowercased()
+    }
+    return result
+}
+
+/// `TransactionDetail` → `Transaction detail`.
+func sentence(_ name: String) -> String {
+    let text = words(name)
+    return text.prefix(1).uppercased() + text.dropFirst()
+}
