@@ -27,7 +27,7 @@ struct ScaffoldScene: CommandPlugin {
 
         let existing = files.map(\.path).filter { FileManager.default.fileExists(atPath: package.appending(path: $0).path) }
         guard existing.isEmpty else {
-            throw ScaffoldError("refusing to overwrite: \(existing.joined(separator: ", ")) already exist(s)")
+            throw ScaffoldError("refusing to overwrite existing files: \(existing.joined(separator: ", "))")
         }
         for file in files {
             let url = package.appending(path: file.path)
@@ -53,6 +53,9 @@ struct Options {
     var withCoordinator: Bool
 
     init(_ arguments: [String]) throws {
+        if let index = arguments.firstIndex(of: "--flows"), index + 1 == arguments.count || arguments[index + 1].hasPrefix("-") {
+            throw ScaffoldError("--flows needs a comma-separated list of flow names, such as Load,Submit\n\(Self.usage)")
+        }
         var extractor = ArgumentExtractor(arguments)
         let flowLists = extractor.extractOption(named: "flows")
         withCoordinator = extractor.extractFlag(named: "coordinator") > 0
