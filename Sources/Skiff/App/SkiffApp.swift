@@ -19,13 +19,16 @@ public struct SkiffAppConfiguration: Sendable {
     public static let demo = DemoCredentials(countryCode: "+1", phoneNumber: "202 555 0143", password: "sail-away-2026")
 }
 
-/// Passes a 401 seen on any thread to the app coordinator on the main actor.
+/// Passes a 401 seen on any thread to the app coordinator, as tracked work on the main actor.
 @MainActor
 final class SessionExpiryRelay {
     weak var coordinator: AppCoordinator?
+    weak var application: Application?
 
     nonisolated func fire() {
-        Task { @MainActor in self.coordinator?.sessionDidExpire() }
+        Task { @MainActor in
+            self.application?.task { [weak self] in self?.coordinator?.sessionDidExpire() }
+        }
     }
 }
 
@@ -33,14 +36,14 @@ final class SessionExpiryRelay {
 @MainActor
 public final class SkiffApp {
     public let application: Application
-    public let coordinator: AppCoordinator
+    let coordinator: AppCoordinator
     private let api: APIClient?
 
     /// Builds the app on `terminal` from ready dependencies (tests pass doubles and a headless terminal).
-    public init(terminal: any Terminal, dependencies: AppDependencies, environment: [String: String]) {
+    init(terminal: any Terminal, dependencies: AppDependencies, environment: [String: String]) {
         let navigation = NavigationController()
         application = Application(terminal: terminal, rootViewController: navigation, environment: environment)
-        coordinator = AppCoordinator(navigation: navigation, dependencies: dependencies)
+        coordinator = AppCoordinator(navigation: navigation, dependencies: dependencies, tasks: application.tasks)
         api = nil
         Self.configure(application)
     }
@@ -67,8 +70,9 @@ public final class SkiffApp {
         )
         let navigation = NavigationController()
         application = Application(terminal: terminal, rootViewController: navigation, environment: environment)
-        coordinator = AppCoordinator(navigation: navigation, dependencies: dependencies)
+        coordinator = AppCoordinator(navigation: navigation, dependencies: dependencies, tasks: application.tasks)
         relay.coordinator = coordinator
+        relay.application = application
         self.api = api
         Self.configure(application)
     }

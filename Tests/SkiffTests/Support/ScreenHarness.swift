@@ -48,12 +48,16 @@ final class ScreenHarness {
         await settle()
     }
 
-    /// Lets every task the last keys started run to its end, then draws.
+    /// The gates a test set on the worker doubles to hold requests open.
+    private var gates: [Gate] { [auth.gate, account.gate, cards.gate].compactMap { $0 } }
+
+    /// Lets every task the last keys started run to its end (but the requests a gate holds), then draws.
     func settle() async {
-        for _ in 0..<40 {
-            await Task.yield()
+        if gates.isEmpty {
+            await app.application.settle()
+        } else {
+            await app.application.tasks.settle { self.gates.map(\.held).reduce(0, +) }
         }
-        await app.application.settle()
         app.application.render()
     }
 
@@ -76,16 +80,6 @@ final class ScreenHarness {
         await type("harbour-lights-9")
         await send(.tab)
         await type("harbour-lights-9")
-    }
-
-    /// Waits (bounded) until the screen shows `text`.
-    func waitFor(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) async {
-        for _ in 0..<200 {
-            if screen.contains(text) { return }
-            try? await Task.sleep(for: .milliseconds(5))
-            await settle()
-        }
-        Issue.record("The screen never showed “\(text)”:\n\(screen)", sourceLocation: sourceLocation)
     }
 }
 
