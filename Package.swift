@@ -1,6 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// The scenes whose screen tests keep recorded screens in `Tests/SkiffTests/Scenes/<Scene>/__Snapshots__`.
+let scenesWithSnapshots = ["ActivateCard", "AddCard", "ForgotPassword", "Home", "Launch", "Login", "Notifications", "Register"]
+
 let package = Package(
     name: "Skiff",
     platforms: [.macOS(.v14)],
@@ -23,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", exact: "1.19.7"),
     ],
     targets: [
         // MARK: Terminal kit
@@ -117,8 +121,9 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
-            exclude: ["__Snapshots__"]
+            exclude: scenesWithSnapshots.map { "Scenes/\($0)/__Snapshots__" }
         ),
         .testTarget(name: "EndToEndTests", dependencies: []),
     ],
