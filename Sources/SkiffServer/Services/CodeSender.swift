@@ -1,4 +1,5 @@
 import Foundation
+import SkiffCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,10 +13,10 @@ public struct OutgoingCode: Sendable, Codable, Equatable {
     /// Six digits.
     public var code: String
     /// `registration`, `password-reset` or `card-activation`.
-    public var purpose: String
+    public var purpose: CodePurpose
     public var sentAt: Date
 
-    public init(to: String, code: String, purpose: String, sentAt: Date) {
+    public init(to: String, code: String, purpose: CodePurpose, sentAt: Date) {
         self.to = to
         self.code = code
         self.purpose = purpose

@@ -75,7 +75,7 @@ public final class ActivateCardInteractor: ActivateCardBusinessLogic {
             case .success(let challenge):
                 self.challenge = challenge
                 self.stage = .code
-                let code = self.outbox?.latestCode(to: self.phoneE164, purpose: CodePurpose.cardActivation.rawValue, since: requestedAt)
+                let code = self.outbox?.latestCode(to: self.phoneE164, purpose: .cardActivation, since: requestedAt)
                 self.presenter.presentSubmit(response: .codeSent(challenge, developmentCode: code))
             case .failure(let error):
                 self.presenter.presentSubmit(response: .failed(error))

@@ -76,7 +76,7 @@ public final class ForgotPasswordInteractor: ForgotPasswordBusinessLogic {
             case .success(let challenge):
                 self.stage = .reset
                 self.pending = (phone, challenge)
-                let code = self.outbox?.latestCode(to: phone.e164, purpose: CodePurpose.passwordReset.rawValue, since: requestedAt)
+                let code = self.outbox?.latestCode(to: phone.e164, purpose: .passwordReset, since: requestedAt)
                 self.presenter.presentSubmit(response: .codeSent(phone: phone, challenge: challenge, developmentCode: code))
             case .failure(let error):
                 self.presenter.presentSubmit(response: .failed(error))

@@ -28,19 +28,6 @@ public struct BannerMessage: Hashable, Sendable {
     }
 }
 
-/// Demo credentials shown on Login when the app runs its own development server.
-public struct DemoCredentials: Hashable, Sendable {
-    public var countryCode: String
-    public var phoneNumber: String
-    public var password: String
-
-    public init(countryCode: String, phoneNumber: String, password: String) {
-        self.countryCode = countryCode
-        self.phoneNumber = phoneNumber
-        self.password = password
-    }
-}
-
 extension Formatting {
     /// The sentence shown under a refused field.
     public func message(for problem: InputProblem) -> String {
@@ -63,13 +50,6 @@ extension Formatting {
     public func messages<Field: Hashable>(for problems: [Field: InputProblem]) -> [Field: String] {
         problems.mapValues { message(for: $0) }
     }
-}
-
-/// What a one-time code was sent for, as the server's SMS outbox names it.
-public enum CodePurpose: String, Sendable {
-    case registration
-    case passwordReset = "password-reset"
-    case cardActivation = "card-activation"
 }
 
 /// Checking one field as the person leaves it: the same three shapes in every form scene, which names it

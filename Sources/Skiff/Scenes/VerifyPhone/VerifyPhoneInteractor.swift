@@ -47,7 +47,7 @@ public final class VerifyPhoneInteractor: VerifyPhoneBusinessLogic {
     public func load(request: VerifyPhone.Load.Request) {
         presenter.presentLoad(response: .init(
             phone: registration.phone, challenge: challenge,
-            developmentCode: outbox?.latestCode(to: registration.phone.e164, purpose: CodePurpose.registration.rawValue, since: sentAt)
+            developmentCode: outbox?.latestCode(to: registration.phone.e164, purpose: .registration, since: sentAt)
         ))
     }
 
