@@ -82,7 +82,8 @@ package enum OpenAPIOperations {
         }
         let colon = content.range(of: ": ")?.lowerBound ?? (content.hasSuffix(":") ? content.indices.last : nil)
         guard let colon else { return (content.trimmingCharacters(in: .whitespaces), "") }
-        let key = content[..<colon].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
+        let key = content[..<colon].trimmingCharacters(in: .whitespaces)
+            .trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
         return (key, content[content.index(after: colon)...].trimmingCharacters(in: .whitespaces))
     }
 }
