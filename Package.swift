@@ -47,9 +47,13 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            // The contract is also read at run time, for the operations that need no session (DECISIONS.md, Backend).
+            resources: [.copy("openapi.yaml")],
             // The generator writes `package import`s that some of its files do not use; those warnings are
             // about generated code only (see DECISIONS.md, Backend).
-            swiftSettings: [.unsafeFlags(["-suppress-warnings"])],
+            // Imports are internal unless marked, as the generator marks its own: SwiftPM's resource accessor
+            // imports Foundation without a mark.
+            swiftSettings: [.unsafeFlags(["-suppress-warnings"]), .enableUpcomingFeature("InternalImportsByDefault")],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
 
@@ -74,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "skiff-server",
             dependencies: [
-                "SkiffServer",
+                "SkiffServer", "SkiffCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -104,6 +108,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(name: "SkiffCoreTests", dependencies: ["SkiffCore"]),
+        .testTarget(name: "SkiffAPITests", dependencies: ["SkiffAPI"]),
         .testTarget(
             name: "SkiffServerTests",
             dependencies: [

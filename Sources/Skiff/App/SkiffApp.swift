@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SkiffCore
 import TerminalUI
 
 /// How the app is started: which server, where files go, and whether that server is the app's own.
@@ -14,9 +15,6 @@ public struct SkiffAppConfiguration: Sendable {
         self.paths = paths
         self.isEmbeddedServer = isEmbeddedServer
     }
-
-    /// The demo account the embedded server seeds on first run.
-    public static let demo = DemoCredentials(countryCode: "+1", phoneNumber: "202 555 0143", password: "sail-away-2026")
 }
 
 /// Passes a 401 seen on any thread to the app coordinator, as tracked work on the main actor.
@@ -63,7 +61,7 @@ public final class SkiffApp {
             cache: cache,
             outbox: configuration.isEmbeddedServer ? DevelopmentOutbox(file: paths.smsOutbox) : nil,
             tokens: tokens,
-            demo: configuration.isEmbeddedServer ? SkiffAppConfiguration.demo : nil,
+            demo: configuration.isEmbeddedServer ? DemoCredentials.demo : nil,
             serverDescription: configuration.isEmbeddedServer
                 ? "the built-in server at \(configuration.serverURL.host ?? "127.0.0.1"):\(configuration.serverURL.port ?? 0)"
                 : configuration.serverURL.absoluteString

@@ -178,8 +178,8 @@ final class OutboxDouble: DevelopmentOutboxReading, @unchecked Sendable {
     let code: String?
     let asked = Recorder<(to: String, purpose: String)>()
     init(code: String?) { self.code = code }
-    func latestCode(to e164: String, purpose: String, since: Date) -> String? {
-        asked.record((e164, purpose))
+    func latestCode(to e164: String, purpose: CodePurpose, since: Date) -> String? {
+        asked.record((e164, purpose.rawValue))
         return code
     }
 }

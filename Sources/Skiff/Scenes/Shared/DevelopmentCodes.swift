@@ -23,7 +23,7 @@ struct DevelopmentCodes {
 
         /// The code sent since then, if the outbox has it.
         func read() -> String? {
-            outbox?.latestCode(to: e164, purpose: purpose.rawValue, since: since)
+            outbox?.latestCode(to: e164, purpose: purpose, since: since)
         }
     }
 }

@@ -1,7 +1,7 @@
 import SkiffCore
 
 /// Why one field of a form was refused, by the app's own checks or by the server.
-public enum InputProblem: Hashable, Sendable {
+enum InputProblem: Hashable, Sendable {
     case phone(PhoneNumber.Problem)
     case password(PasswordPolicy.Problem)
     case passwordsDiffer
@@ -16,22 +16,9 @@ public enum InputProblem: Hashable, Sendable {
     case server(String)
 }
 
-/// Demo credentials shown on Login when the app runs its own development server.
-public struct DemoCredentials: Hashable, Sendable {
-    public var countryCode: String
-    public var phoneNumber: String
-    public var password: String
-
-    public init(countryCode: String, phoneNumber: String, password: String) {
-        self.countryCode = countryCode
-        self.phoneNumber = phoneNumber
-        self.password = password
-    }
-}
-
 extension Formatting {
     /// The sentence shown under a refused field.
-    public func message(for problem: InputProblem) -> String {
+    func message(for problem: InputProblem) -> String {
         switch problem {
         case .phone(let p): p.message
         case .password(let p): p.message
@@ -48,14 +35,7 @@ extension Formatting {
     }
 
     /// Field errors keyed by field, worded.
-    public func messages<Field: Hashable>(for problems: [Field: InputProblem]) -> [Field: String] {
+    func messages<Field: Hashable>(for problems: [Field: InputProblem]) -> [Field: String] {
         problems.mapValues { message(for: $0) }
     }
-}
-
-/// What a one-time code was sent for, as the server's SMS outbox names it.
-public enum CodePurpose: String, Sendable {
-    case registration
-    case passwordReset = "password-reset"
-    case cardActivation = "card-activation"
 }
