@@ -1,6 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// The scenes whose screen tests keep recorded screens in `Tests/SkiffTests/Scenes/<Scene>/__Snapshots__`.
+let scenesWithSnapshots = ["ActivateCard", "AddCard", "ForgotPassword", "Home", "Launch", "Login", "Notifications", "Register"]
+
 let package = Package(
     name: "Skiff",
     platforms: [.macOS(.v14)],
@@ -23,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", exact: "1.19.7"),
     ],
     targets: [
         // MARK: Terminal kit
@@ -43,9 +47,13 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            // The contract is also read at run time, for the operations that need no session (DECISIONS.md, Backend).
+            resources: [.copy("openapi.yaml")],
             // The generator writes `package import`s that some of its files do not use; those warnings are
             // about generated code only (see DECISIONS.md, Backend).
-            swiftSettings: [.unsafeFlags(["-suppress-warnings"])],
+            // Imports are internal unless marked, as the generator marks its own: SwiftPM's resource accessor
+            // imports Foundation without a mark.
+            swiftSettings: [.unsafeFlags(["-suppress-warnings"]), .enableUpcomingFeature("InternalImportsByDefault")],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
 
@@ -70,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "skiff-server",
             dependencies: [
-                "SkiffServer",
+                "SkiffServer", "SkiffCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -100,6 +108,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(name: "SkiffCoreTests", dependencies: ["SkiffCore"]),
+        .testTarget(name: "SkiffAPITests", dependencies: ["SkiffAPI"]),
         .testTarget(
             name: "SkiffServerTests",
             dependencies: [
@@ -117,8 +126,9 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
-            exclude: ["__Snapshots__"]
+            exclude: scenesWithSnapshots.map { "Scenes/\($0)/__Snapshots__" }
         ),
         .testTarget(name: "EndToEndTests", dependencies: []),
 

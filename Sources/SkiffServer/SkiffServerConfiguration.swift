@@ -17,7 +17,7 @@ public struct SkiffServerConfiguration: Sendable {
     public var fingerprintKey: String?
     /// The bcrypt cost; 12 in production, 4 in tests.
     public var bcryptCost: UInt8
-    /// Seeds the demo account (+1 202 555 0143, `sail-away-2026`) when the database has no user.
+    /// Seeds the demo account (`DemoCredentials.demo`) when the database has no user.
     public var seedDemoDataIfEmpty: Bool
     /// Where the server logs. The terminal app routes it to a file; the server never prints on its own.
     public var logger: Logger
@@ -75,34 +75,4 @@ public struct SkiffServerConfiguration: Sendable {
     public static var defaultSMSOutboxPath: String {
         defaultDataDirectory.appendingPathComponent("sms-outbox.jsonl").path
     }
-}
-
-/// The numbers behind the security rules. The defaults are the product's rules; tests keep them.
-public struct SkiffServerLimits: Sendable {
-    /// A session ends this long after login, however active (12 h).
-    public var sessionLifetime: TimeInterval = 12 * 3600
-    /// A session ends after this long without a request (30 min).
-    public var sessionIdleTimeout: TimeInterval = 30 * 60
-    /// Use of a session is written at most this often, to spare the database a write per request.
-    public var sessionTouchInterval: TimeInterval = 60
-    /// A one-time code is good for 10 minutes.
-    public var codeLifetime: TimeInterval = 10 * 60
-    /// Wrong tries that kill a code.
-    public var codeMaxAttempts = 5
-    /// At most one new code per number in this time.
-    public var codeResendInterval: TimeInterval = 30
-    /// Consecutive failed sign-ins before the number is paused.
-    public var loginFailuresBeforeLockout = 5
-    /// The first pause; it doubles with every further failure.
-    public var loginFirstLockout: TimeInterval = 30
-    /// The longest pause (15 min).
-    public var loginMaxLockout: TimeInterval = 15 * 60
-    /// How long a response is kept for its Idempotency-Key.
-    public var idempotencyRetention: TimeInterval = 24 * 3600
-    /// The opening balance of a new account, in minor units.
-    public var openingBalanceMinor: Int64 = 100_000
-    /// The currency of new accounts.
-    public var currency = "USD"
-
-    public init() {}
 }

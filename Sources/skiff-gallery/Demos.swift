@@ -18,7 +18,7 @@ final class LabelsViewController: ViewController {
     }
 }
 
-/// Text fields: a free-text field, a card number grouped as typed, an expiry and a digits-only PIN.
+/// Text fields: a free-text field, a long number grouped in fours as typed, an expiry and a digits-only PIN.
 @MainActor
 final class TextFieldsViewController: ViewController {
     private let echo = Label("", style: .muted)
@@ -27,20 +27,20 @@ final class TextFieldsViewController: ViewController {
 
     override func viewDidLoad() {
         let name = TextField(placeholder: "Your name", maxLength: 40)
-        let card = TextField(placeholder: "4242 4242 4242 4242", maxLength: 19)
-        card.inputFilter = TextField.digitsOnly
-        card.formatter = .cardNumber
+        let grouped = TextField(placeholder: "1234 5678 9012 3456", maxLength: 16)
+        grouped.inputFilter = TextField.digitsOnly
+        grouped.formatter = .grouping([4, 4, 4, 4])
         let expiry = TextField(placeholder: "MM/YY", maxLength: 4)
         expiry.inputFilter = TextField.digitsOnly
         expiry.formatter = .grouping([2, 2], separator: "/")
         let pin = TextField(placeholder: "digits only", maxLength: 6)
         pin.inputFilter = TextField.digitsOnly
-        for field in [name, card, expiry, pin] {
+        for field in [name, grouped, expiry, pin] {
             field.onChange = { [weak self] text in self?.echo.text = "Raw value: \(text)" }
         }
         let form = Form(spacing: 1)
         form.addField("Name", name)
-        form.addField("Card number", card)
+        form.addField("Long number", grouped)
         form.addField("Expiry", expiry)
         form.addField("PIN", pin)
         let stack = VStack(spacing: 1)

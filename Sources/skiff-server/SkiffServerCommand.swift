@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import SkiffCore
 import SkiffServer
 
 @main
@@ -59,14 +60,15 @@ struct Serve: AsyncParsableCommand {
 struct SeedDemo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed-demo",
-        abstract: "Creates the demo account (+1 202 555 0143, password sail-away-2026) if it does not exist."
+        abstract: "Creates the demo account (\(DemoCredentials.demo.countryCode) \(DemoCredentials.demo.phoneNumber), "
+            + "password \(DemoCredentials.demo.password)) if it does not exist."
     )
 
     @OptionGroup var storage: StorageOptions
 
     func run() async throws {
         let created = try await SkiffServerSeeder.seedDemo(try storage.configuration(seedDemo: false))
-        print(created ? "Seeded the demo account \(SkiffServerSeeder.demoCountryCode) \(SkiffServerSeeder.demoPhoneNumber)."
+        print(created ? "Seeded the demo account \(DemoCredentials.demo.countryCode) \(DemoCredentials.demo.phoneNumber)."
                       : "The demo account exists already.")
     }
 }
@@ -79,7 +81,7 @@ struct Seed: AsyncParsableCommand {
     @Option(help: "The country code.") var countryCode = "+1"
     @Option(help: "The phone number.") var phone: String
     @Option(help: "The full name of a new user.") var name = "Load Test"
-    @Option(help: "The password of a new user.") var password = "sail-away-2026"
+    @Option(help: "The password of a new user.") var password = DemoCredentials.demo.password
     @Option(help: "How many transactions to add.") var transactions = 1000
     @OptionGroup var storage: StorageOptions
 

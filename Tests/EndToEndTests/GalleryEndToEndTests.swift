@@ -44,7 +44,7 @@ struct GalleryEndToEndTests {
         let session = try await startGallery()
         defer { session.kill() }
         try session.sendKeys("Down", "Enter")
-        try await session.waitFor("Card number")
+        try await session.waitFor("Long number")
         try session.paste("Grace ")
         try session.type("Ada Zoë 漢字")
         try await session.waitFor("Raw value: Grace Ada Zoë 漢字")
@@ -56,7 +56,7 @@ struct GalleryEndToEndTests {
 
         let escapePressed = Date()
         try session.sendKeys("Escape")
-        let back = try await session.waitForAbsence("Card number")
+        let back = try await session.waitForAbsence("Long number")
         let escapeDelay = Date().timeIntervalSince(escapePressed)
         #expect(escapeDelay < 0.9, "a lone Esc took \(escapeDelay) s (ncurses' default delay is 1 s)")
         #expect(back.contains("Every TerminalUI view"))

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import SkiffAPI
+import SkiffCore
 import Testing
 @testable import SkiffServer
 
@@ -24,10 +25,11 @@ struct LiveServerTests {
                 transport: AsyncHTTPClientTransport(),
                 middlewares: [BearerTokenMiddleware { await token.value }]
             )
+            let demo = DemoCredentials.demo
             let session = try await client.login(body: .json(.init(
-                countryCode: "+1", phoneNumber: "202 555 0143", password: "sail-away-2026"
+                countryCode: demo.countryCode, phoneNumber: demo.phoneNumber, password: demo.password
             ))).ok.body.json
-            #expect(session.user.fullName == "Alex Rivera")
+            #expect(session.user.fullName == demo.fullName)
             await token.set(session.token)
 
             let me = try await client.getMe().ok.body.json
@@ -68,8 +70,9 @@ struct LiveServerTests {
         #expect(instance.port > 0)
         #expect(instance.baseURL.absoluteString == "http://127.0.0.1:\(instance.port)")
         let client = Client(serverURL: instance.baseURL, transport: AsyncHTTPClientTransport())
+        let demo = DemoCredentials.demo
         let session = try await client.login(body: .json(.init(
-            countryCode: "+1", phoneNumber: "2025550143", password: "sail-away-2026"
+            countryCode: demo.countryCode, phoneNumber: demo.phoneNumber, password: demo.password
         ))).ok.body.json
         #expect(session.user.phoneNumber == "2025550143")
         let stopping = ContinuousClock.now

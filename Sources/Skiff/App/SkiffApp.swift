@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SkiffCore
 import TerminalUI
 
 /// How the app is started: which server, where files go, and whether that server is the app's own.
@@ -14,18 +15,18 @@ public struct SkiffAppConfiguration: Sendable {
         self.paths = paths
         self.isEmbeddedServer = isEmbeddedServer
     }
-
-    /// The demo account the embedded server seeds on first run.
-    public static let demo = DemoCredentials(countryCode: "+1", phoneNumber: "202 555 0143", password: "sail-away-2026")
 }
 
-/// Passes a 401 seen on any thread to the app coordinator on the main actor.
+/// Passes a 401 seen on any thread to the app coordinator, as tracked work on the main actor.
 @MainActor
 final class SessionExpiryRelay {
     weak var coordinator: AppCoordinator?
+    weak var application: Application?
 
     nonisolated func fire() {
-        Task { @MainActor in self.coordinator?.sessionDidExpire() }
+        Task { @MainActor in
+            self.application?.task { [weak self] in self?.coordinator?.sessionDidExpire() }
+        }
     }
 }
 
@@ -33,14 +34,14 @@ final class SessionExpiryRelay {
 @MainActor
 public final class SkiffApp {
     public let application: Application
-    public let coordinator: AppCoordinator
+    let coordinator: AppCoordinator
     private let api: APIClient?
 
     /// Builds the app on `terminal` from ready dependencies (tests pass doubles and a headless terminal).
-    public init(terminal: any Terminal, dependencies: AppDependencies, environment: [String: String]) {
+    init(terminal: any Terminal, dependencies: AppDependencies, environment: [String: String]) {
         let navigation = NavigationController()
         application = Application(terminal: terminal, rootViewController: navigation, environment: environment)
-        coordinator = AppCoordinator(navigation: navigation, dependencies: dependencies)
+        coordinator = AppCoordinator(navigation: navigation, dependencies: dependencies, tasks: application.tasks)
         api = nil
         Self.configure(application)
     }
@@ -60,15 +61,16 @@ public final class SkiffApp {
             cache: cache,
             outbox: configuration.isEmbeddedServer ? DevelopmentOutbox(file: paths.smsOutbox) : nil,
             tokens: tokens,
-            demo: configuration.isEmbeddedServer ? SkiffAppConfiguration.demo : nil,
+            demo: configuration.isEmbeddedServer ? DemoCredentials.demo : nil,
             serverDescription: configuration.isEmbeddedServer
                 ? "the built-in server at \(configuration.serverURL.host ?? "127.0.0.1"):\(configuration.serverURL.port ?? 0)"
                 : configuration.serverURL.absoluteString
         )
         let navigation = NavigationController()
         application = Application(terminal: terminal, rootViewController: navigation, environment: environment)
-        coordinator = AppCoordinator(navigation: navigation, dependencies: dependencies)
+        coordinator = AppCoordinator(navigation: navigation, dependencies: dependencies, tasks: application.tasks)
         relay.coordinator = coordinator
+        relay.application = application
         self.api = api
         Self.configure(application)
     }

@@ -4,18 +4,20 @@ import TerminalUI
 /// The root of the app: Launch decides, then Auth or Home runs as a child; a logout or a 401 anywhere clears
 /// the stack and returns to Login.
 @MainActor
-public final class AppCoordinator: Coordinator {
-    public var children: [any Coordinator] = []
+final class AppCoordinator: Coordinator {
+    var children: [any Coordinator] = []
     private let navigation: NavigationController
     private let dependencies: AppDependencies
-    private var factory: SceneFactory { SceneFactory(dependencies: dependencies) }
+    private let factory: SceneFactory
 
-    public init(navigation: NavigationController, dependencies: AppDependencies) {
+    /// `tasks` is where the scenes' async work runs (the application's tracked tasks).
+    init(navigation: NavigationController, dependencies: AppDependencies, tasks: TaskTracker) {
         self.navigation = navigation
         self.dependencies = dependencies
+        factory = SceneFactory(dependencies: dependencies, tasks: tasks)
     }
 
-    public func start() {
+    func start() {
         let (controller, interactor) = factory.launch()
         interactor.route = { [weak self] route in
             switch route {
@@ -28,7 +30,7 @@ public final class AppCoordinator: Coordinator {
     }
 
     /// The server said the session is gone: forget it and go back to Login.
-    public func sessionDidExpire() {
+    func sessionDidExpire() {
         guard children.contains(where: { $0 is HomeCoordinator }) else { return }
         dependencies.sessions.clear()
         dependencies.cache.clear()
@@ -38,30 +40,20 @@ public final class AppCoordinator: Coordinator {
     private func showAuth(notice: Login.Notice?) {
         dependencies.tokens.set(nil)
         children.removeAll()
-        let auth = AuthCoordinator(navigation: navigation, factory: factory, notice: notice)
-        auth.onFinish = { [weak self, weak auth] event in
-            guard let self, let auth else { return }
-            self.removeChild(auth)
+        startChild(AuthCoordinator(navigation: navigation, factory: factory, notice: notice)) { [weak self] event in
             switch event {
-            case .finished(let session): self.showHome(session)
+            case .finished(let session): self?.showHome(session)
             }
         }
-        addChild(auth)
-        auth.start()
     }
 
     private func showHome(_ session: Session) {
         dependencies.tokens.set(session.token)
         children.removeAll()
-        let home = HomeCoordinator(navigation: navigation, factory: factory, session: session)
-        home.onFinish = { [weak self, weak home] event in
-            guard let self, let home else { return }
-            self.removeChild(home)
+        startChild(HomeCoordinator(navigation: navigation, factory: factory, session: session)) { [weak self] event in
             switch event {
-            case .finished: self.showAuth(notice: .loggedOut)
+            case .finished: self?.showAuth(notice: .loggedOut)
             }
         }
-        addChild(home)
-        home.start()
     }
 }

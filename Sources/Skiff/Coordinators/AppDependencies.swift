@@ -2,26 +2,26 @@ import SkiffCore
 
 /// Everything the scenes need from outside: workers, stores, time and wording. Built once by the app (or by a
 /// test with doubles) and handed to the coordinators.
-public struct AppDependencies {
-    public var auth: any AuthWorking
-    public var account: any AccountWorking
-    public var cards: any CardWorking
-    public var notifications: any NotificationsWorking
-    public var sessions: any SessionStoring
-    public var preferences: any PreferencesStoring
-    public var cache: any CacheStoring
+struct AppDependencies {
+    var auth: any AuthWorking
+    var account: any AccountWorking
+    var cards: any CardWorking
+    var notifications: any NotificationsWorking
+    var sessions: any SessionStoring
+    var preferences: any PreferencesStoring
+    var cache: any CacheStoring
     /// The development SMS outbox, when the app runs its own server.
-    public var outbox: (any DevelopmentOutboxReading)?
+    var outbox: (any DevelopmentOutboxReading)?
     /// The token every signed-in request carries.
-    public var tokens: SessionTokenBox
+    var tokens: SessionTokenBox
     /// Shown on Login when the app runs its own server with demo data.
-    public var demo: DemoCredentials?
+    var demo: DemoCredentials?
     /// `127.0.0.1:43121 (embedded)` or the remote server's address, for the launch screen.
-    public var serverDescription: String
-    public var clock: SceneClock
-    public var formatting: Formatting
+    var serverDescription: String
+    var clock: SceneClock
+    var formatting: Formatting
 
-    public init(
+    init(
         auth: any AuthWorking, account: any AccountWorking, cards: any CardWorking,
         notifications: any NotificationsWorking, sessions: any SessionStoring, preferences: any PreferencesStoring,
         cache: any CacheStoring, outbox: (any DevelopmentOutboxReading)?, tokens: SessionTokenBox,

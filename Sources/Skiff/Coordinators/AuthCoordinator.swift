@@ -3,18 +3,18 @@ import TerminalUI
 
 /// Login, with Register → Verify phone and Forgot password pushed over it.
 @MainActor
-public final class AuthCoordinator: Coordinator {
-    public enum Event {
+final class AuthCoordinator: FinishingCoordinator {
+    enum Event {
         /// Signed in (by login or by verifying a new account).
         case finished(Session)
     }
 
-    public var children: [any Coordinator] = []
+    var children: [any Coordinator] = []
     var onFinish: (Event) -> Void = { _ in }
     private let navigation: NavigationController
     private let factory: SceneFactory
     private let notice: Login.Notice?
-    private weak var login: LoginInteractor?
+    private weak var login: (any LoginBusinessLogic)?
 
     init(navigation: NavigationController, factory: SceneFactory, notice: Login.Notice?) {
         self.navigation = navigation
@@ -22,7 +22,7 @@ public final class AuthCoordinator: Coordinator {
         self.notice = notice
     }
 
-    public func start() {
+    func start() {
         let (controller, interactor) = factory.login(notice: notice)
         interactor.route = { [weak self] route in
             guard let self else { return }
@@ -42,7 +42,7 @@ public final class AuthCoordinator: Coordinator {
             guard let self else { return }
             switch route {
             case .verify(let registration, let challenge): self.showVerify(registration: registration, challenge: challenge)
-            case .cancelled: _ = self.navigation.pop()
+            case .back: _ = self.navigation.pop()
             }
         }
         navigation.push(controller)
@@ -54,7 +54,7 @@ public final class AuthCoordinator: Coordinator {
             guard let self else { return }
             switch route {
             case .verified(let session): self.onFinish(.finished(session))
-            case .cancelled: _ = self.navigation.pop()
+            case .back: _ = self.navigation.pop()
             }
         }
         navigation.push(controller)
@@ -68,7 +68,7 @@ public final class AuthCoordinator: Coordinator {
             case .passwordReset(let login):
                 _ = self.navigation.popToRoot()
                 self.login?.passwordChanged(request: .init(login: login))
-            case .cancelled:
+            case .back:
                 _ = self.navigation.pop()
             }
         }

@@ -1,117 +1,117 @@
 import SkiffCore
+import TerminalUI
 
-/// Wires one scene: the ViewController holds the Interactor, the Interactor the Presenter, the Presenter the
-/// ViewController weakly. The caller sets the Interactor's route.
+/// A scene's view controller, as the factory connects it to its Interactor.
+@MainActor
+protocol SceneDisplay: SceneViewController {
+    associatedtype BusinessLogic
+    var interactor: BusinessLogic? { get set }
+}
+
+/// A scene's Presenter, as the factory connects it to its view controller (held weakly).
+@MainActor
+protocol ScenePresentation: AnyObject {
+    associatedtype DisplayLogic
+    var viewController: DisplayLogic? { get set }
+}
+
+/// Builds scenes from the app's dependencies. The caller sets the Interactor's route.
 @MainActor
 struct SceneFactory {
     let dependencies: AppDependencies
+    /// The app's tracked tasks, where every scene's async work runs.
+    let tasks: TaskTracker
+
+    /// Connects one scene: the controller holds the Interactor, the Interactor the Presenter, the Presenter
+    /// the controller weakly. `logic` and `display` only name the protocols (`{ $0 }`), so the compiler checks
+    /// that each part conforms.
+    func assemble<Controller: SceneDisplay, Presenter: ScenePresentation, Interactor: AnyObject>(
+        _ controller: Controller, _ interactor: Interactor, _ presenter: Presenter,
+        logic: (Interactor) -> Controller.BusinessLogic, display: (Controller) -> Presenter.DisplayLogic
+    ) -> (Controller, Interactor) {
+        controller.interactor = logic(interactor)
+        presenter.viewController = display(controller)
+        return (controller, interactor)
+    }
+
+    private var formatting: Formatting { dependencies.formatting }
+    private var clock: SceneClock { dependencies.clock }
+    private var codes: DevelopmentCodes { DevelopmentCodes(outbox: dependencies.outbox, clock: clock) }
 
     func launch() -> (LaunchViewController, LaunchInteractor) {
         let presenter = LaunchPresenter()
         let interactor = LaunchInteractor(
-            presenter: presenter, sessions: dependencies.sessions, serverDescription: dependencies.serverDescription,
-            clock: dependencies.clock
+            presenter: presenter, sessions: dependencies.sessions, serverDescription: dependencies.serverDescription, clock: clock
         )
-        let controller = LaunchViewController()
-        controller.interactor = interactor
-        presenter.viewController = controller
-        return (controller, interactor)
+        return assemble(LaunchViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func login(notice: Login.Notice?) -> (LoginViewController, LoginInteractor) {
-        let presenter = LoginPresenter(formatting: dependencies.formatting)
+        let presenter = LoginPresenter(formatting: formatting)
         let interactor = LoginInteractor(
             presenter: presenter, auth: dependencies.auth, sessions: dependencies.sessions,
-            preferences: dependencies.preferences, demo: dependencies.demo, notice: notice, clock: dependencies.clock
+            preferences: dependencies.preferences, demo: dependencies.demo, notice: notice, clock: clock, tasks: tasks
         )
-        let controller = LoginViewController()
-        controller.interactor = interactor
-        presenter.viewController = controller
-        return (controller, interactor)
+        return assemble(LoginViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func register(prefill: LastLogin?) -> (RegisterViewController, RegisterInteractor) {
-        let presenter = RegisterPresenter(formatting: dependencies.formatting)
-        let interactor = RegisterInteractor(presenter: presenter, auth: dependencies.auth, prefill: prefill)
-        let controller = RegisterViewController()
-        controller.interactor = interactor
-        presenter.viewController = controller
-        return (controller, interactor)
+        let presenter = RegisterPresenter(formatting: formatting)
+        let interactor = RegisterInteractor(presenter: presenter, auth: dependencies.auth, prefill: prefill, tasks: tasks)
+        return assemble(RegisterViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func verifyPhone(registration: Registration, challenge: VerificationChallenge) -> (VerifyPhoneViewController, VerifyPhoneInteractor) {
-        let presenter = VerifyPhonePresenter(formatting: dependencies.formatting)
+        let presenter = VerifyPhonePresenter(formatting: formatting)
         let interactor = VerifyPhoneInteractor(
-            presenter: presenter, auth: dependencies.auth, sessions: dependencies.sessions, outbox: dependencies.outbox,
-            registration: registration, challenge: challenge, clock: dependencies.clock
+            presenter: presenter, auth: dependencies.auth, sessions: dependencies.sessions, codes: codes,
+            registration: registration, challenge: challenge, tasks: tasks
         )
-        let controller = VerifyPhoneViewController()
-        controller.interactor = interactor
-        presenter.viewController = controller
-        return (controller, interactor)
+        return assemble(VerifyPhoneViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func forgotPassword(prefill: LastLogin?) -> (ForgotPasswordViewController, ForgotPasswordInteractor) {
-        let presenter = ForgotPasswordPresenter(formatting: dependencies.formatting)
+        let presenter = ForgotPasswordPresenter(formatting: formatting)
         let interactor = ForgotPasswordInteractor(
-            presenter: presenter, auth: dependencies.auth, outbox: dependencies.outbox, prefill: prefill, clock: dependencies.clock
+            presenter: presenter, auth: dependencies.auth, codes: codes, prefill: prefill, tasks: tasks
         )
-        let controller = ForgotPasswordViewController()
-        controller.interactor = interactor
-        presenter.viewController = controller
-        return (controller, interactor)
+        return assemble(ForgotPasswordViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func home(session: Session) -> (HomeViewController, HomeInteractor) {
-        let presenter = HomePresenter(formatting: dependencies.formatting)
+        let presenter = HomePresenter(formatting: formatting)
         let interactor = HomeInteractor(
             presenter: presenter, account: dependencies.account, cards: dependencies.cards, auth: dependencies.auth,
-            sessions: dependencies.sessions, cache: dependencies.cache, session: session, clock: dependencies.clock
+            sessions: dependencies.sessions, cache: dependencies.cache, session: session, clock: clock, tasks: tasks
         )
-        let controller = HomeViewController()
-        controller.interactor = interactor
-        presenter.viewController = controller
-        return (controller, interactor)
+        return assemble(HomeViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func transactionDetail(_ transaction: Transaction) -> (TransactionDetailViewController, TransactionDetailInteractor) {
-        let presenter = TransactionDetailPresenter(formatting: dependencies.formatting)
+        let presenter = TransactionDetailPresenter(formatting: formatting)
         let interactor = TransactionDetailInteractor(presenter: presenter, transaction: transaction)
-        let controller = TransactionDetailViewController()
-        controller.interactor = interactor
-        presenter.viewController = controller
-        return (controller, interactor)
+        return assemble(TransactionDetailViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func notifications() -> (NotificationsViewController, NotificationsInteractor) {
-        let presenter = NotificationsPresenter(formatting: dependencies.formatting)
-        let interactor = NotificationsInteractor(presenter: presenter, worker: dependencies.notifications)
-        let controller = NotificationsViewController()
-        controller.interactor = interactor
-        presenter.viewController = controller
-        return (controller, interactor)
+        let presenter = NotificationsPresenter(formatting: formatting)
+        let interactor = NotificationsInteractor(presenter: presenter, worker: dependencies.notifications, tasks: tasks)
+        return assemble(NotificationsViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func addCard(holderName: String) -> (AddCardViewController, AddCardInteractor) {
-        let presenter = AddCardPresenter(formatting: dependencies.formatting)
+        let presenter = AddCardPresenter(formatting: formatting)
         let interactor = AddCardInteractor(
-            presenter: presenter, worker: dependencies.cards, holderName: holderName, clock: dependencies.clock
+            presenter: presenter, worker: dependencies.cards, holderName: holderName, clock: clock, tasks: tasks
         )
-        let controller = AddCardViewController()
-        controller.interactor = interactor
-        presenter.viewController = controller
-        return (controller, interactor)
+        return assemble(AddCardViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func activateCard(_ card: Card, phoneE164: String) -> (ActivateCardViewController, ActivateCardInteractor) {
-        let presenter = ActivateCardPresenter(formatting: dependencies.formatting)
+        let presenter = ActivateCardPresenter(formatting: formatting)
         let interactor = ActivateCardInteractor(
-            presenter: presenter, worker: dependencies.cards, outbox: dependencies.outbox, card: card,
-            phoneE164: phoneE164, clock: dependencies.clock
+            presenter: presenter, worker: dependencies.cards, codes: codes, card: card, phoneE164: phoneE164, tasks: tasks
         )
-        let controller = ActivateCardViewController()
-        controller.interactor = interactor
-        presenter.viewController = controller
-        return (controller, interactor)
+        return assemble(ActivateCardViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 }

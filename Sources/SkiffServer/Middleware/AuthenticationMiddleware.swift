@@ -1,29 +1,12 @@
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
+import SkiffAPI
 
-/// The caller of the current request, set by `AuthenticationMiddleware` for the operation's handler.
-struct Caller: Sendable {
-    var userID: String
-    var tokenHash: String
-
-    @TaskLocal static var current: Caller?
-
-    /// The signed-in caller, or 401.
-    static func required() throws -> Caller {
-        guard let current else { throw Problem.unauthorized }
-        return current
-    }
-}
-
-/// Requires a live bearer token on every operation except registration, sign-in and password reset.
-/// Logout reads the token when there is one and answers 204 either way.
+/// Requires a live bearer token on every operation except those the contract marks `security: []`
+/// (registration, sign-in, password reset, and logout, which reads the token when there is one).
 struct AuthenticationMiddleware: ServerMiddleware {
     let sessions: SessionService
-
-    static let openOperations: Set<String> = [
-        "register", "verifyRegistration", "login", "forgotPassword", "resetPassword", "logout",
-    ]
 
     func intercept(
         _ request: HTTPRequest,
@@ -37,7 +20,7 @@ struct AuthenticationMiddleware: ServerMiddleware {
         if let token, let session = try await sessions.authenticate(token: token) {
             caller = Caller(userID: session.userID, tokenHash: session.tokenHash)
         }
-        if caller == nil, !Self.openOperations.contains(operationID) { throw Problem.unauthorized }
+        if caller == nil, !SkiffContract.unauthenticatedOperationIDs.contains(operationID) { throw Problem.unauthorized }
         return try await Caller.$current.withValue(caller) {
             try await next(request, body, metadata)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SkiffCore
 
 /// A user as stored; `passwordHash` is a bcrypt hash.
 struct UserRecord: Sendable, Equatable {
@@ -23,13 +24,6 @@ struct SessionRecord: Sendable, Equatable {
     var lastUsedAt: Date
     var expiresAt: Date
     var revokedAt: Date?
-}
-
-/// What a one-time code is for.
-enum CodePurpose: String, Sendable, Codable {
-    case registration
-    case passwordReset = "password-reset"
-    case cardActivation = "card-activation"
 }
 
 /// A one-time code as stored: its keyed hash, never the code.

@@ -1,12 +1,9 @@
 import Foundation
 import SkiffCore
 
-/// The demo account and the generated transactions used by `seed-demo`, `seed` and a fresh database.
+/// The demo account (`DemoCredentials.demo`) and the generated transactions used by `seed-demo`, `seed` and a
+/// fresh database.
 enum DemoData {
-    static let countryCode = "1"
-    static let nationalNumber = "2025550143"
-    static let password = "sail-away-2026"
-    static let fullName = "Alex Rivera"
     static let transactionCount = 240
 
     /// Merchants with their category and a typical amount range in cents (negative: money out).
@@ -49,14 +46,15 @@ enum DemoData {
         repositories: Repositories, passwords: PasswordService, key: ServerKey, clock: any ServerClock,
         limits: SkiffServerLimits
     ) async throws -> Bool {
-        let phone = "+" + countryCode + nationalNumber
-        if try await repositories.accounts.user(phone: phone) != nil { return false }
+        let demo = DemoCredentials.demo
+        let phone = try PhoneNumber.parse(countryCode: demo.countryCode, number: demo.phoneNumber)
+        if try await repositories.accounts.user(phone: phone.e164) != nil { return false }
         let now = clock.now()
         let userID = UUID().uuidString.lowercased()
         let user = UserRecord(
-            id: userID, phone: phone, countryCode: countryCode, nationalNumber: nationalNumber, fullName: fullName,
-            passwordHash: try await passwords.hash(password), balanceMinor: 482_137, currency: limits.currency,
-            createdAt: now.addingTimeInterval(-200 * 86_400)
+            id: userID, phone: phone.e164, countryCode: phone.countryCode, nationalNumber: phone.nationalNumber,
+            fullName: demo.fullName, passwordHash: try await passwords.hash(demo.password), balanceMinor: 482_137,
+            currency: limits.currency, createdAt: now.addingTimeInterval(-200 * 86_400)
         )
         let welcome = NotificationRecord(
             id: UUID().uuidString.lowercased(), userID: userID, title: "Welcome to Skiff",
@@ -65,7 +63,7 @@ enum DemoData {
         )
         try await repositories.accounts.create(NewAccount(
             user: user,
-            issuedCard: IssuedCard.make(userID: userID, holderName: fullName, key: key, now: now),
+            issuedCard: IssuedCard.make(userID: userID, holderName: demo.fullName, key: key, now: now),
             openingTransaction: NewTransaction(
                 amountMinor: limits.openingBalanceMinor, currency: limits.currency, merchant: "Skiff",
                 category: "Opening balance", createdAt: user.createdAt
@@ -112,22 +110,5 @@ enum DemoData {
                 createdAt: Date(millisecondsSince1970: createdAt)
             )
         }
-    }
-}
-
-/// A small, fast, reproducible generator for demo data (not for secrets).
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

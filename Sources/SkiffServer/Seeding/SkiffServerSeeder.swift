@@ -3,13 +3,7 @@ import SkiffCore
 
 /// Seeding for the `skiff-server seed-demo` and `seed` commands.
 public enum SkiffServerSeeder {
-    /// The demo account's number, password and name.
-    public static let demoCountryCode = "+1"
-    public static let demoPhoneNumber = "202 555 0143"
-    public static let demoPassword = DemoData.password
-    public static let demoFullName = DemoData.fullName
-
-    /// Seeds the demo account; false when it exists already.
+    /// Seeds the demo account (`DemoCredentials.demo`); false when it exists already.
     public static func seedDemo(_ configuration: SkiffServerConfiguration) async throws -> Bool {
         var configuration = configuration
         configuration.seedDemoDataIfEmpty = false

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SkiffCore
 
 /// A one-time code on its way to a phone.
 public struct OutgoingCode: Sendable, Codable, Equatable {
@@ -11,11 +7,10 @@ public struct OutgoingCode: Sendable, Codable, Equatable {
     public var to: String
     /// Six digits.
     public var code: String
-    /// `registration`, `password-reset` or `card-activation`.
-    public var purpose: String
+    public var purpose: CodePurpose
     public var sentAt: Date
 
-    public init(to: String, code: String, purpose: String, sentAt: Date) {
+    public init(to: String, code: String, purpose: CodePurpose, sentAt: Date) {
         self.to = to
         self.code = code
         self.purpose = purpose
@@ -26,44 +21,4 @@ public struct OutgoingCode: Sendable, Codable, Equatable {
 /// Delivers one-time codes. The default writes them to a local SMS outbox file; a deployment would send SMS.
 public protocol CodeSender: Sendable {
     func send(_ message: OutgoingCode) async throws
-}
-
-/// Appends one JSON line per message (`{"to":…,"code":…,"purpose":…,"sentAt":…}`) to a file, creating it
-/// (mode 0600) and its directory when needed.
-public struct SMSOutboxCodeSender: CodeSender {
-    public let path: String
-
-    public init(path: String) {
-        self.path = path
-    }
-
-    public func send(_ message: OutgoingCode) async throws {
-        let line = try Self.line(for: message)
-        try FileManager.default.createDirectory(
-            at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true
-        )
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
-        defer { close(descriptor) }
-        let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == line.count else { throw CocoaError(.fileWriteUnknown) }
-    }
-
-    /// The message as one line of JSON with an ISO 8601 `sentAt`, newline included.
-    public static func line(for message: OutgoingCode) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(message)
-        data.append(0x0A)
-        return data
-    }
-
-    /// Reads every message in an outbox file, oldest first (for development tools and tests).
-    public static func messages(at path: String) throws -> [OutgoingCode] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try data.split(separator: 0x0A).map { try decoder.decode(OutgoingCode.self, from: Data($0)) }
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SkiffCore
 
 /// Issues and checks six-digit codes: CSPRNG digits, stored as a keyed hash, short-lived, single use,
 /// attempt-limited, and at most one per number per resend interval.
@@ -36,7 +37,7 @@ struct OneTimeCodeService: Sendable {
             throw Problem.codeRateLimited(retryAfter: max(1, Int(wait.rounded(.up))))
         }
         if send {
-            try await sender.send(OutgoingCode(to: phone, code: code, purpose: purpose.rawValue, sentAt: now))
+            try await sender.send(OutgoingCode(to: phone, code: code, purpose: purpose, sentAt: now))
         }
         logger.info("one-time code issued", metadata: ["verification": "\(id)", "purpose": "\(purpose.rawValue)"])
         return Challenge(verificationID: id, expiresAt: record.expiresAt)

@@ -39,8 +39,8 @@ public final class Application {
     private var needsDisplay = true
     private var isRendering = false
     private var renderScheduled = false
-    private var tasks: [Int: Task<Void, Never>] = [:]
-    private var nextTaskID = 0
+    /// The async work started through `task(_:)`, for `settle()`.
+    public let tasks = TaskTracker()
     private var animationTask: Task<Void, Never>?
     private var escapeGeneration = 0
     private var inputSource: DispatchSourceRead?
@@ -60,6 +60,7 @@ public final class Application {
         if let navigation = rootViewController as? NavigationController {
             navigation.attachedApplication = self
         }
+        tasks.onTaskEnd = { [weak self] in self?.setNeedsDisplay() }
     }
 
     // MARK: Starting and stopping
@@ -283,31 +284,13 @@ public final class Application {
     /// Runs async work on the main actor, tracked for `settle()`; the screen is redrawn when it ends.
     @discardableResult
     public func task(_ operation: @escaping @MainActor () async -> Void) -> Task<Void, Never> {
-        let id = nextTaskID
-        nextTaskID += 1
-        let task = Task { @MainActor [weak self] in
-            await operation()
-            self?.tasks[id] = nil
-            self?.setNeedsDisplay()
-        }
-        tasks[id] = task
-        return task
+        tasks.run(operation)
     }
 
-    /// Waits until every tracked task has finished and other main-actor work (including untracked tasks
-    /// waiting on quick test doubles) has had many chances to run, then draws. Tests call this after sending
-    /// keys that start async work.
+    /// Waits until every tracked task has finished, then draws. Tests call this after sending keys that start
+    /// async work.
     public func settle() async {
-        for _ in 0..<50 {
-            for _ in 0..<20 {
-                await Task.yield()
-            }
-            guard let (_, task) = tasks.first else { break }
-            await task.value
-        }
-        for _ in 0..<20 {
-            await Task.yield()
-        }
+        await tasks.settle()
         renderIfNeeded()
     }
 

@@ -1,4 +1,4 @@
-/// Groups what the user types for display, such as `4242 4242 4242 4242` or `12/28`.
+/// Groups what the user types for display, such as `1234 5678` or `12/28`.
 ///
 /// The field keeps the raw text; the formatter only inserts separators between groups when more text
 /// follows, so the cursor sits where the user expects while typing and deleting.
@@ -16,11 +16,6 @@ public struct TextFormatter: Sendable {
     /// Fixed group lengths, such as `[2, 2]` with `/` for an expiry date.
     public static func grouping(_ sizes: [Int], separator: String = " ") -> TextFormatter {
         TextFormatter(separator: separator) { _ in sizes }
-    }
-
-    /// Card numbers: 4-6-5 for American Express (34, 37), groups of four otherwise.
-    public static let cardNumber = TextFormatter { raw in
-        raw.hasPrefix("34") || raw.hasPrefix("37") ? [4, 6, 5] : [4, 4, 4, 4, 3]
     }
 
     /// The raw offsets after which a separator is shown (only where more text follows).

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import SkiffCore
 import Testing
 @testable import SkiffServer
 
@@ -8,7 +9,10 @@ import Testing
 struct AccountRoutesTests {
     func demoLogin(_ client: any TestClientProtocol) async throws -> String {
         let reply = try await client.send(
-            .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "202 555 0143", "password": "sail-away-2026"]
+            .post, "/v1/auth/login", json: [
+                "countryCode": DemoCredentials.demo.countryCode, "phoneNumber": DemoCredentials.demo.phoneNumber,
+                "password": DemoCredentials.demo.password,
+            ]
         )
         guard let token = reply.json["token"] as? String else { throw TestFailure("demo login: \(reply.status) \(reply.body)") }
         return token
@@ -23,7 +27,7 @@ struct AccountRoutesTests {
             let me = try await client.send(.get, "/v1/me", token: token)
             #expect(me.status == .ok)
             let user = try #require(me.json["user"] as? [String: Any])
-            #expect(user["fullName"] as? String == "Alex Rivera")
+            #expect(user["fullName"] as? String == DemoCredentials.demo.fullName)
             #expect(user["countryCode"] as? String == "+1")
             #expect(user["phoneNumber"] as? String == "2025550143")
             #expect((me.json["balance"] as? [String: Any])?["currency"] as? String == "USD")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import SkiffCore
 import Testing
 @testable import SkiffServer
 
@@ -21,7 +22,7 @@ struct AuthRoutesTests {
             #expect(started.json["expiresAt"] is String)
             let message = try #require(server.sender.last)
             #expect(message.to == "+12025550100")
-            #expect(message.purpose == "registration")
+            #expect(message.purpose == .registration)
             #expect(message.code.count == 6 && message.code.allSatisfy(\.isNumber))
 
             let verified = try await client.send(
@@ -402,7 +403,7 @@ struct AuthRoutesTests {
             #expect(unknown.status == .accepted)
             #expect(Set(known.json.keys) == Set(unknown.json.keys))
             #expect(server.sender.messages.count == sentBefore + 1)
-            #expect(server.sender.last?.purpose == "password-reset")
+            #expect(server.sender.last?.purpose == .passwordReset)
             let invalid = try await client.send(.post, "/v1/auth/password/forgot", json: ["countryCode": "+1", "phoneNumber": "1"])
             #expect(invalid.errorFields == ["phoneNumber"])
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import SkiffCore
 import Testing
 @testable import SkiffServer
 
@@ -175,7 +176,7 @@ struct CardRoutesTests {
             #expect(started.status == .accepted)
             let verificationID = try #require(started.json["verificationId"] as? String)
             let message = try #require(server.sender.last)
-            #expect(message.purpose == "card-activation")
+            #expect(message.purpose == .cardActivation)
             #expect(message.to == user.phone)
 
             let wrongLast4 = last4 == "0000" ? "1111" : "0000"

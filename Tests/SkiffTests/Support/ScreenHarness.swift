@@ -36,11 +36,6 @@ final class ScreenHarness {
     var top: ViewController? { navigation.visibleViewController }
     var screen: String { terminal.lines.joined(separator: "\n") }
 
-    /// The screen with the spinner's animation frame replaced by `*`, for snapshots taken while it turns.
-    var stillScreen: String {
-        String(screen.map { "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏".contains($0) ? "*" : $0 })
-    }
-
     /// Starts the coordinator and the application, and waits for the first screen to settle.
     func start() async throws {
         app.coordinator.start()
@@ -48,12 +43,16 @@ final class ScreenHarness {
         await settle()
     }
 
-    /// Lets every task the last keys started run to its end, then draws.
+    /// The gates a test set on the worker doubles to hold requests open.
+    private var gates: [Gate] { [auth.gate, account.gate, cards.gate].compactMap { $0 } }
+
+    /// Lets every task the last keys started run to its end (but the requests a gate holds), then draws.
     func settle() async {
-        for _ in 0..<40 {
-            await Task.yield()
+        if gates.isEmpty {
+            await app.application.settle()
+        } else {
+            await app.application.tasks.settle { self.gates.map(\.held).reduce(0, +) }
         }
-        await app.application.settle()
         app.application.render()
     }
 
@@ -77,37 +76,4 @@ final class ScreenHarness {
         await send(.tab)
         await type("harbour-lights-9")
     }
-
-    /// Waits (bounded) until the screen shows `text`.
-    func waitFor(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) async {
-        for _ in 0..<200 {
-            if screen.contains(text) { return }
-            try? await Task.sleep(for: .milliseconds(5))
-            await settle()
-        }
-        Issue.record("The screen never showed “\(text)”:\n\(screen)", sourceLocation: sourceLocation)
-    }
-}
-
-/// `Tests/SkiffTests/__Snapshots__`, one text file per screen.
-private let snapshotFolder = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("__Snapshots__")
-
-/// Compares a whole screen with its recorded text under `__Snapshots__/`. A missing snapshot is recorded and
-/// the test fails, so a new screen is looked at once before it is trusted; `SKIFF_RECORD_SNAPSHOTS=1`
-/// records them all again.
-func assertSnapshot(_ screen: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    let folder = snapshotFolder
-    let file = folder.appendingPathComponent(name + ".txt")
-    let text = screen.split(separator: "\n", omittingEmptySubsequences: false)
-        .map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }
-        .joined(separator: "\n") + "\n"
-    let record = ProcessInfo.processInfo.environment["SKIFF_RECORD_SNAPSHOTS"] == "1"
-    if !record, let recorded = try? String(contentsOf: file, encoding: .utf8) {
-        #expect(recorded == text, "Screen \(name) differs from its snapshot:\n\(text)", sourceLocation: sourceLocation)
-        return
-    }
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    try? text.write(to: file, atomically: true, encoding: .utf8)
-    Issue.record("Recorded snapshot \(name); check it and run the tests again.", sourceLocation: sourceLocation)
 }

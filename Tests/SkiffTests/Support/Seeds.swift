@@ -11,7 +11,7 @@ enum Seeds {
     static let user = User(id: "u_1", fullName: "Alex Rivera", countryCode: "+1", phoneNumber: "2025550143")
     static let session = Session(token: "tok_secret_value", expiresAt: now.addingTimeInterval(12 * 3600), user: user)
     static let phone = try! PhoneNumber.parse(countryCode: "+1", number: "2025550143")
-    static let demo = DemoCredentials(countryCode: "+1", phoneNumber: "2025550143", password: "sail-away-2026")
+    static let demo = DemoCredentials.demo
 
     static let summary = AccountSummary(user: user, balance: Money(amountMinor: 1_234_56, currency: "USD"), unreadNotifications: 3)
     static let issuedCard = Card(

@@ -25,9 +25,15 @@ final class Stubbed<Value: Sendable>: @unchecked Sendable {
 final class Gate: @unchecked Sendable {
     private let stream: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
+    private let lock = NSLock()
+    private var waiting = 0
     init() { (stream, continuation) = AsyncStream.makeStream() }
     func open() { continuation.yield(); continuation.finish() }
+    /// How many requests are held here right now.
+    var held: Int { lock.withLock { waiting } }
     func wait() async throws(NetworkError) {
+        lock.withLock { waiting += 1 }
+        defer { lock.withLock { waiting -= 1 } }
         for await _ in stream { return }
         throw .cancelled
     }
@@ -172,8 +178,8 @@ final class OutboxDouble: DevelopmentOutboxReading, @unchecked Sendable {
     let code: String?
     let asked = Recorder<(to: String, purpose: String)>()
     init(code: String?) { self.code = code }
-    func latestCode(to e164: String, purpose: String, since: Date) -> String? {
-        asked.record((e164, purpose))
+    func latestCode(to e164: String, purpose: CodePurpose, since: Date) -> String? {
+        asked.record((e164, purpose.rawValue))
         return code
     }
 }

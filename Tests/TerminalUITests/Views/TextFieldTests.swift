@@ -68,11 +68,11 @@ struct TextFieldTests {
         #expect(sut.text == "12345")
     }
 
-    @Test("A card number is grouped in fours as typed, with the cursor after the last digit")
-    func cardGrouping() {
-        let sut = TextField(maxLength: 19)
+    @Test("Digits are grouped in fours as typed, with the cursor after the last digit")
+    func groupingInFours() {
+        let sut = TextField(maxLength: 16)
         sut.inputFilter = TextField.digitsOnly
-        sut.formatter = .cardNumber
+        sut.formatter = .grouping([4, 4, 4, 4])
         for digit in "42424" { _ = sut.handle(.character(digit)) }
         #expect(render(sut, width: 24, height: 1) == ["4242 4"])
         #expect(sut.displayLayout(glyphs: .unicode).cursorColumn == 6)
@@ -81,11 +81,13 @@ struct TextFieldTests {
         #expect(sut.displayLayout(glyphs: .unicode).cursorColumn == 19)
     }
 
-    @Test("American Express numbers group 4-6-5")
-    func amexGrouping() {
+    @Test("Group sizes may depend on the text typed so far")
+    func groupsFromText() {
         let sut = TextField(text: "378282246310005")
-        sut.formatter = .cardNumber
+        sut.formatter = TextFormatter { raw in raw.hasPrefix("3") ? [4, 6, 5] : [4, 4, 4, 4] }
         #expect(render(sut, width: 24, height: 1) == ["3782 822463 10005"])
+        sut.text = "4242424242424242"
+        #expect(render(sut, width: 24, height: 1) == ["4242 4242 4242 4242"])
     }
 
     @Test("Editing inside a grouped number keeps the cursor by the digit the user was at")
@@ -137,7 +139,7 @@ struct TextFieldTests {
     @Test("onChange reports the raw text and Enter calls onSubmit only when set")
     func hooks() {
         let sut = TextField()
-        sut.formatter = .cardNumber
+        sut.formatter = .grouping([4, 4, 4, 4])
         var changes: [String] = []
         sut.onChange = { changes.append($0) }
         #expect(!sut.handle(.enter))

@@ -1,48 +1,52 @@
 import Foundation
 import SkiffCore
+import TerminalUI
 
 @MainActor
-public protocol ActivateCardBusinessLogic: AnyObject {
+protocol ActivateCardBusinessLogic: AnyObject {
     func load(request: ActivateCard.Load.Request)
     func submit(request: ActivateCard.Submit.Request)
     func back(request: ActivateCard.Back.Request)
 }
 
+/// Where Activate card sends the person next.
+enum ActivateCardRoute: Sendable {
+    case activated(Card)
+    case back
+}
+
 /// Asks the server for an activation code, then activates the card with the last four digits and the code.
 @MainActor
-public final class ActivateCardInteractor: ActivateCardBusinessLogic {
+final class ActivateCardInteractor: ActivateCardBusinessLogic {
     private let presenter: any ActivateCardPresentationLogic
     private let worker: any CardWorking
-    private let outbox: (any DevelopmentOutboxReading)?
+    private let codes: DevelopmentCodes
     private let card: Card
     private let phoneE164: String
-    private let clock: SceneClock
-    public var route: (ActivateCardRoute) -> Void = { _ in }
+    var route: (ActivateCardRoute) -> Void = { _ in }
 
     private(set) var stage: ActivateCard.Stage = .last4
-    private(set) var task: Task<Void, Never>?
+    let inFlight: RequestInFlight
     private var challenge: VerificationChallenge?
 
-    public init(
-        presenter: any ActivateCardPresentationLogic, worker: any CardWorking, outbox: (any DevelopmentOutboxReading)?,
-        card: Card, phoneE164: String, clock: SceneClock = .live
+    init(
+        presenter: any ActivateCardPresentationLogic, worker: any CardWorking, codes: DevelopmentCodes,
+        card: Card, phoneE164: String, tasks: TaskTracker
     ) {
         self.presenter = presenter
         self.worker = worker
-        self.outbox = outbox
+        self.codes = codes
         self.card = card
         self.phoneE164 = phoneE164
-        self.clock = clock
+        inFlight = RequestInFlight(tasks: tasks)
     }
 
-    isolated deinit { task?.cancel() }
-
-    public func load(request: ActivateCard.Load.Request) {
+    func load(request: ActivateCard.Load.Request) {
         presenter.presentLoad(response: .init(card: card))
     }
 
-    public func submit(request: ActivateCard.Submit.Request) {
-        guard task == nil else { return }
+    func submit(request: ActivateCard.Submit.Request) {
+        guard !inFlight.isRunning else { return }
         let last4 = request.form.last4
         guard last4.count == 4, last4.allSatisfy(\.isASCIIDigit) else {
             presenter.presentSubmit(response: .invalid([.last4: .last4]))
@@ -66,50 +70,40 @@ public final class ActivateCardInteractor: ActivateCardBusinessLogic {
     private func requestCode() {
         presenter.presentSubmit(response: .started)
         let cardID = card.id
-        let requestedAt = clock.now().addingTimeInterval(-1)
-        task = Task { [weak self, worker] in
-            let result = await Result.capture { () async throws(NetworkError) in try await worker.requestActivation(cardID: cardID) }
+        let expected = codes.expect(to: phoneE164, for: .cardActivation)
+        inFlight.call({ [worker] () async throws(NetworkError) in
+            try await worker.requestActivation(cardID: cardID)
+        }, then: { [weak self] result in
             guard let self else { return }
-            self.task = nil
             switch result {
             case .success(let challenge):
                 self.challenge = challenge
-                self.stage = .code
-                let code = self.outbox?.latestCode(to: self.phoneE164, purpose: CodePurpose.cardActivation.rawValue, since: requestedAt)
-                self.presenter.presentSubmit(response: .codeSent(challenge, developmentCode: code))
+                stage = .code
+                presenter.presentSubmit(response: .codeSent(challenge, developmentCode: expected.read()))
             case .failure(let error):
-                self.presenter.presentSubmit(response: .failed(error))
+                presenter.presentSubmit(response: .failed(error))
             }
-        }
+        })
     }
 
     private func activate(last4: String, code: String, challenge: VerificationChallenge) {
         presenter.presentSubmit(response: .started)
         let cardID = card.id
-        task = Task { [weak self, worker] in
-            let result = await Result.capture { () async throws(NetworkError) in
-                try await worker.activate(cardID: cardID, last4: last4, verificationId: challenge.verificationId, code: code)
-            }
+        inFlight.call({ [worker] () async throws(NetworkError) in
+            try await worker.activate(cardID: cardID, last4: last4, verificationId: challenge.verificationId, code: code)
+        }, then: { [weak self] result in
             guard let self else { return }
-            self.task = nil
             switch result {
             case .success(let card):
-                self.presenter.presentSubmit(response: .activated(card))
-                self.route(.activated(card))
-            case .failure(.validation(let detail, let fields)) where !fields.isEmpty:
-                let problems = FieldErrorMapping.problems(fields, as: ActivateCard.Field.self)
-                self.presenter.presentSubmit(response: problems.isEmpty ? .failed(.validation(detail: detail, fields: fields)) : .invalid(problems))
+                presenter.presentSubmit(response: .activated(card))
+                route(.activated(card))
             case .failure(let error):
-                self.presenter.presentSubmit(response: .failed(error))
+                presenter.presentSubmit(response: .refused(error))
             }
-        }
+        })
     }
 
-    public func back(request: ActivateCard.Back.Request) {
-        if let task {
-            task.cancel()
-        } else {
-            route(.cancelled)
-        }
+    func back(request: ActivateCard.Back.Request) {
+        inFlight.cancel { route(.back) }
     }
 }

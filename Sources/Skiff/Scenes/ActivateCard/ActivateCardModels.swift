@@ -1,60 +1,54 @@
 import SkiffCore
 
 /// Activate card: the last four digits printed on the card, then a one-time code.
-public enum ActivateCard {
-    public enum Stage: Hashable, Sendable { case last4, code }
+enum ActivateCard {
+    enum Stage: Hashable, Sendable { case last4, code }
 
-    public enum Field: String, Hashable, Sendable, CaseIterable {
+    enum Field: String, Hashable, Sendable, CaseIterable {
         case last4, code
     }
 
-    public struct Form: Hashable, Sendable {
-        public var last4: String
-        public var code: String
-        public init(last4: String, code: String) {
+    struct Form: Hashable, Sendable {
+        var last4: String
+        var code: String
+        init(last4: String, code: String) {
             self.last4 = last4
             self.code = code
         }
     }
 
-    public enum Load {
-        public struct Request: Sendable { public init() {} }
-        public struct Response: Sendable { public var card: Card }
-        public struct ViewModel: Hashable, Sendable {
-            public var title: String
-            public var instructions: String
+    enum Load {
+        struct Request: Sendable {}
+        struct Response: Sendable { var card: Card }
+        struct ViewModel: Hashable, Sendable {
+            var title: String
+            var instructions: PromptedText
         }
     }
 
-    public enum Submit {
-        public struct Request: Sendable {
-            public var form: Form
-            public init(form: Form) { self.form = form }
+    enum Submit {
+        struct Request: Sendable {
+            var form: Form
+            init(form: Form) { self.form = form }
         }
-        public enum Response: Sendable {
+        enum Response: Sendable, FormSubmitResponse {
             case invalid([Field: InputProblem])
             case started
             case failed(NetworkError)
             case codeSent(VerificationChallenge, developmentCode: String?)
             case activated(Card)
         }
-        public struct ViewModel: Hashable, Sendable {
-            public var stage: Stage
-            public var fieldErrors: [Field: String]
-            public var instructions: String?
-            public var banner: BannerMessage?
-            public var isBusy: Bool
-            public var clearCode: Bool
+        struct ViewModel: Hashable, Sendable {
+            var stage: Stage
+            var fieldErrors: [Field: String]
+            var instructions: String?
+            var banner: BannerMessage?
+            var isBusy: Bool
+            var clearCode: Bool
         }
     }
 
-    public enum Back {
-        public struct Request: Sendable { public init() {} }
+    enum Back {
+        struct Request: Sendable {}
     }
-}
-
-/// Where Activate card sends the person next.
-public enum ActivateCardRoute: Sendable {
-    case activated(Card)
-    case cancelled
 }

@@ -1,30 +1,32 @@
 import SkiffCore
 
 @MainActor
-public protocol ActivateCardPresentationLogic: AnyObject {
+protocol ActivateCardPresentationLogic: AnyObject {
     func presentLoad(response: ActivateCard.Load.Response)
     func presentSubmit(response: ActivateCard.Submit.Response)
 }
 
 /// Words card activation.
 @MainActor
-public final class ActivateCardPresenter: ActivateCardPresentationLogic {
-    public weak var viewController: (any ActivateCardDisplayLogic)?
+final class ActivateCardPresenter: ActivateCardPresentationLogic, ScenePresentation {
+    weak var viewController: (any ActivateCardDisplayLogic)?
     private let formatting: Formatting
     private var stage: ActivateCard.Stage = .last4
 
-    public init(formatting: Formatting = Formatting()) {
+    init(formatting: Formatting = Formatting()) {
         self.formatting = formatting
     }
 
-    public func presentLoad(response: ActivateCard.Load.Response) {
+    func presentLoad(response: ActivateCard.Load.Response) {
         viewController?.displayLoad(viewModel: .init(
             title: "Activate \(response.card.brand.displayName) \(response.card.masked)",
-            instructions: "Enter the last four digits printed on your card, then press Enter to get a code."
+            instructions: PromptedText(
+                "Enter the last four digits printed on your card.", prompts: [KeyPrompt(.submit, "get a code")]
+            )
         ))
     }
 
-    public func presentSubmit(response: ActivateCard.Submit.Response) {
+    func presentSubmit(response: ActivateCard.Submit.Response) {
         var viewModel = ActivateCard.Submit.ViewModel(
             stage: stage, fieldErrors: [:], instructions: nil, banner: nil, isBusy: false, clearCode: false
         )

@@ -1,35 +1,34 @@
 import TerminalUI
 
 @MainActor
-public protocol ActivateCardDisplayLogic: AnyObject {
+protocol ActivateCardDisplayLogic: AnyObject {
     func displayLoad(viewModel: ActivateCard.Load.ViewModel)
     func displaySubmit(viewModel: ActivateCard.Submit.ViewModel)
 }
 
 /// The last four digits printed on the card; Enter sends a code; the code; Enter activates.
 @MainActor
-public final class ActivateCardViewController: SceneViewController, ActivateCardDisplayLogic {
-    public var interactor: (any ActivateCardBusinessLogic)?
+final class ActivateCardViewController: SceneViewController, ActivateCardDisplayLogic, SceneDisplay {
+    var interactor: (any ActivateCardBusinessLogic)?
 
-    private let screen = FormScreen(intro: "")
+    private lazy var screen = FormScreen<ActivateCard.Field>(intro: "", owner: self)
     let last4 = TextField.digits(maxLength: 4)
     let code = TextField.digits(maxLength: 6)
     private lazy var button = Button("Send code") { [weak self] in self?.submit() }
     private var isBusy = false
 
-    public init() {
+    init() {
         super.init(title: "Activate card")
         keyBindings = [
-            KeyBinding(.enter, "continue") { [weak self] in self?.submit() },
+            bind(.submit, .enter, "continue") { [weak self] in self?.submit() },
         ]
     }
 
-    public override func viewDidLoad() {
-        screen.form.addField("Last four digits", last4)
-        screen.form.addField("Code", code)
-        screen.form.setRowHidden(true, for: code)
-        last4.onSubmit = { [weak self] in self?.submit() }
-        code.onSubmit = { [weak self] in self?.submit() }
+    override func viewDidLoad() {
+        let onSubmit: @MainActor () -> Void = { [weak self] in self?.submit() }
+        screen.addField(.last4, "Last four digits", last4, submit: onSubmit)
+        screen.addField(.code, "Code", code, submit: onSubmit)
+        screen.setRowHidden(true, for: .code)
         screen.buttons.add(button)
         view.addSubview(screen.stack)
         interactor?.load(request: .init())
@@ -41,27 +40,26 @@ public final class ActivateCardViewController: SceneViewController, ActivateCard
         interactor?.submit(request: .init(form: .init(last4: last4.text, code: code.text)))
     }
 
-    public override func escapePressed() {
+    override func escapePressed() {
         interactor?.back(request: .init())
     }
 
-    public func displayLoad(viewModel: ActivateCard.Load.ViewModel) {
+    func displayLoad(viewModel: ActivateCard.Load.ViewModel) {
         title = viewModel.title
-        screen.intro.text = viewModel.instructions
+        screen.intro.text = sentence(viewModel.instructions)
     }
 
-    public func displaySubmit(viewModel: ActivateCard.Submit.ViewModel) {
+    func displaySubmit(viewModel: ActivateCard.Submit.ViewModel) {
         isBusy = viewModel.isBusy
-        screen.setBusy(viewModel.isBusy, "Working… (Esc cancels)")
+        screen.setBusy(viewModel.isBusy, "Working…")
         if viewModel.stage == .code && code.isHidden {
-            screen.form.setRowHidden(false, for: code)
+            screen.setRowHidden(false, for: .code)
             last4.isEnabled = false
             button.title = "Activate"
             focus(code)
         }
         if let instructions = viewModel.instructions { screen.intro.text = instructions }
-        screen.form.setError(viewModel.fieldErrors[.last4], for: last4)
-        screen.form.setError(viewModel.fieldErrors[.code], for: code)
+        screen.setErrors(viewModel.fieldErrors)
         if viewModel.fieldErrors[.last4] != nil {
             // The digits were refused: let the person correct them.
             last4.isEnabled = true

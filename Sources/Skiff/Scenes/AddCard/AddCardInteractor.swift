@@ -1,8 +1,9 @@
 import Foundation
 import SkiffCore
+import TerminalUI
 
 @MainActor
-public protocol AddCardBusinessLogic: AnyObject {
+protocol AddCardBusinessLogic: AnyObject {
     func load(request: AddCard.Load.Request)
     func numberChanged(request: AddCard.NumberChanged.Request)
     func validateField(request: AddCard.ValidateField.Request)
@@ -10,56 +11,60 @@ public protocol AddCardBusinessLogic: AnyObject {
     func back(request: AddCard.Back.Request)
 }
 
+/// Where Add card sends the person next.
+enum AddCardRoute: Sendable {
+    case added(Card)
+    case back
+}
+
 /// Validates the card as typed, confirms it, and adds it once: a retry of the same card reuses its
 /// Idempotency-Key, so a timeout never leaves two cards behind.
 @MainActor
-public final class AddCardInteractor: AddCardBusinessLogic {
+final class AddCardInteractor: AddCardBusinessLogic {
     private let presenter: any AddCardPresentationLogic
     private let worker: any CardWorking
     private let holderName: String
     private let clock: SceneClock
     private let makeKey: () -> String
-    public var route: (AddCardRoute) -> Void = { _ in }
+    var route: (AddCardRoute) -> Void = { _ in }
 
     private(set) var stage: AddCard.Stage = .form
-    private(set) var task: Task<Void, Never>?
+    let inFlight: RequestInFlight
     /// The validated card on the confirmation step, with the key its requests carry.
     private(set) var pending: (card: NewCard, key: String)?
 
-    public init(
+    init(
         presenter: any AddCardPresentationLogic, worker: any CardWorking, holderName: String,
-        clock: SceneClock = .live, makeKey: @escaping () -> String = { UUID().uuidString }
+        clock: SceneClock = .live, tasks: TaskTracker, makeKey: @escaping () -> String = { UUID().uuidString }
     ) {
         self.presenter = presenter
         self.worker = worker
         self.holderName = holderName
         self.clock = clock
         self.makeKey = makeKey
+        inFlight = RequestInFlight(tasks: tasks)
     }
 
-    isolated deinit {
-        task?.cancel()
-        pending = nil
-    }
+    isolated deinit { pending = nil }
 
-    public func load(request: AddCard.Load.Request) {
+    func load(request: AddCard.Load.Request) {
         presenter.presentLoad(response: .init(holderName: holderName.uppercased()))
         presenter.presentNumberChanged(response: .init(brand: .unknown, digitCount: 0))
     }
 
-    public func numberChanged(request: AddCard.NumberChanged.Request) {
+    func numberChanged(request: AddCard.NumberChanged.Request) {
         let digits = request.digits.filter(\.isASCIIDigit)
         presenter.presentNumberChanged(response: .init(brand: CardBrand.detect(digits), digitCount: digits.count))
     }
 
-    public func validateField(request: AddCard.ValidateField.Request) {
+    func validateField(request: AddCard.ValidateField.Request) {
         presenter.presentValidateField(response: .init(
             field: request.field, problem: Self.check(request.form, now: clock.now()).problems[request.field]
         ))
     }
 
-    public func submit(request: AddCard.Submit.Request) {
-        guard task == nil else { return }
+    func submit(request: AddCard.Submit.Request) {
+        guard !inFlight.isRunning else { return }
         switch stage {
         case .form:
             let checked = Self.check(request.form, now: clock.now())
@@ -80,49 +85,38 @@ public final class AddCardInteractor: AddCardBusinessLogic {
 
     private func add(_ card: NewCard, key: String) {
         presenter.presentSubmit(response: .started)
-        task = Task { [weak self, worker] in
-            let result = await Result.capture { () async throws(NetworkError) in try await worker.add(card, idempotencyKey: key) }
-            self?.finishAdd(result)
-        }
+        inFlight.call({ [worker] () async throws(NetworkError) in
+            try await worker.add(card, idempotencyKey: key)
+        }, then: { [weak self] in self?.finishAdd($0) })
     }
 
     private func finishAdd(_ result: Result<Card, NetworkError>) {
-        task = nil
         switch result {
         case .success(let card):
             pending = nil
             presenter.presentSubmit(response: .added(card))
             route(.added(card))
-        case .failure(.validation(let detail, let fields)) where !fields.isEmpty:
-            // The server refused a field: back to the form to fix it.
-            let problems = FieldErrorMapping.problems(
-                fields, as: AddCard.Field.self,
-                aliases: ["expiryMonth": .expiry, "expiryYear": .expiry, "cvc": .securityCode]
-            )
-            if problems.isEmpty {
-                presenter.presentSubmit(response: .failed(.validation(detail: detail, fields: fields)))
-            } else {
-                stage = .form
-                presenter.presentSubmit(response: .invalid(problems))
-            }
         case .failure(let error):
-            presenter.presentSubmit(response: .failed(error))
+            let response = AddCard.Submit.Response.refused(
+                error, aliases: ["expiryMonth": .expiry, "expiryYear": .expiry, "cvc": .securityCode]
+            )
+            // The server refused a field: back to the form to fix it.
+            if case .invalid = response { stage = .form }
+            presenter.presentSubmit(response: response)
         }
     }
 
-    public func back(request: AddCard.Back.Request) {
-        if let task {
-            task.cancel()
-            return
-        }
-        switch stage {
-        case .confirm:
-            stage = .form
-            presenter.presentBack(response: .init(stage: .form))
-        case .form:
-            pending = nil
-            presenter.presentBack(response: .init(stage: .form, leaving: true))
-            route(.cancelled)
+    func back(request: AddCard.Back.Request) {
+        inFlight.cancel { [self] in
+            switch stage {
+            case .confirm:
+                stage = .form
+                presenter.presentBack(response: .init(stage: .form))
+            case .form:
+                pending = nil
+                presenter.presentBack(response: .init(stage: .form, leaving: true))
+                route(.back)
+            }
         }
     }
 

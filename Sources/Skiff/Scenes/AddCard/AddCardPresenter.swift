@@ -1,7 +1,7 @@
 import SkiffCore
 
 @MainActor
-public protocol AddCardPresentationLogic: AnyObject {
+protocol AddCardPresentationLogic: AnyObject {
     func presentLoad(response: AddCard.Load.Response)
     func presentNumberChanged(response: AddCard.NumberChanged.Response)
     func presentValidateField(response: AddCard.ValidateField.Response)
@@ -11,20 +11,20 @@ public protocol AddCardPresentationLogic: AnyObject {
 
 /// Words Add card: the brand as soon as it is known, masked confirmation, and errors that say what to do.
 @MainActor
-public final class AddCardPresenter: AddCardPresentationLogic {
-    public weak var viewController: (any AddCardDisplayLogic)?
+final class AddCardPresenter: AddCardPresentationLogic, ScenePresentation {
+    weak var viewController: (any AddCardDisplayLogic)?
     private let formatting: Formatting
     private var stage: AddCard.Stage = .form
 
-    public init(formatting: Formatting = Formatting()) {
+    init(formatting: Formatting = Formatting()) {
         self.formatting = formatting
     }
 
-    public func presentLoad(response: AddCard.Load.Response) {
+    func presentLoad(response: AddCard.Load.Response) {
         viewController?.displayLoad(viewModel: .init(holderName: response.holderName))
     }
 
-    public func presentNumberChanged(response: AddCard.NumberChanged.Response) {
+    func presentNumberChanged(response: AddCard.NumberChanged.Response) {
         viewController?.displayNumberChanged(viewModel: .init(
             brandName: response.brand == .unknown ? nil : response.brand.displayName,
             grouping: response.brand.grouping,
@@ -33,13 +33,13 @@ public final class AddCardPresenter: AddCardPresentationLogic {
         ))
     }
 
-    public func presentValidateField(response: AddCard.ValidateField.Response) {
+    func presentValidateField(response: AddCard.ValidateField.Response) {
         viewController?.displayValidateField(viewModel: .init(
             field: response.field, message: response.problem.map { formatting.message(for: $0) }
         ))
     }
 
-    public func presentSubmit(response: AddCard.Submit.Response) {
+    func presentSubmit(response: AddCard.Submit.Response) {
         var viewModel = AddCard.Submit.ViewModel(
             stage: stage, fieldErrors: [:], confirmRows: [], banner: nil, isBusy: false, focus: nil
         )
@@ -57,7 +57,7 @@ public final class AddCardPresenter: AddCardPresentationLogic {
                 .init(label: "Name", value: holderName),
                 .init(label: "Expires", value: formatting.expiry(month: expiry.month, year: expiry.year)),
             ]
-            viewModel.banner = BannerMessage(.info, "Press Enter to add this card, or Esc to change it.")
+            viewModel.banner = BannerMessage(.info, "", prompts: [KeyPrompt(.submit, "add this card"), KeyPrompt(.back, "change it")])
         case .started:
             viewModel.isBusy = true
         case .added(let card):
@@ -66,10 +66,13 @@ public final class AddCardPresenter: AddCardPresentationLogic {
         case .failed(.conflict):
             viewModel.banner = BannerMessage(.error, "This card is already in your wallet.")
         case .failed(.stillRunning):
-            viewModel.banner = BannerMessage(.info, "The card is still being added. Press Enter in a moment to see the result.")
+            viewModel.banner = BannerMessage(
+                .info, "The card is still being added.", prompts: [KeyPrompt(.submit, "see the result in a moment")]
+            )
         case .failed(.timeout):
             viewModel.banner = BannerMessage(
-                .error, "The server took too long to answer. Press Enter to try again; the card will not be added twice."
+                .error, "The server took too long to answer; the card will not be added twice.",
+                prompts: [KeyPrompt(.submit, "try again")]
             )
         case .failed(let error):
             viewModel.banner = formatting.message(for: error).map { BannerMessage(.error, $0) }
@@ -77,7 +80,7 @@ public final class AddCardPresenter: AddCardPresentationLogic {
         viewController?.displaySubmit(viewModel: viewModel)
     }
 
-    public func presentBack(response: AddCard.Back.Response) {
+    func presentBack(response: AddCard.Back.Response) {
         stage = response.stage
         viewController?.displayBack(viewModel: .init(stage: response.stage, clearSecrets: response.leaving))
     }

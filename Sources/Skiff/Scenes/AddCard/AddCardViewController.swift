@@ -1,7 +1,7 @@
 import TerminalUI
 
 @MainActor
-public protocol AddCardDisplayLogic: AnyObject {
+protocol AddCardDisplayLogic: AnyObject {
     func displayLoad(viewModel: AddCard.Load.ViewModel)
     func displayNumberChanged(viewModel: AddCard.NumberChanged.ViewModel)
     func displayValidateField(viewModel: AddCard.ValidateField.ViewModel)
@@ -11,13 +11,13 @@ public protocol AddCardDisplayLogic: AnyObject {
 
 /// The card's number (grouped as typed), holder name, expiry (MM/YY) and security code; then a confirmation.
 @MainActor
-public final class AddCardViewController: SceneViewController, AddCardDisplayLogic {
-    public var interactor: (any AddCardBusinessLogic)?
+final class AddCardViewController: SceneViewController, AddCardDisplayLogic, SceneDisplay {
+    var interactor: (any AddCardBusinessLogic)?
 
     private let confirmation = VStack(spacing: 0)
-    private lazy var screen = FormScreen(
+    private lazy var screen = FormScreen<AddCard.Field>(
         intro: "Add a card from another bank. The number and security code are sent once and never stored.",
-        sections: [confirmation]
+        sections: [confirmation], owner: self
     )
     let number = TextField.digits(maxLength: 19)
     private let brand = Label("", style: .muted)
@@ -27,30 +27,26 @@ public final class AddCardViewController: SceneViewController, AddCardDisplayLog
     private lazy var continueButton = Button("Continue") { [weak self] in self?.submit() }
     private var isBusy = false
 
-    public init() {
+    init() {
         super.init(title: "Add card")
         expiry.formatter = .grouping([2, 2], separator: "/")
         securityCode.inputFilter = { ("0"..."9").contains($0) }
         keyBindings = [
-            KeyBinding(.enter, "continue") { [weak self] in self?.submit() },
+            bind(.submit, .enter, "continue") { [weak self] in self?.submit() },
         ]
     }
 
-    private var fields: [(AddCard.Field, TextField)] {
-        [(.number, number), (.holderName, holderName), (.expiry, expiry), (.securityCode, securityCode)]
-    }
-
-    public override func viewDidLoad() {
+    override func viewDidLoad() {
         let numberRow = HStack(spacing: 2)
         numberRow.add(number, size: .fixed(24))
         numberRow.add(brand, size: .fill)
-        screen.form.addField("Card number", numberRow)
-        screen.form.addField("Name on card", holderName)
-        screen.form.addField("Expiry (MM/YY)", expiry)
-        screen.form.addField("Security code", securityCode)
+        let onSubmit: @MainActor () -> Void = { [weak self] in self?.submit() }
+        screen.addField(.number, "Card number", number, row: numberRow, submit: onSubmit)
+        screen.addField(.holderName, "Name on card", holderName, submit: onSubmit)
+        screen.addField(.expiry, "Expiry (MM/YY)", expiry, submit: onSubmit)
+        screen.addField(.securityCode, "Security code", securityCode, submit: onSubmit)
         confirmation.isHidden = true
         number.onChange = { [weak self] text in self?.interactor?.numberChanged(request: .init(digits: text)) }
-        for (_, field) in fields { field.onSubmit = { [weak self] in self?.submit() } }
         screen.buttons.add(continueButton)
         view.addSubview(screen.stack)
         interactor?.load(request: .init())
@@ -66,12 +62,12 @@ public final class AddCardViewController: SceneViewController, AddCardDisplayLog
         interactor?.submit(request: .init(form: form))
     }
 
-    public override func focusDidMove(from previous: View?) {
-        guard let left = fields.first(where: { $0.1 === previous })?.0 else { return }
+    override func focusDidMove(from previous: View?) {
+        guard let left = screen.field(editedBy: previous) else { return }
         interactor?.validateField(request: .init(field: left, form: form))
     }
 
-    public override func escapePressed() {
+    override func escapePressed() {
         interactor?.back(request: .init())
     }
 
@@ -95,28 +91,25 @@ public final class AddCardViewController: SceneViewController, AddCardDisplayLog
 
     // MARK: Display
 
-    public func displayLoad(viewModel: AddCard.Load.ViewModel) {
+    func displayLoad(viewModel: AddCard.Load.ViewModel) {
         holderName.text = viewModel.holderName
     }
 
-    public func displayNumberChanged(viewModel: AddCard.NumberChanged.ViewModel) {
+    func displayNumberChanged(viewModel: AddCard.NumberChanged.ViewModel) {
         brand.text = viewModel.brandName ?? ""
         number.formatter = .grouping(viewModel.grouping)
         number.maxLength = viewModel.maxDigits
         securityCode.maxLength = viewModel.securityCodeLength
     }
 
-    public func displayValidateField(viewModel: AddCard.ValidateField.ViewModel) {
-        guard let field = fields.first(where: { $0.0 == viewModel.field })?.1 else { return }
-        screen.form.setError(viewModel.message, for: field === number ? number.superview ?? number : field)
+    func displayValidateField(viewModel: AddCard.ValidateField.ViewModel) {
+        screen.setError(viewModel.message, for: viewModel.field)
     }
 
-    public func displaySubmit(viewModel: AddCard.Submit.ViewModel) {
+    func displaySubmit(viewModel: AddCard.Submit.ViewModel) {
         isBusy = viewModel.isBusy
-        screen.setBusy(viewModel.isBusy, "Adding the card… (Esc cancels)")
-        for (key, field) in fields {
-            screen.form.setError(viewModel.fieldErrors[key], for: field === number ? number.superview ?? number : field)
-        }
+        screen.setBusy(viewModel.isBusy, "Adding the card…")
+        screen.setErrors(viewModel.fieldErrors)
         if !viewModel.confirmRows.isEmpty {
             for item in confirmation.items { confirmation.remove(item.view) }
             for row in viewModel.confirmRows {
@@ -129,10 +122,10 @@ public final class AddCardViewController: SceneViewController, AddCardDisplayLog
         screen.show(viewModel.banner)
         showStage(viewModel.stage)
         if viewModel.clearSecrets { wipeSecrets() }
-        if let key = viewModel.focus, let field = fields.first(where: { $0.0 == key })?.1 { focus(field) }
+        if let field = viewModel.focus { focus(screen.input(for: field)) }
     }
 
-    public func displayBack(viewModel: AddCard.Back.ViewModel) {
+    func displayBack(viewModel: AddCard.Back.ViewModel) {
         screen.note.clear()
         screen.error.clear()
         showStage(viewModel.stage)

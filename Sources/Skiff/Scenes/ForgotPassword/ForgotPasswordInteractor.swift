@@ -1,53 +1,58 @@
 import Foundation
 import SkiffCore
+import TerminalUI
 
 @MainActor
-public protocol ForgotPasswordBusinessLogic: AnyObject {
+protocol ForgotPasswordBusinessLogic: AnyObject {
     func load(request: ForgotPassword.Load.Request)
     func validateField(request: ForgotPassword.ValidateField.Request)
     func submit(request: ForgotPassword.Submit.Request)
     func back(request: ForgotPassword.Back.Request)
 }
 
+/// Where Forgot password sends the person next.
+enum ForgotPasswordRoute: Sendable {
+    /// The password was changed: back to Login with the number filled in.
+    case passwordReset(LastLogin)
+    case back
+}
+
 /// Asks for a reset code for a number, then sends the code with the new password.
 @MainActor
-public final class ForgotPasswordInteractor: ForgotPasswordBusinessLogic {
+final class ForgotPasswordInteractor: ForgotPasswordBusinessLogic {
     private let presenter: any ForgotPasswordPresentationLogic
     private let auth: any AuthWorking
-    private let outbox: (any DevelopmentOutboxReading)?
+    private let codes: DevelopmentCodes
     private let prefill: LastLogin?
-    private let clock: SceneClock
-    public var route: (ForgotPasswordRoute) -> Void = { _ in }
+    var route: (ForgotPasswordRoute) -> Void = { _ in }
 
     private(set) var stage: ForgotPassword.Stage = .phone
-    private(set) var task: Task<Void, Never>?
+    let inFlight: RequestInFlight
     private var pending: (phone: PhoneNumber, challenge: VerificationChallenge)?
 
-    public init(
+    init(
         presenter: any ForgotPasswordPresentationLogic, auth: any AuthWorking,
-        outbox: (any DevelopmentOutboxReading)?, prefill: LastLogin?, clock: SceneClock = .live
+        codes: DevelopmentCodes, prefill: LastLogin?, tasks: TaskTracker
     ) {
         self.presenter = presenter
         self.auth = auth
-        self.outbox = outbox
+        self.codes = codes
         self.prefill = prefill
-        self.clock = clock
+        inFlight = RequestInFlight(tasks: tasks)
     }
 
-    isolated deinit { task?.cancel() }
-
-    public func load(request: ForgotPassword.Load.Request) {
+    func load(request: ForgotPassword.Load.Request) {
         presenter.presentLoad(response: .init(prefill: prefill))
     }
 
-    public func validateField(request: ForgotPassword.ValidateField.Request) {
+    func validateField(request: ForgotPassword.ValidateField.Request) {
         presenter.presentValidateField(response: .init(
             field: request.field, problem: problems(in: request.form)[request.field]
         ))
     }
 
-    public func submit(request: ForgotPassword.Submit.Request) {
-        guard task == nil else { return }
+    func submit(request: ForgotPassword.Submit.Request) {
+        guard !inFlight.isRunning else { return }
         let problems = problems(in: request.form)
         guard problems.isEmpty else {
             presenter.presentSubmit(response: .invalid(problems))
@@ -65,52 +70,40 @@ public final class ForgotPasswordInteractor: ForgotPasswordBusinessLogic {
 
     private func requestCode(phone: PhoneNumber, nationalInput: String) {
         presenter.presentSubmit(response: .started)
-        let requestedAt = clock.now().addingTimeInterval(-1)
-        task = Task { [weak self, auth] in
-            let result = await Result.capture { () async throws(NetworkError) in
-                try await auth.forgotPassword(phone: phone)
-            }
+        let expected = codes.expect(to: phone.e164, for: .passwordReset)
+        inFlight.call({ [auth] () async throws(NetworkError) in
+            try await auth.forgotPassword(phone: phone)
+        }, then: { [weak self] result in
             guard let self else { return }
-            self.task = nil
             switch result {
             case .success(let challenge):
-                self.stage = .reset
-                self.pending = (phone, challenge)
-                let code = self.outbox?.latestCode(to: phone.e164, purpose: CodePurpose.passwordReset.rawValue, since: requestedAt)
-                self.presenter.presentSubmit(response: .codeSent(phone: phone, challenge: challenge, developmentCode: code))
+                stage = .reset
+                pending = (phone, challenge)
+                presenter.presentSubmit(response: .codeSent(phone: phone, challenge: challenge, developmentCode: expected.read()))
             case .failure(let error):
-                self.presenter.presentSubmit(response: .failed(error))
+                presenter.presentSubmit(response: .failed(error))
             }
-        }
+        })
     }
 
     private func reset(pending: (phone: PhoneNumber, challenge: VerificationChallenge), code: String, newPassword: String, form: ForgotPassword.Form) {
         presenter.presentSubmit(response: .started)
         let verificationId = pending.challenge.verificationId
-        task = Task { [weak self, auth] in
-            let result = await Result.capture { () async throws(NetworkError) in
-                try await auth.resetPassword(verificationId: verificationId, code: code, newPassword: newPassword)
-            }
+        inFlight.call({ [auth] () async throws(NetworkError) in
+            try await auth.resetPassword(verificationId: verificationId, code: code, newPassword: newPassword)
+        }, then: { [weak self] result in
             guard let self else { return }
-            self.task = nil
             switch result {
             case .success:
-                self.route(.passwordReset(LastLogin(countryCode: "+" + pending.phone.countryCode, phoneNumber: form.phoneNumber)))
-            case .failure(.validation(let detail, let fields)) where !fields.isEmpty:
-                let problems = FieldErrorMapping.problems(fields, as: ForgotPassword.Field.self)
-                self.presenter.presentSubmit(response: problems.isEmpty ? .failed(.validation(detail: detail, fields: fields)) : .invalid(problems))
+                route(.passwordReset(LastLogin(countryCode: "+" + pending.phone.countryCode, phoneNumber: form.phoneNumber)))
             case .failure(let error):
-                self.presenter.presentSubmit(response: .failed(error))
+                presenter.presentSubmit(response: .refused(error))
             }
-        }
+        })
     }
 
-    public func back(request: ForgotPassword.Back.Request) {
-        if let task {
-            task.cancel()
-        } else {
-            route(.cancelled)
-        }
+    func back(request: ForgotPassword.Back.Request) {
+        inFlight.cancel { route(.back) }
     }
 
     /// The checks for the fields of the current stage only.

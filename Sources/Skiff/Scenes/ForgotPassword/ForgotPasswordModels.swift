@@ -1,21 +1,21 @@
 import SkiffCore
 
 /// Forgot password: the phone number, then the code sent to it with a new password.
-public enum ForgotPassword {
-    public enum Stage: Hashable, Sendable { case phone, reset }
+enum ForgotPassword {
+    enum Stage: Hashable, Sendable { case phone, reset }
 
-    public enum Field: String, Hashable, Sendable, CaseIterable {
+    enum Field: String, Hashable, Sendable, CaseIterable {
         case countryCode, phoneNumber, code, newPassword, confirmPassword
     }
 
-    public struct Form: Hashable, Sendable {
-        public var countryCode: String
-        public var phoneNumber: String
-        public var code: String
-        public var newPassword: String
-        public var confirmPassword: String
+    struct Form: Hashable, Sendable {
+        var countryCode: String
+        var phoneNumber: String
+        var code: String
+        var newPassword: String
+        var confirmPassword: String
 
-        public init(countryCode: String, phoneNumber: String, code: String = "", newPassword: String = "", confirmPassword: String = "") {
+        init(countryCode: String, phoneNumber: String, code: String = "", newPassword: String = "", confirmPassword: String = "") {
             self.countryCode = countryCode
             self.phoneNumber = phoneNumber
             self.code = code
@@ -24,40 +24,33 @@ public enum ForgotPassword {
         }
     }
 
-    public typealias Load = PhonePrefill
+    typealias Load = PhonePrefill
 
-    public typealias ValidateField = FieldValidation<Field, Form>
+    typealias ValidateField = FieldValidation<Field, Form>
 
-    public enum Submit {
-        public struct Request: Sendable {
-            public var form: Form
-            public init(form: Form) { self.form = form }
+    enum Submit {
+        struct Request: Sendable {
+            var form: Form
+            init(form: Form) { self.form = form }
         }
-        public enum Response: Sendable {
+        enum Response: Sendable, FormSubmitResponse {
             case invalid([Field: InputProblem])
             case started
             case failed(NetworkError)
             case codeSent(phone: PhoneNumber, challenge: VerificationChallenge, developmentCode: String?)
         }
-        public struct ViewModel: Hashable, Sendable {
-            public var stage: Stage
-            public var fieldErrors: [Field: String]
-            public var banner: BannerMessage?
-            public var isBusy: Bool
-            public var instructions: String?
-            public var clearSecrets: Bool
-            public var focus: Field?
+        struct ViewModel: Hashable, Sendable {
+            var stage: Stage
+            var fieldErrors: [Field: String]
+            var banner: BannerMessage?
+            var isBusy: Bool
+            var instructions: String?
+            var clearSecrets: Bool
+            var focus: Field?
         }
     }
 
-    public enum Back {
-        public struct Request: Sendable { public init() {} }
+    enum Back {
+        struct Request: Sendable {}
     }
-}
-
-/// Where Forgot password sends the person next.
-public enum ForgotPasswordRoute: Sendable {
-    /// The password changed: back to Login with the number filled in.
-    case passwordReset(LastLogin)
-    case cancelled
 }

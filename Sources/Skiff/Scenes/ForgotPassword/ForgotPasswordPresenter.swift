@@ -1,7 +1,7 @@
 import SkiffCore
 
 @MainActor
-public protocol ForgotPasswordPresentationLogic: AnyObject {
+protocol ForgotPasswordPresentationLogic: AnyObject {
     func presentLoad(response: ForgotPassword.Load.Response)
     func presentValidateField(response: ForgotPassword.ValidateField.Response)
     func presentSubmit(response: ForgotPassword.Submit.Response)
@@ -9,26 +9,26 @@ public protocol ForgotPasswordPresentationLogic: AnyObject {
 
 /// Words both stages of the reset.
 @MainActor
-public final class ForgotPasswordPresenter: ForgotPasswordPresentationLogic {
-    public weak var viewController: (any ForgotPasswordDisplayLogic)?
+final class ForgotPasswordPresenter: ForgotPasswordPresentationLogic, ScenePresentation {
+    weak var viewController: (any ForgotPasswordDisplayLogic)?
     private let formatting: Formatting
     private var stage: ForgotPassword.Stage = .phone
 
-    public init(formatting: Formatting = Formatting()) {
+    init(formatting: Formatting = Formatting()) {
         self.formatting = formatting
     }
 
-    public func presentLoad(response: ForgotPassword.Load.Response) {
+    func presentLoad(response: ForgotPassword.Load.Response) {
         viewController?.displayLoad(viewModel: formatting.phonePrefill(response))
     }
 
-    public func presentValidateField(response: ForgotPassword.ValidateField.Response) {
+    func presentValidateField(response: ForgotPassword.ValidateField.Response) {
         viewController?.displayValidateField(viewModel: .init(
             field: response.field, message: response.problem.map { formatting.message(for: $0) }
         ))
     }
 
-    public func presentSubmit(response: ForgotPassword.Submit.Response) {
+    func presentSubmit(response: ForgotPassword.Submit.Response) {
         var viewModel = ForgotPassword.Submit.ViewModel(
             stage: stage, fieldErrors: [:], banner: nil, isBusy: false, instructions: nil, clearSecrets: false, focus: nil
         )

@@ -1,7 +1,7 @@
 import TerminalUI
 
 @MainActor
-public protocol ForgotPasswordDisplayLogic: AnyObject {
+protocol ForgotPasswordDisplayLogic: AnyObject {
     func displayLoad(viewModel: ForgotPassword.Load.ViewModel)
     func displayValidateField(viewModel: ForgotPassword.ValidateField.ViewModel)
     func displaySubmit(viewModel: ForgotPassword.Submit.ViewModel)
@@ -9,44 +9,39 @@ public protocol ForgotPasswordDisplayLogic: AnyObject {
 
 /// The phone number first; then the code sent to it and a new password.
 @MainActor
-public final class ForgotPasswordViewController: SceneViewController, ForgotPasswordDisplayLogic {
-    public var interactor: (any ForgotPasswordBusinessLogic)?
+final class ForgotPasswordViewController: SceneViewController, ForgotPasswordDisplayLogic, SceneDisplay {
+    var interactor: (any ForgotPasswordBusinessLogic)?
 
-    private let screen = FormScreen(intro: "Enter your phone number and we will text you a code to set a new password.")
-    let countryCode = TextField(maxLength: 4)
-    let phoneNumber = TextField(maxLength: 20)
+    private lazy var screen = FormScreen<ForgotPassword.Field>(
+        intro: "Enter your phone number and we will text you a code to set a new password.", owner: self
+    )
+    let countryCode = TextField.countryCode()
+    let phoneNumber = TextField.phoneNumber()
     let code = TextField.digits(maxLength: 6)
     let newPassword = SecureField(maxLength: 128)
     let confirmPassword = SecureField(maxLength: 128)
     private lazy var submitButton = Button("Send code") { [weak self] in self?.submit() }
     private var isBusy = false
 
-    public init() {
+    init() {
         super.init(title: "Forgot password")
-        countryCode.inputFilter = { $0 == "+" || ("0"..."9").contains($0) }
-        phoneNumber.inputFilter = { ("0"..."9").contains($0) || " -().".contains($0) }
         keyBindings = [
-            KeyBinding(.enter, "continue") { [weak self] in self?.submit() },
-            KeyBinding(.ctrl("r"), "retry") { [weak self] in self?.submit() },
+            bind(.submit, .enter, "continue") { [weak self] in self?.submit() },
+            bind(.retry, .ctrl("r"), "retry") { [weak self] in self?.submit() },
         ]
     }
 
-    private var fields: [(ForgotPassword.Field, TextField)] {
-        [(.countryCode, countryCode), (.phoneNumber, phoneNumber), (.code, code), (.newPassword, newPassword), (.confirmPassword, confirmPassword)]
-    }
+    /// The fields that appear once the code was sent.
+    private let resetFields: [ForgotPassword.Field] = [.code, .newPassword, .confirmPassword]
 
-    private var resetFields: [(String, TextField)] {
-        [("Code", code), ("New password", newPassword), ("Repeat password", confirmPassword)]
-    }
-
-    public override func viewDidLoad() {
-        screen.form.addField("Country code", countryCode)
-        screen.form.addField("Phone number", phoneNumber)
-        for (label, field) in resetFields {
-            screen.form.addField(label, field)
-            screen.form.setRowHidden(true, for: field)
-        }
-        for (_, field) in fields { field.onSubmit = { [weak self] in self?.submit() } }
+    override func viewDidLoad() {
+        let onSubmit: @MainActor () -> Void = { [weak self] in self?.submit() }
+        screen.addField(.countryCode, "Country code", countryCode, submit: onSubmit)
+        screen.addField(.phoneNumber, "Phone number", phoneNumber, submit: onSubmit)
+        screen.addField(.code, "Code", code, submit: onSubmit)
+        screen.addField(.newPassword, "New password", newPassword, submit: onSubmit)
+        screen.addField(.confirmPassword, "Repeat password", confirmPassword, submit: onSubmit)
+        for field in resetFields { screen.setRowHidden(true, for: field) }
         screen.buttons.add(submitButton)
         view.addSubview(screen.stack)
         interactor?.load(request: .init())
@@ -65,42 +60,41 @@ public final class ForgotPasswordViewController: SceneViewController, ForgotPass
         interactor?.submit(request: .init(form: currentForm))
     }
 
-    public override func focusDidMove(from previous: View?) {
-        guard let left = fields.first(where: { $0.1 === previous })?.0 else { return }
+    override func focusDidMove(from previous: View?) {
+        guard let left = screen.field(editedBy: previous) else { return }
         interactor?.validateField(request: .init(field: left, form: currentForm))
     }
 
-    public override func escapePressed() {
+    override func escapePressed() {
         interactor?.back(request: .init())
     }
 
-    public func displayLoad(viewModel: ForgotPassword.Load.ViewModel) {
+    func displayLoad(viewModel: ForgotPassword.Load.ViewModel) {
         countryCode.text = viewModel.countryCode
         phoneNumber.text = viewModel.phoneNumber
     }
 
-    public func displayValidateField(viewModel: ForgotPassword.ValidateField.ViewModel) {
-        guard let field = fields.first(where: { $0.0 == viewModel.field })?.1 else { return }
-        screen.form.setError(viewModel.message, for: field)
+    func displayValidateField(viewModel: ForgotPassword.ValidateField.ViewModel) {
+        screen.setError(viewModel.message, for: viewModel.field)
     }
 
-    public func displaySubmit(viewModel: ForgotPassword.Submit.ViewModel) {
+    func displaySubmit(viewModel: ForgotPassword.Submit.ViewModel) {
         isBusy = viewModel.isBusy
-        screen.setBusy(viewModel.isBusy, "Working… (Esc cancels)")
+        screen.setBusy(viewModel.isBusy, "Working…")
         if viewModel.stage == .reset && code.isHidden {
-            for (_, field) in resetFields { screen.form.setRowHidden(false, for: field) }
+            for field in resetFields { screen.setRowHidden(false, for: field) }
             countryCode.isEnabled = false
             phoneNumber.isEnabled = false
             submitButton.title = "Set new password"
         }
         if let instructions = viewModel.instructions { screen.intro.text = instructions }
-        for (key, field) in fields { screen.form.setError(viewModel.fieldErrors[key], for: field) }
+        screen.setErrors(viewModel.fieldErrors)
         screen.show(viewModel.banner)
         if viewModel.clearSecrets {
             code.clear()
             newPassword.clear()
             confirmPassword.clear()
         }
-        if let key = viewModel.focus, let field = fields.first(where: { $0.0 == key })?.1 { focus(field) }
+        if let field = viewModel.focus { focus(screen.input(for: field)) }
     }
 }

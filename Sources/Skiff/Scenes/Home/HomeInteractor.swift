@@ -1,8 +1,9 @@
 import Foundation
 import SkiffCore
+import TerminalUI
 
 @MainActor
-public protocol HomeBusinessLogic: AnyObject {
+protocol HomeBusinessLogic: AnyObject {
     func load(request: Home.Load.Request)
     func refresh(request: Home.Refresh.Request)
     func loadMore(request: Home.LoadMore.Request)
@@ -10,14 +11,26 @@ public protocol HomeBusinessLogic: AnyObject {
     func selectTransaction(request: Home.SelectTransaction.Request)
     func navigate(request: Home.Navigate.Request)
     func logout(request: Home.Logout.Request)
-    func cancel(request: Home.Cancel.Request)
+    func back(request: Home.Back.Request)
+    func cardAdded(request: Home.CardAdded.Request)
+    func cardUpdated(request: Home.CardUpdated.Request)
+    func unreadChanged(request: Home.UnreadChanged.Request)
+}
+
+/// Where Home sends the person next.
+enum HomeRoute: Sendable {
+    case addCard
+    case activateCard(Card)
+    case notifications
+    case transaction(Transaction)
+    case loggedOut
 }
 
 /// Shows the cached Home at once, refreshes it from the server, pages and searches transactions, and takes in
 /// what other scenes changed (a new card, a card activated, notifications read).
 @MainActor
-public final class HomeInteractor: HomeBusinessLogic {
-    public static let pageSize = 50
+final class HomeInteractor: HomeBusinessLogic {
+    static let pageSize = 50
 
     private let presenter: any HomePresentationLogic
     private let account: any AccountWorking
@@ -27,19 +40,21 @@ public final class HomeInteractor: HomeBusinessLogic {
     private let cache: any CacheStoring
     private let session: Session
     private let clock: SceneClock
-    public var route: (HomeRoute) -> Void = { _ in }
+    var route: (HomeRoute) -> Void = { _ in }
 
     private(set) var state = Home.State()
-    private(set) var task: Task<Void, Never>?
-    private(set) var pageTask: Task<Void, Never>?
-    private(set) var logoutTask: Task<Void, Never>?
+    /// Summary, cards and the first page, for a load, refresh or search.
+    let fetch: RequestInFlight
+    /// The next page of transactions.
+    let page: RequestInFlight
+    let logoutRequest: RequestInFlight
     /// Bumped by every load, refresh and search so an answer to an older one is dropped.
     private var generation = 0
 
-    public init(
+    init(
         presenter: any HomePresentationLogic, account: any AccountWorking, cards: any CardWorking,
         auth: any AuthWorking, sessions: any SessionStoring, cache: any CacheStoring, session: Session,
-        clock: SceneClock = .live
+        clock: SceneClock = .live, tasks: TaskTracker
     ) {
         self.presenter = presenter
         self.account = account
@@ -49,12 +64,9 @@ public final class HomeInteractor: HomeBusinessLogic {
         self.cache = cache
         self.session = session
         self.clock = clock
-    }
-
-    isolated deinit {
-        task?.cancel()
-        pageTask?.cancel()
-        logoutTask?.cancel()
+        fetch = RequestInFlight(tasks: tasks)
+        page = RequestInFlight(tasks: tasks)
+        logoutRequest = RequestInFlight(tasks: tasks)
     }
 
     private func present() {
@@ -62,7 +74,7 @@ public final class HomeInteractor: HomeBusinessLogic {
         state.notice = nil
     }
 
-    public func load(request: Home.Load.Request) {
+    func load(request: Home.Load.Request) {
         if let cached = cache.loadHome(userID: session.user.id) {
             apply(cached.snapshot)
             state.cachedAt = cached.savedAt
@@ -70,7 +82,7 @@ public final class HomeInteractor: HomeBusinessLogic {
         fetchAll(query: state.query)
     }
 
-    public func refresh(request: Home.Refresh.Request) {
+    func refresh(request: Home.Refresh.Request) {
         fetchAll(query: state.query)
     }
 
@@ -83,34 +95,31 @@ public final class HomeInteractor: HomeBusinessLogic {
 
     /// Loads summary, cards and the first page for `query`; what is on screen stays until the answer replaces it.
     private func fetchAll(query searched: String) {
-        guard logoutTask == nil else { return }
-        task?.cancel()
-        pageTask?.cancel()
-        pageTask = nil
+        guard !logoutRequest.isRunning else { return }
+        fetch.abandon()
+        page.abandon()
         generation += 1
         let generation = generation
         let query = searched.isEmpty ? nil : searched
         state.activity = .loading
         state.error = nil
         present()
-        task = Task { [weak self, account, cardsWorker] in
+        fetch.start({ [account, cardsWorker] in
             async let summary = Result.capture { () async throws(NetworkError) in try await account.summary() }
             async let cards = Result.capture { () async throws(NetworkError) in try await cardsWorker.cards() }
             async let page = Result.capture { () async throws(NetworkError) in
                 try await account.transactions(limit: HomeInteractor.pageSize, cursor: nil, query: query)
             }
             let (s, c, p) = await (summary, cards, page)
-            let result = Result { () throws(NetworkError) in
+            return Result { () throws(NetworkError) in
                 let page = try p.get()
                 return HomeSnapshot(summary: try s.get(), cards: try c.get(), transactions: page.items, nextCursor: page.nextCursor)
             }
-            self?.finishFetch(result, generation: generation, query: query)
-        }
+        }, then: { [weak self] in self?.finishFetch($0, generation: generation, query: query) })
     }
 
     private func finishFetch(_ result: Result<HomeSnapshot, NetworkError>, generation: Int, query: String?) {
         guard generation == self.generation else { return }
-        task = nil
         state.activity = .idle
         switch result {
         case .success(let snapshot):
@@ -126,23 +135,20 @@ public final class HomeInteractor: HomeBusinessLogic {
         present()
     }
 
-    public func loadMore(request: Home.LoadMore.Request) {
-        guard pageTask == nil, task == nil, logoutTask == nil, let cursor = state.nextCursor, state.cachedAt == nil else { return }
+    func loadMore(request: Home.LoadMore.Request) {
+        guard !page.isRunning, !fetch.isRunning, !logoutRequest.isRunning, let cursor = state.nextCursor, state.cachedAt == nil
+        else { return }
         let generation = generation
         let query = state.query.isEmpty ? nil : state.query
         state.activity = .loadingMore
         present()
-        pageTask = Task { [weak self, account] in
-            let result = await Result.capture { () async throws(NetworkError) in
-                try await account.transactions(limit: HomeInteractor.pageSize, cursor: cursor, query: query)
-            }
-            self?.finishPage(result, generation: generation)
-        }
+        page.call({ [account] () async throws(NetworkError) in
+            try await account.transactions(limit: HomeInteractor.pageSize, cursor: cursor, query: query)
+        }, then: { [weak self] in self?.finishPage($0, generation: generation) })
     }
 
     private func finishPage(_ result: Result<TransactionPage, NetworkError>, generation: Int) {
         guard generation == self.generation else { return }
-        pageTask = nil
         state.activity = .idle
         switch result {
         case .success(let page):
@@ -156,29 +162,27 @@ public final class HomeInteractor: HomeBusinessLogic {
         present()
     }
 
-    public func search(request: Home.Search.Request) {
+    func search(request: Home.Search.Request) {
         let query = request.query.trimmingCharacters(in: .whitespaces)
         guard query != state.query else { return }
         fetchAll(query: query)
     }
 
-    public func cancel(request: Home.Cancel.Request) {
-        guard logoutTask == nil, task != nil || pageTask != nil else { return }
-        task?.cancel()
-        pageTask?.cancel()
-        task = nil
-        pageTask = nil
+    func back(request: Home.Back.Request) {
+        guard !logoutRequest.isRunning, fetch.isRunning || page.isRunning else { return }
+        fetch.abandon()
+        page.abandon()
         generation += 1
         state.activity = .idle
         present()
     }
 
-    public func selectTransaction(request: Home.SelectTransaction.Request) {
+    func selectTransaction(request: Home.SelectTransaction.Request) {
         guard state.transactions.indices.contains(request.index) else { return }
         route(.transaction(state.transactions[request.index]))
     }
 
-    public func navigate(request: Home.Navigate.Request) {
+    func navigate(request: Home.Navigate.Request) {
         switch request.destination {
         case .addCard:
             route(.addCard)
@@ -196,30 +200,26 @@ public final class HomeInteractor: HomeBusinessLogic {
         }
     }
 
-    public func logout(request: Home.Logout.Request) {
-        guard logoutTask == nil else { return }
-        task?.cancel()
-        pageTask?.cancel()
-        task = nil
-        pageTask = nil
+    func logout(request: Home.Logout.Request) {
+        guard !logoutRequest.isRunning else { return }
+        fetch.abandon()
+        page.abandon()
         generation += 1
         state.activity = .loading
         present()
-        logoutTask = Task { [weak self, auth] in
-            // The server revokes the token; if it cannot be reached the token is still forgotten here.
-            try? await auth.logout()
+        // The server revokes the token; if it cannot be reached the token is still forgotten here.
+        logoutRequest.start({ [auth] in try? await auth.logout() }, then: { [weak self] _ in
             guard let self else { return }
-            self.logoutTask = nil
-            self.sessions.clear()
-            self.cache.clear()
-            self.route(.loggedOut)
-        }
+            sessions.clear()
+            cache.clear()
+            route(.loggedOut)
+        })
     }
 
     // MARK: What other scenes changed
 
-    /// A card was added elsewhere in the flow: show it without reloading everything.
-    public func cardAdded(_ card: Card) {
+    func cardAdded(request: Home.CardAdded.Request) {
+        let card = request.card
         state.cards.removeAll { $0.id == card.id }
         state.cards.append(card)
         state.notice = "\(card.brand.displayName) \(card.masked) added."
@@ -227,8 +227,8 @@ public final class HomeInteractor: HomeBusinessLogic {
         present()
     }
 
-    /// A card changed elsewhere (activated).
-    public func cardUpdated(_ card: Card) {
+    func cardUpdated(request: Home.CardUpdated.Request) {
+        let card = request.card
         if let index = state.cards.firstIndex(where: { $0.id == card.id }) {
             state.cards[index] = card
         } else {
@@ -239,9 +239,8 @@ public final class HomeInteractor: HomeBusinessLogic {
         present()
     }
 
-    /// The number of unread notifications changed elsewhere.
-    public func unreadChanged(_ count: Int) {
-        state.summary?.unreadNotifications = count
+    func unreadChanged(request: Home.UnreadChanged.Request) {
+        state.summary?.unreadNotifications = request.count
         saveCurrent()
         present()
     }

@@ -1,21 +1,21 @@
 import SkiffCore
 
 @MainActor
-public protocol HomePresentationLogic: AnyObject {
+protocol HomePresentationLogic: AnyObject {
     func presentUpdate(response: Home.Update.Response)
 }
 
 /// Turns Home's state into lines: the balance, masked cards, dated and signed amounts, and how fresh it all is.
 @MainActor
-public final class HomePresenter: HomePresentationLogic {
-    public weak var viewController: (any HomeDisplayLogic)?
+final class HomePresenter: HomePresentationLogic, ScenePresentation {
+    weak var viewController: (any HomeDisplayLogic)?
     private let formatting: Formatting
 
-    public init(formatting: Formatting = Formatting()) {
+    init(formatting: Formatting = Formatting()) {
         self.formatting = formatting
     }
 
-    public func presentUpdate(response: Home.Update.Response) {
+    func presentUpdate(response: Home.Update.Response) {
         let state = response.state
         let unread = state.summary?.unreadNotifications ?? 0
         viewController?.displayUpdate(viewModel: .init(
@@ -23,7 +23,8 @@ public final class HomePresenter: HomePresentationLogic {
             balance: "Balance " + (state.summary.map { $0.balance.formatted() } ?? "—"),
             unreadBadge: unread > 0 ? "\(unread) unread" : nil,
             cards: state.cards.map(cardRow),
-            cardsEmptyText: state.cards.isEmpty && state.summary != nil ? "No cards yet. Press a to add one." : nil,
+            cardsEmptyText: state.cards.isEmpty && state.summary != nil
+                ? PromptedText("No cards yet.", prompts: [KeyPrompt(.addCard, "add one")]) : nil,
             transactions: state.transactions.map(transactionRow),
             transactionsTitle: state.query.isEmpty ? "Transactions" : "Transactions matching “\(state.query)”",
             emptyText: emptyText(state),
@@ -35,15 +36,16 @@ public final class HomePresenter: HomePresentationLogic {
 
     private func cardRow(_ card: Card) -> Home.Update.ViewModel.CardRow {
         let owner = card.kind == .issued ? "Skiff card" : "Added card"
-        let status = switch (card.kind, card.status) {
-        case (.issued, .inactive): "Inactive · press v to activate"
-        case (_, .inactive): "Inactive"
-        case (_, .active): "Active"
-        }
+        let needsActivation = card.kind == .issued && card.status == .inactive
+        let status = card.status == .active ? "Active" : "Inactive"
         return .init(
             title: "\(card.brand.displayName) \(card.masked)",
-            detail: "\(owner) · expires \(formatting.expiry(month: card.expiryMonth, year: card.expiryYear)) · \(status)",
-            needsActivation: card.kind == .issued && card.status == .inactive
+            detail: PromptedText(
+                "\(owner) · expires \(formatting.expiry(month: card.expiryMonth, year: card.expiryYear)) · \(status)"
+                    + (needsActivation ? "." : ""),
+                prompts: needsActivation ? [KeyPrompt(.activateCard, "activate")] : []
+            ),
+            needsActivation: needsActivation
         )
     }
 
@@ -64,10 +66,13 @@ public final class HomePresenter: HomePresentationLogic {
 
     private func banner(_ state: Home.State) -> BannerMessage? {
         if let error = state.error, let text = formatting.message(for: error) {
+            let retry = [KeyPrompt(.refresh, "retry")]
             guard let cachedAt = state.cachedAt else {
-                return BannerMessage(.error, error == .unreachable || error == .timeout ? retryHint(error) : text)
+                if let problem = connectionProblem(error) { return BannerMessage(.error, problem, prompts: retry) }
+                return BannerMessage(.error, text)
             }
-            return BannerMessage(.error, "Offline: showing data from \(formatting.dayAndTime(cachedAt)). \(retryHint(error))")
+            let offline = "Offline: showing data from \(formatting.dayAndTime(cachedAt))."
+            return BannerMessage(.error, [offline, connectionProblem(error)].compactMap { $0 }.joined(separator: " "), prompts: retry)
         }
         if let notice = state.notice { return BannerMessage(.info, notice) }
         if let cachedAt = state.cachedAt, state.activity == .loading {
@@ -76,11 +81,12 @@ public final class HomePresenter: HomePresentationLogic {
         return nil
     }
 
-    private func retryHint(_ error: NetworkError) -> String {
+    /// What went wrong with the connection, where trying again may help.
+    private func connectionProblem(_ error: NetworkError) -> String? {
         switch error {
-        case .unreachable: "Can't reach the server. Press r to retry."
-        case .timeout: "The server is slow to answer. Press r to retry."
-        default: "Press r to retry."
+        case .unreachable: "Can't reach the server."
+        case .timeout: "The server is slow to answer."
+        default: nil
         }
     }
 }

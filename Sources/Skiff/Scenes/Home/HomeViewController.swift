@@ -1,14 +1,14 @@
 import TerminalUI
 
 @MainActor
-public protocol HomeDisplayLogic: AnyObject {
+protocol HomeDisplayLogic: AnyObject {
     func displayUpdate(viewModel: Home.Update.ViewModel)
 }
 
 /// Name, balance and unread badge; the cards; the transactions as a paged, searchable list.
 @MainActor
-public final class HomeViewController: SceneViewController, HomeDisplayLogic, ListViewDataSource {
-    public var interactor: (any HomeBusinessLogic)?
+final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisplay, ListViewDataSource {
+    var interactor: (any HomeBusinessLogic)?
 
     private let stack = VStack(spacing: 0)
     private let name = Label("", style: .title)
@@ -25,25 +25,27 @@ public final class HomeViewController: SceneViewController, HomeDisplayLogic, Li
     private var rows: [Home.Update.ViewModel.TransactionRow] = []
     private var cardRows: [Home.Update.ViewModel.CardRow] = []
 
-    public init() {
+    init() {
         super.init(title: "Home")
         keyBindings = [
-            KeyBinding(.character("a"), "add card") { [weak self] in self?.interactor?.navigate(request: .init(destination: .addCard)) },
-            KeyBinding(.character("v"), "activate card") { [weak self] in
+            bind(.addCard, .character("a"), "add card") { [weak self] in
+                self?.interactor?.navigate(request: .init(destination: .addCard))
+            },
+            bind(.activateCard, .character("v"), "activate card") { [weak self] in
                 self?.interactor?.navigate(request: .init(destination: .activateCard))
             },
             KeyBinding(.character("n"), "notifications") { [weak self] in
                 self?.interactor?.navigate(request: .init(destination: .notifications))
             },
             KeyBinding(.character("/"), "search") { [weak self] in self?.openSearch() },
-            KeyBinding(.character("r"), "refresh") { [weak self] in self?.interactor?.refresh(request: .init()) },
+            bind(.refresh, .character("r"), "refresh") { [weak self] in self?.interactor?.refresh(request: .init()) },
             KeyBinding(.character("L"), "log out") { [weak self] in self?.interactor?.logout(request: .init()) },
             KeyBinding.described([.enter], "open transaction"),
             KeyBinding(.character("q"), "quit") { [weak self] in self?.application?.quit() },
         ]
     }
 
-    public override func viewDidLoad() {
+    override func viewDidLoad() {
         let header = HStack(spacing: 2)
         header.add(name, size: .fill)
         header.add(unread, size: .fit)
@@ -83,9 +85,9 @@ public final class HomeViewController: SceneViewController, HomeDisplayLogic, Li
         if searchField.text.isEmpty { searchRow.isHidden = true }
     }
 
-    public override func escapePressed() {
+    override func escapePressed() {
         if searchRow.isHidden {
-            interactor?.cancel(request: .init())
+            interactor?.back(request: .init())
         } else {
             closeSearch()
         }
@@ -102,16 +104,16 @@ public final class HomeViewController: SceneViewController, HomeDisplayLogic, Li
 
     // MARK: ListViewDataSource
 
-    public func numberOfRows(in listView: ListView) -> Int { rows.count }
+    func numberOfRows(in listView: ListView) -> Int { rows.count }
 
-    public func listView(_ listView: ListView, rowAt index: Int) -> ListRow {
+    func listView(_ listView: ListView, rowAt index: Int) -> ListRow {
         let row = rows[index]
         return ListRow(row.text, detail: row.amount)
     }
 
     // MARK: Display
 
-    public func displayUpdate(viewModel: Home.Update.ViewModel) {
+    func displayUpdate(viewModel: Home.Update.ViewModel) {
         name.text = viewModel.name
         balance.text = viewModel.balance
         unread.text = viewModel.unreadBadge ?? ""
@@ -119,11 +121,11 @@ public final class HomeViewController: SceneViewController, HomeDisplayLogic, Li
         if viewModel.cards != cardRows || cards.items.isEmpty {
             cardRows = viewModel.cards
             for item in cards.items { cards.remove(item.view) }
-            if let empty = viewModel.cardsEmptyText { cards.add(Label(empty, style: .muted)) }
+            if let empty = viewModel.cardsEmptyText { cards.add(Label(sentence(empty), style: .muted)) }
             for card in viewModel.cards {
                 let line = HStack(spacing: 2)
                 line.add(Label(card.title, style: card.needsActivation ? .title : .text), size: .fixed(20))
-                line.add(Label(card.detail, style: .muted), size: .fill)
+                line.add(Label(sentence(card.detail), style: .muted), size: .fill)
                 cards.add(line, size: .fixed(1))
             }
         }
@@ -134,7 +136,7 @@ public final class HomeViewController: SceneViewController, HomeDisplayLogic, Li
             transactions.reloadData()
         }
         if let message = viewModel.banner {
-            banner.show(message.text, kind: message.kind == .error ? .error : .info)
+            banner.show(sentence(message.content), kind: message.kind == .error ? .error : .info)
         } else {
             banner.clear()
         }

@@ -1,27 +1,27 @@
 import SkiffCore
 
 @MainActor
-public protocol LaunchBusinessLogic: AnyObject {
+protocol LaunchBusinessLogic: AnyObject {
     func start(request: Launch.Start.Request)
 }
 
 /// A stored, unexpired session goes to Home; anything else to Login (and an expired session is forgotten).
 @MainActor
-public final class LaunchInteractor: LaunchBusinessLogic {
+final class LaunchInteractor: LaunchBusinessLogic {
     private let presenter: any LaunchPresentationLogic
     private let sessions: any SessionStoring
     private let clock: SceneClock
     private let serverDescription: String
-    public var route: (LaunchRoute) -> Void = { _ in }
+    var route: (LaunchRoute) -> Void = { _ in }
 
-    public init(presenter: any LaunchPresentationLogic, sessions: any SessionStoring, serverDescription: String, clock: SceneClock = .live) {
+    init(presenter: any LaunchPresentationLogic, sessions: any SessionStoring, serverDescription: String, clock: SceneClock = .live) {
         self.presenter = presenter
         self.sessions = sessions
         self.serverDescription = serverDescription
         self.clock = clock
     }
 
-    public func start(request: Launch.Start.Request) {
+    func start(request: Launch.Start.Request) {
         presenter.presentStart(response: .init(serverDescription: serverDescription))
         if let session = sessions.load() {
             if !session.isExpired(at: clock.now()) {

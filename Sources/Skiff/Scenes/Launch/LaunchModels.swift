@@ -1,16 +1,16 @@
 import SkiffCore
 
 /// Launch: decides where the app starts.
-public enum Launch {
-    public enum Start {
-        public struct Request: Sendable { public init() {} }
-        public struct Response: Sendable { public var serverDescription: String }
-        public struct ViewModel: Hashable, Sendable { public var subtitle: String }
+enum Launch {
+    enum Start {
+        struct Request: Sendable {}
+        struct Response: Sendable { var serverDescription: String }
+        struct ViewModel: Hashable, Sendable { var subtitle: String }
     }
 }
 
 /// Where the app starts.
-public enum LaunchRoute: Sendable {
+enum LaunchRoute: Sendable {
     case home(Session)
     case login
 }

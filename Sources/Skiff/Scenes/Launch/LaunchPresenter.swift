@@ -1,16 +1,16 @@
 @MainActor
-public protocol LaunchPresentationLogic: AnyObject {
+protocol LaunchPresentationLogic: AnyObject {
     func presentStart(response: Launch.Start.Response)
 }
 
 /// Words the launch screen.
 @MainActor
-public final class LaunchPresenter: LaunchPresentationLogic {
-    public weak var viewController: (any LaunchDisplayLogic)?
+final class LaunchPresenter: LaunchPresentationLogic, ScenePresentation {
+    weak var viewController: (any LaunchDisplayLogic)?
 
-    public init() {}
+    init() {}
 
-    public func presentStart(response: Launch.Start.Response) {
+    func presentStart(response: Launch.Start.Response) {
         viewController?.displayStart(viewModel: .init(subtitle: "Connecting to \(response.serverDescription)…"))
     }
 }

@@ -1,22 +1,22 @@
 import TerminalUI
 
 @MainActor
-public protocol LaunchDisplayLogic: AnyObject {
+protocol LaunchDisplayLogic: AnyObject {
     func displayStart(viewModel: Launch.Start.ViewModel)
 }
 
 /// The first screen: the name, while the app decides where to start.
 @MainActor
-public final class LaunchViewController: SceneViewController, LaunchDisplayLogic {
-    public var interactor: (any LaunchBusinessLogic)?
+final class LaunchViewController: SceneViewController, LaunchDisplayLogic, SceneDisplay {
+    var interactor: (any LaunchBusinessLogic)?
     private let stack = VStack(spacing: 1)
     private let subtitle = Label("", style: .muted, alignment: .center)
 
-    public init() {
+    init() {
         super.init(title: "Skiff")
     }
 
-    public override func viewDidLoad() {
+    override func viewDidLoad() {
         stack.add(View(), size: .fill)
         stack.add(Label("Skiff", style: .title, alignment: .center), size: .fixed(1))
         stack.add(Label("a wallet for your terminal", style: .muted, alignment: .center), size: .fixed(1))
@@ -26,11 +26,11 @@ public final class LaunchViewController: SceneViewController, LaunchDisplayLogic
     }
 
     /// Decides where the app starts; the coordinator replaces this screen at once.
-    public func start() {
+    func start() {
         interactor?.start(request: .init())
     }
 
-    public func displayStart(viewModel: Launch.Start.ViewModel) {
+    func displayStart(viewModel: Launch.Start.ViewModel) {
         subtitle.text = viewModel.subtitle
     }
 }

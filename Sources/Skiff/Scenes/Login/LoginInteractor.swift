@@ -1,20 +1,28 @@
 import Foundation
 import SkiffCore
+import TerminalUI
 
 @MainActor
-public protocol LoginBusinessLogic: AnyObject {
+protocol LoginBusinessLogic: AnyObject {
     func load(request: Login.Load.Request)
     func validateField(request: Login.ValidateField.Request)
     func submit(request: Login.Submit.Request)
-    func cancel(request: Login.Cancel.Request)
+    func back(request: Login.Back.Request)
     func navigate(request: Login.Navigate.Request)
     func passwordChanged(request: Login.PasswordChanged.Request)
+}
+
+/// Where Login sends the person next.
+enum LoginRoute: Sendable {
+    case loggedIn(Session)
+    case register(prefill: LastLogin)
+    case forgotPassword(prefill: LastLogin)
 }
 
 /// Checks the form, signs in through the auth worker, keeps the session and the last number, and counts down a
 /// lock-out.
 @MainActor
-public final class LoginInteractor: LoginBusinessLogic {
+final class LoginInteractor: LoginBusinessLogic {
     private let presenter: any LoginPresentationLogic
     private let auth: any AuthWorking
     private let sessions: any SessionStoring
@@ -23,15 +31,16 @@ public final class LoginInteractor: LoginBusinessLogic {
     private let notice: Login.Notice?
     private let clock: SceneClock
     /// Set by the coordinator: where the flow goes when it leaves this scene.
-    public var route: (LoginRoute) -> Void = { _ in }
+    var route: (LoginRoute) -> Void = { _ in }
 
-    private(set) var submitTask: Task<Void, Never>?
+    let inFlight: RequestInFlight
     private(set) var countdownTask: Task<Void, Never>?
     private var lockedUntil: Date?
 
-    public init(
+    init(
         presenter: any LoginPresentationLogic, auth: any AuthWorking, sessions: any SessionStoring,
-        preferences: any PreferencesStoring, demo: DemoCredentials?, notice: Login.Notice? = nil, clock: SceneClock = .live
+        preferences: any PreferencesStoring, demo: DemoCredentials?, notice: Login.Notice? = nil, clock: SceneClock = .live,
+        tasks: TaskTracker
     ) {
         self.notice = notice
         self.presenter = presenter
@@ -40,30 +49,28 @@ public final class LoginInteractor: LoginBusinessLogic {
         self.preferences = preferences
         self.demo = demo
         self.clock = clock
+        inFlight = RequestInFlight(tasks: tasks)
     }
 
-    isolated deinit {
-        submitTask?.cancel()
-        countdownTask?.cancel()
-    }
+    isolated deinit { countdownTask?.cancel() }
 
-    public func load(request: Login.Load.Request) {
+    func load(request: Login.Load.Request) {
         presenter.presentLoad(response: .init(lastLogin: preferences.lastLogin(), demo: demo, notice: notice))
     }
 
-    public func passwordChanged(request: Login.PasswordChanged.Request) {
+    func passwordChanged(request: Login.PasswordChanged.Request) {
         preferences.saveLastLogin(request.login)
         presenter.presentLoad(response: .init(lastLogin: request.login, demo: demo, notice: .passwordChanged))
     }
 
-    public func validateField(request: Login.ValidateField.Request) {
+    func validateField(request: Login.ValidateField.Request) {
         presenter.presentValidateField(
             response: .init(field: request.field, problem: Self.problems(in: request.form)[request.field])
         )
     }
 
-    public func submit(request: Login.Submit.Request) {
-        guard submitTask == nil else { return }
+    func submit(request: Login.Submit.Request) {
+        guard !inFlight.isRunning else { return }
         if let lockedUntil, lockedUntil > clock.now() {
             presenter.presentThrottle(response: .init(remainingSeconds: Int(lockedUntil.timeIntervalSince(clock.now()).rounded(.up))))
             return
@@ -78,16 +85,12 @@ public final class LoginInteractor: LoginBusinessLogic {
         preferences.saveLastLogin(LastLogin(countryCode: "+" + phone.countryCode, phoneNumber: request.form.phoneNumber))
         presenter.presentSubmit(response: .started)
         let password = request.form.password
-        submitTask = Task { [weak self, auth] in
-            let result = await Result.capture { () async throws(NetworkError) in
-                try await auth.login(phone: phone, password: password)
-            }
-            self?.finishSubmit(result)
-        }
+        inFlight.call({ [auth] () async throws(NetworkError) in
+            try await auth.login(phone: phone, password: password)
+        }, then: { [weak self] in self?.finishSubmit($0) })
     }
 
     private func finishSubmit(_ result: Result<Session, NetworkError>) {
-        submitTask = nil
         switch result {
         case .success(let session):
             try? sessions.save(session)
@@ -96,17 +99,15 @@ public final class LoginInteractor: LoginBusinessLogic {
         case .failure(.throttled(let seconds)):
             presenter.presentSubmit(response: .failed(.throttled(retryAfterSeconds: seconds)))
             startCountdown(seconds: seconds)
-        case .failure(.validation(let detail, let fields)) where !fields.isEmpty:
-            let problems = FieldErrorMapping.problems(fields, as: Login.Field.self)
-            presenter.presentSubmit(response: problems.isEmpty ? .failed(.validation(detail: detail, fields: fields)) : .invalid(problems))
         case .failure(let error):
-            presenter.presentSubmit(response: .failed(error))
+            presenter.presentSubmit(response: .refused(error))
         }
     }
 
     private func startCountdown(seconds: Int) {
         countdownTask?.cancel()
         lockedUntil = clock.now().addingTimeInterval(TimeInterval(seconds))
+        // A timer, not work: it is left out of the tracked tasks, so waiting for those never waits out a lock-out.
         countdownTask = Task { [weak self, clock] in
             var remaining = seconds
             while remaining > 0 {
@@ -119,12 +120,12 @@ public final class LoginInteractor: LoginBusinessLogic {
         }
     }
 
-    public func cancel(request: Login.Cancel.Request) {
-        submitTask?.cancel()
+    func back(request: Login.Back.Request) {
+        inFlight.cancel()
     }
 
-    public func navigate(request: Login.Navigate.Request) {
-        submitTask?.cancel()
+    func navigate(request: Login.Navigate.Request) {
+        inFlight.cancel()
         let prefill = LastLogin(countryCode: request.form.countryCode, phoneNumber: request.form.phoneNumber)
         switch request.destination {
         case .register: route(.register(prefill: prefill))

@@ -1,7 +1,7 @@
 import SkiffCore
 
 @MainActor
-public protocol LoginPresentationLogic: AnyObject {
+protocol LoginPresentationLogic: AnyObject {
     func presentLoad(response: Login.Load.Response)
     func presentValidateField(response: Login.ValidateField.Response)
     func presentSubmit(response: Login.Submit.Response)
@@ -10,15 +10,15 @@ public protocol LoginPresentationLogic: AnyObject {
 
 /// Words Login's outcomes: field errors, wrong credentials, lock-outs, and the demo hint.
 @MainActor
-public final class LoginPresenter: LoginPresentationLogic {
-    public weak var viewController: (any LoginDisplayLogic)?
+final class LoginPresenter: LoginPresentationLogic, ScenePresentation {
+    weak var viewController: (any LoginDisplayLogic)?
     private let formatting: Formatting
 
-    public init(formatting: Formatting = Formatting()) {
+    init(formatting: Formatting = Formatting()) {
         self.formatting = formatting
     }
 
-    public func presentLoad(response: Login.Load.Response) {
+    func presentLoad(response: Login.Load.Response) {
         let hint = response.demo.map { demo in
             let phone = (try? PhoneNumber.parse(countryCode: demo.countryCode, number: demo.phoneNumber).displayString)
                 ?? demo.countryCode + " " + demo.phoneNumber
@@ -40,13 +40,13 @@ public final class LoginPresenter: LoginPresentationLogic {
         }
     }
 
-    public func presentValidateField(response: Login.ValidateField.Response) {
+    func presentValidateField(response: Login.ValidateField.Response) {
         viewController?.displayValidateField(viewModel: .init(
             field: response.field, message: response.problem.map { formatting.message(for: $0) }
         ))
     }
 
-    public func presentSubmit(response: Login.Submit.Response) {
+    func presentSubmit(response: Login.Submit.Response) {
         let viewModel: Login.Submit.ViewModel
         switch response {
         case .invalid(let problems):
@@ -64,16 +64,16 @@ public final class LoginPresenter: LoginPresentationLogic {
                 isBusy: false, clearPassword: true, focus: .password
             )
         case .failed(let error):
-            let retry = error == .unreachable || error == .timeout ? " Press Ctrl-R to retry." : ""
+            let retry = error == .unreachable || error == .timeout ? [KeyPrompt(.retry, "retry")] : []
             viewModel = .init(
-                fieldErrors: [:], banner: formatting.message(for: error).map { BannerMessage(.error, $0 + retry) },
+                fieldErrors: [:], banner: formatting.message(for: error).map { BannerMessage(.error, $0, prompts: retry) },
                 isBusy: false, clearPassword: false, focus: nil
             )
         }
         viewController?.displaySubmit(viewModel: viewModel)
     }
 
-    public func presentThrottle(response: Login.Throttle.Response) {
+    func presentThrottle(response: Login.Throttle.Response) {
         let banner = response.remainingSeconds > 0
             ? BannerMessage(.error, "Too many attempts. Try again in \(formatting.countdown(seconds: response.remainingSeconds)).")
             : BannerMessage(.info, "You can try again now.")

@@ -1,61 +1,68 @@
 import SkiffCore
+import TerminalUI
 
 @MainActor
-public protocol NotificationsBusinessLogic: AnyObject {
+protocol NotificationsBusinessLogic: AnyObject {
     func load(request: Notifications.Load.Request)
     func markRead(request: Notifications.MarkRead.Request)
     func markAllRead(request: Notifications.MarkAllRead.Request)
-    func close(request: Notifications.Close.Request)
+    func back(request: Notifications.Back.Request)
+}
+
+/// Where Notifications sends the person next.
+enum NotificationsRoute: Sendable {
+    /// Back to Home, with how many are still unread (nil when the list never loaded, so nothing is known).
+    case back(unread: Int?)
 }
 
 /// Loads the notifications and marks them read on the server, showing the change at once.
 @MainActor
-public final class NotificationsInteractor: NotificationsBusinessLogic {
+final class NotificationsInteractor: NotificationsBusinessLogic {
     private let presenter: any NotificationsPresentationLogic
     private let worker: any NotificationsWorking
-    public var route: (NotificationsRoute) -> Void = { _ in }
+    var route: (NotificationsRoute) -> Void = { _ in }
 
     private(set) var state = Notifications.State()
-    private(set) var tasks: [Task<Void, Never>] = []
-    private var loadTask: Task<Void, Never>?
+    /// The load, cancelled when the screen goes; marking read is quick and must reach the server, so it runs
+    /// on the tracked tasks directly.
+    let inFlight: RequestInFlight
+    private let tasks: TaskTracker
 
-    public init(presenter: any NotificationsPresentationLogic, worker: any NotificationsWorking) {
+    init(presenter: any NotificationsPresentationLogic, worker: any NotificationsWorking, tasks: TaskTracker) {
         self.presenter = presenter
         self.worker = worker
+        self.tasks = tasks
+        inFlight = RequestInFlight(tasks: tasks)
     }
-
-    // Only the load is cancelled when the screen goes: marking read is quick and must reach the server.
-    isolated deinit { loadTask?.cancel() }
 
     private func present() { presenter.presentUpdate(response: .init(state: state)) }
 
-    public func load(request: Notifications.Load.Request) {
+    func load(request: Notifications.Load.Request) {
         state.isLoading = true
         state.error = nil
         present()
-        let load = Task { [weak self, worker] in
-            let result = await Result.capture { () async throws(NetworkError) in try await worker.notifications() }
+        inFlight.call({ [worker] () async throws(NetworkError) in
+            try await worker.notifications()
+        }, then: { [weak self] result in
             guard let self else { return }
-            self.state.isLoading = false
+            state.isLoading = false
             switch result {
             case .success(let items):
-                self.state.items = items
-                self.state.hasLoaded = true
+                state.items = items
+                state.hasLoaded = true
             case .failure(.cancelled): break
-            case .failure(let error): self.state.error = error
+            case .failure(let error): state.error = error
             }
-            self.present()
-        }
-        loadTask = load
-        tasks.append(load)
+            present()
+        })
     }
 
-    public func markRead(request: Notifications.MarkRead.Request) {
+    func markRead(request: Notifications.MarkRead.Request) {
         guard state.items.indices.contains(request.index), !state.items[request.index].read else { return }
         mark([state.items[request.index].id])
     }
 
-    public func markAllRead(request: Notifications.MarkAllRead.Request) {
+    func markAllRead(request: Notifications.MarkAllRead.Request) {
         mark(state.items.filter { !$0.read }.map(\.id))
     }
 
@@ -66,7 +73,7 @@ public final class NotificationsInteractor: NotificationsBusinessLogic {
         state.error = nil
         present()
         // Holds the worker, not the scene: the requests finish even if the screen is closed meanwhile.
-        tasks.append(Task { [weak self, worker] in
+        tasks.run { [weak self, worker] in
             var failed: [String] = []
             var lastError: NetworkError?
             for id in ids {
@@ -80,7 +87,7 @@ public final class NotificationsInteractor: NotificationsBusinessLogic {
             self.setRead(failed, false)
             self.state.error = lastError
             self.present()
-        })
+        }
     }
 
     private func setRead(_ ids: [String], _ read: Bool) {
@@ -89,12 +96,7 @@ public final class NotificationsInteractor: NotificationsBusinessLogic {
         }
     }
 
-    public func close(request: Notifications.Close.Request) {
-        route(.close(unread: state.hasLoaded ? state.items.filter { !$0.read }.count : nil))
-    }
-
-    /// Waits for every request this scene started (tests use it).
-    func settle() async {
-        for task in tasks { await task.value }
+    func back(request: Notifications.Back.Request) {
+        route(.back(unread: state.hasLoaded ? state.items.filter { !$0.read }.count : nil))
     }
 }

@@ -1,52 +1,47 @@
 import SkiffCore
 
 /// Notifications: newest first, each marked read when opened.
-public enum Notifications {
-    public struct State: Hashable, Sendable {
-        public var items: [AppNotification] = []
-        public var isLoading = false
-        public var error: NetworkError?
-        public var hasLoaded = false
-        public init() {}
+enum Notifications {
+    struct State: Hashable, Sendable {
+        var items: [AppNotification] = []
+        var isLoading = false
+        var error: NetworkError?
+        var hasLoaded = false
+        init() {}
     }
 
-    public enum Load {
-        public struct Request: Sendable { public init() {} }
+    enum Load {
+        struct Request: Sendable {}
     }
-    public enum MarkRead {
-        public struct Request: Sendable {
-            public var index: Int
-            public init(index: Int) { self.index = index }
+    enum MarkRead {
+        struct Request: Sendable {
+            var index: Int
+            init(index: Int) { self.index = index }
         }
     }
-    public enum MarkAllRead {
-        public struct Request: Sendable { public init() {} }
+    enum MarkAllRead {
+        struct Request: Sendable {}
     }
-    public enum Close {
-        public struct Request: Sendable { public init() {} }
+    /// Esc: leave, telling Home how many are unread.
+    enum Back {
+        struct Request: Sendable {}
     }
 
     /// What every flow presents: the whole list.
-    public enum Update {
-        public struct Response: Sendable { public var state: State }
-        public struct ViewModel: Hashable, Sendable {
-            public struct Row: Hashable, Sendable {
-                public var title: String
-                public var body: String
-                public var date: String
-                public var isUnread: Bool
+    enum Update {
+        struct Response: Sendable { var state: State }
+        struct ViewModel: Hashable, Sendable {
+            struct Row: Hashable, Sendable {
+                var title: String
+                var body: String
+                var date: String
+                var isUnread: Bool
             }
-            public var rows: [Row]
-            public var summary: String
-            public var emptyText: String?
-            public var banner: BannerMessage?
-            public var isBusy: Bool
+            var rows: [Row]
+            var summary: String
+            var emptyText: String?
+            var banner: BannerMessage?
+            var isBusy: Bool
         }
     }
-}
-
-/// Where Notifications sends the person next.
-public enum NotificationsRoute: Sendable {
-    /// Back to Home, with how many are still unread (nil when the list never loaded, so nothing is known).
-    case close(unread: Int?)
 }

@@ -1,21 +1,21 @@
 import SkiffCore
 
 @MainActor
-public protocol NotificationsPresentationLogic: AnyObject {
+protocol NotificationsPresentationLogic: AnyObject {
     func presentUpdate(response: Notifications.Update.Response)
 }
 
 /// Words the notification list.
 @MainActor
-public final class NotificationsPresenter: NotificationsPresentationLogic {
-    public weak var viewController: (any NotificationsDisplayLogic)?
+final class NotificationsPresenter: NotificationsPresentationLogic, ScenePresentation {
+    weak var viewController: (any NotificationsDisplayLogic)?
     private let formatting: Formatting
 
-    public init(formatting: Formatting = Formatting()) {
+    init(formatting: Formatting = Formatting()) {
         self.formatting = formatting
     }
 
-    public func presentUpdate(response: Notifications.Update.Response) {
+    func presentUpdate(response: Notifications.Update.Response) {
         let state = response.state
         let unread = state.items.filter { !$0.read }.count
         viewController?.displayUpdate(viewModel: .init(

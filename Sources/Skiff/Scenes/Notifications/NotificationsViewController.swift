@@ -1,14 +1,14 @@
 import TerminalUI
 
 @MainActor
-public protocol NotificationsDisplayLogic: AnyObject {
+protocol NotificationsDisplayLogic: AnyObject {
     func displayUpdate(viewModel: Notifications.Update.ViewModel)
 }
 
 /// The notifications, newest first; Enter marks the selected one read.
 @MainActor
-public final class NotificationsViewController: SceneViewController, NotificationsDisplayLogic, ListViewDataSource {
-    public var interactor: (any NotificationsBusinessLogic)?
+final class NotificationsViewController: SceneViewController, NotificationsDisplayLogic, SceneDisplay, ListViewDataSource {
+    var interactor: (any NotificationsBusinessLogic)?
 
     private let stack = VStack(spacing: 0)
     private let summary = Label("", style: .muted)
@@ -18,7 +18,7 @@ public final class NotificationsViewController: SceneViewController, Notificatio
     private let spinner = Spinner("Loading…")
     private var rows: [Notifications.Update.ViewModel.Row] = []
 
-    public init() {
+    init() {
         super.init(title: "Notifications")
         keyBindings = [
             KeyBinding.described([.enter], "mark read", showsInStatusBar: true),
@@ -26,7 +26,7 @@ public final class NotificationsViewController: SceneViewController, Notificatio
         ]
     }
 
-    public override func viewDidLoad() {
+    override func viewDidLoad() {
         stack.add(summary, size: .fixed(1))
         stack.add(banner)
         stack.add(Panel(title: "Inbox", content: list), size: .fill)
@@ -40,22 +40,22 @@ public final class NotificationsViewController: SceneViewController, Notificatio
         interactor?.load(request: .init())
     }
 
-    public override func escapePressed() {
-        interactor?.close(request: .init())
+    override func escapePressed() {
+        interactor?.back(request: .init())
     }
 
     private func showBody(_ index: Int) {
         body.text = rows.indices.contains(index) ? rows[index].body : ""
     }
 
-    public func numberOfRows(in listView: ListView) -> Int { rows.count }
+    func numberOfRows(in listView: ListView) -> Int { rows.count }
 
-    public func listView(_ listView: ListView, rowAt index: Int) -> ListRow {
+    func listView(_ listView: ListView, rowAt index: Int) -> ListRow {
         let row = rows[index]
         return ListRow(row.title, detail: row.date, style: row.isUnread ? .title : .text)
     }
 
-    public func displayUpdate(viewModel: Notifications.Update.ViewModel) {
+    func displayUpdate(viewModel: Notifications.Update.ViewModel) {
         summary.text = viewModel.summary
         list.emptyText = viewModel.emptyText ?? ""
         rows = viewModel.rows

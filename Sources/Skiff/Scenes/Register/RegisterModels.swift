@@ -1,19 +1,19 @@
 import SkiffCore
 
 /// Register: phone, full name and a new password, then a code sent to the phone.
-public enum Register {
-    public enum Field: String, Hashable, Sendable, CaseIterable {
+enum Register {
+    enum Field: String, Hashable, Sendable, CaseIterable {
         case countryCode, phoneNumber, fullName, password, confirmPassword
     }
 
-    public struct Form: Hashable, Sendable {
-        public var countryCode: String
-        public var phoneNumber: String
-        public var fullName: String
-        public var password: String
-        public var confirmPassword: String
+    struct Form: Hashable, Sendable {
+        var countryCode: String
+        var phoneNumber: String
+        var fullName: String
+        var password: String
+        var confirmPassword: String
 
-        public init(countryCode: String, phoneNumber: String, fullName: String, password: String, confirmPassword: String) {
+        init(countryCode: String, phoneNumber: String, fullName: String, password: String, confirmPassword: String) {
             self.countryCode = countryCode
             self.phoneNumber = phoneNumber
             self.fullName = fullName
@@ -22,36 +22,31 @@ public enum Register {
         }
     }
 
-    public typealias Load = PhonePrefill
+    typealias Load = PhonePrefill
 
-    public typealias ValidateField = FieldValidation<Field, Form>
+    typealias ValidateField = FieldValidation<Field, Form>
 
-    public enum Submit {
-        public struct Request: Sendable {
-            public var form: Form
-            public init(form: Form) { self.form = form }
+    enum Submit {
+        struct Request: Sendable {
+            var form: Form
+            init(form: Form) { self.form = form }
         }
-        public enum Response: Sendable {
+        enum Response: Sendable, FormSubmitResponse {
             case invalid([Field: InputProblem])
             case started
             case failed(NetworkError)
             case succeeded
         }
-        public struct ViewModel: Hashable, Sendable {
-            public var fieldErrors: [Field: String]
-            public var banner: BannerMessage?
-            public var isBusy: Bool
-            public var focus: Field?
+        struct ViewModel: Hashable, Sendable {
+            var fieldErrors: [Field: String]
+            var banner: BannerMessage?
+            var isBusy: Bool
+            var focus: Field?
         }
     }
 
-    public enum Cancel {
-        public struct Request: Sendable { public init() {} }
+    /// Esc: cancel a running request, or leave.
+    enum Back {
+        struct Request: Sendable {}
     }
-}
-
-/// Where Register sends the person next.
-public enum RegisterRoute: Sendable {
-    case verify(Registration, VerificationChallenge)
-    case cancelled
 }

@@ -1,7 +1,7 @@
 import SkiffCore
 
 @MainActor
-public protocol RegisterPresentationLogic: AnyObject {
+protocol RegisterPresentationLogic: AnyObject {
     func presentLoad(response: Register.Load.Response)
     func presentValidateField(response: Register.ValidateField.Response)
     func presentSubmit(response: Register.Submit.Response)
@@ -9,25 +9,25 @@ public protocol RegisterPresentationLogic: AnyObject {
 
 /// Words Register's outcomes.
 @MainActor
-public final class RegisterPresenter: RegisterPresentationLogic {
-    public weak var viewController: (any RegisterDisplayLogic)?
+final class RegisterPresenter: RegisterPresentationLogic, ScenePresentation {
+    weak var viewController: (any RegisterDisplayLogic)?
     private let formatting: Formatting
 
-    public init(formatting: Formatting = Formatting()) {
+    init(formatting: Formatting = Formatting()) {
         self.formatting = formatting
     }
 
-    public func presentLoad(response: Register.Load.Response) {
+    func presentLoad(response: Register.Load.Response) {
         viewController?.displayLoad(viewModel: formatting.phonePrefill(response))
     }
 
-    public func presentValidateField(response: Register.ValidateField.Response) {
+    func presentValidateField(response: Register.ValidateField.Response) {
         viewController?.displayValidateField(viewModel: .init(
             field: response.field, message: response.problem.map { formatting.message(for: $0) }
         ))
     }
 
-    public func presentSubmit(response: Register.Submit.Response) {
+    func presentSubmit(response: Register.Submit.Response) {
         let viewModel: Register.Submit.ViewModel
         switch response {
         case .invalid(let problems):

@@ -1,7 +1,7 @@
 import TerminalUI
 
 @MainActor
-public protocol RegisterDisplayLogic: AnyObject {
+protocol RegisterDisplayLogic: AnyObject {
     func displayLoad(viewModel: Register.Load.ViewModel)
     func displayValidateField(viewModel: Register.ValidateField.ViewModel)
     func displaySubmit(viewModel: Register.Submit.ViewModel)
@@ -9,39 +9,35 @@ public protocol RegisterDisplayLogic: AnyObject {
 
 /// Phone number, full name and a new password, typed twice.
 @MainActor
-public final class RegisterViewController: SceneViewController, RegisterDisplayLogic {
-    public var interactor: (any RegisterBusinessLogic)?
+final class RegisterViewController: SceneViewController, RegisterDisplayLogic, SceneDisplay {
+    var interactor: (any RegisterBusinessLogic)?
 
-    private let screen = FormScreen(intro: "Create an account. We will text a 6-digit code to your phone to check it is yours.")
-    let countryCode = TextField(maxLength: 4)
-    let phoneNumber = TextField(maxLength: 20)
+    private lazy var screen = FormScreen<Register.Field>(
+        intro: "Create an account. We will text a 6-digit code to your phone to check it is yours.", owner: self
+    )
+    let countryCode = TextField.countryCode()
+    let phoneNumber = TextField.phoneNumber()
     let fullName = TextField(maxLength: 100)
     let password = SecureField(maxLength: 128)
     let confirmPassword = SecureField(maxLength: 128)
     private lazy var sendButton = Button("Send code") { [weak self] in self?.submit() }
     private var isBusy = false
 
-    public init() {
+    init() {
         super.init(title: "Create account")
-        countryCode.inputFilter = { $0 == "+" || ("0"..."9").contains($0) }
-        phoneNumber.inputFilter = { ("0"..."9").contains($0) || " -().".contains($0) }
         keyBindings = [
-            KeyBinding(.enter, "send code") { [weak self] in self?.submit() },
-            KeyBinding(.ctrl("r"), "retry") { [weak self] in self?.submit() },
+            bind(.submit, .enter, "send code") { [weak self] in self?.submit() },
+            bind(.retry, .ctrl("r"), "retry") { [weak self] in self?.submit() },
         ]
     }
 
-    private var fields: [(Register.Field, TextField)] {
-        [(.countryCode, countryCode), (.phoneNumber, phoneNumber), (.fullName, fullName), (.password, password), (.confirmPassword, confirmPassword)]
-    }
-
-    public override func viewDidLoad() {
-        screen.form.addField("Country code", countryCode)
-        screen.form.addField("Phone number", phoneNumber)
-        screen.form.addField("Full name", fullName)
-        screen.form.addField("Password", password)
-        screen.form.addField("Repeat password", confirmPassword)
-        for (_, field) in fields { field.onSubmit = { [weak self] in self?.submit() } }
+    override func viewDidLoad() {
+        let onSubmit: @MainActor () -> Void = { [weak self] in self?.submit() }
+        screen.addField(.countryCode, "Country code", countryCode, submit: onSubmit)
+        screen.addField(.phoneNumber, "Phone number", phoneNumber, submit: onSubmit)
+        screen.addField(.fullName, "Full name", fullName, submit: onSubmit)
+        screen.addField(.password, "Password", password, submit: onSubmit)
+        screen.addField(.confirmPassword, "Repeat password", confirmPassword, submit: onSubmit)
         screen.buttons.add(sendButton)
         view.addSubview(screen.stack)
         interactor?.load(request: .init())
@@ -60,13 +56,13 @@ public final class RegisterViewController: SceneViewController, RegisterDisplayL
         interactor?.submit(request: .init(form: form))
     }
 
-    public override func focusDidMove(from previous: View?) {
-        guard let left = fields.first(where: { $0.1 === previous })?.0 else { return }
+    override func focusDidMove(from previous: View?) {
+        guard let left = screen.field(editedBy: previous) else { return }
         interactor?.validateField(request: .init(field: left, form: form))
     }
 
-    public override func escapePressed() {
-        interactor?.cancel(request: .init())
+    override func escapePressed() {
+        interactor?.back(request: .init())
     }
 
     isolated deinit {
@@ -76,21 +72,20 @@ public final class RegisterViewController: SceneViewController, RegisterDisplayL
 
     // MARK: Display
 
-    public func displayLoad(viewModel: Register.Load.ViewModel) {
+    func displayLoad(viewModel: Register.Load.ViewModel) {
         countryCode.text = viewModel.countryCode
         phoneNumber.text = viewModel.phoneNumber
     }
 
-    public func displayValidateField(viewModel: Register.ValidateField.ViewModel) {
-        guard let field = fields.first(where: { $0.0 == viewModel.field })?.1 else { return }
-        screen.form.setError(viewModel.message, for: field)
+    func displayValidateField(viewModel: Register.ValidateField.ViewModel) {
+        screen.setError(viewModel.message, for: viewModel.field)
     }
 
-    public func displaySubmit(viewModel: Register.Submit.ViewModel) {
+    func displaySubmit(viewModel: Register.Submit.ViewModel) {
         isBusy = viewModel.isBusy
-        screen.setBusy(viewModel.isBusy, "Sending a code… (Esc cancels)")
-        for (key, field) in fields { screen.form.setError(viewModel.fieldErrors[key], for: field) }
+        screen.setBusy(viewModel.isBusy, "Sending a code…")
+        screen.setErrors(viewModel.fieldErrors)
         screen.show(viewModel.banner)
-        if let key = viewModel.focus, let field = fields.first(where: { $0.0 == key })?.1 { focus(field) }
+        if let field = viewModel.focus { focus(screen.input(for: field)) }
     }
 }

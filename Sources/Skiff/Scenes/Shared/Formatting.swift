@@ -2,10 +2,10 @@ import Foundation
 import SkiffCore
 
 /// Wording and formats shared by every Presenter: money, dates, countdowns and error messages.
-public struct Formatting: Sendable {
-    public var timeZone: TimeZone
+struct Formatting: Sendable {
+    var timeZone: TimeZone
 
-    public init(timeZone: TimeZone = .current) {
+    init(timeZone: TimeZone = .current) {
         self.timeZone = timeZone
     }
 
@@ -18,40 +18,40 @@ public struct Formatting: Sendable {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// `21 Nov 2026`.
-    public func day(_ date: Date) -> String {
+    func day(_ date: Date) -> String {
         let c = calendar.dateComponents([.year, .month, .day], from: date)
         return "\(c.day ?? 1) \(Formatting.months[(c.month ?? 1) - 1]) \(c.year ?? 1970)"
     }
 
     /// `14:05`.
-    public func time(_ date: Date) -> String {
+    func time(_ date: Date) -> String {
         let c = calendar.dateComponents([.hour, .minute], from: date)
         return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
     }
 
     /// `21 Nov 2026 14:05`.
-    public func dayAndTime(_ date: Date) -> String { day(date) + " " + time(date) }
+    func dayAndTime(_ date: Date) -> String { day(date) + " " + time(date) }
 
     /// `21 Nov`: short form for list rows.
-    public func shortDay(_ date: Date) -> String {
+    func shortDay(_ date: Date) -> String {
         let c = calendar.dateComponents([.month, .day], from: date)
         let day = c.day ?? 1
         return (day < 10 ? " " : "") + "\(day) \(Formatting.months[(c.month ?? 1) - 1])"
     }
 
     /// `4:05` for 245 seconds; `0:09`.
-    public func countdown(seconds: Int) -> String {
+    func countdown(seconds: Int) -> String {
         let s = max(0, seconds)
         return "\(s / 60):" + String(format: "%02d", s % 60)
     }
 
     /// `04/29`.
-    public func expiry(month: Int, year: Int) -> String {
+    func expiry(month: Int, year: Int) -> String {
         String(format: "%02d/%02d", month, year % 100)
     }
 
     /// A sentence for a failed call, or nil where nothing needs saying (the person cancelled).
-    public func message(for error: NetworkError) -> String? {
+    func message(for error: NetworkError) -> String? {
         switch error {
         case .unreachable: "Can't reach the server. Check the connection and try again."
         case .timeout: "The server took too long to answer. Try again."

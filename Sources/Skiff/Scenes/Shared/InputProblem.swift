@@ -1,7 +1,7 @@
 import SkiffCore
 
 /// Why one field of a form was refused, by the app's own checks or by the server.
-public enum InputProblem: Hashable, Sendable {
+enum InputProblem: Hashable, Sendable {
     case phone(PhoneNumber.Problem)
     case password(PasswordPolicy.Problem)
     case passwordsDiffer
@@ -16,34 +16,9 @@ public enum InputProblem: Hashable, Sendable {
     case server(String)
 }
 
-/// A line shown above or below a form: information or an error.
-public struct BannerMessage: Hashable, Sendable {
-    public enum Kind: Hashable, Sendable { case info, error }
-    public var kind: Kind
-    public var text: String
-
-    public init(_ kind: Kind, _ text: String) {
-        self.kind = kind
-        self.text = text
-    }
-}
-
-/// Demo credentials shown on Login when the app runs its own development server.
-public struct DemoCredentials: Hashable, Sendable {
-    public var countryCode: String
-    public var phoneNumber: String
-    public var password: String
-
-    public init(countryCode: String, phoneNumber: String, password: String) {
-        self.countryCode = countryCode
-        self.phoneNumber = phoneNumber
-        self.password = password
-    }
-}
-
 extension Formatting {
     /// The sentence shown under a refused field.
-    public func message(for problem: InputProblem) -> String {
+    func message(for problem: InputProblem) -> String {
         switch problem {
         case .phone(let p): p.message
         case .password(let p): p.message
@@ -60,74 +35,7 @@ extension Formatting {
     }
 
     /// Field errors keyed by field, worded.
-    public func messages<Field: Hashable>(for problems: [Field: InputProblem]) -> [Field: String] {
+    func messages<Field: Hashable>(for problems: [Field: InputProblem]) -> [Field: String] {
         problems.mapValues { message(for: $0) }
-    }
-}
-
-/// What a one-time code was sent for, as the server's SMS outbox names it.
-public enum CodePurpose: String, Sendable {
-    case registration
-    case passwordReset = "password-reset"
-    case cardActivation = "card-activation"
-}
-
-/// Checking one field as the person leaves it: the same three shapes in every form scene, which names it
-/// `ValidateField`.
-public enum FieldValidation<Field: Hashable & Sendable, Form: Sendable> {
-    public struct Request: Sendable {
-        public var field: Field
-        public var form: Form
-        public init(field: Field, form: Form) {
-            self.field = field
-            self.form = form
-        }
-    }
-    public struct Response: Sendable {
-        public var field: Field
-        public var problem: InputProblem?
-    }
-    public struct ViewModel: Hashable, Sendable {
-        public var field: Field
-        public var message: String?
-    }
-}
-
-/// A phone number as typed into a country code field and a number field.
-enum PhoneInput {
-    /// Adds the number's problem, if any, to the field it belongs to.
-    static func check<Field: Hashable>(
-        countryCode: String, number: String, countryCodeField: Field, numberField: Field,
-        into problems: inout [Field: InputProblem]
-    ) {
-        do throws(PhoneNumber.Problem) {
-            _ = try PhoneNumber.parse(countryCode: countryCode, number: number)
-        } catch {
-            switch error {
-            case .emptyCountryCode, .invalidCountryCode: problems[countryCodeField] = .phone(error)
-            default: problems[numberField] = .phone(error)
-            }
-        }
-    }
-}
-
-/// Opening a screen that starts from the number typed on Login: the same three shapes in Register and Forgot
-/// password, which name it `Load`.
-public enum PhonePrefill {
-    public struct Request: Sendable { public init() {} }
-    public struct Response: Sendable { public var prefill: LastLogin? }
-    public struct ViewModel: Hashable, Sendable {
-        public var countryCode: String
-        public var phoneNumber: String
-    }
-}
-
-extension Formatting {
-    /// The number carried over from Login, `+1` when no country code was given.
-    func phonePrefill(_ response: PhonePrefill.Response) -> PhonePrefill.ViewModel {
-        PhonePrefill.ViewModel(
-            countryCode: response.prefill.map { $0.countryCode.isEmpty ? "+1" : $0.countryCode } ?? "+1",
-            phoneNumber: response.prefill?.phoneNumber ?? ""
-        )
     }
 }

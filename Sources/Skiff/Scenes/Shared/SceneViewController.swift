@@ -1,16 +1,41 @@
 import TerminalUI
 
 /// The base of every wallet screen: tells the subclass when the focus leaves a view (to check that field),
-/// and turns Esc into a request the Interactor decides on (cancel a running request, step back, or leave).
+/// turns Esc into a request the Interactor decides on (cancel a running request, step back, or leave), and
+/// words key prompts with the keys this screen really binds.
 @MainActor
-open class SceneViewController: ViewController {
+class SceneViewController: ViewController {
+    /// The key each command is bound to on this screen; Esc always means `.back`.
+    private var commandKeys: [SceneCommand: Key] = [.back: .escape]
+
     /// Called after a key moved the focus away from `previous`.
-    open func focusDidMove(from previous: View?) {}
+    func focusDidMove(from previous: View?) {}
 
     /// Esc: the scene decides through its Interactor; the coordinator pops when the Interactor routes away.
-    open func escapePressed() {}
+    func escapePressed() {}
 
-    open override func handle(_ key: Key) -> Bool {
+    /// A binding for `command`: the same data drives the key, the status bar, the help overlay and every
+    /// sentence that names the command's key.
+    func bind(
+        _ command: SceneCommand, _ key: Key, _ help: String, showsInStatusBar: Bool = true,
+        action: @escaping @MainActor () -> Void
+    ) -> KeyBinding {
+        commandKeys[command] = key
+        return KeyBinding(key, help, showsInStatusBar: showsInStatusBar, action: action)
+    }
+
+    /// The text with its prompts: "Can't reach the server. Press Ctrl-R to retry." A prompt for a command this
+    /// screen does not bind is left out.
+    func sentence(_ text: PromptedText) -> String {
+        let prompts = text.prompts.compactMap { prompt in
+            commandKeys[prompt.command].map { "\($0.label) to \(prompt.purpose)" }
+        }
+        guard !prompts.isEmpty else { return text.text }
+        let press = "Press " + prompts.joined(separator: ", or ") + "."
+        return text.text.isEmpty ? press : text.text + " " + press
+    }
+
+    override func handle(_ key: Key) -> Bool {
         let previous = focusedView
         var handled = super.handle(key)
         if let previous, previous !== focusedView {
@@ -24,62 +49,8 @@ open class SceneViewController: ViewController {
         return handled
     }
 
-    open override func shouldGoBack() -> Bool {
+    override func shouldGoBack() -> Bool {
         escapePressed()
         return false
-    }
-}
-
-/// The parts every form screen has, top to bottom: an introduction, a note (development codes, hints), the
-/// form, its buttons, an error banner and a spinner line.
-@MainActor
-final class FormScreen {
-    let stack = VStack(spacing: 1)
-    let intro = Label("", style: .muted, overflow: .wrap)
-    let note = Banner()
-    let form = Form(spacing: 0)
-    let buttons = HStack(spacing: 2)
-    let error = Banner()
-    let spinner = Spinner("Working…")
-
-    /// `sections` go under the form, before the buttons.
-    init(intro text: String, sections: [View] = []) {
-        intro.text = text
-        stack.add(intro)
-        stack.add(note)
-        stack.add(form)
-        for section in sections { stack.add(section) }
-        stack.add(buttons, size: .fixed(1))
-        stack.add(error)
-        stack.add(spinner, size: .fixed(1))
-    }
-
-    /// Shows a banner message in the note (information) or the error strip (errors); nil clears the error.
-    func show(_ message: BannerMessage?) {
-        guard let message else {
-            error.clear()
-            return
-        }
-        switch message.kind {
-        case .info:
-            note.show(message.text, kind: .info)
-            error.clear()
-        case .error:
-            error.show(message.text, kind: .error)
-        }
-    }
-
-    func setBusy(_ busy: Bool, _ title: String = "Working… (Esc cancels)") {
-        spinner.title = title
-        if busy { spinner.start() } else { spinner.stop() }
-    }
-}
-
-extension TextField {
-    /// A field that takes only ASCII digits.
-    static func digits(_ text: String = "", placeholder: String = "", maxLength: Int) -> TextField {
-        let field = TextField(text: text, placeholder: placeholder, maxLength: maxLength)
-        field.inputFilter = { ("0"..."9").contains($0) }
-        return field
     }
 }

@@ -1,28 +1,24 @@
 import SkiffCore
 
 /// Transaction detail: one transaction in full.
-public enum TransactionDetail {
-    public enum Load {
-        public struct Request: Sendable { public init() {} }
-        public struct Response: Sendable { public var transaction: Transaction }
-        public struct ViewModel: Hashable, Sendable {
-            public struct Row: Hashable, Sendable {
-                public var label: String
-                public var value: String
+enum TransactionDetail {
+    enum Load {
+        struct Request: Sendable {}
+        struct Response: Sendable { var transaction: Transaction }
+        struct ViewModel: Hashable, Sendable {
+            struct Row: Hashable, Sendable {
+                var label: String
+                var value: String
             }
-            public var title: String
-            public var amount: String
-            public var isIncoming: Bool
-            public var rows: [Row]
+            var title: String
+            var amount: String
+            var isIncoming: Bool
+            var rows: [Row]
         }
     }
 
-    public enum Close {
-        public struct Request: Sendable { public init() {} }
+    /// Esc: leave.
+    enum Back {
+        struct Request: Sendable {}
     }
-}
-
-/// Where Transaction detail sends the person next.
-public enum TransactionDetailRoute: Sendable {
-    case close
 }

@@ -1,21 +1,21 @@
 import SkiffCore
 
 @MainActor
-public protocol TransactionDetailPresentationLogic: AnyObject {
+protocol TransactionDetailPresentationLogic: AnyObject {
     func presentLoad(response: TransactionDetail.Load.Response)
 }
 
 /// Words one transaction: signed amount, full date and time, category, reference.
 @MainActor
-public final class TransactionDetailPresenter: TransactionDetailPresentationLogic {
-    public weak var viewController: (any TransactionDetailDisplayLogic)?
+final class TransactionDetailPresenter: TransactionDetailPresentationLogic, ScenePresentation {
+    weak var viewController: (any TransactionDetailDisplayLogic)?
     private let formatting: Formatting
 
-    public init(formatting: Formatting = Formatting()) {
+    init(formatting: Formatting = Formatting()) {
         self.formatting = formatting
     }
 
-    public func presentLoad(response: TransactionDetail.Load.Response) {
+    func presentLoad(response: TransactionDetail.Load.Response) {
         let t = response.transaction
         let incoming = t.amount.amountMinor > 0
         viewController?.displayLoad(viewModel: .init(

@@ -1,36 +1,35 @@
 import TerminalUI
 
 @MainActor
-public protocol TransactionDetailDisplayLogic: AnyObject {
+protocol TransactionDetailDisplayLogic: AnyObject {
     func displayLoad(viewModel: TransactionDetail.Load.ViewModel)
 }
 
 /// One transaction in full.
 @MainActor
-public final class TransactionDetailViewController: SceneViewController, TransactionDetailDisplayLogic {
-    public var interactor: (any TransactionDetailBusinessLogic)?
+final class TransactionDetailViewController: SceneViewController, TransactionDetailDisplayLogic, SceneDisplay {
+    var interactor: (any TransactionDetailBusinessLogic)?
 
     private let stack = VStack(spacing: 1)
     private let amount = Label("", style: .title)
     private let details = Form(spacing: 0)
 
-    public init() {
+    init() {
         super.init(title: "Transaction")
-        
     }
 
-    public override func viewDidLoad() {
+    override func viewDidLoad() {
         stack.add(amount, size: .fixed(1))
         stack.add(details)
         view.addSubview(Panel(title: nil, content: stack))
         interactor?.load(request: .init())
     }
 
-    public override func escapePressed() {
-        interactor?.close(request: .init())
+    override func escapePressed() {
+        interactor?.back(request: .init())
     }
 
-    public func displayLoad(viewModel: TransactionDetail.Load.ViewModel) {
+    func displayLoad(viewModel: TransactionDetail.Load.ViewModel) {
         title = viewModel.title
         amount.text = viewModel.amount
         for row in viewModel.rows {

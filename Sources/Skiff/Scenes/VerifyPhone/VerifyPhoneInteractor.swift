@@ -1,58 +1,62 @@
 import Foundation
 import SkiffCore
+import TerminalUI
 
 @MainActor
-public protocol VerifyPhoneBusinessLogic: AnyObject {
+protocol VerifyPhoneBusinessLogic: AnyObject {
     func load(request: VerifyPhone.Load.Request)
     func submit(request: VerifyPhone.Submit.Request)
     func resend(request: VerifyPhone.Resend.Request)
-    func cancel(request: VerifyPhone.Cancel.Request)
+    func back(request: VerifyPhone.Back.Request)
+}
+
+/// Where Verify phone sends the person next.
+enum VerifyPhoneRoute: Sendable {
+    case verified(Session)
+    case back
 }
 
 /// Sends the code back, keeps the new session, and can ask for a new code.
 @MainActor
-public final class VerifyPhoneInteractor: VerifyPhoneBusinessLogic {
+final class VerifyPhoneInteractor: VerifyPhoneBusinessLogic {
     private let presenter: any VerifyPhonePresentationLogic
     private let auth: any AuthWorking
     private let sessions: any SessionStoring
-    private let outbox: (any DevelopmentOutboxReading)?
-    private let clock: SceneClock
+    private let codes: DevelopmentCodes
     private let makeKey: () -> String
     private let registration: Registration
     private var challenge: VerificationChallenge
-    private var sentAt: Date
-    public var route: (VerifyPhoneRoute) -> Void = { _ in }
+    private var sent: DevelopmentCodes.ExpectedCode
+    var route: (VerifyPhoneRoute) -> Void = { _ in }
 
-    private(set) var task: Task<Void, Never>?
+    let inFlight: RequestInFlight
 
-    public init(
+    init(
         presenter: any VerifyPhonePresentationLogic, auth: any AuthWorking, sessions: any SessionStoring,
-        outbox: (any DevelopmentOutboxReading)?, registration: Registration, challenge: VerificationChallenge,
-        clock: SceneClock = .live, makeKey: @escaping () -> String = { UUID().uuidString }
+        codes: DevelopmentCodes, registration: Registration, challenge: VerificationChallenge,
+        tasks: TaskTracker, makeKey: @escaping () -> String = { UUID().uuidString }
     ) {
         self.presenter = presenter
         self.auth = auth
         self.sessions = sessions
-        self.outbox = outbox
+        self.codes = codes
         self.registration = registration
         self.challenge = challenge
-        self.clock = clock
         self.makeKey = makeKey
-        // The code was sent just before this scene was built; allow for the clock's granularity.
-        self.sentAt = clock.now().addingTimeInterval(-60)
+        inFlight = RequestInFlight(tasks: tasks)
+        // The code was sent just before this scene was built.
+        sent = codes.expect(to: registration.phone.e164, for: .registration, margin: .seconds(60))
     }
 
-    isolated deinit { task?.cancel() }
-
-    public func load(request: VerifyPhone.Load.Request) {
+    func load(request: VerifyPhone.Load.Request) {
         presenter.presentLoad(response: .init(
             phone: registration.phone, challenge: challenge,
-            developmentCode: outbox?.latestCode(to: registration.phone.e164, purpose: CodePurpose.registration.rawValue, since: sentAt)
+            developmentCode: sent.read()
         ))
     }
 
-    public func submit(request: VerifyPhone.Submit.Request) {
-        guard task == nil else { return }
+    func submit(request: VerifyPhone.Submit.Request) {
+        guard !inFlight.isRunning else { return }
         do throws(OneTimeCode.Problem) {
             try OneTimeCode.validate(request.code)
         } catch {
@@ -61,16 +65,13 @@ public final class VerifyPhoneInteractor: VerifyPhoneBusinessLogic {
         }
         presenter.presentSubmit(response: .started)
         let verificationId = challenge.verificationId
-        task = Task { [weak self, auth] in
-            let result = await Result.capture { () async throws(NetworkError) in
-                try await auth.verifyRegistration(verificationId: verificationId, code: request.code)
-            }
-            self?.finishSubmit(result)
-        }
+        let code = request.code
+        inFlight.call({ [auth] () async throws(NetworkError) in
+            try await auth.verifyRegistration(verificationId: verificationId, code: code)
+        }, then: { [weak self] in self?.finishSubmit($0) })
     }
 
     private func finishSubmit(_ result: Result<Session, NetworkError>) {
-        task = nil
         switch result {
         case .success(let session):
             try? sessions.save(session)
@@ -81,26 +82,22 @@ public final class VerifyPhoneInteractor: VerifyPhoneBusinessLogic {
         }
     }
 
-    public func resend(request: VerifyPhone.Resend.Request) {
-        guard task == nil else { return }
+    func resend(request: VerifyPhone.Resend.Request) {
+        guard !inFlight.isRunning else { return }
         presenter.presentSubmit(response: .started)
         let registration = registration
         let key = makeKey()
-        let requestedAt = clock.now()
-        task = Task { [weak self, auth] in
-            let result = await Result.capture { () async throws(NetworkError) in
-                try await auth.register(registration, idempotencyKey: key)
-            }
-            self?.finishResend(result, requestedAt: requestedAt)
-        }
+        let expected = codes.expect(to: registration.phone.e164, for: .registration)
+        inFlight.call({ [auth] () async throws(NetworkError) in
+            try await auth.register(registration, idempotencyKey: key)
+        }, then: { [weak self] in self?.finishResend($0, expected: expected) })
     }
 
-    private func finishResend(_ result: Result<VerificationChallenge, NetworkError>, requestedAt: Date) {
-        task = nil
+    private func finishResend(_ result: Result<VerificationChallenge, NetworkError>, expected: DevelopmentCodes.ExpectedCode) {
         switch result {
         case .success(let challenge):
             self.challenge = challenge
-            self.sentAt = requestedAt.addingTimeInterval(-1)
+            sent = expected
             presenter.presentSubmit(response: .resent)
             load(request: .init())
         case .failure(let error):
@@ -108,11 +105,7 @@ public final class VerifyPhoneInteractor: VerifyPhoneBusinessLogic {
         }
     }
 
-    public func cancel(request: VerifyPhone.Cancel.Request) {
-        if let task {
-            task.cancel()
-        } else {
-            route(.cancelled)
-        }
+    func back(request: VerifyPhone.Back.Request) {
+        inFlight.cancel { route(.back) }
     }
 }

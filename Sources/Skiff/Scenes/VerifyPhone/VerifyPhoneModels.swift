@@ -2,27 +2,31 @@ import Foundation
 import SkiffCore
 
 /// Verify phone: the 6-digit code sent at registration.
-public enum VerifyPhone {
-    public enum Load {
-        public struct Request: Sendable { public init() {} }
-        public struct Response: Sendable {
-            public var phone: PhoneNumber
-            public var challenge: VerificationChallenge
+enum VerifyPhone {
+    enum Field: String, Hashable, Sendable {
+        case code
+    }
+
+    enum Load {
+        struct Request: Sendable {}
+        struct Response: Sendable {
+            var phone: PhoneNumber
+            var challenge: VerificationChallenge
             /// The code from the development outbox, when the app runs its own server.
-            public var developmentCode: String?
+            var developmentCode: String?
         }
-        public struct ViewModel: Hashable, Sendable {
-            public var instructions: String
-            public var developmentBanner: BannerMessage?
+        struct ViewModel: Hashable, Sendable {
+            var instructions: String
+            var developmentBanner: BannerMessage?
         }
     }
 
-    public enum Submit {
-        public struct Request: Sendable {
-            public var code: String
-            public init(code: String) { self.code = code }
+    enum Submit {
+        struct Request: Sendable {
+            var code: String
+            init(code: String) { self.code = code }
         }
-        public enum Response: Sendable {
+        enum Response: Sendable {
             case invalid(InputProblem)
             case started
             case failed(NetworkError)
@@ -30,25 +34,20 @@ public enum VerifyPhone {
             /// A new code went out.
             case resent
         }
-        public struct ViewModel: Hashable, Sendable {
-            public var codeError: String?
-            public var banner: BannerMessage?
-            public var isBusy: Bool
-            public var clearCode: Bool
+        struct ViewModel: Hashable, Sendable {
+            var codeError: String?
+            var banner: BannerMessage?
+            var isBusy: Bool
+            var clearCode: Bool
         }
     }
 
-    public enum Resend {
-        public struct Request: Sendable { public init() {} }
+    enum Resend {
+        struct Request: Sendable {}
     }
 
-    public enum Cancel {
-        public struct Request: Sendable { public init() {} }
+    /// Esc: cancel a running request, or leave.
+    enum Back {
+        struct Request: Sendable {}
     }
-}
-
-/// Where Verify phone sends the person next.
-public enum VerifyPhoneRoute: Sendable {
-    case verified(Session)
-    case cancelled
 }

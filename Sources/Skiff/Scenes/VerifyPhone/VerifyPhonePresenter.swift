@@ -1,29 +1,29 @@
 import SkiffCore
 
 @MainActor
-public protocol VerifyPhonePresentationLogic: AnyObject {
+protocol VerifyPhonePresentationLogic: AnyObject {
     func presentLoad(response: VerifyPhone.Load.Response)
     func presentSubmit(response: VerifyPhone.Submit.Response)
 }
 
 /// Words the code screen: where the code went, until when it works, and what went wrong.
 @MainActor
-public final class VerifyPhonePresenter: VerifyPhonePresentationLogic {
-    public weak var viewController: (any VerifyPhoneDisplayLogic)?
+final class VerifyPhonePresenter: VerifyPhonePresentationLogic, ScenePresentation {
+    weak var viewController: (any VerifyPhoneDisplayLogic)?
     private let formatting: Formatting
 
-    public init(formatting: Formatting = Formatting()) {
+    init(formatting: Formatting = Formatting()) {
         self.formatting = formatting
     }
 
-    public func presentLoad(response: VerifyPhone.Load.Response) {
+    func presentLoad(response: VerifyPhone.Load.Response) {
         viewController?.displayLoad(viewModel: .init(
             instructions: "We sent a 6-digit code to \(response.phone.displayString). It works until \(formatting.time(response.challenge.expiresAt)).",
             developmentBanner: formatting.developmentBanner(code: response.developmentCode)
         ))
     }
 
-    public func presentSubmit(response: VerifyPhone.Submit.Response) {
+    func presentSubmit(response: VerifyPhone.Submit.Response) {
         viewController?.displaySubmit(viewModel: formatting.codeSubmission(response))
     }
 }

@@ -1,33 +1,32 @@
 import TerminalUI
 
 @MainActor
-public protocol VerifyPhoneDisplayLogic: AnyObject {
+protocol VerifyPhoneDisplayLogic: AnyObject {
     func displayLoad(viewModel: VerifyPhone.Load.ViewModel)
     func displaySubmit(viewModel: VerifyPhone.Submit.ViewModel)
 }
 
 /// The 6-digit code sent at registration.
 @MainActor
-public final class VerifyPhoneViewController: SceneViewController, VerifyPhoneDisplayLogic {
-    public var interactor: (any VerifyPhoneBusinessLogic)?
+final class VerifyPhoneViewController: SceneViewController, VerifyPhoneDisplayLogic, SceneDisplay {
+    var interactor: (any VerifyPhoneBusinessLogic)?
 
-    private let screen = FormScreen(intro: "")
+    private lazy var screen = FormScreen<VerifyPhone.Field>(intro: "", owner: self)
     let code = TextField.digits(maxLength: 6)
     private lazy var verifyButton = Button("Verify") { [weak self] in self?.submit() }
     private lazy var resendButton = Button("Send a new code") { [weak self] in self?.interactor?.resend(request: .init()) }
     private var isBusy = false
 
-    public init() {
+    init() {
         super.init(title: "Verify phone")
         keyBindings = [
-            KeyBinding(.enter, "verify") { [weak self] in self?.submit() },
-            KeyBinding(.ctrl("r"), "new code") { [weak self] in self?.interactor?.resend(request: .init()) },
+            bind(.submit, .enter, "verify") { [weak self] in self?.submit() },
+            bind(.retry, .ctrl("r"), "new code") { [weak self] in self?.interactor?.resend(request: .init()) },
         ]
     }
 
-    public override func viewDidLoad() {
-        screen.form.addField("Code", code)
-        code.onSubmit = { [weak self] in self?.submit() }
+    override func viewDidLoad() {
+        screen.addField(.code, "Code", code) { [weak self] in self?.submit() }
         screen.buttons.add(verifyButton)
         screen.buttons.add(resendButton)
         view.addSubview(screen.stack)
@@ -40,19 +39,19 @@ public final class VerifyPhoneViewController: SceneViewController, VerifyPhoneDi
         interactor?.submit(request: .init(code: code.text))
     }
 
-    public override func escapePressed() {
-        interactor?.cancel(request: .init())
+    override func escapePressed() {
+        interactor?.back(request: .init())
     }
 
-    public func displayLoad(viewModel: VerifyPhone.Load.ViewModel) {
+    func displayLoad(viewModel: VerifyPhone.Load.ViewModel) {
         screen.intro.text = viewModel.instructions
         if let banner = viewModel.developmentBanner { screen.show(banner) } else { screen.note.clear() }
     }
 
-    public func displaySubmit(viewModel: VerifyPhone.Submit.ViewModel) {
+    func displaySubmit(viewModel: VerifyPhone.Submit.ViewModel) {
         isBusy = viewModel.isBusy
-        screen.setBusy(viewModel.isBusy, "Checking… (Esc cancels)")
-        screen.form.setError(viewModel.codeError, for: code)
+        screen.setBusy(viewModel.isBusy, "Checking…")
+        screen.setError(viewModel.codeError, for: .code)
         screen.show(viewModel.banner)
         if viewModel.clearCode { code.clear() }
     }

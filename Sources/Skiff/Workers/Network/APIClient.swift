@@ -71,9 +71,9 @@ public final class APIClient: Sendable {
 struct UnauthorisedMiddleware: ClientMiddleware {
     let tokens: SessionTokenBox
     let onUnauthorised: @Sendable () -> Void
-    static let authOperations: Set<String> = [
-        "register", "verifyRegistration", "login", "logout", "forgotPassword", "resetPassword",
-    ]
+    /// The operations that need no session, plus logout: a 401 there means the session is already gone, which
+    /// is what logging out wants, not news to report.
+    static let authOperations = SkiffContract.unauthenticatedOperationIDs.union(["logout"])
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
@@ -138,11 +138,11 @@ enum NetworkErrorMapping {
 }
 
 extension Components.Responses.Problem {
-    /// This problem response as a `NetworkError`.
-    func networkError(status: Int) -> NetworkError {
-        let document: Components.Schemas.Problem? = switch body {
+    /// This problem response as a `NetworkError`, by the status its document states (RFC 9457: the response's).
+    var networkError: NetworkError {
+        let document: Components.Schemas.Problem = switch body {
         case .applicationProblemJson(let problem): problem
         }
-        return NetworkErrorMapping.problem(status: status, problem: document, retryAfter: headers.retryAfter)
+        return NetworkErrorMapping.problem(status: document.status, problem: document, retryAfter: headers.retryAfter)
     }
 }

@@ -11,21 +11,15 @@ public struct AuthWorker: AuthWorking {
     }
 
     public func login(phone: PhoneNumber, password: String) async throws(NetworkError) -> Session {
-        let client = api.client
-        let output = try await NetworkErrorMapping.call {
+        try await api.send { client in
             try await client.login(body: .json(.init(
                 countryCode: "+" + phone.countryCode, phoneNumber: phone.nationalNumber, password: password
             )))
-        }
-        switch output {
-        case .ok(let ok): return try await Self.session(NetworkErrorMapping.call { try ok.body.json })
-        case .default(let status, let problem): throw problem.networkError(status: status)
-        }
+        } success: { Self.session(try $0.ok.body.json) }
     }
 
     public func register(_ registration: Registration, idempotencyKey: String) async throws(NetworkError) -> VerificationChallenge {
-        let client = api.client
-        let output = try await NetworkErrorMapping.call {
+        try await api.send { client in
             try await client.register(
                 headers: .init(idempotencyKey: idempotencyKey),
                 body: .json(.init(
@@ -33,53 +27,29 @@ public struct AuthWorker: AuthWorking {
                     fullName: registration.fullName, password: registration.password
                 ))
             )
-        }
-        switch output {
-        case .accepted(let accepted): return Self.challenge(try await NetworkErrorMapping.call { try accepted.body.json })
-        case .default(let status, let problem): throw problem.networkError(status: status)
-        }
+        } success: { Self.challenge(try $0.accepted.body.json) }
     }
 
     public func verifyRegistration(verificationId: String, code: String) async throws(NetworkError) -> Session {
-        let client = api.client
-        let output = try await NetworkErrorMapping.call {
+        try await api.send { client in
             try await client.verifyRegistration(body: .json(.init(verificationId: verificationId, code: code)))
-        }
-        switch output {
-        case .created(let created): return try await Self.session(NetworkErrorMapping.call { try created.body.json })
-        case .default(let status, let problem): throw problem.networkError(status: status)
-        }
+        } success: { Self.session(try $0.created.body.json) }
     }
 
     public func forgotPassword(phone: PhoneNumber) async throws(NetworkError) -> VerificationChallenge {
-        let client = api.client
-        let output = try await NetworkErrorMapping.call {
+        try await api.send { client in
             try await client.forgotPassword(body: .json(.init(countryCode: "+" + phone.countryCode, phoneNumber: phone.nationalNumber)))
-        }
-        switch output {
-        case .accepted(let accepted): return Self.challenge(try await NetworkErrorMapping.call { try accepted.body.json })
-        case .default(let status, let problem): throw problem.networkError(status: status)
-        }
+        } success: { Self.challenge(try $0.accepted.body.json) }
     }
 
     public func resetPassword(verificationId: String, code: String, newPassword: String) async throws(NetworkError) {
-        let client = api.client
-        let output = try await NetworkErrorMapping.call {
+        try await api.send { client in
             try await client.resetPassword(body: .json(.init(verificationId: verificationId, code: code, newPassword: newPassword)))
-        }
-        switch output {
-        case .noContent: return
-        case .default(let status, let problem): throw problem.networkError(status: status)
-        }
+        } success: { _ = try $0.noContent }
     }
 
     public func logout() async throws(NetworkError) {
-        let client = api.client
-        let output = try await NetworkErrorMapping.call { try await client.logout() }
-        switch output {
-        case .noContent: return
-        case .default(let status, let problem): throw problem.networkError(status: status)
-        }
+        try await api.send { try await $0.logout() } success: { _ = try $0.noContent }
     }
 
     static func session(_ s: Components.Schemas.Session) -> Session {
@@ -104,39 +74,27 @@ public struct AccountWorker: AccountWorking {
     }
 
     public func summary() async throws(NetworkError) -> AccountSummary {
-        let client = api.client
-        let output = try await NetworkErrorMapping.call { try await client.getMe() }
-        switch output {
-        case .ok(let ok):
-            let me = try await NetworkErrorMapping.call { try ok.body.json }
-            return AccountSummary(
-                user: AuthWorker.user(me.user),
-                balance: Money(amountMinor: me.balance.amountMinor, currency: me.balance.currency),
-                unreadNotifications: me.unreadNotifications
-            )
-        case .default(let status, let problem): throw problem.networkError(status: status)
-        }
+        let me = try await api.send { try await $0.getMe() } success: { try $0.ok.body.json }
+        return AccountSummary(
+            user: AuthWorker.user(me.user),
+            balance: Money(amountMinor: me.balance.amountMinor, currency: me.balance.currency),
+            unreadNotifications: me.unreadNotifications
+        )
     }
 
     public func transactions(limit: Int, cursor: String?, query: String?) async throws(NetworkError) -> TransactionPage {
-        let client = api.client
-        let output = try await NetworkErrorMapping.call {
+        let page = try await api.send { client in
             try await client.listTransactions(query: .init(limit: Int32(limit), cursor: cursor, query: query))
-        }
-        switch output {
-        case .ok(let ok):
-            let page = try await NetworkErrorMapping.call { try ok.body.json }
-            return TransactionPage(
-                items: page.items.map {
-                    Transaction(
-                        id: $0.id, amount: Money(amountMinor: $0.amountMinor, currency: $0.currency),
-                        merchant: $0.merchant, category: $0.category, createdAt: $0.createdAt
-                    )
-                },
-                nextCursor: page.nextCursor
-            )
-        case .default(let status, let problem): throw problem.networkError(status: status)
-        }
+        } success: { try $0.ok.body.json }
+        return TransactionPage(
+            items: page.items.map {
+                Transaction(
+                    id: $0.id, amount: Money(amountMinor: $0.amountMinor, currency: $0.currency),
+                    merchant: $0.merchant, category: $0.category, createdAt: $0.createdAt
+                )
+            },
+            nextCursor: page.nextCursor
+        )
     }
 }
 
@@ -150,17 +108,11 @@ public struct CardWorker: CardWorking {
     }
 
     public func cards() async throws(NetworkError) -> [Card] {
-        let client = api.client
-        let output = try await NetworkErrorMapping.call { try await client.listCards() }
-        switch output {
-        case .ok(let ok): return try await NetworkErrorMapping.call { try ok.body.json }.map(Self.card)
-        case .default(let status, let problem): throw problem.networkError(status: status)
-        }
+        try await api.send { try await $0.listCards() } success: { try $0.ok.body.json.map(Self.card) }
     }
 
     public func add(_ card: NewCard, idempotencyKey: String) async throws(NetworkError) -> Card {
-        let client = api.client
-        let output = try await NetworkErrorMapping.call {
+        try await api.send { client in
             try await client.addCard(
                 headers: .init(idempotencyKey: idempotencyKey),
                 body: .json(.init(
@@ -168,33 +120,21 @@ public struct CardWorker: CardWorking {
                     cvc: card.securityCode, holderName: card.holderName
                 ))
             )
-        }
-        switch output {
-        case .created(let created): return Self.card(try await NetworkErrorMapping.call { try created.body.json })
-        case .default(let status, let problem): throw problem.networkError(status: status)
-        }
+        } success: { Self.card(try $0.created.body.json) }
     }
 
     public func requestActivation(cardID: String) async throws(NetworkError) -> VerificationChallenge {
-        let client = api.client
-        let output = try await NetworkErrorMapping.call { try await client.startCardActivation(path: .init(id: cardID)) }
-        switch output {
-        case .accepted(let accepted): return AuthWorker.challenge(try await NetworkErrorMapping.call { try accepted.body.json })
-        case .default(let status, let problem): throw problem.networkError(status: status)
+        try await api.send { try await $0.startCardActivation(path: .init(id: cardID)) } success: {
+            AuthWorker.challenge(try $0.accepted.body.json)
         }
     }
 
     public func activate(cardID: String, last4: String, verificationId: String, code: String) async throws(NetworkError) -> Card {
-        let client = api.client
-        let output = try await NetworkErrorMapping.call {
+        try await api.send { client in
             try await client.activateCard(
                 path: .init(id: cardID), body: .json(.init(last4: last4, verificationId: verificationId, code: code))
             )
-        }
-        switch output {
-        case .ok(let ok): return Self.card(try await NetworkErrorMapping.call { try ok.body.json })
-        case .default(let status, let problem): throw problem.networkError(status: status)
-        }
+        } success: { Self.card(try $0.ok.body.json) }
     }
 
     static func card(_ c: Components.Schemas.Card) -> Card {
@@ -217,23 +157,14 @@ public struct NotificationsWorker: NotificationsWorking {
     }
 
     public func notifications() async throws(NetworkError) -> [AppNotification] {
-        let client = api.client
-        let output = try await NetworkErrorMapping.call { try await client.listNotifications() }
-        switch output {
-        case .ok(let ok):
-            return try await NetworkErrorMapping.call { try ok.body.json }.map {
+        try await api.send { try await $0.listNotifications() } success: {
+            try $0.ok.body.json.map {
                 AppNotification(id: $0.id, title: $0.title, body: $0.body, createdAt: $0.createdAt, read: $0.read)
             }
-        case .default(let status, let problem): throw problem.networkError(status: status)
         }
     }
 
     public func markRead(id: String) async throws(NetworkError) {
-        let client = api.client
-        let output = try await NetworkErrorMapping.call { try await client.markNotificationRead(path: .init(id: id)) }
-        switch output {
-        case .noContent: return
-        case .default(let status, let problem): throw problem.networkError(status: status)
-        }
+        try await api.send { try await $0.markNotificationRead(path: .init(id: id)) } success: { _ = try $0.noContent }
     }
 }

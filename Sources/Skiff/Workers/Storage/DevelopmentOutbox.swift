@@ -1,4 +1,5 @@
 import Foundation
+import SkiffCore
 
 /// Reads the embedded server's SMS outbox (one JSON object a line: `to`, `code`, `purpose`, `sentAt`).
 public struct DevelopmentOutbox: DevelopmentOutboxReading {
@@ -11,11 +12,11 @@ public struct DevelopmentOutbox: DevelopmentOutboxReading {
     private struct Line: Decodable {
         var to: String
         var code: String
-        var purpose: String
+        var purpose: CodePurpose
         var sentAt: Date
     }
 
-    public func latestCode(to e164: String, purpose: String, since: Date) -> String? {
+    public func latestCode(to e164: String, purpose: CodePurpose, since: Date) -> String? {
         guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
         for line in data.split(separator: 0x0A).reversed() {
             guard let message = try? JSONCoding.decoder.decode(Line.self, from: Data(line)) else { continue }

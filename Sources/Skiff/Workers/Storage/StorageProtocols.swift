@@ -61,5 +61,5 @@ public protocol CacheStoring: Sendable {
 /// Reads one-time codes from the development SMS outbox, so a person can complete flows without a phone.
 public protocol DevelopmentOutboxReading: Sendable {
     /// The newest code sent to `e164` for `purpose` at or after `since`, if any.
-    func latestCode(to e164: String, purpose: String, since: Date) -> String?
+    func latestCode(to e164: String, purpose: CodePurpose, since: Date) -> String?
 }

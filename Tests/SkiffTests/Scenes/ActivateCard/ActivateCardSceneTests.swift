@@ -1,6 +1,7 @@
 import Foundation
 import SkiffCore
 import Testing
+import TerminalUI
 @testable import Skiff
 
 @MainActor
@@ -25,10 +26,12 @@ struct ActivateCardInteractorTests {
     let presenter = ActivateCardPresenterSpy()
     let worker = CardWorkerDouble()
     let outbox = OutboxDouble(code: "135790")
+    let tasks = TaskTracker()
 
     func makeSUT() -> ActivateCardInteractor {
         ActivateCardInteractor(
-            presenter: presenter, worker: worker, outbox: outbox, card: Seeds.issuedCard, phoneE164: "+12025550143", clock: .immediate()
+            presenter: presenter, worker: worker, codes: DevelopmentCodes(outbox: outbox, clock: .immediate()),
+            card: Seeds.issuedCard, phoneE164: "+12025550143", tasks: tasks
         )
     }
 
@@ -47,7 +50,7 @@ struct ActivateCardInteractorTests {
     func sendCode() async {
         let sut = makeSUT()
         sut.submit(request: .init(form: .init(last4: "0005", code: "")))
-        await sut.task?.value
+        await tasks.settle()
         #expect(worker.activationRequests.all == ["c_issued"])
         #expect(sut.stage == .code)
         guard case .codeSent(Seeds.challenge, "135790") = presenter.submits.last else {
@@ -63,14 +66,14 @@ struct ActivateCardInteractorTests {
         let sut = makeSUT()
         sut.route = { routes.append($0) }
         sut.submit(request: .init(form: .init(last4: "0005", code: "")))
-        await sut.task?.value
+        await tasks.settle()
         sut.submit(request: .init(form: .init(last4: "0005", code: "13579")))
         guard case .invalid([.code: .code(.malformed)]) = presenter.submits.last else {
             Issue.record("got \(presenter.submits)")
             return
         }
         sut.submit(request: .init(form: .init(last4: "0005", code: "135790")))
-        await sut.task?.value
+        await tasks.settle()
         #expect(worker.activations.last?.cardID == "c_issued")
         #expect(worker.activations.last?.last4 == "0005")
         #expect(worker.activations.last?.verificationId == "v_1")
@@ -86,9 +89,9 @@ struct ActivateCardInteractorTests {
         worker.activateResult.set(.failure(.validation(detail: "Wrong", fields: [FieldError(field: "last4", message: "These are not the card's last four digits.")])))
         let sut = makeSUT()
         sut.submit(request: .init(form: .init(last4: "1111", code: "")))
-        await sut.task?.value
+        await tasks.settle()
         sut.submit(request: .init(form: .init(last4: "1111", code: "135790")))
-        await sut.task?.value
+        await tasks.settle()
         guard case .invalid([.last4: .server("These are not the card's last four digits.")]) = presenter.submits.last else {
             Issue.record("got \(presenter.submits)")
             return

@@ -1,4 +1,5 @@
 import SkiffCore
+import SnapshotTesting
 import Testing
 import TerminalUI
 @testable import Skiff
@@ -16,7 +17,7 @@ struct ActivateCardScreenTests {
         await harness.send(.enter)
         await harness.type("482913")
         await harness.send(.enter)
-        assertSnapshot(harness.screen, named: "activate-error")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "activate-error")
     }
 
     @Test("last four, then the code with the development hint, then Home shows the card active")
@@ -25,10 +26,10 @@ struct ActivateCardScreenTests {
         try await harness.start()
         await harness.send(.character("v"))
         #expect(harness.top is ActivateCardViewController)
-        assertSnapshot(harness.screen, named: "activate-last4")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "activate-last4")
         await harness.type("0005")
         await harness.send(.enter)
-        assertSnapshot(harness.screen, named: "activate-code")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "activate-code")
         await harness.type("482913")
         await harness.send(.enter)
         #expect(harness.top is HomeViewController)

@@ -1,6 +1,7 @@
 import Foundation
 import SkiffCore
 import Testing
+import TerminalUI
 @testable import Skiff
 
 @MainActor
@@ -36,11 +37,12 @@ final class AddCardDisplaySpy: AddCardDisplayLogic {
 struct AddCardInteractorTests {
     let presenter = AddCardPresenterSpy()
     let worker = CardWorkerDouble()
+    let tasks = TaskTracker()
     let form = AddCard.Form(number: "4242 4242 4242 4242", holderName: "ALEX RIVERA", expiry: "04/29", securityCode: "123")
 
     func makeSUT() -> AddCardInteractor {
         var counter = 0
-        return AddCardInteractor(presenter: presenter, worker: worker, holderName: "Alex Rivera", clock: .immediate()) {
+        return AddCardInteractor(presenter: presenter, worker: worker, holderName: "Alex Rivera", clock: .immediate(), tasks: tasks) {
             counter += 1
             return "card-key-\(counter)"
         }
@@ -103,7 +105,7 @@ struct AddCardInteractorTests {
         sut.route = { routes.append($0) }
         sut.submit(request: .init(form: form))
         sut.submit(request: .init(form: form))
-        await sut.task?.value
+        await tasks.settle()
         #expect(worker.adds.last?.0.number.digits == "4242424242424242")
         #expect(worker.adds.last?.0.securityCode == "123")
         guard case .added(Seeds.externalCard) = routes.last else {
@@ -119,10 +121,10 @@ struct AddCardInteractorTests {
         let sut = makeSUT()
         sut.submit(request: .init(form: form))
         sut.submit(request: .init(form: form))
-        await sut.task?.value
+        await tasks.settle()
         worker.addResult.set(.success(Seeds.externalCard))
         sut.submit(request: .init(form: form))
-        await sut.task?.value
+        await tasks.settle()
         #expect(worker.adds.all.map(\.1) == ["card-key-1", "card-key-1"])
     }
 
@@ -132,17 +134,17 @@ struct AddCardInteractorTests {
         let sut = makeSUT()
         sut.submit(request: .init(form: form))
         sut.submit(request: .init(form: form))
-        await sut.task?.value
+        await tasks.settle()
         sut.back(request: .init())
         sut.submit(request: .init(form: form))
         sut.submit(request: .init(form: form))
-        await sut.task?.value
+        await tasks.settle()
         sut.back(request: .init())
         var changed = form
         changed.expiry = "05/29"
         sut.submit(request: .init(form: changed))
         sut.submit(request: .init(form: changed))
-        await sut.task?.value
+        await tasks.settle()
         #expect(worker.adds.all.map(\.1) == ["card-key-1", "card-key-1", "card-key-2"])
     }
 
@@ -155,15 +157,14 @@ struct AddCardInteractorTests {
         sut.route = { routes.append($0) }
         sut.submit(request: .init(form: form))
         sut.submit(request: .init(form: form))
-        let task = sut.task
         sut.back(request: .init())
-        await task?.value
+        await tasks.settle()
         #expect(sut.stage == .confirm)
         sut.back(request: .init())
         #expect(sut.stage == .form)
         #expect(presenter.backs.last?.stage == .form)
         sut.back(request: .init())
-        guard case .cancelled = routes.last else {
+        guard case .back = routes.last else {
             Issue.record("got \(routes)")
             return
         }
@@ -176,7 +177,7 @@ struct AddCardInteractorTests {
         let sut = makeSUT()
         sut.submit(request: .init(form: form))
         sut.submit(request: .init(form: form))
-        await sut.task?.value
+        await tasks.settle()
         guard case .invalid(let problems) = presenter.submits.last else {
             Issue.record("got \(presenter.submits)")
             return

@@ -1,4 +1,5 @@
 import SkiffCore
+import SnapshotTesting
 import Testing
 import TerminalUI
 @testable import Skiff
@@ -25,14 +26,14 @@ struct AddCardScreenTests {
     @Test("empty form, the holder name filled in, focus on the number")
     func empty() async throws {
         let harness = try await open()
-        assertSnapshot(harness.screen, named: "addcard-empty")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "addcard-empty")
     }
 
     @Test("the number is grouped as typed, the brand shown, the CVC hidden")
     func filled() async throws {
         let harness = try await open()
         await fill(harness)
-        assertSnapshot(harness.screen, named: "addcard-filled")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "addcard-filled")
         #expect(!harness.screen.contains("123"))
     }
 
@@ -49,7 +50,7 @@ struct AddCardScreenTests {
         let harness = try await open()
         await fill(harness, number: "4242424242424241", expiry: "1026", cvc: "12")
         await harness.send(.enter)
-        assertSnapshot(harness.screen, named: "addcard-errors")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "addcard-errors")
         #expect(harness.cards.adds.count == 0)
     }
 
@@ -58,12 +59,12 @@ struct AddCardScreenTests {
         let harness = try await open()
         await fill(harness)
         await harness.send(.enter)
-        assertSnapshot(harness.screen, named: "addcard-confirm")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "addcard-confirm")
         #expect(!harness.screen.contains("4242 4242"))
         await harness.send(.enter)
         #expect(harness.top is HomeViewController)
         #expect(harness.cards.adds.count == 1)
-        assertSnapshot(harness.screen, named: "home-card-added")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "home-card-added")
     }
 
     @Test("Esc on the confirmation goes back to the form with everything kept")
@@ -85,7 +86,7 @@ struct AddCardScreenTests {
         await fill(harness)
         await harness.send(.enter)
         await harness.send(.enter)
-        assertSnapshot(harness.stillScreen, named: "addcard-loading")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "addcard-loading")
         await harness.send(.escape)
         #expect(harness.top is AddCardViewController)
         #expect(!harness.screen.contains("Adding the card"))
@@ -98,6 +99,6 @@ struct AddCardScreenTests {
         await fill(harness)
         await harness.send(.enter)
         await harness.send(.enter)
-        assertSnapshot(harness.screen, named: "addcard-duplicate")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "addcard-duplicate")
     }
 }

@@ -1,4 +1,5 @@
 import SkiffCore
+import SnapshotTesting
 import Testing
 import TerminalUI
 @testable import Skiff
@@ -20,7 +21,7 @@ struct ForgotPasswordScreenTests {
         await harness.send(.tab)
         await harness.type("new-harbour-22")
         await harness.send(.enter)
-        assertSnapshot(harness.screen, named: "forgot-error")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "forgot-error")
     }
 
     @Test("the number stage, then the code and new password")
@@ -30,9 +31,9 @@ struct ForgotPasswordScreenTests {
         await harness.type("2025550143")
         await harness.send(.ctrl("p"))
         #expect(harness.top is ForgotPasswordViewController)
-        assertSnapshot(harness.screen, named: "forgot-phone")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "forgot-phone")
         await harness.send(.enter)
-        assertSnapshot(harness.screen, named: "forgot-reset")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "forgot-reset")
         await harness.type("482913")
         await harness.send(.tab)
         await harness.type("new-harbour-22")
@@ -41,6 +42,6 @@ struct ForgotPasswordScreenTests {
         await harness.send(.enter)
         #expect(harness.top is LoginViewController)
         #expect(harness.navigation.viewControllers.count == 1)
-        assertSnapshot(harness.screen, named: "login-after-reset")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "login-after-reset")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SkiffCore
 import Testing
+import TerminalUI
 @testable import Skiff
 
 @MainActor
@@ -18,11 +19,12 @@ struct HomeInteractorTests {
     let auth = AuthWorkerDouble()
     let sessions = SessionStoreDouble(Seeds.session)
     let cache = CacheStoreDouble()
+    let tasks = TaskTracker()
 
     func makeSUT() -> HomeInteractor {
         HomeInteractor(
             presenter: presenter, account: account, cards: cards, auth: auth, sessions: sessions, cache: cache,
-            session: Seeds.session, clock: .immediate()
+            session: Seeds.session, clock: .immediate(), tasks: tasks
         )
     }
 
@@ -36,7 +38,7 @@ struct HomeInteractorTests {
         let sut = makeSUT()
         sut.load(request: .init())
         #expect(presenter.updates.first?.activity == .loading)
-        await sut.task?.value
+        await tasks.settle()
         let state = presenter.updates.last!
         #expect(state.summary == Seeds.summary)
         #expect(state.cards == [Seeds.issuedCard])
@@ -57,7 +59,7 @@ struct HomeInteractorTests {
         #expect(presenter.updates.first?.cachedAt == saved)
         #expect(presenter.updates.first?.transactions.count == 1)
         #expect(presenter.updates.first?.activity == .loading)
-        sut.task?.cancel()
+        sut.back(request: .init())
     }
 
     @Test("offline with a cache keeps the cached data and says since when")
@@ -67,7 +69,7 @@ struct HomeInteractorTests {
         account.summaryResult.set(.failure(.unreachable))
         let sut = makeSUT()
         sut.load(request: .init())
-        await sut.task?.value
+        await tasks.settle()
         let state = presenter.updates.last!
         #expect(state.error == .unreachable)
         #expect(state.cachedAt == saved)
@@ -80,10 +82,10 @@ struct HomeInteractorTests {
         account.pages.set(.success(["": firstPage(), "c50": TransactionPage(items: (51...60).map { Seeds.transaction($0) }, nextCursor: nil)]))
         let sut = makeSUT()
         sut.load(request: .init())
-        await sut.task?.value
+        await tasks.settle()
         sut.loadMore(request: .init())
         sut.loadMore(request: .init())
-        await sut.pageTask?.value
+        await tasks.settle()
         #expect(account.calls.all.map(\.cursor) == [nil, "c50"])
         #expect(presenter.updates.last?.transactions.count == 60)
         #expect(presenter.updates.last?.nextCursor == nil)
@@ -96,12 +98,12 @@ struct HomeInteractorTests {
         account.pages.set(.success(["": TransactionPage(items: [Seeds.transaction(7)], nextCursor: nil)]))
         let sut = makeSUT()
         sut.search(request: .init(query: " coffee "))
-        await sut.task?.value
+        await tasks.settle()
         #expect(account.calls.last?.query == "coffee")
         #expect(presenter.updates.last?.query == "coffee")
         #expect(presenter.updates.last?.transactions == [Seeds.transaction(7)])
         sut.search(request: .init(query: ""))
-        await sut.task?.value
+        await tasks.settle()
         #expect(account.calls.last?.query == nil)
     }
 
@@ -110,10 +112,10 @@ struct HomeInteractorTests {
         account.pages.set(.success(["": firstPage()]))
         let sut = makeSUT()
         sut.load(request: .init())
-        await sut.task?.value
+        await tasks.settle()
         account.pageFailure.set(.failure(.unreachable))
         sut.search(request: .init(query: "coffee"))
-        await sut.task?.value
+        await tasks.settle()
         #expect(presenter.updates.last?.transactions.count == 50)
         #expect(presenter.updates.last?.query == "")
         #expect(presenter.updates.last?.error == .unreachable)
@@ -125,11 +127,10 @@ struct HomeInteractorTests {
         account.gate = gate
         let sut = makeSUT()
         sut.load(request: .init())
-        let task = sut.task
-        sut.cancel(request: .init())
+        sut.back(request: .init())
         #expect(presenter.updates.last?.activity == .idle)
-        await task?.value
-        #expect(sut.task == nil)
+        await tasks.settle()
+        #expect(!sut.fetch.isRunning)
         #expect(presenter.updates.last?.summary == nil)
     }
 
@@ -142,10 +143,10 @@ struct HomeInteractorTests {
         sut.route = { routes.append($0) }
         sut.logout(request: .init())
         sut.refresh(request: .init())
-        sut.cancel(request: .init())
-        #expect(sut.task == nil)
+        sut.back(request: .init())
+        #expect(!sut.fetch.isRunning)
         gate.open()
-        await sut.logoutTask?.value
+        await tasks.settle()
         #expect(auth.logouts.count == 1)
         guard case .loggedOut = routes.last else {
             Issue.record("got \(routes)")
@@ -157,7 +158,7 @@ struct HomeInteractorTests {
     func searchNotCached() async {
         let sut = makeSUT()
         sut.search(request: .init(query: "coffee"))
-        await sut.task?.value
+        await tasks.settle()
         #expect(cache.loadHome(userID: "u_1") == nil)
     }
 
@@ -168,7 +169,7 @@ struct HomeInteractorTests {
         let sut = makeSUT()
         sut.route = { routes.append($0) }
         sut.load(request: .init())
-        await sut.task?.value
+        await tasks.settle()
         sut.selectTransaction(request: .init(index: 2))
         sut.selectTransaction(request: .init(index: 999))
         guard routes.count == 1, case .transaction(let t) = routes[0] else {
@@ -184,7 +185,7 @@ struct HomeInteractorTests {
         let sut = makeSUT()
         sut.route = { routes.append($0) }
         sut.load(request: .init())
-        await sut.task?.value
+        await tasks.settle()
         sut.navigate(request: .init(destination: .activateCard))
         guard case .activateCard(Seeds.issuedCard) = routes.last else {
             Issue.record("got \(routes)")
@@ -192,7 +193,7 @@ struct HomeInteractorTests {
         }
         var active = Seeds.issuedCard
         active.status = .active
-        sut.cardUpdated(active)
+        sut.cardUpdated(request: .init(card: active))
         sut.navigate(request: .init(destination: .activateCard))
         #expect(routes.count == 1)
         #expect(presenter.updates.last?.notice == "Your Skiff card is already active.")
@@ -202,9 +203,9 @@ struct HomeInteractorTests {
     func cardAdded() async {
         let sut = makeSUT()
         sut.load(request: .init())
-        await sut.task?.value
+        await tasks.settle()
         let before = account.calls.count
-        sut.cardAdded(Seeds.externalCard)
+        sut.cardAdded(request: .init(card: Seeds.externalCard))
         #expect(presenter.updates.last?.cards == [Seeds.issuedCard, Seeds.externalCard])
         #expect(presenter.updates.last?.notice == "Visa •••• 4242 added.")
         #expect(account.calls.count == before)
@@ -215,8 +216,8 @@ struct HomeInteractorTests {
     func unread() async {
         let sut = makeSUT()
         sut.load(request: .init())
-        await sut.task?.value
-        sut.unreadChanged(0)
+        await tasks.settle()
+        sut.unreadChanged(request: .init(count: 0))
         #expect(presenter.updates.last?.summary?.unreadNotifications == 0)
     }
 
@@ -226,7 +227,7 @@ struct HomeInteractorTests {
         let sut = makeSUT()
         sut.route = { routes.append($0) }
         sut.logout(request: .init())
-        await sut.logoutTask?.value
+        await tasks.settle()
         #expect(auth.logouts.count == 1)
         #expect(sessions.load() == nil)
         #expect(cache.clears == 1)
@@ -243,7 +244,7 @@ struct HomeInteractorTests {
         let sut = makeSUT()
         sut.route = { routes.append($0) }
         sut.logout(request: .init())
-        await sut.logoutTask?.value
+        await tasks.settle()
         #expect(sessions.load() == nil)
         #expect(routes.count == 1)
     }

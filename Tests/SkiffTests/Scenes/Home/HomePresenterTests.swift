@@ -36,9 +36,11 @@ struct HomePresenterTests {
         #expect(vm.cardsEmptyText == nil)
         #expect(vm.unreadBadge == "3 unread")
         #expect(vm.cards.map(\.title) == ["Visa •••• 0005", "Visa •••• 4242"])
-        #expect(vm.cards[0].detail == "Skiff card · expires 11/30 · Inactive · press v to activate")
+        #expect(vm.cards[0].detail == PromptedText(
+            "Skiff card · expires 11/30 · Inactive.", prompts: [KeyPrompt(.activateCard, "activate")]
+        ))
         #expect(vm.cards[0].needsActivation)
-        #expect(vm.cards[1].detail == "Added card · expires 04/29 · Active")
+        #expect(vm.cards[1].detail == PromptedText("Added card · expires 04/29 · Active"))
         #expect(vm.transactions[0] == .init(text: "22 Nov  Merchant 1 · Groceries", amount: "-$12.50", isIncoming: false))
         #expect(vm.transactions[1].amount == "+$2,500.00")
         #expect(vm.transactions[1].isIncoming)
@@ -78,16 +80,16 @@ struct HomePresenterTests {
         state.error = .unreachable
         makeSUT().presentUpdate(response: .init(state: state))
         #expect(display.updates.last?.banner == BannerMessage(
-            .error, "Offline: showing data from 22 Nov 2026 10:00. Can't reach the server. Press r to retry."
+            .error, "Offline: showing data from 22 Nov 2026 10:00. Can't reach the server.", prompts: [KeyPrompt(.refresh, "retry")]
         ))
     }
 
-    @Test("unreachable without a cache names Home's retry key")
+    @Test("unreachable without a cache points at Home's refresh key")
     func unreachableNoCache() {
         var state = loaded()
         state.error = .unreachable
         makeSUT().presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.banner == BannerMessage(.error, "Can't reach the server. Press r to retry."))
+        #expect(display.updates.last?.banner == BannerMessage(.error, "Can't reach the server.", prompts: [KeyPrompt(.refresh, "retry")]))
     }
 
     @Test("no cards: a line saying how to add one")
@@ -95,7 +97,7 @@ struct HomePresenterTests {
         var state = loaded()
         state.cards = []
         makeSUT().presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.cardsEmptyText == "No cards yet. Press a to add one.")
+        #expect(display.updates.last?.cardsEmptyText == PromptedText("No cards yet.", prompts: [KeyPrompt(.addCard, "add one")]))
     }
 
     @Test("refreshing over cached data says so")

@@ -1,5 +1,6 @@
 import Foundation
 import SkiffCore
+import SnapshotTesting
 import Testing
 import TerminalUI
 @testable import Skiff
@@ -19,21 +20,21 @@ struct HomeScreenTests {
         let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(60))) }
         try await harness.start()
         #expect(harness.top is HomeViewController)
-        assertSnapshot(harness.screen, named: "home-filled")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "home-filled")
     }
 
     @Test("loading: a spinner until the server answers")
     func loading() async throws {
         let harness = ScreenHarness(session: Seeds.session) { $0.account.gate = Gate() }
         try await harness.start()
-        assertSnapshot(harness.stillScreen, named: "home-loading")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "home-loading")
     }
 
     @Test("empty: no transactions yet")
     func empty() async throws {
         let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(0))) }
         try await harness.start()
-        assertSnapshot(harness.screen, named: "home-empty")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "home-empty")
     }
 
     @Test("offline: the cached Home, and since when")
@@ -46,7 +47,7 @@ struct HomeScreenTests {
             harness.account.summaryResult.set(.failure(.unreachable))
         }
         try await harness.start()
-        assertSnapshot(harness.screen, named: "home-offline")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "home-offline")
     }
 
     @Test("scrolling to the end loads the next page")
@@ -65,7 +66,7 @@ struct HomeScreenTests {
         await harness.type("coffee")
         await harness.send(.enter)
         #expect(harness.account.calls.last?.query == "coffee")
-        assertSnapshot(harness.screen, named: "home-search")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "home-search")
         await harness.send(.escape)
         await harness.send(.character("/"))
         await harness.send(.escape)
@@ -78,7 +79,7 @@ struct HomeScreenTests {
         try await harness.start()
         await harness.send(.down, .enter)
         #expect(harness.top is TransactionDetailViewController)
-        assertSnapshot(harness.screen, named: "transaction-detail")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "transaction-detail")
         await harness.send(.escape)
         #expect(harness.top is HomeViewController)
     }

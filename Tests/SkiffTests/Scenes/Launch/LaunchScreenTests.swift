@@ -1,4 +1,5 @@
 import SkiffCore
+import SnapshotTesting
 import Testing
 import TerminalUI
 @testable import Skiff
@@ -21,6 +22,6 @@ struct LaunchScreenTests {
         controller.start()
         app.render()
         #expect(routes == 1)
-        assertSnapshot(terminal.lines.joined(separator: "\n"), named: "launch")
+        assertSnapshot(of: terminal, as: .screen, named: "launch")
     }
 }

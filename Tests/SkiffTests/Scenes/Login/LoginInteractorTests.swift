@@ -1,6 +1,7 @@
 import Foundation
 import SkiffCore
 import Testing
+import TerminalUI
 @testable import Skiff
 
 @MainActor
@@ -20,6 +21,7 @@ final class LoginPresenterSpy: LoginPresentationLogic {
 struct LoginInteractorTests {
     let presenter = LoginPresenterSpy()
     let auth = AuthWorkerDouble()
+    let tasks = TaskTracker()
     let sessions = SessionStoreDouble()
     let preferences = PreferencesStoreDouble(LastLogin(countryCode: "+44", phoneNumber: "7700 900123"))
     let sleeps = SleepCounter()
@@ -28,7 +30,7 @@ struct LoginInteractorTests {
     func makeSUT() -> LoginInteractor {
         LoginInteractor(
             presenter: presenter, auth: auth, sessions: sessions, preferences: preferences,
-            demo: Seeds.demo, clock: .immediate(sleeps)
+            demo: Seeds.demo, clock: .immediate(sleeps), tasks: tasks
         )
     }
 
@@ -82,7 +84,7 @@ struct LoginInteractorTests {
         sut.route = { routes.append($0) }
         sut.submit(request: .init(form: goodForm))
         #expect(presenter.submits.first.map { if case .started = $0 { true } else { false } } == true)
-        await sut.submitTask?.value
+        await tasks.settle()
         #expect(auth.logins.last?.phone.e164 == "+12025550143")
         #expect(auth.logins.last?.password == "sail-away-2026")
         #expect(sessions.load() == Seeds.session)
@@ -99,7 +101,7 @@ struct LoginInteractorTests {
         auth.loginResult.set(.failure(.unauthorised))
         let sut = makeSUT()
         sut.submit(request: .init(form: goodForm))
-        await sut.submitTask?.value
+        await tasks.settle()
         guard case .failed(.unauthorised) = presenter.submits.last else {
             Issue.record("expected .failed(.unauthorised), got \(presenter.submits)")
             return
@@ -112,7 +114,7 @@ struct LoginInteractorTests {
         auth.loginResult.set(.failure(.throttled(retryAfterSeconds: 3)))
         let sut = makeSUT()
         sut.submit(request: .init(form: goodForm))
-        await sut.submitTask?.value
+        await tasks.settle()
         await sut.countdownTask?.value
         #expect(presenter.throttles.map(\.remainingSeconds) == [2, 1, 0])
         #expect(sleeps.count == 3)
@@ -123,7 +125,7 @@ struct LoginInteractorTests {
         auth.loginResult.set(.failure(.throttled(retryAfterSeconds: 60)))
         let sut = makeSUT()
         sut.submit(request: .init(form: goodForm))
-        await sut.submitTask?.value
+        await tasks.settle()
         sut.countdownTask?.cancel()
         sut.submit(request: .init(form: goodForm))
         #expect(auth.logins.count == 1)
@@ -135,7 +137,7 @@ struct LoginInteractorTests {
         auth.loginResult.set(.failure(.validation(detail: "Invalid", fields: [FieldError(field: "phoneNumber", message: "Not a number we can reach.")])))
         let sut = makeSUT()
         sut.submit(request: .init(form: goodForm))
-        await sut.submitTask?.value
+        await tasks.settle()
         guard case .invalid(let problems) = presenter.submits.last else {
             Issue.record("expected .invalid, got \(presenter.submits)")
             return
@@ -149,9 +151,8 @@ struct LoginInteractorTests {
         auth.gate = gate
         let sut = makeSUT()
         sut.submit(request: .init(form: goodForm))
-        let task = sut.submitTask
-        sut.cancel(request: .init())
-        await task?.value
+        sut.back(request: .init())
+        await tasks.settle()
         guard case .failed(.cancelled) = presenter.submits.last else {
             Issue.record("expected .failed(.cancelled), got \(presenter.submits)")
             return
@@ -165,9 +166,8 @@ struct LoginInteractorTests {
         auth.gate = gate
         var sut: LoginInteractor? = makeSUT()
         sut?.submit(request: .init(form: goodForm))
-        let task = sut?.submitTask
         sut = nil
-        await task?.value
+        await tasks.settle()
         #expect(auth.logins.count == 1)
         #expect(sessions.load() == nil)
         #expect(!presenter.submits.contains { if case .succeeded = $0 { true } else { false } })
@@ -181,7 +181,7 @@ struct LoginInteractorTests {
         sut.submit(request: .init(form: goodForm))
         sut.submit(request: .init(form: goodForm))
         gate.open()
-        await sut.submitTask?.value
+        await tasks.settle()
         #expect(auth.logins.count == 1)
     }
 

@@ -1,4 +1,5 @@
 import SkiffCore
+import SnapshotTesting
 import Testing
 import TerminalUI
 @testable import Skiff
@@ -14,7 +15,7 @@ struct LoginScreenTests {
         let harness = ScreenHarness()
         try await harness.start()
         #expect(harness.top is LoginViewController)
-        assertSnapshot(harness.screen, named: "login-empty")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "login-empty")
     }
 
     @Test("Enter on an empty form shows an error under each field")
@@ -22,7 +23,7 @@ struct LoginScreenTests {
         let harness = ScreenHarness()
         try await harness.start()
         await harness.send(.enter)
-        assertSnapshot(harness.screen, named: "login-errors")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "login-errors")
         #expect(harness.auth.logins.count == 0)
     }
 
@@ -35,7 +36,7 @@ struct LoginScreenTests {
         await harness.send(.tab)
         await harness.type("sail-away-2026")
         await harness.send(.enter)
-        assertSnapshot(harness.stillScreen, named: "login-loading")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "login-loading")
         await harness.send(.escape)
         #expect(!harness.screen.contains("Logging in"))
         #expect(harness.screen.contains("2025550143"))
@@ -50,7 +51,7 @@ struct LoginScreenTests {
         await harness.send(.tab)
         await harness.type("wrong-password")
         await harness.send(.enter)
-        assertSnapshot(harness.screen, named: "login-wrong-password")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "login-wrong-password")
     }
 
     @Test("locked out: the wait is shown")
@@ -62,7 +63,7 @@ struct LoginScreenTests {
         await harness.send(.tab)
         await harness.type("wrong-password")
         await harness.send(.enter)
-        assertSnapshot(harness.screen, named: "login-throttled")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "login-throttled")
     }
 
     @Test("server unreachable: a message with the retry key, the form kept")
@@ -74,7 +75,7 @@ struct LoginScreenTests {
         await harness.send(.tab)
         await harness.type("sail-away-2026")
         await harness.send(.enter)
-        assertSnapshot(harness.screen, named: "login-unreachable")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "login-unreachable")
         harness.auth.loginResult.set(.success(Seeds.session))
         await harness.send(.ctrl("r"))
         #expect(harness.top is HomeViewController)

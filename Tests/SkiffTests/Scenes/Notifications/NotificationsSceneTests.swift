@@ -1,6 +1,7 @@
 import Foundation
 import SkiffCore
 import Testing
+import TerminalUI
 @testable import Skiff
 
 @MainActor
@@ -20,6 +21,7 @@ final class NotificationsDisplaySpy: NotificationsDisplayLogic {
 struct NotificationsInteractorTests {
     let presenter = NotificationsPresenterSpy()
     let worker = NotificationsWorkerDouble()
+    let tasks = TaskTracker()
     func items() -> [AppNotification] {
         [
             Seeds.notification,
@@ -31,10 +33,10 @@ struct NotificationsInteractorTests {
     @Test("loads the notifications")
     func load() async {
         worker.listResult.set(.success(items()))
-        let sut = NotificationsInteractor(presenter: presenter, worker: worker)
+        let sut = NotificationsInteractor(presenter: presenter, worker: worker, tasks: tasks)
         sut.load(request: .init())
         #expect(presenter.updates.first?.isLoading == true)
-        await sut.settle()
+        await tasks.settle()
         #expect(presenter.updates.last?.items.count == 3)
         #expect(presenter.updates.last?.isLoading == false)
     }
@@ -42,17 +44,17 @@ struct NotificationsInteractorTests {
     @Test("Enter marks one read on the server, and the count goes back to Home")
     func markRead() async {
         worker.listResult.set(.success(items()))
-        let sut = NotificationsInteractor(presenter: presenter, worker: worker)
+        let sut = NotificationsInteractor(presenter: presenter, worker: worker, tasks: tasks)
         var routes: [NotificationsRoute] = []
         sut.route = { routes.append($0) }
         sut.load(request: .init())
-        await sut.settle()
+        await tasks.settle()
         sut.markRead(request: .init(index: 0))
         sut.markRead(request: .init(index: 1))
-        await sut.settle()
+        await tasks.settle()
         #expect(worker.marked.all == ["n_1"])
-        sut.close(request: .init())
-        guard case .close(let unread) = routes.last else {
+        sut.back(request: .init())
+        guard case .back(let unread) = routes.last else {
             Issue.record("got \(routes)")
             return
         }
@@ -62,13 +64,13 @@ struct NotificationsInteractorTests {
     @Test("closing before the list loaded tells Home nothing about the unread count")
     func closeUnloaded() async {
         worker.listResult.set(.failure(.unreachable))
-        let sut = NotificationsInteractor(presenter: presenter, worker: worker)
+        let sut = NotificationsInteractor(presenter: presenter, worker: worker, tasks: tasks)
         var routes: [NotificationsRoute] = []
         sut.route = { routes.append($0) }
         sut.load(request: .init())
-        await sut.settle()
-        sut.close(request: .init())
-        guard case .close(nil) = routes.last else {
+        await tasks.settle()
+        sut.back(request: .init())
+        guard case .back(nil) = routes.last else {
             Issue.record("got \(routes)")
             return
         }
@@ -77,13 +79,12 @@ struct NotificationsInteractorTests {
     @Test("a mark-read still reaches the server when the screen closes at once")
     func markReadSurvivesClose() async {
         worker.listResult.set(.success(items()))
-        var sut: NotificationsInteractor? = NotificationsInteractor(presenter: presenter, worker: worker)
+        var sut: NotificationsInteractor? = NotificationsInteractor(presenter: presenter, worker: worker, tasks: tasks)
         sut?.load(request: .init())
-        await sut?.settle()
+        await tasks.settle()
         sut?.markRead(request: .init(index: 0))
-        let tasks = sut?.tasks ?? []
         sut = nil
-        for task in tasks { await task.value }
+        await tasks.settle()
         #expect(worker.marked.all == ["n_1"])
     }
 
@@ -91,11 +92,11 @@ struct NotificationsInteractorTests {
     func markAllWithFailure() async {
         worker.listResult.set(.success(items()))
         worker.markResult.set(.failure(.server(status: 500, detail: "")))
-        let sut = NotificationsInteractor(presenter: presenter, worker: worker)
+        let sut = NotificationsInteractor(presenter: presenter, worker: worker, tasks: tasks)
         sut.load(request: .init())
-        await sut.settle()
+        await tasks.settle()
         sut.markAllRead(request: .init())
-        await sut.settle()
+        await tasks.settle()
         #expect(worker.marked.all == ["n_1", "n_3"])
         #expect(presenter.updates.last?.items.filter { !$0.read }.count == 2)
         #expect(presenter.updates.last?.error == .server(status: 500, detail: ""))

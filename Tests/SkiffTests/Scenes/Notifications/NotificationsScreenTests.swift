@@ -1,4 +1,5 @@
 import SkiffCore
+import SnapshotTesting
 import Testing
 import TerminalUI
 @testable import Skiff
@@ -17,7 +18,7 @@ struct NotificationsScreenTests {
         try await harness.start()
         await harness.send(.character("n"))
         #expect(harness.top is NotificationsViewController)
-        assertSnapshot(harness.screen, named: "notifications-filled")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "notifications-filled")
         await harness.send(.enter)
         #expect(harness.notifications.marked.all == ["n_1"])
         await harness.send(.escape)
@@ -32,9 +33,9 @@ struct NotificationsScreenTests {
         harness.notifications.listResult.set(.failure(.unreachable))
         harness.app.application.send(.character("n"))
         harness.app.application.render()
-        assertSnapshot(harness.stillScreen, named: "notifications-loading")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "notifications-loading")
         await harness.settle()
-        assertSnapshot(harness.screen, named: "notifications-error")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "notifications-error")
     }
 
     @Test("empty")
@@ -42,6 +43,6 @@ struct NotificationsScreenTests {
         let harness = ScreenHarness(session: Seeds.session)
         try await harness.start()
         await harness.send(.character("n"))
-        assertSnapshot(harness.screen, named: "notifications-empty")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "notifications-empty")
     }
 }

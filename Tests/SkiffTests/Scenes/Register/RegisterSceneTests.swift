@@ -1,6 +1,7 @@
 import Foundation
 import SkiffCore
 import Testing
+import TerminalUI
 @testable import Skiff
 
 @MainActor
@@ -28,6 +29,7 @@ final class RegisterDisplaySpy: RegisterDisplayLogic {
 struct RegisterInteractorTests {
     let presenter = RegisterPresenterSpy()
     let auth = AuthWorkerDouble()
+    let tasks = TaskTracker()
     var keys = 0
     let form = Register.Form(
         countryCode: "+1", phoneNumber: "202 555 0199", fullName: " Sam Lee ", password: "harbour-lights-9", confirmPassword: "harbour-lights-9"
@@ -35,7 +37,9 @@ struct RegisterInteractorTests {
 
     func makeSUT() -> RegisterInteractor {
         var counter = 0
-        return RegisterInteractor(presenter: presenter, auth: auth, prefill: LastLogin(countryCode: "+1", phoneNumber: "2025550199")) {
+        return RegisterInteractor(
+            presenter: presenter, auth: auth, prefill: LastLogin(countryCode: "+1", phoneNumber: "2025550199"), tasks: tasks
+        ) {
             counter += 1
             return "key-\(counter)"
         }
@@ -68,7 +72,7 @@ struct RegisterInteractorTests {
         let sut = makeSUT()
         sut.route = { routes.append($0) }
         sut.submit(request: .init(form: form))
-        await sut.submitTask?.value
+        await tasks.settle()
         let (registration, key) = auth.registrations.last!
         #expect(registration.phone.e164 == "+12025550199")
         #expect(registration.fullName == "Sam Lee")
@@ -85,13 +89,13 @@ struct RegisterInteractorTests {
         auth.registerResult.set(.failure(.timeout))
         let sut = makeSUT()
         sut.submit(request: .init(form: form))
-        await sut.submitTask?.value
+        await tasks.settle()
         sut.submit(request: .init(form: form))
-        await sut.submitTask?.value
+        await tasks.settle()
         var changed = form
         changed.fullName = "Sam J Lee"
         sut.submit(request: .init(form: changed))
-        await sut.submitTask?.value
+        await tasks.settle()
         #expect(auth.registrations.all.map(\.1) == ["key-1", "key-1", "key-2"])
     }
 
@@ -103,13 +107,12 @@ struct RegisterInteractorTests {
         let sut = makeSUT()
         sut.route = { routes.append($0) }
         sut.submit(request: .init(form: form))
-        let task = sut.submitTask
-        sut.cancel(request: .init())
-        await task?.value
+        sut.back(request: .init())
+        await tasks.settle()
         #expect(routes.isEmpty)
-        sut.cancel(request: .init())
-        guard case .cancelled = routes.last else {
-            Issue.record("expected .cancelled, got \(routes)")
+        sut.back(request: .init())
+        guard case .back = routes.last else {
+            Issue.record("expected .back, got \(routes)")
             return
         }
     }

@@ -1,4 +1,5 @@
 import SkiffCore
+import SnapshotTesting
 import Testing
 import TerminalUI
 @testable import Skiff
@@ -13,7 +14,7 @@ struct RegisterScreenTests {
         await harness.type("2025550199")
         await harness.send(.ctrl("n"))
         #expect(harness.top is RegisterViewController)
-        assertSnapshot(harness.screen, named: "register-empty")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "register-empty")
     }
 
     @Test("each refused field says why")
@@ -27,7 +28,7 @@ struct RegisterScreenTests {
         await harness.send(.tab)
         await harness.type("other")
         await harness.send(.enter)
-        assertSnapshot(harness.screen, named: "register-errors")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "register-errors")
     }
 
     @Test("filled and sending: the spinner, everything kept")
@@ -37,7 +38,7 @@ struct RegisterScreenTests {
         try await harness.start()
         await harness.fillRegistration()
         await harness.send(.enter)
-        assertSnapshot(harness.stillScreen, named: "register-loading")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "register-loading")
         await harness.send(.escape)
         #expect(harness.top is RegisterViewController)
         #expect(harness.screen.contains("Sam Lee"))
@@ -52,7 +53,7 @@ struct RegisterScreenTests {
         await harness.send(.enter)
         await harness.type("000000")
         await harness.send(.enter)
-        assertSnapshot(harness.screen, named: "verify-phone-error")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "verify-phone-error")
     }
 
     @Test("a sent code opens Verify phone, showing the development code")
@@ -62,7 +63,7 @@ struct RegisterScreenTests {
         await harness.fillRegistration()
         await harness.send(.enter)
         #expect(harness.top is VerifyPhoneViewController)
-        assertSnapshot(harness.screen, named: "verify-phone")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "verify-phone")
         await harness.type("482913")
         await harness.send(.enter)
         #expect(harness.top is HomeViewController)

@@ -22,9 +22,9 @@ struct TransactionDetailSceneTests {
         let presenter = TransactionDetailPresenterSpy()
         let sut = TransactionDetailInteractor(presenter: presenter, transaction: Seeds.transaction(4))
         var closed = 0
-        sut.route = { if case .close = $0 { closed += 1 } }
+        sut.route = { if case .back = $0 { closed += 1 } }
         sut.load(request: .init())
-        sut.close(request: .init())
+        sut.back(request: .init())
         #expect(presenter.loads.first?.transaction == Seeds.transaction(4))
         #expect(closed == 1)
     }

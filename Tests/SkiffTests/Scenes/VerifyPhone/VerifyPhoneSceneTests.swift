@@ -1,6 +1,7 @@
 import Foundation
 import SkiffCore
 import Testing
+import TerminalUI
 @testable import Skiff
 
 @MainActor
@@ -26,12 +27,13 @@ struct VerifyPhoneInteractorTests {
     let auth = AuthWorkerDouble()
     let sessions = SessionStoreDouble()
     let outbox = OutboxDouble(code: "123456")
+    let tasks = TaskTracker()
     let registration = Registration(phone: Seeds.phone, fullName: "Alex Rivera", password: "sail-away-2026")
 
     func makeSUT(outbox: OutboxDouble? = nil) -> VerifyPhoneInteractor {
         VerifyPhoneInteractor(
-            presenter: presenter, auth: auth, sessions: sessions, outbox: outbox, registration: registration,
-            challenge: Seeds.challenge, clock: .immediate(), makeKey: { "resend-key" }
+            presenter: presenter, auth: auth, sessions: sessions, codes: DevelopmentCodes(outbox: outbox, clock: .immediate()),
+            registration: registration, challenge: Seeds.challenge, tasks: tasks, makeKey: { "resend-key" }
         )
     }
 
@@ -66,7 +68,7 @@ struct VerifyPhoneInteractorTests {
         let sut = makeSUT()
         sut.route = { routes.append($0) }
         sut.submit(request: .init(code: "123456"))
-        await sut.task?.value
+        await tasks.settle()
         #expect(auth.verifications.last?.0 == "v_1")
         #expect(sessions.load() == Seeds.session)
         guard case .verified(Seeds.session) = routes.last else {
@@ -80,7 +82,7 @@ struct VerifyPhoneInteractorTests {
         auth.verifyResult.set(.failure(.validation(detail: "The code is wrong.", fields: [])))
         let sut = makeSUT()
         sut.submit(request: .init(code: "000000"))
-        await sut.task?.value
+        await tasks.settle()
         guard case .failed(.validation) = presenter.submits.last else {
             Issue.record("got \(presenter.submits)")
             return
@@ -92,7 +94,7 @@ struct VerifyPhoneInteractorTests {
     func resend() async {
         let sut = makeSUT(outbox: outbox)
         sut.resend(request: .init())
-        await sut.task?.value
+        await tasks.settle()
         #expect(auth.registrations.last?.1 == "resend-key")
         guard case .resent = presenter.submits.last else {
             Issue.record("got \(presenter.submits)")

@@ -69,7 +69,9 @@ final class Counter: Sendable {
 
 @Suite("Network workers against a real server", .serialized)
 struct LiveWorkersTests {
-    let demoPhone = try! PhoneNumber.parse(countryCode: "+1", number: "202 555 0143")
+    let demoPhone = try! PhoneNumber.parse(
+        countryCode: DemoCredentials.demo.countryCode, number: DemoCredentials.demo.phoneNumber
+    )
 
     func client(_ server: LiveServer, middlewares: [any ClientMiddleware] = [], hook: Counter = Counter()) -> APIClient {
         APIClient(
@@ -82,7 +84,7 @@ struct LiveWorkersTests {
     func loginAndAccount() async throws {
         let server = try await LiveServer.start()
         let api = client(server)
-        let session = try await AuthWorker(api: api).login(phone: demoPhone, password: "sail-away-2026")
+        let session = try await AuthWorker(api: api).login(phone: demoPhone, password: DemoCredentials.demo.password)
         #expect(session.user.fullName == "Alex Rivera")
         api.tokens.set(session.token)
         let account = AccountWorker(api: api)
@@ -120,7 +122,7 @@ struct LiveWorkersTests {
         let hook = Counter()
         let api = client(server, hook: hook)
         let auth = AuthWorker(api: api)
-        api.tokens.set(try await auth.login(phone: demoPhone, password: "sail-away-2026").token)
+        api.tokens.set(try await auth.login(phone: demoPhone, password: DemoCredentials.demo.password).token)
         try await auth.logout()
         await #expect(throws: NetworkError.unauthorised) { try await AccountWorker(api: api).summary() }
         #expect(hook.count == 1)
@@ -153,7 +155,7 @@ struct LiveWorkersTests {
     func addCardRetry() async throws {
         let server = try await LiveServer.start()
         let api = client(server, middlewares: [LoseAnswers(count: 1)])
-        let session = try await AuthWorker(api: api).login(phone: demoPhone, password: "sail-away-2026")
+        let session = try await AuthWorker(api: api).login(phone: demoPhone, password: DemoCredentials.demo.password)
         api.tokens.set(session.token)
         let cards = CardWorker(api: api)
         let card = NewCard(
@@ -181,12 +183,12 @@ struct LiveWorkersTests {
     func activation() async throws {
         let server = try await LiveServer.start()
         let api = client(server)
-        api.tokens.set(try await AuthWorker(api: api).login(phone: demoPhone, password: "sail-away-2026").token)
+        api.tokens.set(try await AuthWorker(api: api).login(phone: demoPhone, password: DemoCredentials.demo.password).token)
         let cards = CardWorker(api: api)
         let issued = try #require(try await cards.cards().first { $0.kind == .issued })
         let before = Date().addingTimeInterval(-2)
         let challenge = try await cards.requestActivation(cardID: issued.id)
-        let code = try #require(server.outbox.latestCode(to: demoPhone.e164, purpose: "card-activation", since: before))
+        let code = try #require(server.outbox.latestCode(to: demoPhone.e164, purpose: .cardActivation, since: before))
         let active = try await cards.activate(cardID: issued.id, last4: issued.last4, verificationId: challenge.verificationId, code: code)
         #expect(active.status == .active)
         let notifications = try await NotificationsWorker(api: api).notifications()
@@ -206,7 +208,7 @@ struct LiveWorkersTests {
             await #expect(throws: NetworkError.unauthorised) { try await auth.login(phone: demoPhone, password: "not-the-password") }
         }
         let locked = await Result.capture { () async throws(NetworkError) in
-            try await auth.login(phone: demoPhone, password: "sail-away-2026")
+            try await auth.login(phone: demoPhone, password: DemoCredentials.demo.password)
         }
         guard case .failure(.throttled(let seconds)) = locked else {
             Issue.record("expected .throttled, got \(locked)")
@@ -226,7 +228,7 @@ struct LiveWorkersTests {
             onUnauthorised: {}
         )
         await #expect(throws: NetworkError.unreachable) {
-            try await AuthWorker(api: api).login(phone: demoPhone, password: "sail-away-2026")
+            try await AuthWorker(api: api).login(phone: demoPhone, password: DemoCredentials.demo.password)
         }
         await api.shutdown()
     }
@@ -255,7 +257,7 @@ struct LiveWorkersTests {
             middlewares: [], onUnauthorised: {}
         )
         await #expect(throws: NetworkError.timeout) {
-            try await AuthWorker(api: api).login(phone: demoPhone, password: "sail-away-2026")
+            try await AuthWorker(api: api).login(phone: demoPhone, password: DemoCredentials.demo.password)
         }
         await api.shutdown()
     }

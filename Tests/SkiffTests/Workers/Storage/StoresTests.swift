@@ -67,10 +67,10 @@ struct StoresTests {
         ]
         try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
         let outbox = DevelopmentOutbox(file: file)
-        #expect(outbox.latestCode(to: "+12025550143", purpose: "card-activation", since: Seeds.now.addingTimeInterval(-10)) == "222222")
-        #expect(outbox.latestCode(to: "+12025550143", purpose: "registration", since: Seeds.now.addingTimeInterval(-10)) == nil)
-        #expect(outbox.latestCode(to: "+12025550143", purpose: "registration", since: Seeds.now.addingTimeInterval(-7200)) == "111111")
-        #expect(DevelopmentOutbox(file: folder.appendingPathComponent("missing")).latestCode(to: "x", purpose: "y", since: Seeds.now) == nil)
+        #expect(outbox.latestCode(to: "+12025550143", purpose: .cardActivation, since: Seeds.now.addingTimeInterval(-10)) == "222222")
+        #expect(outbox.latestCode(to: "+12025550143", purpose: .registration, since: Seeds.now.addingTimeInterval(-10)) == nil)
+        #expect(outbox.latestCode(to: "+12025550143", purpose: .registration, since: Seeds.now.addingTimeInterval(-7200)) == "111111")
+        #expect(DevelopmentOutbox(file: folder.appendingPathComponent("missing")).latestCode(to: "x", purpose: .passwordReset, since: Seeds.now) == nil)
         try? FileManager.default.removeItem(at: folder)
     }
 

@@ -1,0 +1,88 @@
+import TerminalUI
+
+/// The parts every form screen has, top to bottom: an introduction, a note (development codes, hints), the
+/// form, its buttons, an error banner and a spinner line; and which input edits which field of the scene's
+/// form, so focus moves, errors and focus requests are mapped in one place.
+@MainActor
+final class FormScreen<Field: Hashable> {
+    let stack = VStack(spacing: 1)
+    let intro = Label("", style: .muted, overflow: .wrap)
+    let note = Banner()
+    let form = Form(spacing: 0)
+    let buttons = HStack(spacing: 2)
+    let error = Banner()
+    let spinner = Spinner("Working…")
+    private weak var owner: SceneViewController?
+    /// Each field's input, and the row of the form its error goes under.
+    private var inputs: [(field: Field, input: TextField, row: View)] = []
+
+    /// `sections` go under the form, before the buttons; `owner` words the banners' key prompts.
+    init(intro text: String, sections: [View] = [], owner: SceneViewController) {
+        self.owner = owner
+        intro.text = text
+        stack.add(intro)
+        stack.add(note)
+        stack.add(form)
+        for section in sections { stack.add(section) }
+        stack.add(buttons, size: .fixed(1))
+        stack.add(error)
+        stack.add(spinner, size: .fixed(1))
+    }
+
+    /// Adds a labelled row editing `field`; `row` is what the form shows when the input sits inside a larger
+    /// row (the input and a brand name, say). Enter in the input runs `submit`.
+    func addField(_ field: Field, _ label: String, _ input: TextField, row: View? = nil, submit: @escaping @MainActor () -> Void) {
+        form.addField(label, row ?? input)
+        input.onSubmit = submit
+        inputs.append((field, input, row ?? input))
+    }
+
+    /// The field a view edits, if it is one of the form's inputs.
+    func field(editedBy view: View?) -> Field? {
+        inputs.first { $0.input === view }?.field
+    }
+
+    /// The input that edits `field`.
+    func input(for field: Field) -> TextField? {
+        inputs.first { $0.field == field }?.input
+    }
+
+    /// Shows one field's error (nil clears it).
+    func setError(_ message: String?, for field: Field) {
+        guard let entry = inputs.first(where: { $0.field == field }) else { return }
+        form.setError(message, for: entry.row)
+    }
+
+    /// Shows these errors and clears every other field's.
+    func setErrors(_ messages: [Field: String]) {
+        for entry in inputs { form.setError(messages[entry.field], for: entry.row) }
+    }
+
+    /// Hides or shows a field's row, keeping the label column where it is.
+    func setRowHidden(_ hidden: Bool, for field: Field) {
+        guard let entry = inputs.first(where: { $0.field == field }) else { return }
+        form.setRowHidden(hidden, for: entry.row)
+    }
+
+    /// Shows a banner message in the note (information) or the error strip (errors); nil clears the error.
+    func show(_ message: BannerMessage?) {
+        guard let message else {
+            error.clear()
+            return
+        }
+        let text = owner?.sentence(message.content) ?? message.text
+        switch message.kind {
+        case .info:
+            note.show(text, kind: .info)
+            error.clear()
+        case .error:
+            error.show(text, kind: .error)
+        }
+    }
+
+    /// Turns the spinner on with `activity` ("Logging in…") and how to stop it, or off.
+    func setBusy(_ busy: Bool, _ activity: String = "Working…") {
+        spinner.title = "\(activity) (\(Key.escape.label) cancels)"
+        if busy { spinner.start() } else { spinner.stop() }
+    }
+}

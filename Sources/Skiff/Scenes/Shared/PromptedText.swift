@@ -1,0 +1,42 @@
+/// What a key does on a screen, named so a Presenter's wording can point at it without knowing the key: the
+/// screen's bindings say which key that is.
+enum SceneCommand: Hashable, Sendable {
+    case submit, retry, back, refresh, addCard, activateCard
+}
+
+/// "Press <key> to <purpose>": the purpose is the Presenter's, the key the screen's binding for the command.
+struct KeyPrompt: Hashable, Sendable {
+    var command: SceneCommand
+    var purpose: String
+
+    init(_ command: SceneCommand, _ purpose: String) {
+        self.command = command
+        self.purpose = purpose
+    }
+}
+
+/// A sentence followed by the keys that act on it, worded by the screen (`SceneViewController.sentence`).
+struct PromptedText: Hashable, Sendable {
+    var text: String
+    var prompts: [KeyPrompt]
+
+    init(_ text: String, prompts: [KeyPrompt] = []) {
+        self.text = text
+        self.prompts = prompts
+    }
+}
+
+/// A line shown above or below a form: information or an error.
+struct BannerMessage: Hashable, Sendable {
+    enum Kind: Hashable, Sendable { case info, error }
+    var kind: Kind
+    var content: PromptedText
+
+    init(_ kind: Kind, _ text: String, prompts: [KeyPrompt] = []) {
+        self.kind = kind
+        content = PromptedText(text, prompts: prompts)
+    }
+
+    /// The words before any key prompt.
+    var text: String { content.text }
+}

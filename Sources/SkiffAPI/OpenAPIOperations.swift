@@ -1,0 +1,89 @@
+import Foundation
+
+/// One operation of an OpenAPI document, as far as routing and sessions care.
+package struct OpenAPIOperation: Hashable, Sendable {
+    package var id: String
+    /// Lowercase, as the document writes it: `get`, `post` …
+    package var method: String
+    /// The path template, such as `/v1/cards/{id}`.
+    package var path: String
+    /// True when the operation's `security` is empty (`security: []`), or it has none and neither has the document.
+    package var needsNoCredentials: Bool
+
+    package init(id: String, method: String, path: String, needsNoCredentials: Bool) {
+        self.id = id
+        self.method = method
+        self.path = path
+        self.needsNoCredentials = needsNoCredentials
+    }
+}
+
+/// Reads the operations of an OpenAPI document written in block-style YAML, as `openapi.yaml` is: enough of
+/// YAML to follow `paths`, their methods, `operationId` and `security`, nothing more.
+package enum OpenAPIOperations {
+    private static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+    /// The operations of `document`, in the order it lists them.
+    package static func parse(_ document: String) -> [OpenAPIOperation] {
+        let root = outline(document)
+        let documentNeedsNoCredentials = root.child("security").map(isEmptySecurity) ?? true
+        var operations: [OpenAPIOperation] = []
+        for path in root.child("paths")?.children ?? [] {
+            for operation in path.children where methods.contains(operation.key) {
+                guard let id = operation.child("operationId")?.value, !id.isEmpty else { continue }
+                operations.append(OpenAPIOperation(
+                    id: id, method: operation.key, path: path.key,
+                    needsNoCredentials: operation.child("security").map(isEmptySecurity) ?? documentNeedsNoCredentials
+                ))
+            }
+        }
+        return operations
+    }
+
+    /// A `security` entry that lists no requirement: `security: []`.
+    private static func isEmptySecurity(_ node: Node) -> Bool {
+        node.children.isEmpty && node.value.filter { !$0.isWhitespace } == "[]"
+    }
+
+    /// One line of the document: its key (`-` for a list item), what follows the colon, and the deeper lines.
+    private struct Node {
+        var key: String
+        var value: String
+        var indent: Int
+        var children: [Node] = []
+
+        func child(_ key: String) -> Node? { children.first { $0.key == key } }
+    }
+
+    /// The document as a tree of keys by indentation. Block scalars and multi-line flow values become children
+    /// of their key, where nothing looks for them.
+    private static func outline(_ document: String) -> Node {
+        var stack = [Node(key: "", value: "", indent: -1)]
+        func closeDeepest() {
+            let node = stack.removeLast()
+            stack[stack.count - 1].children.append(node)
+        }
+        for line in document.split(whereSeparator: \.isNewline) {
+            let content = line.drop { $0 == " " }
+            guard !content.isEmpty, !content.hasPrefix("#") else { continue }
+            let indent = line.count - content.count
+            while stack.count > 1, stack[stack.count - 1].indent >= indent { closeDeepest() }
+            let (key, value) = entry(String(content))
+            stack.append(Node(key: key, value: value, indent: indent))
+        }
+        while stack.count > 1 { closeDeepest() }
+        return stack[0]
+    }
+
+    /// `key: value` as its unquoted key and trimmed value; `- item` as `-` and the item.
+    private static func entry(_ content: String) -> (key: String, value: String) {
+        if content == "-" || content.hasPrefix("- ") {
+            return ("-", content.dropFirst().trimmingCharacters(in: .whitespaces))
+        }
+        let colon = content.range(of: ": ")?.lowerBound ?? (content.hasSuffix(":") ? content.indices.last : nil)
+        guard let colon else { return (content.trimmingCharacters(in: .whitespaces), "") }
+        let key = content[..<colon].trimmingCharacters(in: .whitespaces)
+            .trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
+        return (key, content[content.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+}

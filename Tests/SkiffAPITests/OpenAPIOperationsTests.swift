@@ -1,0 +1,86 @@
+import Testing
+@testable import SkiffAPI
+
+@Suite("Reading operations from an OpenAPI document")
+struct OpenAPIOperationsTests {
+    let document = """
+        openapi: 3.1.0
+        info:
+          title: Sample
+          description: |
+            Not an operation:
+            security: []
+        security:
+          - bearerAuth: []
+        paths:
+          /v1/open:
+            post:
+              operationId: open
+              # a comment
+              security: []
+              responses:
+                '204': { description: Done. }
+          '/v1/items/{id}':
+            parameters:
+              - name: id
+            get:
+              operationId: readItem
+              summary: 'Inherits: the document''s bearer requirement.'
+            delete:
+              operationId: deleteItem
+              security:
+                - bearerAuth: []
+          /v1/spaced:
+            get:
+              operationId: spaced
+              security: [ ]
+        components:
+          securitySchemes:
+            bearerAuth: { type: http, scheme: bearer }
+        """
+
+    @Test("every operation with its method and path, in the document's order")
+    func operations() {
+        let operations = OpenAPIOperations.parse(document)
+        #expect(operations.map(\.id) == ["open", "readItem", "deleteItem", "spaced"])
+        #expect(operations.map(\.method) == ["post", "get", "delete", "get"])
+        #expect(operations.map(\.path) == ["/v1/open", "/v1/items/{id}", "/v1/items/{id}", "/v1/spaced"])
+    }
+
+    @Test("an empty security list opens an operation; its own list or the document's closes it")
+    func security() {
+        let open = OpenAPIOperations.parse(document).filter(\.needsNoCredentials).map(\.id)
+        #expect(open == ["open", "spaced"])
+    }
+
+    @Test("without a document-wide requirement, an operation without its own needs no credentials")
+    func noDocumentSecurity() {
+        let operations = OpenAPIOperations.parse("""
+            paths:
+              /a:
+                get:
+                  operationId: a
+              /b:
+                get:
+                  operationId: b
+                  security:
+                  - bearerAuth: []
+            """)
+        #expect(operations.map(\.needsNoCredentials) == [true, false])
+    }
+
+    @Test("Windows line ends read the same")
+    func carriageReturns() {
+        let crlf = document.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(OpenAPIOperations.parse(crlf) == OpenAPIOperations.parse(document))
+    }
+
+    @Test("the shipped contract is read: its operations, and the ones that need no session")
+    func shippedContract() {
+        let ids = SkiffContract.operations.map(\.id)
+        #expect(ids.count == SkiffContract.document.components(separatedBy: "operationId:").count - 1)
+        #expect(Set(ids).count == ids.count)
+        #expect(SkiffContract.unauthenticatedOperationIDs.contains("login"))
+        #expect(!SkiffContract.unauthenticatedOperationIDs.contains("getMe"))
+    }
+}
