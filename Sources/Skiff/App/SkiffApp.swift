@@ -5,10 +5,10 @@ import TerminalUI
 
 /// How the app is started: which server, where files go, and whether that server is the app's own.
 public struct SkiffAppConfiguration: Sendable {
-    public var serverURL: URL
-    public var paths: AppPaths
+    var serverURL: URL
+    var paths: AppPaths
     /// True when the app started its own server: show the demo credentials and read codes from its outbox.
-    public var isEmbeddedServer: Bool
+    var isEmbeddedServer: Bool
 
     public init(serverURL: URL, paths: AppPaths, isEmbeddedServer: Bool) {
         self.serverURL = serverURL
@@ -33,7 +33,7 @@ final class SessionExpiryRelay {
 /// Wires the live workers and stores, the navigation controller and the app coordinator onto a terminal.
 @MainActor
 public final class SkiffApp {
-    public let application: Application
+    let application: Application
     let coordinator: AppCoordinator
     private let api: APIClient?
 

@@ -1,16 +1,16 @@
 /// One field the server (or the app) refused, and why.
-public struct FieldError: Hashable, Sendable {
-    public var field: String
-    public var message: String
+struct FieldError: Hashable, Sendable {
+    var field: String
+    var message: String
 
-    public init(field: String, message: String) {
+    init(field: String, message: String) {
         self.field = field
         self.message = message
     }
 }
 
 /// Every way a call to the server can fail, as the scenes need to tell them apart.
-public enum NetworkError: Error, Hashable, Sendable {
+enum NetworkError: Error, Hashable, Sendable {
     /// No connection could be made.
     case unreachable
     /// The server took longer than the request timeout.

@@ -1,12 +1,12 @@
 import SkiffCore
 
 /// What a person typed to register.
-public struct Registration: Sendable, Hashable {
-    public var phone: PhoneNumber
-    public var fullName: String
-    public var password: String
+struct Registration: Sendable, Hashable {
+    var phone: PhoneNumber
+    var fullName: String
+    var password: String
 
-    public init(phone: PhoneNumber, fullName: String, password: String) {
+    init(phone: PhoneNumber, fullName: String, password: String) {
         self.phone = phone
         self.fullName = fullName
         self.password = password
@@ -14,13 +14,13 @@ public struct Registration: Sendable, Hashable {
 }
 
 /// A card as typed, validated and ready to send once. Holds the number and security code only for that call.
-public struct NewCard: Sendable, Hashable {
-    public var number: CardNumber
-    public var expiry: CardExpiry
-    public var securityCode: String
-    public var holderName: String
+struct NewCard: Sendable, Hashable {
+    var number: CardNumber
+    var expiry: CardExpiry
+    var securityCode: String
+    var holderName: String
 
-    public init(number: CardNumber, expiry: CardExpiry, securityCode: String, holderName: String) {
+    init(number: CardNumber, expiry: CardExpiry, securityCode: String, holderName: String) {
         self.number = number
         self.expiry = expiry
         self.securityCode = securityCode
@@ -29,7 +29,7 @@ public struct NewCard: Sendable, Hashable {
 }
 
 /// Signing in and out, registering, resetting a password.
-public protocol AuthWorking: Sendable {
+protocol AuthWorking: Sendable {
     func login(phone: PhoneNumber, password: String) async throws(NetworkError) -> Session
     func register(_ registration: Registration, idempotencyKey: String) async throws(NetworkError) -> VerificationChallenge
     func verifyRegistration(verificationId: String, code: String) async throws(NetworkError) -> Session
@@ -39,13 +39,13 @@ public protocol AuthWorking: Sendable {
 }
 
 /// The signed-in user's account: summary and transactions.
-public protocol AccountWorking: Sendable {
+protocol AccountWorking: Sendable {
     func summary() async throws(NetworkError) -> AccountSummary
     func transactions(limit: Int, cursor: String?, query: String?) async throws(NetworkError) -> TransactionPage
 }
 
 /// The signed-in user's cards.
-public protocol CardWorking: Sendable {
+protocol CardWorking: Sendable {
     func cards() async throws(NetworkError) -> [Card]
     func add(_ card: NewCard, idempotencyKey: String) async throws(NetworkError) -> Card
     func requestActivation(cardID: String) async throws(NetworkError) -> VerificationChallenge
@@ -53,7 +53,7 @@ public protocol CardWorking: Sendable {
 }
 
 /// The signed-in user's notifications.
-public protocol NotificationsWorking: Sendable {
+protocol NotificationsWorking: Sendable {
     func notifications() async throws(NetworkError) -> [AppNotification]
     func markRead(id: String) async throws(NetworkError)
 }

@@ -27,10 +27,7 @@ enum ActivateCard {
     }
 
     enum Submit {
-        struct Request: Sendable {
-            var form: Form
-            init(form: Form) { self.form = form }
-        }
+        typealias Request = FormSubmitRequest<Form>
         enum Response: Sendable, FormSubmitResponse {
             case invalid([Field: InputProblem])
             case started

@@ -14,30 +14,27 @@ final class ActivateCardViewController: SceneViewController, ActivateCardDisplay
     private lazy var screen = FormScreen<ActivateCard.Field>(intro: "", owner: self)
     let last4 = TextField.digits(maxLength: 4)
     let code = TextField.digits(maxLength: 6)
-    private lazy var button = Button("Send code") { [weak self] in self?.submit() }
-    private var isBusy = false
+    private lazy var button = Button("Send code") { [weak self] in self?.screen.submit() }
 
     init() {
         super.init(title: "Activate card")
         keyBindings = [
-            bind(.submit, .enter, "continue") { [weak self] in self?.submit() },
+            bind(.submit, .enter, "continue") { [weak self] in self?.screen.submit() },
         ]
     }
 
     override func viewDidLoad() {
-        let onSubmit: @MainActor () -> Void = { [weak self] in self?.submit() }
-        screen.addField(.last4, "Last four digits", last4, submit: onSubmit)
-        screen.addField(.code, "Code", code, submit: onSubmit)
+        screen.onSubmit = { [weak self] in
+            guard let self else { return }
+            interactor?.submit(request: .init(form: .init(last4: last4.text, code: code.text)))
+        }
+        screen.addField(.last4, "Last four digits", last4)
+        screen.addField(.code, "Code", code)
         screen.setRowHidden(true, for: .code)
         screen.buttons.add(button)
         view.addSubview(screen.stack)
         interactor?.load(request: .init())
         focus(last4)
-    }
-
-    private func submit() {
-        guard !isBusy else { return }
-        interactor?.submit(request: .init(form: .init(last4: last4.text, code: code.text)))
     }
 
     override func escapePressed() {
@@ -50,7 +47,6 @@ final class ActivateCardViewController: SceneViewController, ActivateCardDisplay
     }
 
     func displaySubmit(viewModel: ActivateCard.Submit.ViewModel) {
-        isBusy = viewModel.isBusy
         screen.setBusy(viewModel.isBusy, "Working…")
         if viewModel.stage == .code && code.isHidden {
             screen.setRowHidden(false, for: .code)

@@ -3,7 +3,7 @@ import SkiffCore
 import TerminalUI
 
 @MainActor
-protocol AddCardBusinessLogic: AnyObject {
+protocol AddCardBusinessLogic: FormBusinessLogic where Field == AddCard.Field, Form == AddCard.Form {
     func load(request: AddCard.Load.Request)
     func numberChanged(request: AddCard.NumberChanged.Request)
     func validateField(request: AddCard.ValidateField.Request)

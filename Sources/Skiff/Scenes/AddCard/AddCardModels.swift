@@ -52,10 +52,7 @@ enum AddCard {
 
     /// Enter on the form (checks everything, then confirms) or on the confirmation (adds the card).
     enum Submit {
-        struct Request: Sendable {
-            var form: Form
-            init(form: Form) { self.form = form }
-        }
+        typealias Request = FormSubmitRequest<Form>
         enum Response: Sendable, FormSubmitResponse {
             case invalid([Field: InputProblem])
             case confirm(brand: CardBrand, last4: String, expiry: CardExpiry, holderName: String)

@@ -24,27 +24,26 @@ final class AddCardViewController: SceneViewController, AddCardDisplayLogic, Sce
     let holderName = TextField(maxLength: 26)
     let expiry = TextField.digits(placeholder: "MM/YY", maxLength: 4)
     let securityCode = SecureField(maxLength: 3)
-    private lazy var continueButton = Button("Continue") { [weak self] in self?.submit() }
-    private var isBusy = false
+    private lazy var continueButton = Button("Continue") { [weak self] in self?.screen.submit() }
 
     init() {
         super.init(title: "Add card")
         expiry.formatter = .grouping([2, 2], separator: "/")
         securityCode.inputFilter = { ("0"..."9").contains($0) }
         keyBindings = [
-            bind(.submit, .enter, "continue") { [weak self] in self?.submit() },
+            bind(.submit, .enter, "continue") { [weak self] in self?.screen.submit() },
         ]
     }
 
     override func viewDidLoad() {
+        if let interactor { screen.connect(interactor, form: { [weak self] in self?.form }) }
         let numberRow = HStack(spacing: 2)
         numberRow.add(number, size: .fixed(24))
         numberRow.add(brand, size: .fill)
-        let onSubmit: @MainActor () -> Void = { [weak self] in self?.submit() }
-        screen.addField(.number, "Card number", number, row: numberRow, submit: onSubmit)
-        screen.addField(.holderName, "Name on card", holderName, submit: onSubmit)
-        screen.addField(.expiry, "Expiry (MM/YY)", expiry, submit: onSubmit)
-        screen.addField(.securityCode, "Security code", securityCode, submit: onSubmit)
+        screen.addField(.number, "Card number", number, row: numberRow)
+        screen.addField(.holderName, "Name on card", holderName)
+        screen.addField(.expiry, "Expiry (MM/YY)", expiry)
+        screen.addField(.securityCode, "Security code", securityCode)
         confirmation.isHidden = true
         number.onChange = { [weak self] text in self?.interactor?.numberChanged(request: .init(digits: text)) }
         screen.buttons.add(continueButton)
@@ -55,16 +54,6 @@ final class AddCardViewController: SceneViewController, AddCardDisplayLogic, Sce
 
     private var form: AddCard.Form {
         AddCard.Form(number: number.text, holderName: holderName.text, expiry: expiry.text, securityCode: securityCode.text)
-    }
-
-    private func submit() {
-        guard !isBusy else { return }
-        interactor?.submit(request: .init(form: form))
-    }
-
-    override func focusDidMove(from previous: View?) {
-        guard let left = screen.field(editedBy: previous) else { return }
-        interactor?.validateField(request: .init(field: left, form: form))
     }
 
     override func escapePressed() {
@@ -107,7 +96,6 @@ final class AddCardViewController: SceneViewController, AddCardDisplayLogic, Sce
     }
 
     func displaySubmit(viewModel: AddCard.Submit.ViewModel) {
-        isBusy = viewModel.isBusy
         screen.setBusy(viewModel.isBusy, "Adding the card…")
         screen.setErrors(viewModel.fieldErrors)
         if !viewModel.confirmRows.isEmpty {

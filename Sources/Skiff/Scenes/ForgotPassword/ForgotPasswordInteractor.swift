@@ -3,7 +3,7 @@ import SkiffCore
 import TerminalUI
 
 @MainActor
-protocol ForgotPasswordBusinessLogic: AnyObject {
+protocol ForgotPasswordBusinessLogic: FormBusinessLogic where Field == ForgotPassword.Field, Form == ForgotPassword.Form {
     func load(request: ForgotPassword.Load.Request)
     func validateField(request: ForgotPassword.ValidateField.Request)
     func submit(request: ForgotPassword.Submit.Request)

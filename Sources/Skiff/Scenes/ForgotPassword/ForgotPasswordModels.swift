@@ -29,10 +29,7 @@ enum ForgotPassword {
     typealias ValidateField = FieldValidation<Field, Form>
 
     enum Submit {
-        struct Request: Sendable {
-            var form: Form
-            init(form: Form) { self.form = form }
-        }
+        typealias Request = FormSubmitRequest<Form>
         enum Response: Sendable, FormSubmitResponse {
             case invalid([Field: InputProblem])
             case started

@@ -20,14 +20,13 @@ final class ForgotPasswordViewController: SceneViewController, ForgotPasswordDis
     let code = TextField.digits(maxLength: 6)
     let newPassword = SecureField(maxLength: 128)
     let confirmPassword = SecureField(maxLength: 128)
-    private lazy var submitButton = Button("Send code") { [weak self] in self?.submit() }
-    private var isBusy = false
+    private lazy var submitButton = Button("Send code") { [weak self] in self?.screen.submit() }
 
     init() {
         super.init(title: "Forgot password")
         keyBindings = [
-            bind(.submit, .enter, "continue") { [weak self] in self?.submit() },
-            bind(.retry, .ctrl("r"), "retry") { [weak self] in self?.submit() },
+            bind(.submit, .enter, "continue") { [weak self] in self?.screen.submit() },
+            bind(.retry, .ctrl("r"), "retry") { [weak self] in self?.screen.submit() },
         ]
     }
 
@@ -35,12 +34,12 @@ final class ForgotPasswordViewController: SceneViewController, ForgotPasswordDis
     private let resetFields: [ForgotPassword.Field] = [.code, .newPassword, .confirmPassword]
 
     override func viewDidLoad() {
-        let onSubmit: @MainActor () -> Void = { [weak self] in self?.submit() }
-        screen.addField(.countryCode, "Country code", countryCode, submit: onSubmit)
-        screen.addField(.phoneNumber, "Phone number", phoneNumber, submit: onSubmit)
-        screen.addField(.code, "Code", code, submit: onSubmit)
-        screen.addField(.newPassword, "New password", newPassword, submit: onSubmit)
-        screen.addField(.confirmPassword, "Repeat password", confirmPassword, submit: onSubmit)
+        if let interactor { screen.connect(interactor, form: { [weak self] in self?.currentForm }) }
+        screen.addField(.countryCode, "Country code", countryCode)
+        screen.addField(.phoneNumber, "Phone number", phoneNumber)
+        screen.addField(.code, "Code", code)
+        screen.addField(.newPassword, "New password", newPassword)
+        screen.addField(.confirmPassword, "Repeat password", confirmPassword)
         for field in resetFields { screen.setRowHidden(true, for: field) }
         screen.buttons.add(submitButton)
         view.addSubview(screen.stack)
@@ -53,16 +52,6 @@ final class ForgotPasswordViewController: SceneViewController, ForgotPasswordDis
             countryCode: countryCode.text, phoneNumber: phoneNumber.text, code: code.text,
             newPassword: newPassword.text, confirmPassword: confirmPassword.text
         )
-    }
-
-    private func submit() {
-        guard !isBusy else { return }
-        interactor?.submit(request: .init(form: currentForm))
-    }
-
-    override func focusDidMove(from previous: View?) {
-        guard let left = screen.field(editedBy: previous) else { return }
-        interactor?.validateField(request: .init(field: left, form: currentForm))
     }
 
     override func escapePressed() {
@@ -79,7 +68,6 @@ final class ForgotPasswordViewController: SceneViewController, ForgotPasswordDis
     }
 
     func displaySubmit(viewModel: ForgotPassword.Submit.ViewModel) {
-        isBusy = viewModel.isBusy
         screen.setBusy(viewModel.isBusy, "Working…")
         if viewModel.stage == .reset && code.isHidden {
             for field in resetFields { screen.setRowHidden(false, for: field) }

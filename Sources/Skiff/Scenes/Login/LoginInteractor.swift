@@ -3,7 +3,7 @@ import SkiffCore
 import TerminalUI
 
 @MainActor
-protocol LoginBusinessLogic: AnyObject {
+protocol LoginBusinessLogic: FormBusinessLogic where Field == Login.Field, Form == Login.Form {
     func load(request: Login.Load.Request)
     func validateField(request: Login.ValidateField.Request)
     func submit(request: Login.Submit.Request)

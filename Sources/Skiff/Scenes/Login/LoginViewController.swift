@@ -17,17 +17,16 @@ final class LoginViewController: SceneViewController, LoginDisplayLogic, SceneDi
     let countryCode = TextField.countryCode()
     let phoneNumber = TextField.phoneNumber()
     let password = SecureField(maxLength: 128)
-    private lazy var logInButton = Button("Log in") { [weak self] in self?.submit() }
+    private lazy var logInButton = Button("Log in") { [weak self] in self?.screen.submit() }
     private lazy var registerButton = Button("Create an account") { [weak self] in self?.navigate(.register) }
     private lazy var forgotButton = Button("Forgot password") { [weak self] in self?.navigate(.forgotPassword) }
     private let hint = Label("", style: .muted, overflow: .wrap)
-    private var isBusy = false
 
     init() {
         super.init(title: "Log in")
         keyBindings = [
-            bind(.submit, .enter, "log in") { [weak self] in self?.submit() },
-            bind(.retry, .ctrl("r"), "retry") { [weak self] in self?.submit() },
+            bind(.submit, .enter, "log in") { [weak self] in self?.screen.submit() },
+            bind(.retry, .ctrl("r"), "retry") { [weak self] in self?.screen.submit() },
             KeyBinding(.ctrl("n"), "create account") { [weak self] in self?.navigate(.register) },
             KeyBinding(.ctrl("p"), "forgot password") { [weak self] in self?.navigate(.forgotPassword) },
             KeyBinding(.ctrl("q"), "quit") { [weak self] in self?.application?.quit() },
@@ -35,10 +34,10 @@ final class LoginViewController: SceneViewController, LoginDisplayLogic, SceneDi
     }
 
     override func viewDidLoad() {
-        let onSubmit: @MainActor () -> Void = { [weak self] in self?.submit() }
-        screen.addField(.countryCode, "Country code", countryCode, submit: onSubmit)
-        screen.addField(.phoneNumber, "Phone number", phoneNumber, submit: onSubmit)
-        screen.addField(.password, "Password", password, submit: onSubmit)
+        if let interactor { screen.connect(interactor, form: { [weak self] in self?.form }) }
+        screen.addField(.countryCode, "Country code", countryCode)
+        screen.addField(.phoneNumber, "Phone number", phoneNumber)
+        screen.addField(.password, "Password", password)
         screen.buttons.add(logInButton)
         screen.buttons.add(registerButton)
         screen.buttons.add(forgotButton)
@@ -52,18 +51,8 @@ final class LoginViewController: SceneViewController, LoginDisplayLogic, SceneDi
         Login.Form(countryCode: countryCode.text, phoneNumber: phoneNumber.text, password: password.text)
     }
 
-    private func submit() {
-        guard !isBusy else { return }
-        interactor?.submit(request: .init(form: form))
-    }
-
     private func navigate(_ destination: Login.Navigate.Destination) {
         interactor?.navigate(request: .init(destination: destination, form: form))
-    }
-
-    override func focusDidMove(from previous: View?) {
-        guard let left = screen.field(editedBy: previous) else { return }
-        interactor?.validateField(request: .init(field: left, form: form))
     }
 
     override func escapePressed() {
@@ -86,7 +75,6 @@ final class LoginViewController: SceneViewController, LoginDisplayLogic, SceneDi
     }
 
     func displaySubmit(viewModel: Login.Submit.ViewModel) {
-        isBusy = viewModel.isBusy
         screen.setBusy(viewModel.isBusy, "Logging in…")
         screen.setErrors(viewModel.fieldErrors)
         screen.show(viewModel.banner)

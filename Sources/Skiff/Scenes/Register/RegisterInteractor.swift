@@ -3,7 +3,7 @@ import SkiffCore
 import TerminalUI
 
 @MainActor
-protocol RegisterBusinessLogic: AnyObject {
+protocol RegisterBusinessLogic: FormBusinessLogic where Field == Register.Field, Form == Register.Form {
     func load(request: Register.Load.Request)
     func validateField(request: Register.ValidateField.Request)
     func submit(request: Register.Submit.Request)

@@ -27,16 +27,8 @@ enum Register {
     typealias ValidateField = FieldValidation<Field, Form>
 
     enum Submit {
-        struct Request: Sendable {
-            var form: Form
-            init(form: Form) { self.form = form }
-        }
-        enum Response: Sendable, FormSubmitResponse {
-            case invalid([Field: InputProblem])
-            case started
-            case failed(NetworkError)
-            case succeeded
-        }
+        typealias Request = FormSubmitRequest<Form>
+        typealias Response = FormSubmitOutcome<Field>
         struct ViewModel: Hashable, Sendable {
             var fieldErrors: [Field: String]
             var banner: BannerMessage?

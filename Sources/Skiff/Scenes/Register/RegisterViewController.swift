@@ -20,24 +20,23 @@ final class RegisterViewController: SceneViewController, RegisterDisplayLogic, S
     let fullName = TextField(maxLength: 100)
     let password = SecureField(maxLength: 128)
     let confirmPassword = SecureField(maxLength: 128)
-    private lazy var sendButton = Button("Send code") { [weak self] in self?.submit() }
-    private var isBusy = false
+    private lazy var sendButton = Button("Send code") { [weak self] in self?.screen.submit() }
 
     init() {
         super.init(title: "Create account")
         keyBindings = [
-            bind(.submit, .enter, "send code") { [weak self] in self?.submit() },
-            bind(.retry, .ctrl("r"), "retry") { [weak self] in self?.submit() },
+            bind(.submit, .enter, "send code") { [weak self] in self?.screen.submit() },
+            bind(.retry, .ctrl("r"), "retry") { [weak self] in self?.screen.submit() },
         ]
     }
 
     override func viewDidLoad() {
-        let onSubmit: @MainActor () -> Void = { [weak self] in self?.submit() }
-        screen.addField(.countryCode, "Country code", countryCode, submit: onSubmit)
-        screen.addField(.phoneNumber, "Phone number", phoneNumber, submit: onSubmit)
-        screen.addField(.fullName, "Full name", fullName, submit: onSubmit)
-        screen.addField(.password, "Password", password, submit: onSubmit)
-        screen.addField(.confirmPassword, "Repeat password", confirmPassword, submit: onSubmit)
+        if let interactor { screen.connect(interactor, form: { [weak self] in self?.form }) }
+        screen.addField(.countryCode, "Country code", countryCode)
+        screen.addField(.phoneNumber, "Phone number", phoneNumber)
+        screen.addField(.fullName, "Full name", fullName)
+        screen.addField(.password, "Password", password)
+        screen.addField(.confirmPassword, "Repeat password", confirmPassword)
         screen.buttons.add(sendButton)
         view.addSubview(screen.stack)
         interactor?.load(request: .init())
@@ -49,16 +48,6 @@ final class RegisterViewController: SceneViewController, RegisterDisplayLogic, S
             countryCode: countryCode.text, phoneNumber: phoneNumber.text, fullName: fullName.text,
             password: password.text, confirmPassword: confirmPassword.text
         )
-    }
-
-    private func submit() {
-        guard !isBusy else { return }
-        interactor?.submit(request: .init(form: form))
-    }
-
-    override func focusDidMove(from previous: View?) {
-        guard let left = screen.field(editedBy: previous) else { return }
-        interactor?.validateField(request: .init(field: left, form: form))
     }
 
     override func escapePressed() {
@@ -82,7 +71,6 @@ final class RegisterViewController: SceneViewController, RegisterDisplayLogic, S
     }
 
     func displaySubmit(viewModel: Register.Submit.ViewModel) {
-        isBusy = viewModel.isBusy
         screen.setBusy(viewModel.isBusy, "Sending a code…")
         screen.setErrors(viewModel.fieldErrors)
         screen.show(viewModel.banner)

@@ -1,10 +1,10 @@
 import TerminalUI
 
 /// The parts every form screen has, top to bottom: an introduction, a note (development codes, hints), the
-/// form, its buttons, an error banner and a spinner line; and which input edits which field of the scene's
-/// form, so focus moves, errors and focus requests are mapped in one place.
+/// form, its buttons, an error banner and a spinner line; which input edits which field of the scene's form,
+/// so focus moves, errors and focus requests are mapped in one place; and submitting, never twice at once.
 @MainActor
-final class FormScreen<Field: Hashable> {
+final class FormScreen<Field: Hashable & Sendable> {
     let stack = VStack(spacing: 1)
     let intro = Label("", style: .muted, overflow: .wrap)
     let note = Banner()
@@ -15,6 +15,12 @@ final class FormScreen<Field: Hashable> {
     private weak var owner: SceneViewController?
     /// Each field's input, and the row of the form its error goes under.
     private var inputs: [(field: Field, input: TextField, row: View)] = []
+    /// Whether a request runs: the spinner turns and submitting does nothing.
+    private(set) var isBusy = false
+    /// Sends the form (Enter in a field, the form's button, a key binding), unless a request is running.
+    var onSubmit: @MainActor () -> Void = {}
+    /// The focus left the input of this field: check it.
+    var onLeave: @MainActor (Field) -> Void = { _ in }
 
     /// `sections` go under the form, before the buttons; `owner` words the banners' key prompts.
     init(intro text: String, sections: [View] = [], owner: SceneViewController) {
@@ -27,13 +33,37 @@ final class FormScreen<Field: Hashable> {
         stack.add(buttons, size: .fixed(1))
         stack.add(error)
         stack.add(spinner, size: .fixed(1))
+        owner.onFocusLeave = { [weak self] view in
+            guard let self, let field = field(editedBy: view) else { return }
+            onLeave(field)
+        }
+    }
+
+    /// Sends the form to `logic` when submitted, and each field as the person leaves it; `form` reads what the
+    /// inputs hold.
+    func connect<Logic: FormBusinessLogic>(_ logic: Logic, form: @escaping @MainActor () -> Logic.Form?)
+    where Logic.Field == Field {
+        onSubmit = { [weak logic] in
+            guard let form = form() else { return }
+            logic?.submit(request: .init(form: form))
+        }
+        onLeave = { [weak logic] field in
+            guard let form = form() else { return }
+            logic?.validateField(request: .init(field: field, form: form))
+        }
+    }
+
+    /// Sends the form unless a request is already running.
+    func submit() {
+        guard !isBusy else { return }
+        onSubmit()
     }
 
     /// Adds a labelled row editing `field`; `row` is what the form shows when the input sits inside a larger
-    /// row (the input and a brand name, say). Enter in the input runs `submit`.
-    func addField(_ field: Field, _ label: String, _ input: TextField, row: View? = nil, submit: @escaping @MainActor () -> Void) {
+    /// row (the input and a brand name, say). Enter in the input submits the form.
+    func addField(_ field: Field, _ label: String, _ input: TextField, row: View? = nil) {
         form.addField(label, row ?? input)
-        input.onSubmit = submit
+        input.onSubmit = { [weak self] in self?.submit() }
         inputs.append((field, input, row ?? input))
     }
 
@@ -82,6 +112,7 @@ final class FormScreen<Field: Hashable> {
 
     /// Turns the spinner on with `activity` ("Logging in…") and how to stop it, or off.
     func setBusy(_ busy: Bool, _ activity: String = "Working…") {
+        isBusy = busy
         spinner.title = "\(activity) (\(Key.escape.label) cancels)"
         if busy { spinner.start() } else { spinner.stop() }
     }

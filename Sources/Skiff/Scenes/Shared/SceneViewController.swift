@@ -1,6 +1,6 @@
 import TerminalUI
 
-/// The base of every wallet screen: tells the subclass when the focus leaves a view (to check that field),
+/// The base of every wallet screen: tells its form when the focus leaves a view (to check that field),
 /// turns Esc into a request the Interactor decides on (cancel a running request, step back, or leave), and
 /// words key prompts with the keys this screen really binds.
 @MainActor
@@ -8,8 +8,8 @@ class SceneViewController: ViewController {
     /// The key each command is bound to on this screen; Esc always means `.back`.
     private var commandKeys: [SceneCommand: Key] = [.back: .escape]
 
-    /// Called after a key moved the focus away from `previous`.
-    func focusDidMove(from previous: View?) {}
+    /// Called after a key moved the focus away from a view (a form checks that field).
+    var onFocusLeave: @MainActor (View) -> Void = { _ in }
 
     /// Esc: the scene decides through its Interactor; the coordinator pops when the Interactor routes away.
     func escapePressed() {}
@@ -39,7 +39,7 @@ class SceneViewController: ViewController {
         let previous = focusedView
         var handled = super.handle(key)
         if let previous, previous !== focusedView {
-            focusDidMove(from: previous)
+            onFocusLeave(previous)
         }
         if !handled && key == .escape {
             // Also on a root screen, where the navigation controller has nothing to pop.

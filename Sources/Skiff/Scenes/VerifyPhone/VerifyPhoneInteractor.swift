@@ -68,18 +68,17 @@ final class VerifyPhoneInteractor: VerifyPhoneBusinessLogic {
         let code = request.code
         inFlight.call({ [auth] () async throws(NetworkError) in
             try await auth.verifyRegistration(verificationId: verificationId, code: code)
-        }, then: { [weak self] in self?.finishSubmit($0) })
-    }
-
-    private func finishSubmit(_ result: Result<Session, NetworkError>) {
-        switch result {
-        case .success(let session):
-            try? sessions.save(session)
-            presenter.presentSubmit(response: .succeeded)
-            route(.verified(session))
-        case .failure(let error):
-            presenter.presentSubmit(response: .failed(error))
-        }
+        }, then: { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let session):
+                try? sessions.save(session)
+                presenter.presentSubmit(response: .succeeded)
+                route(.verified(session))
+            case .failure(let error):
+                presenter.presentSubmit(response: .failed(error))
+            }
+        })
     }
 
     func resend(request: VerifyPhone.Resend.Request) {

@@ -13,30 +13,28 @@ final class VerifyPhoneViewController: SceneViewController, VerifyPhoneDisplayLo
 
     private lazy var screen = FormScreen<VerifyPhone.Field>(intro: "", owner: self)
     let code = TextField.digits(maxLength: 6)
-    private lazy var verifyButton = Button("Verify") { [weak self] in self?.submit() }
+    private lazy var verifyButton = Button("Verify") { [weak self] in self?.screen.submit() }
     private lazy var resendButton = Button("Send a new code") { [weak self] in self?.interactor?.resend(request: .init()) }
-    private var isBusy = false
 
     init() {
         super.init(title: "Verify phone")
         keyBindings = [
-            bind(.submit, .enter, "verify") { [weak self] in self?.submit() },
+            bind(.submit, .enter, "verify") { [weak self] in self?.screen.submit() },
             bind(.retry, .ctrl("r"), "new code") { [weak self] in self?.interactor?.resend(request: .init()) },
         ]
     }
 
     override func viewDidLoad() {
-        screen.addField(.code, "Code", code) { [weak self] in self?.submit() }
+        screen.onSubmit = { [weak self] in
+            guard let self else { return }
+            interactor?.submit(request: .init(code: code.text))
+        }
+        screen.addField(.code, "Code", code)
         screen.buttons.add(verifyButton)
         screen.buttons.add(resendButton)
         view.addSubview(screen.stack)
         interactor?.load(request: .init())
         focus(code)
-    }
-
-    private func submit() {
-        guard !isBusy else { return }
-        interactor?.submit(request: .init(code: code.text))
     }
 
     override func escapePressed() {
@@ -49,7 +47,6 @@ final class VerifyPhoneViewController: SceneViewController, VerifyPhoneDisplayLo
     }
 
     func displaySubmit(viewModel: VerifyPhone.Submit.ViewModel) {
-        isBusy = viewModel.isBusy
         screen.setBusy(viewModel.isBusy, "Checking…")
         screen.setError(viewModel.codeError, for: .code)
         screen.show(viewModel.banner)

@@ -9,29 +9,29 @@ import SkiffCore
 import Synchronization
 
 /// The current session token, shared by every worker's requests; set at login, cleared at logout or a 401.
-public final class SessionTokenBox: Sendable {
+final class SessionTokenBox: Sendable {
     private let token = Mutex<String?>(nil)
 
-    public init() {}
+    init() {}
 
-    public var current: String? { token.withLock { $0 } }
+    var current: String? { token.withLock { $0 } }
 
-    public func set(_ value: String?) { token.withLock { $0 = value } }
+    func set(_ value: String?) { token.withLock { $0 = value } }
 }
 
 /// The generated client, set up for the app: bearer token, 10 s timeout, and a hook for a 401 from any
 /// signed-in call.
-public final class APIClient: Sendable {
+final class APIClient: Sendable {
     /// How long any request may take before it counts as timed out.
-    public static let requestTimeout: TimeAmount = .seconds(10)
+    static let requestTimeout: TimeAmount = .seconds(10)
 
     let client: Client
     private let httpClient: HTTPClient
-    public let tokens: SessionTokenBox
+    let tokens: SessionTokenBox
 
     /// `onUnauthorised` runs (on any thread) when a signed-in request answers 401: the session is gone.
     /// `timeout` and `middlewares` (run nearest the network) are for tests.
-    public convenience init(baseURL: URL, tokens: SessionTokenBox, onUnauthorised: @escaping @Sendable () -> Void) {
+    convenience init(baseURL: URL, tokens: SessionTokenBox, onUnauthorised: @escaping @Sendable () -> Void) {
         self.init(baseURL: baseURL, tokens: tokens, timeout: APIClient.requestTimeout, middlewares: [], onUnauthorised: onUnauthorised)
     }
 
@@ -56,7 +56,7 @@ public final class APIClient: Sendable {
     }
 
     /// Closes the connections; call once when the app ends.
-    public func shutdown() async {
+    func shutdown() async {
         try? await httpClient.shutdown()
     }
 

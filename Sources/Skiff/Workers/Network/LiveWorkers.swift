@@ -3,14 +3,14 @@ import SkiffAPI
 import SkiffCore
 
 /// Auth over the generated client.
-public struct AuthWorker: AuthWorking {
+struct AuthWorker: AuthWorking {
     private let api: APIClient
 
-    public init(api: APIClient) {
+    init(api: APIClient) {
         self.api = api
     }
 
-    public func login(phone: PhoneNumber, password: String) async throws(NetworkError) -> Session {
+    func login(phone: PhoneNumber, password: String) async throws(NetworkError) -> Session {
         try await api.send { client in
             try await client.login(body: .json(.init(
                 countryCode: "+" + phone.countryCode, phoneNumber: phone.nationalNumber, password: password
@@ -18,7 +18,7 @@ public struct AuthWorker: AuthWorking {
         } success: { Self.session(try $0.ok.body.json) }
     }
 
-    public func register(_ registration: Registration, idempotencyKey: String) async throws(NetworkError) -> VerificationChallenge {
+    func register(_ registration: Registration, idempotencyKey: String) async throws(NetworkError) -> VerificationChallenge {
         try await api.send { client in
             try await client.register(
                 headers: .init(idempotencyKey: idempotencyKey),
@@ -30,25 +30,25 @@ public struct AuthWorker: AuthWorking {
         } success: { Self.challenge(try $0.accepted.body.json) }
     }
 
-    public func verifyRegistration(verificationId: String, code: String) async throws(NetworkError) -> Session {
+    func verifyRegistration(verificationId: String, code: String) async throws(NetworkError) -> Session {
         try await api.send { client in
             try await client.verifyRegistration(body: .json(.init(verificationId: verificationId, code: code)))
         } success: { Self.session(try $0.created.body.json) }
     }
 
-    public func forgotPassword(phone: PhoneNumber) async throws(NetworkError) -> VerificationChallenge {
+    func forgotPassword(phone: PhoneNumber) async throws(NetworkError) -> VerificationChallenge {
         try await api.send { client in
             try await client.forgotPassword(body: .json(.init(countryCode: "+" + phone.countryCode, phoneNumber: phone.nationalNumber)))
         } success: { Self.challenge(try $0.accepted.body.json) }
     }
 
-    public func resetPassword(verificationId: String, code: String, newPassword: String) async throws(NetworkError) {
+    func resetPassword(verificationId: String, code: String, newPassword: String) async throws(NetworkError) {
         try await api.send { client in
             try await client.resetPassword(body: .json(.init(verificationId: verificationId, code: code, newPassword: newPassword)))
         } success: { _ = try $0.noContent }
     }
 
-    public func logout() async throws(NetworkError) {
+    func logout() async throws(NetworkError) {
         try await api.send { try await $0.logout() } success: { _ = try $0.noContent }
     }
 
@@ -66,14 +66,14 @@ public struct AuthWorker: AuthWorking {
 }
 
 /// The account summary and transactions over the generated client.
-public struct AccountWorker: AccountWorking {
+struct AccountWorker: AccountWorking {
     private let api: APIClient
 
-    public init(api: APIClient) {
+    init(api: APIClient) {
         self.api = api
     }
 
-    public func summary() async throws(NetworkError) -> AccountSummary {
+    func summary() async throws(NetworkError) -> AccountSummary {
         let me = try await api.send { try await $0.getMe() } success: { try $0.ok.body.json }
         return AccountSummary(
             user: AuthWorker.user(me.user),
@@ -82,7 +82,7 @@ public struct AccountWorker: AccountWorking {
         )
     }
 
-    public func transactions(limit: Int, cursor: String?, query: String?) async throws(NetworkError) -> TransactionPage {
+    func transactions(limit: Int, cursor: String?, query: String?) async throws(NetworkError) -> TransactionPage {
         let page = try await api.send { client in
             try await client.listTransactions(query: .init(limit: Int32(limit), cursor: cursor, query: query))
         } success: { try $0.ok.body.json }
@@ -100,18 +100,18 @@ public struct AccountWorker: AccountWorking {
 
 /// Cards over the generated client. The number and security code go out once, in the request body, and are
 /// never kept or logged.
-public struct CardWorker: CardWorking {
+struct CardWorker: CardWorking {
     private let api: APIClient
 
-    public init(api: APIClient) {
+    init(api: APIClient) {
         self.api = api
     }
 
-    public func cards() async throws(NetworkError) -> [Card] {
+    func cards() async throws(NetworkError) -> [Card] {
         try await api.send { try await $0.listCards() } success: { try $0.ok.body.json.map(Self.card) }
     }
 
-    public func add(_ card: NewCard, idempotencyKey: String) async throws(NetworkError) -> Card {
+    func add(_ card: NewCard, idempotencyKey: String) async throws(NetworkError) -> Card {
         try await api.send { client in
             try await client.addCard(
                 headers: .init(idempotencyKey: idempotencyKey),
@@ -123,13 +123,13 @@ public struct CardWorker: CardWorking {
         } success: { Self.card(try $0.created.body.json) }
     }
 
-    public func requestActivation(cardID: String) async throws(NetworkError) -> VerificationChallenge {
+    func requestActivation(cardID: String) async throws(NetworkError) -> VerificationChallenge {
         try await api.send { try await $0.startCardActivation(path: .init(id: cardID)) } success: {
             AuthWorker.challenge(try $0.accepted.body.json)
         }
     }
 
-    public func activate(cardID: String, last4: String, verificationId: String, code: String) async throws(NetworkError) -> Card {
+    func activate(cardID: String, last4: String, verificationId: String, code: String) async throws(NetworkError) -> Card {
         try await api.send { client in
             try await client.activateCard(
                 path: .init(id: cardID), body: .json(.init(last4: last4, verificationId: verificationId, code: code))
@@ -149,14 +149,14 @@ public struct CardWorker: CardWorking {
 }
 
 /// Notifications over the generated client.
-public struct NotificationsWorker: NotificationsWorking {
+struct NotificationsWorker: NotificationsWorking {
     private let api: APIClient
 
-    public init(api: APIClient) {
+    init(api: APIClient) {
         self.api = api
     }
 
-    public func notifications() async throws(NetworkError) -> [AppNotification] {
+    func notifications() async throws(NetworkError) -> [AppNotification] {
         try await api.send { try await $0.listNotifications() } success: {
             try $0.ok.body.json.map {
                 AppNotification(id: $0.id, title: $0.title, body: $0.body, createdAt: $0.createdAt, read: $0.read)
@@ -164,7 +164,7 @@ public struct NotificationsWorker: NotificationsWorking {
         }
     }
 
-    public func markRead(id: String) async throws(NetworkError) {
+    func markRead(id: String) async throws(NetworkError) {
         try await api.send { try await $0.markNotificationRead(path: .init(id: id)) } success: { _ = try $0.noContent }
     }
 }

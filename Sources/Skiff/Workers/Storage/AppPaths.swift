@@ -5,11 +5,11 @@ public struct AppPaths: Sendable, Hashable {
     /// The embedded server's database, server key and SMS outbox (`$XDG_DATA_HOME/skiff`).
     public var data: URL
     /// The session, preferences and log (`$XDG_STATE_HOME/skiff`).
-    public var state: URL
+    var state: URL
     /// The Home cache (`$XDG_CACHE_HOME/skiff`).
-    public var cache: URL
+    var cache: URL
 
-    public init(data: URL, state: URL, cache: URL) {
+    init(data: URL, state: URL, cache: URL) {
         self.data = data
         self.state = state
         self.cache = cache
@@ -38,10 +38,10 @@ public struct AppPaths: Sendable, Hashable {
         )
     }
 
-    public var sessionFile: URL { state.appendingPathComponent("session.json") }
-    public var preferencesFile: URL { state.appendingPathComponent("preferences.json") }
+    var sessionFile: URL { state.appendingPathComponent("session.json") }
+    var preferencesFile: URL { state.appendingPathComponent("preferences.json") }
     public var logFile: URL { state.appendingPathComponent("skiff.log") }
-    public var cacheDatabase: URL { cache.appendingPathComponent("cache.sqlite") }
+    var cacheDatabase: URL { cache.appendingPathComponent("cache.sqlite") }
     public var serverDatabase: URL { data.appendingPathComponent("skiff.sqlite") }
     public var smsOutbox: URL { data.appendingPathComponent("sms-outbox.jsonl") }
 }

@@ -4,12 +4,12 @@ import Logging
 import SkiffCore
 
 /// Keeps the last Home per user in a small SQLite database (GRDB) under the cache directory.
-public final class CacheStore: CacheStoring {
+final class CacheStore: CacheStoring {
     private let database: DatabaseQueue
     private let logger: Logger
 
     /// Opens (or creates) the cache at `file`; the folder is made private to the user.
-    public init(file: URL, logger: Logger) throws {
+    init(file: URL, logger: Logger) throws {
         try FileManager.default.createDirectory(
             at: file.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
         )
@@ -21,7 +21,7 @@ public final class CacheStore: CacheStoring {
     }
 
     /// An in-memory cache, for tests.
-    public init(logger: Logger) throws {
+    init(logger: Logger) throws {
         database = try DatabaseQueue()
         self.logger = logger
         try Self.migrator.migrate(database)
@@ -39,7 +39,7 @@ public final class CacheStore: CacheStoring {
         return migrator
     }
 
-    public func loadHome(userID: String) -> CachedHome? {
+    func loadHome(userID: String) -> CachedHome? {
         do {
             return try database.read { db in
                 guard let row = try Row.fetchOne(db, sql: "SELECT snapshot, saved_at FROM home WHERE user_id = ?", arguments: [userID])
@@ -57,7 +57,7 @@ public final class CacheStore: CacheStoring {
         }
     }
 
-    public func saveHome(_ snapshot: HomeSnapshot, userID: String, at date: Date) {
+    func saveHome(_ snapshot: HomeSnapshot, userID: String, at date: Date) {
         do {
             let data = try JSONCoding.encoder.encode(snapshot)
             try database.write { db in
@@ -71,7 +71,7 @@ public final class CacheStore: CacheStoring {
         }
     }
 
-    public func clear() {
+    func clear() {
         do {
             try database.write { db in try db.execute(sql: "DELETE FROM home") }
         } catch {

@@ -2,10 +2,10 @@ import Foundation
 import SkiffCore
 
 /// Reads the embedded server's SMS outbox (one JSON object a line: `to`, `code`, `purpose`, `sentAt`).
-public struct DevelopmentOutbox: DevelopmentOutboxReading {
+struct DevelopmentOutbox: DevelopmentOutboxReading {
     private let file: URL
 
-    public init(file: URL) {
+    init(file: URL) {
         self.file = file
     }
 
@@ -16,7 +16,7 @@ public struct DevelopmentOutbox: DevelopmentOutboxReading {
         var sentAt: Date
     }
 
-    public func latestCode(to e164: String, purpose: CodePurpose, since: Date) -> String? {
+    func latestCode(to e164: String, purpose: CodePurpose, since: Date) -> String? {
         guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
         for line in data.split(separator: 0x0A).reversed() {
             guard let message = try? JSONCoding.decoder.decode(Line.self, from: Data(line)) else { continue }

@@ -2,41 +2,41 @@ import Foundation
 import SkiffCore
 
 /// Keeps the session in one JSON file readable only by its owner (mode 0600).
-public struct SessionStore: SessionStoring {
+struct SessionStore: SessionStoring {
     private let file: URL
 
-    public init(file: URL) {
+    init(file: URL) {
         self.file = file
     }
 
-    public func load() -> Session? {
+    func load() -> Session? {
         guard let data = PrivateFile.read(file) else { return nil }
         return try? JSONCoding.decoder.decode(Session.self, from: data)
     }
 
-    public func save(_ session: Session) throws {
+    func save(_ session: Session) throws {
         try PrivateFile.write(try JSONCoding.encoder.encode(session), to: file)
     }
 
-    public func clear() {
+    func clear() {
         PrivateFile.remove(file)
     }
 }
 
 /// Remembers the last country code and phone number used to log in. Never a password.
-public struct PreferencesStore: PreferencesStoring {
+struct PreferencesStore: PreferencesStoring {
     private let file: URL
 
-    public init(file: URL) {
+    init(file: URL) {
         self.file = file
     }
 
-    public func lastLogin() -> LastLogin? {
+    func lastLogin() -> LastLogin? {
         guard let data = PrivateFile.read(file) else { return nil }
         return try? JSONCoding.decoder.decode(LastLogin.self, from: data)
     }
 
-    public func saveLastLogin(_ login: LastLogin) {
+    func saveLastLogin(_ login: LastLogin) {
         try? PrivateFile.write(try JSONCoding.encoder.encode(login), to: file)
     }
 }

@@ -2,37 +2,37 @@ import Foundation
 import SkiffCore
 
 /// The signed-in session, kept between runs (`$XDG_STATE_HOME/skiff/session.json`, mode 0600).
-public protocol SessionStoring: Sendable {
+protocol SessionStoring: Sendable {
     func load() -> Session?
     func save(_ session: Session) throws
     func clear()
 }
 
 /// What the app remembers about the last login: the country code and phone number, never the password.
-public struct LastLogin: Hashable, Sendable, Codable {
-    public var countryCode: String
-    public var phoneNumber: String
+struct LastLogin: Hashable, Sendable, Codable {
+    var countryCode: String
+    var phoneNumber: String
 
-    public init(countryCode: String, phoneNumber: String) {
+    init(countryCode: String, phoneNumber: String) {
         self.countryCode = countryCode
         self.phoneNumber = phoneNumber
     }
 }
 
 /// Small settings kept between runs.
-public protocol PreferencesStoring: Sendable {
+protocol PreferencesStoring: Sendable {
     func lastLogin() -> LastLogin?
     func saveLastLogin(_ login: LastLogin)
 }
 
 /// Everything Home shows, as last seen from the server.
-public struct HomeSnapshot: Hashable, Sendable, Codable {
-    public var summary: AccountSummary
-    public var cards: [Card]
-    public var transactions: [Transaction]
-    public var nextCursor: String?
+struct HomeSnapshot: Hashable, Sendable, Codable {
+    var summary: AccountSummary
+    var cards: [Card]
+    var transactions: [Transaction]
+    var nextCursor: String?
 
-    public init(summary: AccountSummary, cards: [Card], transactions: [Transaction], nextCursor: String?) {
+    init(summary: AccountSummary, cards: [Card], transactions: [Transaction], nextCursor: String?) {
         self.summary = summary
         self.cards = cards
         self.transactions = transactions
@@ -41,25 +41,25 @@ public struct HomeSnapshot: Hashable, Sendable, Codable {
 }
 
 /// A snapshot and when it was taken.
-public struct CachedHome: Hashable, Sendable {
-    public var snapshot: HomeSnapshot
-    public var savedAt: Date
+struct CachedHome: Hashable, Sendable {
+    var snapshot: HomeSnapshot
+    var savedAt: Date
 
-    public init(snapshot: HomeSnapshot, savedAt: Date) {
+    init(snapshot: HomeSnapshot, savedAt: Date) {
         self.snapshot = snapshot
         self.savedAt = savedAt
     }
 }
 
 /// The last Home data per user, so Home draws at once and still works offline, read-only.
-public protocol CacheStoring: Sendable {
+protocol CacheStoring: Sendable {
     func loadHome(userID: String) -> CachedHome?
     func saveHome(_ snapshot: HomeSnapshot, userID: String, at date: Date)
     func clear()
 }
 
 /// Reads one-time codes from the development SMS outbox, so a person can complete flows without a phone.
-public protocol DevelopmentOutboxReading: Sendable {
+protocol DevelopmentOutboxReading: Sendable {
     /// The newest code sent to `e164` for `purpose` at or after `since`, if any.
     func latestCode(to e164: String, purpose: CodePurpose, since: Date) -> String?
 }
