@@ -1,33 +1,5 @@
 import SkiffCore
 
-/// What a person typed to register.
-struct Registration: Sendable, Hashable {
-    var phone: PhoneNumber
-    var fullName: String
-    var password: String
-
-    init(phone: PhoneNumber, fullName: String, password: String) {
-        self.phone = phone
-        self.fullName = fullName
-        self.password = password
-    }
-}
-
-/// A card as typed, validated and ready to send once. Holds the number and security code only for that call.
-struct NewCard: Sendable, Hashable {
-    var number: CardNumber
-    var expiry: CardExpiry
-    var securityCode: String
-    var holderName: String
-
-    init(number: CardNumber, expiry: CardExpiry, securityCode: String, holderName: String) {
-        self.number = number
-        self.expiry = expiry
-        self.securityCode = securityCode
-        self.holderName = holderName
-    }
-}
-
 /// Signing in and out, registering, resetting a password.
 protocol AuthWorking: Sendable {
     func login(phone: PhoneNumber, password: String) async throws(NetworkError) -> Session

@@ -1,0 +1,15 @@
+import Foundation
+
+/// How the app is started: which server, where files go, and whether that server is the app's own.
+public struct SkiffAppConfiguration: Sendable {
+    var serverURL: URL
+    var paths: AppPaths
+    /// True when the app started its own server: show the demo credentials and read codes from its outbox.
+    var isEmbeddedServer: Bool
+
+    public init(serverURL: URL, paths: AppPaths, isEmbeddedServer: Bool) {
+        self.serverURL = serverURL
+        self.paths = paths
+        self.isEmbeddedServer = isEmbeddedServer
+    }
+}

@@ -1,0 +1,61 @@
+import AsyncHTTPClient
+import OpenAPIRuntime
+import SkiffAPI
+
+/// Turns whatever a call threw, or a problem document it answered, into a `NetworkError`.
+enum NetworkErrorMapping {
+    /// Runs one call of the generated client, so every thrown error comes out as a `NetworkError`.
+    static func call<T>(_ body: () async throws -> T) async throws(NetworkError) -> T {
+        do {
+            return try await body()
+        } catch let error as NetworkError {
+            throw error
+        } catch {
+            throw map(error)
+        }
+    }
+
+    static func map(_ error: any Error) -> NetworkError {
+        if error is CancellationError { return .cancelled }
+        if let clientError = error as? ClientError {
+            if Task.isCancelled { return .cancelled }
+            if clientError.response != nil { return .server(status: clientError.response?.status.code ?? 0, detail: "Unreadable answer") }
+            return map(clientError.underlyingError)
+        }
+        if let http = error as? HTTPClientError {
+            switch http {
+            case .cancelled, .requestStreamCancelled: return .cancelled
+            case .deadlineExceeded, .readTimeout, .writeTimeout: return .timeout
+            default: return .unreachable
+            }
+        }
+        if Task.isCancelled { return .cancelled }
+        if error is DecodingError { return .server(status: 0, detail: "Unreadable answer") }
+        return .unreachable
+    }
+
+    /// A problem document as the error the scenes understand.
+    static func problem(status: Int, problem: Components.Schemas.Problem?, retryAfter: Int?) -> NetworkError {
+        let detail = problem?.detail ?? problem?.title ?? "The server refused the request."
+        switch status {
+        case 401: return .unauthorised
+        case 400, 422:
+            return .validation(detail: detail, fields: (problem?.errors ?? []).map { FieldError(field: $0.field, message: $0.message) })
+        case 404: return .notFound
+        case 409 where problem?._type.hasSuffix("idempotency-in-progress") == true: return .stillRunning
+        case 409: return .conflict(detail: detail)
+        case 429: return .throttled(retryAfterSeconds: max(1, retryAfter ?? 60))
+        default: return .server(status: status, detail: detail)
+        }
+    }
+}
+
+extension Components.Responses.Problem {
+    /// This problem response as a `NetworkError`, by the status its document states (RFC 9457: the response's).
+    var networkError: NetworkError {
+        let document: Components.Schemas.Problem = switch body {
+        case .applicationProblemJson(let problem): problem
+        }
+        return NetworkErrorMapping.problem(status: document.status, problem: document, retryAfter: headers.retryAfter)
+    }
+}
