@@ -39,6 +39,14 @@ struct ScaffoldScene: CommandPlugin {
         for file in files {
             print("  \(file.path)")
         }
+        if files.contains(where: { $0.path.contains("/__Snapshots__/") }) {
+            let exclusion = SnapshotExclusion(manifest: package.appending(path: "Package.swift"))
+            if try exclusion.add(scene.name) {
+                print("  Package.swift: \(scene.name) added to \(SnapshotExclusion.listName), so SkiffTests excludes its __Snapshots__")
+            } else {
+                Diagnostics.warning("Package.swift has no \(SnapshotExclusion.listName) list: exclude Scenes/\(scene.name)/__Snapshots__ from SkiffTests by hand")
+            }
+        }
         print("")
         print(nextSteps, terminator: "")
     }
