@@ -9,7 +9,7 @@ import SkiffServer
 struct SkiffServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "skiff-server",
-        abstract: "The Skiff backend: a JSON API over SQLite.",
+        abstract: "The Skiff backend: a JSON API over SQLite or PostgreSQL.",
         subcommands: [Serve.self, SeedDemo.self, Seed.self],
         defaultSubcommand: Serve.self
     )
@@ -17,8 +17,11 @@ struct SkiffServerCommand: AsyncParsableCommand {
 
 /// Options every command shares: where the data lives.
 struct StorageOptions: ParsableArguments {
-    @Option(help: "The SQLite database file, under $XDG_DATA_HOME/skiff by default.")
-    var database: String = SkiffServerConfiguration.defaultDatabasePath
+    @Option(help: ArgumentHelp(
+        "A SQLite database file, or a postgres://USER@HOST:PORT/DATABASE URL (password from the URL or PGPASSWORD).",
+        discussion: "Defaults to $SKIFF_DATABASE_URL, else skiff.sqlite under $XDG_DATA_HOME/skiff."
+    ))
+    var database: String?
 
     @Option(name: .customLong("sms-outbox"), help: "The file one-time codes are appended to, one JSON line each.")
     var smsOutbox: String = SkiffServerConfiguration.defaultSMSOutboxPath
@@ -29,12 +32,19 @@ struct StorageOptions: ParsableArguments {
     @Option(help: "The log level (trace, debug, info, notice, warning, error, critical).")
     var logLevel: String = "info"
 
+    /// `--database`, else `SKIFF_DATABASE_URL`, else the default SQLite file (the URL is never shown as a default,
+    /// so `--help` cannot print its password).
+    var databaseLocation: DatabaseLocation {
+        DatabaseLocation(parsing: database ?? ProcessInfo.processInfo.environment["SKIFF_DATABASE_URL"]
+            ?? SkiffServerConfiguration.defaultDatabasePath)
+    }
+
     func configuration(host: String = "127.0.0.1", port: Int = 8080, seedDemo: Bool = true) throws -> SkiffServerConfiguration {
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4 to 31.") }
         var logger = Logger(label: "skiff-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         return SkiffServerConfiguration(
-            host: host, port: port, databasePath: database, smsOutboxPath: smsOutbox,
+            host: host, port: port, database: databaseLocation, smsOutboxPath: smsOutbox,
             fingerprintKey: ProcessInfo.processInfo.environment["SKIFF_FINGERPRINT_KEY"],
             bcryptCost: bcryptCost, seedDemoDataIfEmpty: seedDemo, logger: logger
         )
