@@ -7,14 +7,17 @@ public struct SkiffServerConfiguration: Sendable {
     public var host: String
     /// The port; 0 picks a free one (the bound port is reported once the server runs).
     public var port: Int
-    /// The SQLite file (WAL mode; `-wal` and `-shm` files sit beside it).
-    public var databasePath: String
+    /// The database: a SQLite file (WAL mode; `-wal` and `-shm` files sit beside it) or a PostgreSQL URL.
+    public var database: DatabaseLocation
     /// Where `SMSOutboxCodeSender` appends one JSON line per code sent. Ignored when `codeSender` is set.
     public var smsOutboxPath: String
-    /// Where the server key is generated once (`server.key`, mode 0600) when `fingerprintKey` is nil.
+    /// Where the server key is generated once (`server.key`, mode 0600) when no key is given, on SQLite only.
     public var dataDirectory: String
-    /// The server key as base64 of ≥ 32 bytes; nil to use (or create) `server.key` in `dataDirectory`.
+    /// The server key as base64 of ≥ 32 bytes (`SKIFF_FINGERPRINT_KEY`).
     public var fingerprintKey: String?
+    /// A file holding the server key as base64 of ≥ 32 bytes (`--key-file`); at most one of the two is set.
+    /// On PostgreSQL one of them is required, so that every instance uses the same key.
+    public var keyFile: String?
     /// The bcrypt cost; 12 in production, 4 in tests.
     public var bcryptCost: UInt8
     /// Seeds the demo account (`DemoCredentials.demo`) when the database has no user.
@@ -31,10 +34,11 @@ public struct SkiffServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1",
         port: Int = 8080,
-        databasePath: String,
+        database: DatabaseLocation,
         smsOutboxPath: String,
         dataDirectory: String? = nil,
         fingerprintKey: String? = nil,
+        keyFile: String? = nil,
         bcryptCost: UInt8 = 12,
         seedDemoDataIfEmpty: Bool = true,
         logger: Logger = Logger(label: "skiff-server"),
@@ -44,10 +48,16 @@ public struct SkiffServerConfiguration: Sendable {
     ) {
         self.host = host
         self.port = port
-        self.databasePath = databasePath
+        self.database = database
         self.smsOutboxPath = smsOutboxPath
-        self.dataDirectory = dataDirectory ?? URL(fileURLWithPath: databasePath).deletingLastPathComponent().path
+        self.dataDirectory = dataDirectory ?? {
+            switch database {
+            case .sqlite(let path): URL(fileURLWithPath: path).deletingLastPathComponent().path
+            case .postgres: Self.defaultDataDirectory.path
+            }
+        }()
         self.fingerprintKey = fingerprintKey
+        self.keyFile = keyFile
         self.bcryptCost = bcryptCost
         self.seedDemoDataIfEmpty = seedDemoDataIfEmpty
         self.logger = logger

@@ -94,12 +94,15 @@ struct TestServer {
         logger.logLevel = .trace
         configuration = SkiffServerConfiguration(
             host: "127.0.0.1", port: 0,
-            databasePath: directory.appendingPathComponent("skiff.sqlite").path,
+            database: .sqlite(path: directory.appendingPathComponent("skiff.sqlite").path),
             smsOutboxPath: directory.appendingPathComponent("sms-outbox.jsonl").path,
             bcryptCost: 4, seedDemoDataIfEmpty: seedDemo, logger: logger, clock: clock,
             codeSender: useOutboxFile ? nil : sender
         )
     }
+
+    /// The SQLite file the server uses.
+    var sqlitePath: String { directory.appendingPathComponent("skiff.sqlite").path }
 
     var logText: String { logLines.withLockedValue { $0.joined(separator: "\n") } }
 
