@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import OpenAPIHummingbird
 import OpenAPIRuntime
+import ServiceLifecycle
 import SkiffAPI
 import SkiffPasswords
 
@@ -18,6 +19,7 @@ public func buildApplication(
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "skiff-server"),
+        services: [RepositoryStoreService(store: server.store)],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             logger.info("skiff-server listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
@@ -27,10 +29,20 @@ public func buildApplication(
     )
 }
 
+/// Keeps the database open while the server runs and closes it after the server has stopped serving.
+struct RepositoryStoreService: Service {
+    let store: any RepositoryStore
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await store.close()
+    }
+}
+
 /// The parts of a running server, built once from a configuration.
 struct SkiffServerComponents: Sendable {
     let configuration: SkiffServerConfiguration
-    let database: SQLiteDatabase
+    let store: any RepositoryStore
     let repositories: Repositories
     let key: ServerKey
     let sessions: SessionService
@@ -42,12 +54,12 @@ struct SkiffServerComponents: Sendable {
         let logger = configuration.logger
         let clock = configuration.clock
         let limits = configuration.limits
-        database = try SQLiteDatabase(path: configuration.databasePath)
-        repositories = database.repositories
         key = try ServerKey.load(
             configured: configuration.fingerprintKey, directory: URL(fileURLWithPath: configuration.dataDirectory)
         )
         let passwords = PasswordService(cost: configuration.bcryptCost, commonPasswords: try CommonPasswords.load())
+        store = try await openRepositoryStore(configuration.database, logger: logger)
+        repositories = store.repositories
         let codes = OneTimeCodeService(
             repository: repositories.verifications,
             sender: configuration.codeSender ?? SMSOutboxCodeSender(path: configuration.smsOutboxPath),
@@ -63,9 +75,14 @@ struct SkiffServerComponents: Sendable {
             cards: repositories.cards, accounts: repositories.accounts, notifications: repositories.notifications,
             codes: codes, key: key, clock: clock, logger: logger
         )
-        if configuration.seedDemoDataIfEmpty, try await database.isEmpty() {
-            try await DemoData.seed(repositories: repositories, passwords: passwords, key: key, clock: clock, limits: limits)
-            logger.info("seeded the demo account")
+        do {
+            if configuration.seedDemoDataIfEmpty, try await store.isEmpty() {
+                try await DemoData.seed(repositories: repositories, passwords: passwords, key: key, clock: clock, limits: limits)
+                logger.info("seeded the demo account")
+            }
+        } catch {
+            await store.close()
+            throw error
         }
     }
 

@@ -7,7 +7,7 @@ public struct SkiffServerConfiguration: Sendable {
     public var host: String
     /// The port; 0 picks a free one (the bound port is reported once the server runs).
     public var port: Int
-    /// The database: a SQLite file (WAL mode; `-wal` and `-shm` files sit beside it) or a PostgreSQL URL.
+    /// The SQLite file (WAL mode; `-wal` and `-shm` files sit beside it) or the PostgreSQL database.
     public var database: DatabaseLocation
     /// Where `SMSOutboxCodeSender` appends one JSON line per code sent. Ignored when `codeSender` is set.
     public var smsOutboxPath: String
@@ -31,6 +31,30 @@ public struct SkiffServerConfiguration: Sendable {
     /// The rules for sessions, codes, throttling and idempotency.
     public var limits: SkiffServerLimits
 
+    /// A server on the SQLite file at `databasePath`.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        databasePath: String,
+        smsOutboxPath: String,
+        dataDirectory: String? = nil,
+        fingerprintKey: String? = nil,
+        keyFile: String? = nil,
+        bcryptCost: UInt8 = 12,
+        seedDemoDataIfEmpty: Bool = true,
+        logger: Logger = Logger(label: "skiff-server"),
+        clock: any ServerClock = SystemClock(),
+        codeSender: (any CodeSender)? = nil,
+        limits: SkiffServerLimits = SkiffServerLimits()
+    ) {
+        self.init(
+            host: host, port: port, database: .sqlite(path: databasePath), smsOutboxPath: smsOutboxPath,
+            dataDirectory: dataDirectory, fingerprintKey: fingerprintKey, keyFile: keyFile, bcryptCost: bcryptCost,
+            seedDemoDataIfEmpty: seedDemoDataIfEmpty, logger: logger, clock: clock, codeSender: codeSender, limits: limits
+        )
+    }
+
+    /// A server on `database`; without `dataDirectory`, the SQLite file's folder or else `defaultDataDirectory`.
     public init(
         host: String = "127.0.0.1",
         port: Int = 8080,

@@ -47,16 +47,21 @@ struct StorageOptions: ParsableArguments {
         if keyFile?.isEmpty == true { throw ValidationError("--key-file needs a file.") }
     }
 
+    /// `--database`, else `SKIFF_DATABASE_URL`, else the default SQLite file (the URL is never shown as a default,
+    /// so `--help` cannot print its password).
+    var databaseLocation: DatabaseLocation {
+        DatabaseLocation(parsing: database ?? ProcessInfo.processInfo.environment["SKIFF_DATABASE_URL"]
+            ?? SkiffServerConfiguration.defaultDatabasePath)
+    }
+
     func configuration(host: String = "127.0.0.1", port: Int = 8080, seedDemo: Bool = true) throws -> SkiffServerConfiguration {
         guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4 to 31.") }
         var logger = Logger(label: "skiff-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let environment = ProcessInfo.processInfo.environment
-        let database = database ?? environment["SKIFF_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? SkiffServerConfiguration.defaultDatabasePath
         return SkiffServerConfiguration(
-            host: host, port: port, database: DatabaseLocation(parsing: database), smsOutboxPath: smsOutbox,
-            fingerprintKey: keyFile == nil ? environment["SKIFF_FINGERPRINT_KEY"] : nil, keyFile: keyFile,
+            host: host, port: port, database: databaseLocation, smsOutboxPath: smsOutbox,
+            fingerprintKey: keyFile == nil ? ProcessInfo.processInfo.environment["SKIFF_FINGERPRINT_KEY"] : nil,
+            keyFile: keyFile,
             bcryptCost: bcryptCost, seedDemoDataIfEmpty: seedDemo, logger: logger
         )
     }

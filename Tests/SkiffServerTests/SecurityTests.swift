@@ -110,7 +110,7 @@ struct SecurityTests {
         let server = try TestServer()
         defer { server.remove() }
         let token = try await server.withRouter { client in try await server.register(client).token }
-        let pool = try DatabasePool(path: server.sqlitePath)
+        let pool = try DatabasePool(path: server.databasePath)
         let stored = try await pool.read { db in try String.fetchAll(db, sql: "SELECT token_hash FROM sessions") }
         #expect(stored == [SessionToken.hash(token)])
         #expect(SessionToken.hash(token).count == 64)

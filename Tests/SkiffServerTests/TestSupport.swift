@@ -81,6 +81,8 @@ struct TestServer {
     let clock: TestClock
     let sender: CapturingCodeSender
     let logLines: NIOLockedValueBox<[String]>
+    /// The SQLite file the server runs on.
+    let databasePath: String
     var configuration: SkiffServerConfiguration
 
     init(seedDemo: Bool = false, useOutboxFile: Bool = false) throws {
@@ -92,17 +94,14 @@ struct TestServer {
         logLines = lines
         var logger = Logger(label: "skiff-test") { _ in CapturingLogHandler(lines: lines) }
         logger.logLevel = .trace
+        databasePath = directory.appendingPathComponent("skiff.sqlite").path
         configuration = SkiffServerConfiguration(
-            host: "127.0.0.1", port: 0,
-            database: .sqlite(path: directory.appendingPathComponent("skiff.sqlite").path),
+            host: "127.0.0.1", port: 0, databasePath: databasePath,
             smsOutboxPath: directory.appendingPathComponent("sms-outbox.jsonl").path,
             bcryptCost: 4, seedDemoDataIfEmpty: seedDemo, logger: logger, clock: clock,
             codeSender: useOutboxFile ? nil : sender
         )
     }
-
-    /// The SQLite file the server uses.
-    var sqlitePath: String { directory.appendingPathComponent("skiff.sqlite").path }
 
     var logText: String { logLines.withLockedValue { $0.joined(separator: "\n") } }
 

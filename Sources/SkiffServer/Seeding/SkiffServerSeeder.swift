@@ -8,10 +8,12 @@ public enum SkiffServerSeeder {
         var configuration = configuration
         configuration.seedDemoDataIfEmpty = false
         let server = try await SkiffServerComponents(configuration)
-        return try await DemoData.seed(
-            repositories: server.repositories, passwords: server.auth.passwords, key: server.key,
-            clock: configuration.clock, limits: configuration.limits
-        )
+        return try await server.closingStore {
+            try await DemoData.seed(
+                repositories: server.repositories, passwords: server.auth.passwords, key: server.key,
+                clock: configuration.clock, limits: configuration.limits
+            )
+        }
     }
 
     /// What `seed` did.
@@ -30,6 +32,19 @@ public enum SkiffServerSeeder {
         var configuration = configuration
         configuration.seedDemoDataIfEmpty = false
         let server = try await SkiffServerComponents(configuration)
+        return try await server.closingStore {
+            try await seed(
+                server, countryCode: countryCode, phoneNumber: phoneNumber, fullName: fullName, password: password,
+                transactions: transactions
+            )
+        }
+    }
+
+    private static func seed(
+        _ server: SkiffServerComponents, countryCode: String, phoneNumber: String, fullName: String, password: String,
+        transactions: Int
+    ) async throws -> Summary {
+        let configuration = server.configuration
         let phone = try PhoneNumber.parse(countryCode: countryCode, number: phoneNumber)
         let now = configuration.clock.now()
         var created = false
@@ -64,5 +79,19 @@ public enum SkiffServerSeeder {
             currency: user.currency, seed: UInt64(UInt32(truncatingIfNeeded: now.millisecondsSince1970))
         )
         return Summary(userID: user.id, createdUser: created, transactions: transactions)
+    }
+}
+
+extension SkiffServerComponents {
+    /// Runs `work`, then closes the database whether it succeeded or not.
+    fileprivate func closingStore<Value: Sendable>(_ work: () async throws -> Value) async throws -> Value {
+        do {
+            let value = try await work()
+            await store.close()
+            return value
+        } catch {
+            await store.close()
+            throw error
+        }
     }
 }

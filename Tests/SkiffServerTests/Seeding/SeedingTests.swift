@@ -11,7 +11,7 @@ struct SeedingTests {
         defer { server.remove() }
         _ = try await SkiffServerComponents(server.configuration)
         _ = try await SkiffServerComponents(server.configuration)
-        let pool = try DatabasePool(path: server.sqlitePath)
+        let pool = try DatabasePool(path: server.databasePath)
         let counts = try await pool.read { db in
             (
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") ?? 0,
@@ -52,7 +52,7 @@ struct SeedingTests {
         )
         #expect(!second.createdUser)
         #expect(second.userID == first.userID)
-        let pool = try DatabasePool(path: server.sqlitePath)
+        let pool = try DatabasePool(path: server.databasePath)
         let count = try await pool.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transactions WHERE user_id = ?", arguments: [first.userID]) ?? 0
         }
@@ -69,7 +69,7 @@ struct SeedingTests {
     func walMode() async throws {
         let server = try TestServer()
         defer { server.remove() }
-        let database = try SQLiteDatabase(path: server.sqlitePath)
+        let database = try SQLiteDatabase(path: server.databasePath)
         let mode = try await database.pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
     }

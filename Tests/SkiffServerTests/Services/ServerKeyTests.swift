@@ -159,7 +159,7 @@ struct ServerKeyTests {
             let added = try await server.addCard(client, token: registered.token)
             #expect(added.status == .created)
         }
-        let pool = try DatabasePool(path: server.sqlitePath)
+        let pool = try DatabasePool(path: server.databasePath)
         let stored = try await pool.read { db in
             try String.fetchAll(db, sql: "SELECT fingerprint FROM cards WHERE last4 = ?", arguments: ["4242"])
         }

@@ -66,7 +66,7 @@ struct ServicesTests {
 
     @Test("LIKE wildcards in a search are taken literally")
     func likeEscaping() {
-        #expect(SQLiteTransactionRepository.escapeLike("50%_off\\") == "50\\%\\_off\\\\")
+        #expect(LikePattern.escape("50%_off\\") == "50\\%\\_off\\\\")
     }
 
     @Test("An issued card number is a 16-digit Visa that passes Luhn")

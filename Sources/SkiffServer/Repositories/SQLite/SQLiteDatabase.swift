@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// The SQLite database: one file in WAL mode (a GRDB `DatabasePool`), migrated on open.
-struct SQLiteDatabase: Sendable {
+struct SQLiteDatabase: RepositoryStore {
     let pool: DatabasePool
 
     /// Opens (creating if needed) the database at `path` and runs the migrations.
@@ -42,6 +42,9 @@ struct SQLiteDatabase: Sendable {
     func isEmpty() async throws -> Bool {
         try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") == 0 }
     }
+
+    /// Nothing to release: GRDB closes the pool when the last repository lets go of it.
+    func close() async {}
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

@@ -12,7 +12,7 @@ struct SQLiteTransactionRepository: TransactionRepository {
             arguments += [cursor.createdAt, cursor.id]
         }
         if let query, !query.isEmpty {
-            let pattern = "%" + Self.escapeLike(query) + "%"
+            let pattern = "%" + LikePattern.escape(query) + "%"
             sql += " AND (merchant LIKE ? ESCAPE '\\' OR category LIKE ? ESCAPE '\\')"
             arguments += [pattern, pattern]
         }
@@ -46,15 +46,5 @@ struct SQLiteTransactionRepository: TransactionRepository {
                 try statement.execute()
             }
         }
-    }
-
-    /// Escapes `%`, `_` and `\` so a search matches them literally.
-    static func escapeLike(_ text: String) -> String {
-        var escaped = ""
-        for char in text {
-            if char == "%" || char == "_" || char == "\\" { escaped.append("\\") }
-            escaped.append(char)
-        }
-        return escaped
     }
 }

@@ -1,0 +1,63 @@
+import Foundation
+import PostgresNIO
+
+struct PostgresAccountRepository: AccountRepository {
+    let database: PostgresDatabase
+
+    func create(_ account: NewAccount) async throws {
+        let logger = database.logger
+        do {
+            try await database.transaction { connection in
+                let user = account.user
+                try await connection.query("""
+                    INSERT INTO users (id, phone, country_code, national_number, full_name, password_hash,
+                                       balance_minor, currency, created_at)
+                    VALUES (\(user.id), \(user.phone), \(user.countryCode), \(user.nationalNumber), \(user.fullName),
+                            \(user.passwordHash), \(user.balanceMinor), \(user.currency), \(user.createdAt.millisecondsSince1970))
+                    """, logger: logger)
+                try await connection.query(PostgresCardRepository.insertQuery(account.issuedCard), logger: logger)
+                let opening = account.openingTransaction
+                try await connection.query("""
+                    INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at)
+                    VALUES (\(user.id), \(opening.amountMinor), \(opening.currency), \(opening.merchant), \(opening.category),
+                            \(opening.createdAt.millisecondsSince1970))
+                    """, logger: logger)
+                try await connection.query(PostgresNotificationRepository.insertQuery(account.welcome), logger: logger)
+            }
+        } catch let error where error.isPostgresUniqueViolation {
+            throw RepositoryError.duplicate
+        }
+    }
+
+    func user(id: String) async throws -> UserRecord? {
+        try await database.rows("SELECT \(unescaped: Self.columns) FROM users WHERE id = \(id)").first.map(Self.user)
+    }
+
+    func user(phone: String) async throws -> UserRecord? {
+        try await database.rows("SELECT \(unescaped: Self.columns) FROM users WHERE phone = \(phone)").first.map(Self.user)
+    }
+
+    func resetPassword(userID: String, passwordHash: String, at date: Date) async throws {
+        let logger = database.logger
+        try await database.transaction { connection in
+            try await connection.query("UPDATE users SET password_hash = \(passwordHash) WHERE id = \(userID)", logger: logger)
+            try await connection.query(
+                "UPDATE sessions SET revoked_at = \(date.millisecondsSince1970) WHERE user_id = \(userID) AND revoked_at IS NULL",
+                logger: logger
+            )
+        }
+    }
+
+    private static let columns =
+        "id, phone, country_code, national_number, full_name, password_hash, balance_minor, currency, created_at"
+
+    private static func user(_ row: PostgresRow) throws -> UserRecord {
+        let (id, phone, countryCode, nationalNumber, fullName, passwordHash, balanceMinor, currency, createdAt) =
+            try row.decode((String, String, String, String, String, String, Int64, String, Int64).self)
+        return UserRecord(
+            id: id, phone: phone, countryCode: countryCode, nationalNumber: nationalNumber, fullName: fullName,
+            passwordHash: passwordHash, balanceMinor: balanceMinor, currency: currency,
+            createdAt: Date(millisecondsSince1970: createdAt)
+        )
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import PostgresNIO
+
+struct PostgresCardRepository: CardRepository {
+    let database: PostgresDatabase
+
+    func cards(userID: String) async throws -> [CardRecord] {
+        try await database.rows("""
+            SELECT \(unescaped: Self.columns) FROM cards WHERE user_id = \(userID)
+            ORDER BY kind = 'issued' DESC, created_at, id
+            """).compactMap(Self.card)
+    }
+
+    func card(id: String, userID: String) async throws -> CardRecord? {
+        try await database.rows("SELECT \(unescaped: Self.columns) FROM cards WHERE id = \(id) AND user_id = \(userID)")
+            .first.flatMap(Self.card)
+    }
+
+    /// The unique (user_id, fingerprint) constraint refuses a duplicate in the insert itself.
+    func insert(_ card: CardRecord) async throws {
+        do {
+            _ = try await database.rows(Self.insertQuery(card))
+        } catch let error where error.isPostgresUniqueViolation {
+            throw RepositoryError.duplicate
+        }
+    }
+
+    func setStatus(_ status: CardStatusValue, cardID: String, userID: String) async throws {
+        _ = try await database.rows("UPDATE cards SET status = \(status.rawValue) WHERE id = \(cardID) AND user_id = \(userID)")
+    }
+
+    func delete(id: String, userID: String) async throws {
+        _ = try await database.rows("DELETE FROM cards WHERE id = \(id) AND user_id = \(userID)")
+    }
+
+    static func insertQuery(_ card: CardRecord) -> PostgresQuery {
+        """
+        INSERT INTO cards (id, user_id, kind, brand, last4, expiry_month, expiry_year, holder_name, status,
+                           fingerprint, created_at)
+        VALUES (\(card.id), \(card.userID), \(card.kind.rawValue), \(card.brand), \(card.last4), \(card.expiryMonth),
+                \(card.expiryYear), \(card.holderName), \(card.status.rawValue), \(card.fingerprint),
+                \(card.createdAt.millisecondsSince1970))
+        """
+    }
+
+    private static let columns =
+        "id, user_id, kind, brand, last4, expiry_month, expiry_year, holder_name, status, fingerprint, created_at"
+
+    private static func card(_ row: PostgresRow) throws -> CardRecord? {
+        let (id, userID, kind, brand, last4, expiryMonth, expiryYear, holderName, status, fingerprint, createdAt) =
+            try row.decode((String, String, String, String, String, Int, Int, String, String, String, Int64).self)
+        guard let kind = CardKindValue(rawValue: kind), let status = CardStatusValue(rawValue: status) else { return nil }
+        return CardRecord(
+            id: id, userID: userID, kind: kind, brand: brand, last4: last4, expiryMonth: expiryMonth,
+            expiryYear: expiryYear, holderName: holderName, status: status, fingerprint: fingerprint,
+            createdAt: Date(millisecondsSince1970: createdAt)
+        )
+    }
+}

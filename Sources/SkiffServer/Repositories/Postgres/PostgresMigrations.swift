@@ -1,0 +1,180 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL schema, one numbered step at a time; applied steps are recorded in `schema_migrations`.
+enum PostgresMigrations {
+    /// One step: statements run in one transaction, recorded with its version.
+    struct Migration: Sendable {
+        var version: Int
+        var statements: [String]
+    }
+
+    /// The advisory lock every instance takes before it reads or changes the schema.
+    static let advisoryLockKey: Int64 = 0x736B_6966_665F_6462 // "skiff_db"
+
+    /// A database migrated by a newer server than this one: running on it could corrupt what that server expects.
+    struct NewerSchemaError: Error, CustomStringConvertible {
+        var databaseVersion: Int
+        var knownVersion: Int
+
+        var description: String {
+            "The PostgreSQL database is at schema version \(databaseVersion), newer than this skiff-server knows "
+                + "(\(knownVersion)). Run a skiff-server at least as new as the one that migrated it."
+        }
+    }
+
+    static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }
+
+    /// Brings the schema to `latestVersion` while holding the advisory lock, so instances starting at the same
+    /// moment migrate one after the other; refuses a database at a version this binary does not know.
+    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+        try await client.withConnection { connection in
+            try await connection.query("SELECT pg_advisory_lock(\(advisoryLockKey))", logger: logger)
+            do {
+                try await migrateLocked(connection, logger: logger)
+            } catch {
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(advisoryLockKey))", logger: logger)
+                throw error
+            }
+            try await connection.query("SELECT pg_advisory_unlock(\(advisoryLockKey))", logger: logger)
+        }
+    }
+
+    private static func migrateLocked(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("""
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                version INTEGER PRIMARY KEY,
+                applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+            )
+            """, logger: logger)
+        var current = 0
+        for try await version in try await connection.query(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", logger: logger
+        ).decode(Int.self) {
+            current = version
+        }
+        guard current <= latestVersion else {
+            throw NewerSchemaError(databaseVersion: current, knownVersion: latestVersion)
+        }
+        for migration in migrations where migration.version > current {
+            try await connection.withTransaction(logger: logger) { connection in
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query(
+                    "INSERT INTO schema_migrations (version) VALUES (\(migration.version))", logger: logger
+                )
+            }
+            logger.info("migrated PostgreSQL", metadata: ["version": "\(migration.version)"])
+        }
+    }
+
+    static let migrations: [Migration] = [
+        Migration(version: 1, statements: [
+            "CREATE EXTENSION IF NOT EXISTS pg_trgm",
+            """
+            CREATE TABLE users (
+                id TEXT PRIMARY KEY,
+                phone TEXT NOT NULL UNIQUE,
+                country_code TEXT NOT NULL,
+                national_number TEXT NOT NULL,
+                full_name TEXT NOT NULL,
+                password_hash TEXT NOT NULL,
+                balance_minor BIGINT NOT NULL,
+                currency TEXT NOT NULL,
+                created_at BIGINT NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE sessions (
+                token_hash TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                created_at BIGINT NOT NULL,
+                last_used_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                revoked_at BIGINT
+            )
+            """,
+            "CREATE INDEX sessions_user ON sessions (user_id)",
+            """
+            CREATE TABLE verifications (
+                id TEXT PRIMARY KEY,
+                phone TEXT NOT NULL,
+                purpose TEXT NOT NULL,
+                code_hash TEXT NOT NULL,
+                user_id TEXT REFERENCES users(id) ON DELETE CASCADE,
+                subject TEXT,
+                payload BYTEA,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                consumed_at BIGINT
+            )
+            """,
+            "CREATE INDEX verifications_phone ON verifications (phone, created_at)",
+            """
+            CREATE TABLE login_throttle (
+                phone TEXT PRIMARY KEY,
+                failures INTEGER NOT NULL,
+                locked_until BIGINT
+            )
+            """,
+            """
+            CREATE TABLE cards (
+                id TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                kind TEXT NOT NULL,
+                brand TEXT NOT NULL,
+                last4 TEXT NOT NULL,
+                expiry_month INTEGER NOT NULL,
+                expiry_year INTEGER NOT NULL,
+                holder_name TEXT NOT NULL,
+                status TEXT NOT NULL,
+                fingerprint TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                UNIQUE (user_id, fingerprint)
+            )
+            """,
+            """
+            CREATE TABLE transactions (
+                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                amount_minor BIGINT NOT NULL,
+                currency TEXT NOT NULL,
+                merchant TEXT NOT NULL,
+                category TEXT NOT NULL,
+                created_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX transactions_user_newest ON transactions (user_id, created_at DESC, id DESC)",
+            "CREATE INDEX transactions_merchant_trgm ON transactions USING GIN (merchant gin_trgm_ops)",
+            "CREATE INDEX transactions_category_trgm ON transactions USING GIN (category gin_trgm_ops)",
+            """
+            CREATE TABLE notifications (
+                id TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                title TEXT NOT NULL,
+                body TEXT NOT NULL,
+                created_at BIGINT NOT NULL,
+                read_at BIGINT
+            )
+            """,
+            "CREATE INDEX notifications_user_newest ON notifications (user_id, created_at DESC)",
+            """
+            CREATE TABLE idempotency_keys (
+                scope TEXT NOT NULL,
+                key TEXT NOT NULL,
+                request_hash TEXT NOT NULL,
+                status INTEGER,
+                content_type TEXT,
+                location TEXT,
+                body BYTEA,
+                created_at BIGINT NOT NULL,
+                PRIMARY KEY (scope, key)
+            )
+            """,
+            "CREATE INDEX idempotency_keys_age ON idempotency_keys (created_at)",
+        ]),
+    ]
+}

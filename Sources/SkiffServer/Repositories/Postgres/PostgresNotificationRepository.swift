@@ -1,0 +1,43 @@
+import Foundation
+import PostgresNIO
+
+struct PostgresNotificationRepository: NotificationRepository {
+    let database: PostgresDatabase
+
+    func notifications(userID: String, limit: Int) async throws -> [NotificationRecord] {
+        try await database.rows("""
+            SELECT id, user_id, title, body, created_at, read_at FROM notifications WHERE user_id = \(userID)
+            ORDER BY created_at DESC, id DESC LIMIT \(limit)
+            """).map { row in
+            let (id, userID, title, body, createdAt, readAt) = try row.decode((String, String, String, String, Int64, Int64?).self)
+            return NotificationRecord(
+                id: id, userID: userID, title: title, body: body, createdAt: Date(millisecondsSince1970: createdAt),
+                readAt: readAt.map(Date.init(millisecondsSince1970:))
+            )
+        }
+    }
+
+    func unreadCount(userID: String) async throws -> Int {
+        try await database.rows("SELECT COUNT(*) FROM notifications WHERE user_id = \(userID) AND read_at IS NULL")
+            .first?.decode(Int.self) ?? 0
+    }
+
+    func insert(_ notification: NotificationRecord) async throws {
+        _ = try await database.rows(Self.insertQuery(notification))
+    }
+
+    func markRead(id: String, userID: String, at date: Date) async throws -> Bool {
+        try await !database.rows("""
+            UPDATE notifications SET read_at = COALESCE(read_at, \(date.millisecondsSince1970))
+            WHERE id = \(id) AND user_id = \(userID) RETURNING id
+            """).isEmpty
+    }
+
+    static func insertQuery(_ notification: NotificationRecord) -> PostgresQuery {
+        """
+        INSERT INTO notifications (id, user_id, title, body, created_at, read_at)
+        VALUES (\(notification.id), \(notification.userID), \(notification.title), \(notification.body),
+                \(notification.createdAt.millisecondsSince1970), \(notification.readAt?.millisecondsSince1970))
+        """
+    }
+}

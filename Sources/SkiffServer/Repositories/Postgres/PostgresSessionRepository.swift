@@ -1,0 +1,44 @@
+import Foundation
+import PostgresNIO
+
+struct PostgresSessionRepository: SessionRepository {
+    let database: PostgresDatabase
+
+    func create(_ session: SessionRecord) async throws {
+        _ = try await database.rows("""
+            INSERT INTO sessions (token_hash, user_id, created_at, last_used_at, expires_at, revoked_at)
+            VALUES (\(session.tokenHash), \(session.userID), \(session.createdAt.millisecondsSince1970),
+                    \(session.lastUsedAt.millisecondsSince1970), \(session.expiresAt.millisecondsSince1970),
+                    \(session.revokedAt?.millisecondsSince1970))
+            """)
+    }
+
+    func session(tokenHash: String) async throws -> SessionRecord? {
+        try await database.rows("""
+            SELECT token_hash, user_id, created_at, last_used_at, expires_at, revoked_at
+            FROM sessions WHERE token_hash = \(tokenHash)
+            """).first.map { row in
+            let (tokenHash, userID, createdAt, lastUsedAt, expiresAt, revokedAt) =
+                try row.decode((String, String, Int64, Int64, Int64, Int64?).self)
+            return SessionRecord(
+                tokenHash: tokenHash, userID: userID, createdAt: Date(millisecondsSince1970: createdAt),
+                lastUsedAt: Date(millisecondsSince1970: lastUsedAt), expiresAt: Date(millisecondsSince1970: expiresAt),
+                revokedAt: revokedAt.map(Date.init(millisecondsSince1970:))
+            )
+        }
+    }
+
+    func touch(tokenHash: String, at date: Date) async throws {
+        _ = try await database.rows("""
+            UPDATE sessions SET last_used_at = GREATEST(last_used_at, \(date.millisecondsSince1970))
+            WHERE token_hash = \(tokenHash)
+            """)
+    }
+
+    func revoke(tokenHash: String, at date: Date) async throws {
+        _ = try await database.rows("""
+            UPDATE sessions SET revoked_at = \(date.millisecondsSince1970)
+            WHERE token_hash = \(tokenHash) AND revoked_at IS NULL
+            """)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import PostgresNIO
+
+struct PostgresTransactionRepository: TransactionRepository {
+    let database: PostgresDatabase
+
+    /// Keyset paging on the (user_id, created_at DESC, id DESC) index; a query is matched with ILIKE, which the
+    /// trigram indexes on merchant and category serve.
+    func page(userID: String, after cursor: TransactionCursor?, query: String?, limit: Int) async throws -> [TransactionRecord] {
+        var sql = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 6)
+        sql.appendLiteral("SELECT id, user_id, amount_minor, currency, merchant, category, created_at FROM transactions")
+        sql.appendLiteral(" WHERE user_id = ")
+        sql.appendInterpolation(userID)
+        if let cursor {
+            sql.appendLiteral(" AND (created_at, id) < (")
+            sql.appendInterpolation(cursor.createdAt)
+            sql.appendLiteral(", ")
+            sql.appendInterpolation(cursor.id)
+            sql.appendLiteral(")")
+        }
+        if let query, !query.isEmpty {
+            let pattern = "%" + LikePattern.escape(query) + "%"
+            sql.appendLiteral(" AND (merchant ILIKE ")
+            sql.appendInterpolation(pattern)
+            sql.appendLiteral(#" ESCAPE '\' OR category ILIKE "#)
+            sql.appendInterpolation(pattern)
+            sql.appendLiteral(#" ESCAPE '\')"#)
+        }
+        sql.appendLiteral(" ORDER BY created_at DESC, id DESC LIMIT ")
+        sql.appendInterpolation(limit)
+        return try await database.rows(PostgresQuery(stringInterpolation: sql)).map { row in
+            let (id, userID, amountMinor, currency, merchant, category, createdAt) =
+                try row.decode((Int64, String, Int64, String, String, String, Int64).self)
+            return TransactionRecord(
+                id: id, userID: userID, amountMinor: amountMinor, currency: currency, merchant: merchant,
+                category: category, createdAt: Date(millisecondsSince1970: createdAt)
+            )
+        }
+    }
+
+    /// One transaction; rows go in batches, each one statement over arrays (`unnest`).
+    func insert(userID: String, count: Int, make: @Sendable (Int) -> NewTransaction) async throws {
+        let logger = database.logger
+        try await database.transaction { connection in
+            for batch in stride(from: 0, to: count, by: Self.batchSize) {
+                let items = (batch..<min(batch + Self.batchSize, count)).map(make)
+                try await connection.query("""
+                    INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at)
+                    SELECT \(userID), * FROM unnest(
+                        \(items.map(\.amountMinor))::BIGINT[], \(items.map(\.currency))::TEXT[],
+                        \(items.map(\.merchant))::TEXT[], \(items.map(\.category))::TEXT[],
+                        \(items.map(\.createdAt.millisecondsSince1970))::BIGINT[]
+                    )
+                    """, logger: logger)
+            }
+        }
+    }
+
+    private static let batchSize = 5_000
+}

@@ -1,0 +1,377 @@
+import Foundation
+import SkiffCore
+import Testing
+@testable import SkiffServer
+
+/// Every repository method, the races, and paging and search over thousands of rows, on each store.
+@Suite("Repositories")
+struct RepositoryTests {
+    let now = Date(timeIntervalSince1970: 1_790_000_000)
+
+    @Test("An account is created with its card, opening transaction and welcome; a taken number is a duplicate", arguments: TestStore.allCases)
+    func accounts(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let repositories = store.repositories
+            #expect(try await store.isEmpty())
+            let user = try await makeUser(repositories, id: "u1", phone: "+12025550100")
+            #expect(try await !store.isEmpty())
+            #expect(try await repositories.accounts.user(id: "u1") == user)
+            #expect(try await repositories.accounts.user(phone: "+12025550100") == user)
+            #expect(try await repositories.accounts.user(id: "nobody") == nil)
+            #expect(try await repositories.cards.cards(userID: "u1").map(\.kind) == [.issued])
+            #expect(try await repositories.transactions.page(userID: "u1", after: nil, query: nil, limit: 10).count == 1)
+            #expect(try await repositories.notifications.unreadCount(userID: "u1") == 1)
+            await #expect(throws: RepositoryError.duplicate) {
+                try await makeUser(repositories, id: "u2", phone: "+12025550100")
+            }
+            #expect(try await repositories.accounts.user(id: "u2") == nil)
+        }
+    }
+
+    @Test("A password reset replaces the hash and revokes every open session", arguments: TestStore.allCases)
+    func resetPassword(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let repositories = store.repositories
+            _ = try await makeUser(repositories, id: "u1", phone: "+12025550100")
+            try await repositories.sessions.create(session("a", userID: "u1"))
+            try await repositories.sessions.create(session("b", userID: "u1", revokedAt: now))
+            try await repositories.accounts.resetPassword(userID: "u1", passwordHash: "new-hash", at: now.addingTimeInterval(60))
+            #expect(try await repositories.accounts.user(id: "u1")?.passwordHash == "new-hash")
+            #expect(try await repositories.sessions.session(tokenHash: "a")?.revokedAt == now.addingTimeInterval(60))
+            #expect(try await repositories.sessions.session(tokenHash: "b")?.revokedAt == now)
+        }
+    }
+
+    @Test("Sessions are stored, touched forward only, and revoked once", arguments: TestStore.allCases)
+    func sessions(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let repositories = store.repositories
+            _ = try await makeUser(repositories, id: "u1", phone: "+12025550100")
+            let record = session("hash", userID: "u1")
+            try await repositories.sessions.create(record)
+            #expect(try await repositories.sessions.session(tokenHash: "hash") == record)
+            #expect(try await repositories.sessions.session(tokenHash: "other") == nil)
+            try await repositories.sessions.touch(tokenHash: "hash", at: now.addingTimeInterval(120))
+            try await repositories.sessions.touch(tokenHash: "hash", at: now.addingTimeInterval(60))
+            #expect(try await repositories.sessions.session(tokenHash: "hash")?.lastUsedAt == now.addingTimeInterval(120))
+            try await repositories.sessions.revoke(tokenHash: "hash", at: now.addingTimeInterval(200))
+            try await repositories.sessions.revoke(tokenHash: "hash", at: now.addingTimeInterval(300))
+            #expect(try await repositories.sessions.session(tokenHash: "hash")?.revokedAt == now.addingTimeInterval(200))
+        }
+    }
+
+    @Test("A code is stored unless one went to the number lately; tries are counted, a right one consumes it", arguments: TestStore.allCases)
+    func verifications(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let codes = store.repositories.verifications
+            let first = verification("v1", payload: Data([1, 2, 3]))
+            #expect(try await codes.create(first, unlessSentAfter: now.addingTimeInterval(-30)) == nil)
+            #expect(try await codes.verification(id: "v1") == first)
+            #expect(try await codes.create(verification("v2"), unlessSentAfter: now.addingTimeInterval(-30)) == now)
+            #expect(try await codes.verification(id: "v2") == nil)
+            #expect(try await codes.create(verification("v3"), unlessSentAfter: now) == nil)
+
+            let usable: @Sendable (VerificationRecord) -> Bool = { $0.consumedAt == nil && $0.attempts < 5 }
+            #expect(try await codes.attempt(id: "v1", at: now, isUsable: usable, isRight: { _ in false }) == .wrong(attempts: 1))
+            let accepted = try await codes.attempt(id: "v1", at: now.addingTimeInterval(5), isUsable: usable, isRight: { _ in true })
+            #expect(accepted == .accepted(VerificationRecord(
+                id: "v1", phone: first.phone, purpose: first.purpose, codeHash: first.codeHash, userID: nil, subject: "card",
+                payload: Data([1, 2, 3]), createdAt: now, expiresAt: first.expiresAt, attempts: 1, consumedAt: nil
+            )))
+            #expect(try await codes.verification(id: "v1")?.consumedAt == now.addingTimeInterval(5))
+            #expect(try await codes.attempt(id: "v1", at: now, isUsable: usable, isRight: { _ in true }) == .unusable)
+            #expect(try await codes.attempt(id: "missing", at: now, isUsable: usable, isRight: { _ in true }) == .unusable)
+        }
+    }
+
+    @Test("Parallel guesses at one code are counted one by one and stop at the limit of 5", arguments: TestStore.allCases)
+    func parallelCodeGuesses(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let codes = store.repositories.verifications
+            _ = try await codes.create(verification("v1"), unlessSentAfter: now.addingTimeInterval(-30))
+            let date = now
+            let outcomes = try await withThrowingTaskGroup(of: CodeAttempt.self) { group in
+                for _ in 0..<40 {
+                    group.addTask {
+                        try await codes.attempt(
+                            id: "v1", at: date, isUsable: { $0.consumedAt == nil && $0.attempts < 5 }, isRight: { _ in false }
+                        )
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let wrong = outcomes.compactMap { outcome -> Int? in
+                if case .wrong(let attempts) = outcome { return attempts }
+                return nil
+            }
+            #expect(wrong.sorted() == [1, 2, 3, 4, 5])
+            #expect(outcomes.filter { $0 == .unusable }.count == 35)
+            #expect(try await codes.verification(id: "v1")?.attempts == 5)
+        }
+    }
+
+    @Test("Failed sign-ins are counted until the pause, which holds until it ends; a reset clears them", arguments: TestStore.allCases)
+    func loginThrottle(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let throttle = store.repositories.loginThrottle
+            let pauseEnd = now.addingTimeInterval(60)
+            let lockout: @Sendable (Int) -> Date? = { $0 >= 3 ? pauseEnd : nil }
+            for _ in 0..<3 {
+                #expect(try await throttle.beginAttempt(phone: "+12025550100", at: now, lockout: lockout) == nil)
+            }
+            #expect(try await throttle.beginAttempt(phone: "+12025550100", at: now, lockout: lockout) == pauseEnd)
+            #expect(try await throttle.beginAttempt(phone: "+12025550199", at: now, lockout: lockout) == nil)
+            #expect(try await throttle.beginAttempt(phone: "+12025550100", at: pauseEnd, lockout: lockout) == nil)
+            try await throttle.reset(phone: "+12025550100")
+            #expect(try await throttle.beginAttempt(phone: "+12025550100", at: now, lockout: lockout) == nil)
+        }
+    }
+
+    @Test("Parallel sign-ins on one number are all counted: exactly 5 get through before the pause", arguments: TestStore.allCases)
+    func parallelLogins(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let throttle = store.repositories.loginThrottle
+            let date = now
+            let pauseEnd = now.addingTimeInterval(900)
+            let results = try await withThrowingTaskGroup(of: Date?.self) { group in
+                for _ in 0..<30 {
+                    group.addTask {
+                        try await throttle.beginAttempt(phone: "+12025550100", at: date, lockout: { $0 >= 5 ? pauseEnd : nil })
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(results.filter { $0 == nil }.count == 5)
+            #expect(results.filter { $0 == pauseEnd }.count == 25)
+        }
+    }
+
+    @Test("Cards: the issued one first, a user's own only, one per fingerprint, status and removal", arguments: TestStore.allCases)
+    func cards(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let repositories = store.repositories
+            _ = try await makeUser(repositories, id: "u1", phone: "+12025550100")
+            _ = try await makeUser(repositories, id: "u2", phone: "+12025550101")
+            let external = card("c1", userID: "u1", fingerprint: "fp-visa", createdAt: now.addingTimeInterval(-500))
+            try await repositories.cards.insert(external)
+            #expect(try await repositories.cards.cards(userID: "u1").map(\.kind) == [.issued, .external])
+            #expect(try await repositories.cards.card(id: "c1", userID: "u1") == external)
+            #expect(try await repositories.cards.card(id: "c1", userID: "u2") == nil)
+            await #expect(throws: RepositoryError.duplicate) {
+                try await repositories.cards.insert(card("c2", userID: "u1", fingerprint: "fp-visa", createdAt: now))
+            }
+            try await repositories.cards.insert(card("c3", userID: "u2", fingerprint: "fp-visa", createdAt: now))
+            try await repositories.cards.setStatus(.inactive, cardID: "c1", userID: "u2")
+            #expect(try await repositories.cards.card(id: "c1", userID: "u1")?.status == .active)
+            try await repositories.cards.setStatus(.inactive, cardID: "c1", userID: "u1")
+            #expect(try await repositories.cards.card(id: "c1", userID: "u1")?.status == .inactive)
+            try await repositories.cards.delete(id: "c1", userID: "u2")
+            #expect(try await repositories.cards.card(id: "c1", userID: "u1") != nil)
+            try await repositories.cards.delete(id: "c1", userID: "u1")
+            #expect(try await repositories.cards.card(id: "c1", userID: "u1") == nil)
+        }
+    }
+
+    @Test("Parallel inserts of one card store it once; the rest are duplicates", arguments: TestStore.allCases)
+    func parallelCardInserts(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let repositories = store.repositories
+            _ = try await makeUser(repositories, id: "u1", phone: "+12025550100")
+            let date = now
+            let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        do {
+                            try await repositories.cards.insert(card("c\(index)", userID: "u1", fingerprint: "fp", createdAt: date))
+                            return true
+                        } catch RepositoryError.duplicate {
+                            return false
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 }.count == 1)
+            #expect(try await repositories.cards.cards(userID: "u1").count == 2)
+        }
+    }
+
+    @Test("An Idempotency-Key is reserved once, replayed when complete, refused with another body, and freed", arguments: TestStore.allCases)
+    func idempotency(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let keys = store.repositories.idempotency
+            func begin(_ key: String, hash: String = "h1", at date: Date? = nil) async throws -> IdempotencyBegin {
+                let date = date ?? now
+                return try await keys.begin(
+                    scope: "u1", key: key, requestHash: hash, at: date, expiredBefore: date.addingTimeInterval(-86_400),
+                    abandonedBefore: date.addingTimeInterval(-300)
+                )
+            }
+            #expect(try await begin("k1") == .started)
+            #expect(try await begin("k1") == .inFlight)
+            #expect(try await begin("k1", hash: "h2") == .mismatch)
+            let response = StoredResponse(status: 201, contentType: "application/json", location: "/v1/cards/c1", body: Data("{}".utf8))
+            try await keys.complete(scope: "u1", key: "k1", response: response)
+            #expect(try await begin("k1") == .completed(response))
+            #expect(try await keys.begin(
+                scope: "u2", key: "k1", requestHash: "h1", at: now, expiredBefore: now, abandonedBefore: now
+            ) == .started)
+            #expect(try await begin("k1", at: now.addingTimeInterval(86_401)) == .started)
+
+            #expect(try await begin("k2") == .started)
+            try await keys.abandon(scope: "u1", key: "k2")
+            #expect(try await begin("k2") == .started)
+            #expect(try await begin("k2", at: now.addingTimeInterval(301)) == .started)
+        }
+    }
+
+    @Test("Parallel requests with one Idempotency-Key: exactly one reserves it", arguments: TestStore.allCases)
+    func parallelReservations(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let keys = store.repositories.idempotency
+            let date = now
+            let outcomes = try await withThrowingTaskGroup(of: IdempotencyBegin.self) { group in
+                for _ in 0..<30 {
+                    group.addTask {
+                        try await keys.begin(
+                            scope: "u1", key: "add-card", requestHash: "h", at: date,
+                            expiredBefore: date.addingTimeInterval(-86_400), abandonedBefore: date.addingTimeInterval(-300)
+                        )
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == .started }.count == 1)
+            #expect(outcomes.filter { $0 == .inFlight }.count == 29)
+        }
+    }
+
+    @Test("Thousands of transactions page newest first with keyset cursors, nothing skipped or repeated", arguments: TestStore.allCases)
+    func paging(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let repositories = store.repositories
+            _ = try await makeUser(repositories, id: "u1", phone: "+12025550100")
+            _ = try await makeUser(repositories, id: "u2", phone: "+12025550101")
+            let start = now
+            // Pairs share a timestamp, so the id decides their order.
+            try await repositories.transactions.insert(userID: "u1", count: 3_000) { index in
+                NewTransaction(
+                    amountMinor: Int64(-index), currency: "USD", merchant: index % 3 == 0 ? "Corner Café" : "Book Shop",
+                    category: index % 3 == 0 ? "Coffee" : "Books", createdAt: start.addingTimeInterval(-Double(index / 2))
+                )
+            }
+            try await repositories.transactions.insert(userID: "u2", count: 10) { _ in
+                NewTransaction(amountMinor: 1, currency: "USD", merchant: "Corner Café", category: "Coffee", createdAt: start)
+            }
+            var seen: [TransactionRecord] = []
+            var cursor: TransactionCursor?
+            while true {
+                let page = try await repositories.transactions.page(userID: "u1", after: cursor, query: nil, limit: 250)
+                seen += page
+                guard page.count == 250, let last = page.last else { break }
+                cursor = TransactionCursor(createdAt: last.createdAt.millisecondsSince1970, id: last.id)
+            }
+            #expect(seen.count == 3_001)
+            #expect(Set(seen.map(\.id)).count == 3_001)
+            #expect(seen.allSatisfy { $0.userID == "u1" })
+            let keys = seen.map { ($0.createdAt.millisecondsSince1970, $0.id) }
+            #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 > $1 })
+        }
+    }
+
+    @Test("Search matches merchant or category in any case, takes wildcards literally, and pages", arguments: TestStore.allCases)
+    func search(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let repositories = store.repositories
+            _ = try await makeUser(repositories, id: "u1", phone: "+12025550100")
+            let start = now
+            try await repositories.transactions.insert(userID: "u1", count: 3_000) { index in
+                let merchant = index % 100 == 0 ? "50% Off_Store" : (index % 3 == 0 ? "Corner Cafe" : "Book Shop")
+                return NewTransaction(
+                    amountMinor: -100, currency: "USD", merchant: merchant, category: index % 3 == 0 ? "Coffee" : "Books",
+                    createdAt: start.addingTimeInterval(-Double(index))
+                )
+            }
+            func all(_ query: String) async throws -> [TransactionRecord] {
+                var found: [TransactionRecord] = []
+                var cursor: TransactionCursor?
+                while true {
+                    let page = try await repositories.transactions.page(userID: "u1", after: cursor, query: query, limit: 200)
+                    found += page
+                    guard page.count == 200, let last = page.last else { return found }
+                    cursor = TransactionCursor(createdAt: last.createdAt.millisecondsSince1970, id: last.id)
+                }
+            }
+            #expect(try await all("coffee").count == 1_000)
+            #expect(try await all("CORNER").count == 970)
+            #expect(try await all("50%").count == 30)
+            #expect(try await all("f_s").count == 30)
+            #expect(try await all("%").count == 30)
+            #expect(try await all("nothing like it").isEmpty)
+        }
+    }
+
+    @Test("Notifications come newest first, count unread, and are marked read for their owner only", arguments: TestStore.allCases)
+    func notifications(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let repositories = store.repositories
+            _ = try await makeUser(repositories, id: "u1", phone: "+12025550100")
+            _ = try await makeUser(repositories, id: "u2", phone: "+12025550101")
+            let later = NotificationRecord(id: "n2", userID: "u1", title: "Later", body: "b", createdAt: now.addingTimeInterval(10), readAt: nil)
+            try await repositories.notifications.insert(later)
+            let list = try await repositories.notifications.notifications(userID: "u1", limit: 10)
+            #expect(list.map(\.id) == ["n2", "welcome-u1"])
+            #expect(list.first == later)
+            #expect(try await repositories.notifications.notifications(userID: "u1", limit: 1).map(\.id) == ["n2"])
+            #expect(try await repositories.notifications.unreadCount(userID: "u1") == 2)
+            #expect(try await !repositories.notifications.markRead(id: "n2", userID: "u2", at: now))
+            #expect(try await repositories.notifications.markRead(id: "n2", userID: "u1", at: now.addingTimeInterval(20)))
+            #expect(try await repositories.notifications.markRead(id: "n2", userID: "u1", at: now.addingTimeInterval(40)))
+            #expect(try await repositories.notifications.notifications(userID: "u1", limit: 1).first?.readAt == now.addingTimeInterval(20))
+            #expect(try await repositories.notifications.unreadCount(userID: "u1") == 1)
+        }
+    }
+
+    // MARK: Fixtures
+
+    @discardableResult
+    private func makeUser(_ repositories: Repositories, id: String, phone: String) async throws -> UserRecord {
+        let user = UserRecord(
+            id: id, phone: phone, countryCode: "1", nationalNumber: String(phone.dropFirst(2)), fullName: "Sam Carter",
+            passwordHash: "hash", balanceMinor: 100_000, currency: "USD", createdAt: now
+        )
+        try await repositories.accounts.create(NewAccount(
+            user: user,
+            issuedCard: CardRecord(
+                id: "issued-\(id)", userID: id, kind: .issued, brand: "visa", last4: "4242", expiryMonth: 12,
+                expiryYear: 2030, holderName: "Sam Carter", status: .inactive, fingerprint: "issued-\(id)", createdAt: now
+            ),
+            openingTransaction: NewTransaction(
+                amountMinor: 100_000, currency: "USD", merchant: "Skiff", category: "Opening balance", createdAt: now
+            ),
+            welcome: NotificationRecord(id: "welcome-\(id)", userID: id, title: "Welcome", body: "Hi", createdAt: now, readAt: nil)
+        ))
+        return user
+    }
+
+    private func session(_ tokenHash: String, userID: String, revokedAt: Date? = nil) -> SessionRecord {
+        SessionRecord(
+            tokenHash: tokenHash, userID: userID, createdAt: now, lastUsedAt: now, expiresAt: now.addingTimeInterval(43_200),
+            revokedAt: revokedAt
+        )
+    }
+
+    private func verification(_ id: String, payload: Data? = nil) -> VerificationRecord {
+        VerificationRecord(
+            id: id, phone: "+12025550100", purpose: .activateCard, codeHash: "code-hash", userID: nil, subject: "card",
+            payload: payload, createdAt: now, expiresAt: now.addingTimeInterval(600), attempts: 0, consumedAt: nil
+        )
+    }
+}
+
+private func card(_ id: String, userID: String, fingerprint: String, createdAt: Date) -> CardRecord {
+    CardRecord(
+        id: id, userID: userID, kind: .external, brand: "visa", last4: "4242", expiryMonth: 12, expiryYear: 2031,
+        holderName: "Sam Carter", status: .active, fingerprint: fingerprint, createdAt: createdAt
+    )
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+@testable import SkiffServer
+
+/// The stores the repository suite runs against.
+enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
+
+    var testDescription: String { rawValue }
+
+    /// Runs `body` on a fresh, empty, migrated store and removes it afterwards. Without `SKIFF_TEST_POSTGRES_URL`
+    /// the PostgreSQL case fails when `CI=true`, and otherwise is recorded as a known issue saying it did not run.
+    func withFresh(_ body: (any RepositoryStore) async throws -> Void) async throws {
+        switch self {
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-store-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let store = try await openRepositoryStore(
+                .sqlite(path: directory.appendingPathComponent("skiff.sqlite").path), logger: TestPostgres.logger
+            )
+            try await body(store)
+        case .postgres:
+            guard let url = TestPostgres.url else {
+                if TestPostgres.isCI {
+                    throw TestFailure("CI=true but SKIFF_TEST_POSTGRES_URL is not set: the PostgreSQL cases need a database")
+                }
+                withKnownIssue("Not run: SKIFF_TEST_POSTGRES_URL is not set (.ci/run starts a PostgreSQL and sets it)") {
+                    throw TestFailure("no PostgreSQL configured")
+                }
+                return
+            }
+            try await TestPostgres.withFreshDatabase(baseURL: url) { databaseURL in
+                let store = try await openRepositoryStore(.postgres(url: databaseURL), logger: TestPostgres.logger)
+                do {
+                    try await body(store)
+                } catch {
+                    await store.close()
+                    throw error
+                }
+                await store.close()
+            }
+        }
+    }
+}
+
+/// The PostgreSQL the tests use, from `SKIFF_TEST_POSTGRES_URL`; every test gets a database of its own.
+enum TestPostgres {
+    static var url: String? {
+        ProcessInfo.processInfo.environment["SKIFF_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    static let logger = Logger(label: "skiff-store-tests") { _ in SwiftLogNoOpLogHandler() }
+
+    /// Creates `skiff_test_<random>` on the server of `baseURL`, passes its URL to `body`, then drops it.
+    static func withFreshDatabase(baseURL: String, _ body: (String) async throws -> Void) async throws {
+        guard var components = URLComponents(string: baseURL) else { throw TestFailure("SKIFF_TEST_POSTGRES_URL is not a URL") }
+        let name = "skiff_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try await withAdmin(baseURL) { try await $0.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) }
+        components.path = "/" + name
+        guard let databaseURL = components.string else { throw TestFailure("cannot name the test database") }
+        do {
+            try await body(databaseURL)
+        } catch {
+            try? await withAdmin(baseURL) { try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")) }
+            throw error
+        }
+        try await withAdmin(baseURL) { try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")) }
+    }
+
+    /// Runs `body` with a client on `url` that is not migrated.
+    static func withAdmin(_ url: String, _ body: @Sendable (PostgresClient) async throws -> Void) async throws {
+        let configuration = try PostgresURL(url, environment: ProcessInfo.processInfo.environment).clientConfiguration
+        let client = PostgresClient(configuration: configuration)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            try await body(client)
+        }
+    }
+}
