@@ -11,6 +11,9 @@ enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
+    /// Stores under test log nowhere.
+    static let logger = Logger(label: "skiff-store-tests") { _ in SwiftLogNoOpLogHandler() }
+
     /// Runs `body` on a fresh, empty, migrated store and removes it afterwards. Without `SKIFF_TEST_POSTGRES_URL`
     /// the PostgreSQL case fails when `CI=true`, and otherwise is recorded as a known issue saying it did not run.
     func withFresh(_ body: (any RepositoryStore) async throws -> Void) async throws {
@@ -19,21 +22,12 @@ enum TestStore: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-store-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
             let store = try await openRepositoryStore(
-                .sqlite(path: directory.appendingPathComponent("skiff.sqlite").path), logger: TestPostgres.logger
+                .sqlite(path: directory.appendingPathComponent("skiff.sqlite").path), logger: TestStore.logger
             )
             try await body(store)
         case .postgres:
-            guard let url = TestPostgres.url else {
-                if TestPostgres.isCI {
-                    throw TestFailure("CI=true but SKIFF_TEST_POSTGRES_URL is not set: the PostgreSQL cases need a database")
-                }
-                withKnownIssue("Not run: SKIFF_TEST_POSTGRES_URL is not set (.ci/run starts a PostgreSQL and sets it)") {
-                    throw TestFailure("no PostgreSQL configured")
-                }
-                return
-            }
-            try await TestPostgres.withFreshDatabase(baseURL: url) { databaseURL in
-                let store = try await openRepositoryStore(.postgres(url: databaseURL), logger: TestPostgres.logger)
+            try await TestPostgres.withFreshDatabase { databaseURL in
+                let store = try await openRepositoryStore(.postgres(url: databaseURL), logger: TestStore.logger)
                 do {
                     try await body(store)
                 } catch {
@@ -54,32 +48,43 @@ enum TestPostgres {
 
     static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
 
-    static let logger = Logger(label: "skiff-store-tests") { _ in SwiftLogNoOpLogHandler() }
-
-    /// Creates `skiff_test_<random>` on the server of `baseURL`, passes its URL to `body`, then drops it.
-    static func withFreshDatabase(baseURL: String, _ body: (String) async throws -> Void) async throws {
+    /// Creates `skiff_test_<random>` on the server of `SKIFF_TEST_POSTGRES_URL`, passes its URL to `body`, then
+    /// drops it. Without the variable this fails when `CI=true`, and otherwise records a known issue saying the
+    /// PostgreSQL case did not run.
+    static func withFreshDatabase(_ body: (String) async throws -> Void) async throws {
+        guard let baseURL = url else {
+            if isCI {
+                throw TestFailure("CI=true but SKIFF_TEST_POSTGRES_URL is not set: the PostgreSQL cases need a database")
+            }
+            withKnownIssue {
+                throw TestFailure("Not run: SKIFF_TEST_POSTGRES_URL is not set (.ci/run starts a PostgreSQL and sets it)")
+            }
+            return
+        }
         guard var components = URLComponents(string: baseURL) else { throw TestFailure("SKIFF_TEST_POSTGRES_URL is not a URL") }
         let name = "skiff_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try await withAdmin(baseURL) { try await $0.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) }
+        try await withAdmin(baseURL) { _ = try await $0.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) }
         components.path = "/" + name
         guard let databaseURL = components.string else { throw TestFailure("cannot name the test database") }
         do {
             try await body(databaseURL)
         } catch {
-            try? await withAdmin(baseURL) { try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")) }
+            try? await withAdmin(baseURL) { _ = try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")) }
             throw error
         }
-        try await withAdmin(baseURL) { try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")) }
+        try await withAdmin(baseURL) { _ = try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")) }
     }
 
     /// Runs `body` with a client on `url` that is not migrated.
-    static func withAdmin(_ url: String, _ body: @Sendable (PostgresClient) async throws -> Void) async throws {
+    static func withAdmin<Value: Sendable>(
+        _ url: String, _ body: @Sendable (PostgresClient) async throws -> Value
+    ) async throws -> Value {
         let configuration = try PostgresURL(url, environment: ProcessInfo.processInfo.environment).clientConfiguration
         let client = PostgresClient(configuration: configuration)
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
-            try await body(client)
+            return try await body(client)
         }
     }
 }
