@@ -39,21 +39,12 @@ struct TwoInstances {
     let a: InstanceClient
     let b: InstanceClient
 
-    /// Starts both at the same moment (so their migrations race), runs `body`, and stops them. Without
-    /// `SKIFF_TEST_POSTGRES_URL` it fails when `CI=true`, and otherwise records that it did not run and why.
+    /// Starts both at the same moment (so their migrations race), runs `body`, and stops them; without a
+    /// PostgreSQL it fails or says it did not run, as `TestPostgres.withFreshDatabase` does.
     static func run(_ body: (TwoInstances) async throws -> Void) async throws {
-        guard let baseURL = TestPostgres.url else {
-            if TestPostgres.isCI {
-                throw TestFailure("CI=true but SKIFF_TEST_POSTGRES_URL is not set: the two-instance tests need a database")
-            }
-            withKnownIssue("Not run: SKIFF_TEST_POSTGRES_URL is not set (.ci/run starts a PostgreSQL and sets it)") {
-                throw TestFailure("no PostgreSQL configured")
-            }
-            return
-        }
         var server = try TestServer()
         defer { server.remove() }
-        try await TestPostgres.withFreshDatabase(baseURL: baseURL) { databaseURL in
+        try await TestPostgres.withFreshDatabase { databaseURL in
             server.configuration.database = .postgres(url: databaseURL)
             server.configuration.fingerprintKey = Data((0..<32).map { UInt8($0) }).base64EncodedString()
             let configuration = server.configuration
@@ -187,49 +178,44 @@ struct TwoInstancesTests {
 
     @Test("The database password never reaches the log, at trace level, through a whole walk")
     func passwordNeverLogged() async throws {
-        guard let baseURL = TestPostgres.url else {
-            if TestPostgres.isCI {
-                throw TestFailure("CI=true but SKIFF_TEST_POSTGRES_URL is not set: this test needs a database")
-            }
-            withKnownIssue("Not run: SKIFF_TEST_POSTGRES_URL is not set (.ci/run starts a PostgreSQL and sets it)") {
-                throw TestFailure("no PostgreSQL configured")
-            }
-            return
-        }
-        // The URL's password, else PGPASSWORD's; a server that trusts local connections ignores an added one.
-        var components = try #require(URLComponents(string: baseURL))
-        let password = components.password ?? ProcessInfo.processInfo.environment["PGPASSWORD"] ?? "never-logged-\(UUID().uuidString)"
-        components.password = password
-        let withPassword = try #require(components.string)
         var server = try TestServer()
         defer { server.remove() }
-        try await TestPostgres.withFreshDatabase(baseURL: withPassword) { databaseURL in
-            server.configuration.database = .postgres(url: databaseURL)
+        try await TestPostgres.withFreshDatabase { databaseURL in
+            // The URL's password, else PGPASSWORD's; a server that trusts local connections ignores an added one.
+            var components = try #require(URLComponents(string: databaseURL))
+            let password = components.password ?? ProcessInfo.processInfo.environment["PGPASSWORD"]
+                ?? "never-logged-\(UUID().uuidString)"
+            components.password = password
+            server.configuration.database = .postgres(url: try #require(components.string))
             server.configuration.fingerprintKey = Data(repeating: 9, count: 32).base64EncodedString()
             let instance = try await SkiffServerInstance.start(server.configuration)
-            let client = InstanceClient(baseURL: instance.baseURL)
             do {
-                let started = try await client.send(
-                    .post, "/v1/auth/register",
-                    json: ["countryCode": "+1", "phoneNumber": "2025550104", "fullName": "Sam", "password": Seeds.password],
-                    idempotencyKey: "walk"
-                )
-                let id = try #require(started.json["verificationId"] as? String)
-                let code = try server.lastCode(to: "+12025550104")
-                let token = try #require(try await client.send(
-                    .post, "/v1/auth/register/verify", json: ["verificationId": id, "code": code]
-                ).json["token"] as? String)
-                #expect(try await client.send(.get, "/v1/transactions?limit=5", token: token).status == .ok)
-                _ = try await client.send(.post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "2025550104", "password": "wrong one"])
-                _ = try await client.send(.post, "/v1/auth/logout", token: token)
+                try await walk(InstanceClient(baseURL: instance.baseURL), server: server)
             } catch {
                 await instance.stop()
                 throw error
             }
             await instance.stop()
+            let log = server.logText
+            #expect(log.contains("opening PostgreSQL"))
+            #expect(!log.contains(password))
         }
-        let log = server.logText
-        #expect(log.contains("opening PostgreSQL"))
-        #expect(!log.contains(password))
+    }
+
+    /// Registration, a page of transactions, a wrong password and a logout on `client`.
+    private func walk(_ client: InstanceClient, server: TestServer) async throws {
+        let started = try await client.send(
+            .post, "/v1/auth/register",
+            json: ["countryCode": "+1", "phoneNumber": "2025550104", "fullName": "Sam", "password": Seeds.password],
+            idempotencyKey: "walk"
+        )
+        let id = try #require(started.json["verificationId"] as? String)
+        let code = try server.lastCode(to: "+12025550104")
+        let verified = try await client.send(.post, "/v1/auth/register/verify", json: ["verificationId": id, "code": code])
+        let token = try #require(verified.json["token"] as? String)
+        #expect(try await client.send(.get, "/v1/transactions?limit=5", token: token).status == .ok)
+        let wrong: [String: any Sendable] = ["countryCode": "+1", "phoneNumber": "2025550104", "password": "wrong one"]
+        #expect(try await client.send(.post, "/v1/auth/login", json: wrong).status == .unauthorized)
+        #expect(try await client.send(.post, "/v1/auth/logout", token: token).status == .noContent)
     }
 }
