@@ -61,15 +61,20 @@ enum DemoData {
             body: "Your virtual card is ready. Activate it from the Home screen.", createdAt: user.createdAt,
             readAt: user.createdAt.addingTimeInterval(600)
         )
-        try await repositories.accounts.create(NewAccount(
-            user: user,
-            issuedCard: IssuedCard.make(userID: userID, holderName: demo.fullName, key: key, now: now),
-            openingTransaction: NewTransaction(
-                amountMinor: limits.openingBalanceMinor, currency: limits.currency, merchant: "Skiff",
-                category: "Opening balance", createdAt: user.createdAt
-            ),
-            welcome: welcome
-        ))
+        do {
+            try await repositories.accounts.create(NewAccount(
+                user: user,
+                issuedCard: IssuedCard.make(userID: userID, holderName: demo.fullName, key: key, now: now),
+                openingTransaction: NewTransaction(
+                    amountMinor: limits.openingBalanceMinor, currency: limits.currency, merchant: "Skiff",
+                    category: "Opening balance", createdAt: user.createdAt
+                ),
+                welcome: welcome
+            ))
+        } catch RepositoryError.duplicate {
+            // Another server on the same database seeded it between the look-up and here.
+            return false
+        }
         try await insertTransactions(
             repositories: repositories, userID: userID, count: transactionCount - 1, endingAt: now,
             span: 180 * 86_400, currency: limits.currency, seed: 2026

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import SkiffCore
 import Testing
 @testable import SkiffServer
 
@@ -72,6 +73,30 @@ struct PostgresDatabaseTests {
                 try await openRepositoryStore(.postgres(url: url), logger: TestStore.logger)
             }
             #expect(error?.description.contains("schema version \(future), newer than this skiff-server knows") == true)
+        }
+    }
+
+    @Test("Two servers starting at once on an empty database seed the demo account once, and both start")
+    func concurrentDemoSeeding() async throws {
+        try await TestPostgres.withFreshDatabase { url in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-seed-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let configuration = SkiffServerConfiguration(
+                database: .postgres(url: url), smsOutboxPath: directory.appendingPathComponent("outbox.jsonl").path,
+                dataDirectory: directory.path, fingerprintKey: Data(repeating: 7, count: 32).base64EncodedString(),
+                bcryptCost: 4, logger: TestStore.logger
+            )
+            let servers = try await withThrowingTaskGroup(of: SkiffServerComponents.self) { group in
+                for _ in 0..<2 {
+                    group.addTask { try await SkiffServerComponents(configuration) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let phone = try PhoneNumber.parse(countryCode: DemoCredentials.demo.countryCode, number: DemoCredentials.demo.phoneNumber)
+            let demo = try #require(try await servers[0].repositories.accounts.user(phone: phone.e164))
+            #expect(try await servers[1].repositories.transactions.page(userID: demo.id, after: nil, query: nil, limit: 500).count
+                == DemoData.transactionCount)
+            for server in servers { await server.store.close() }
         }
     }
 }

@@ -13,7 +13,7 @@ final class PostgresDatabase: RepositoryStore {
     private init(client: PostgresClient, logger: Logger) {
         self.client = client
         self.logger = logger
-        running = Task { await client.run() }
+        running = Task.immediate { await client.run() }
     }
 
     /// Connects to the database at `url` and brings its schema up to `PostgresMigrations.latestVersion`.
