@@ -54,9 +54,7 @@ struct SkiffServerComponents: Sendable {
         let logger = configuration.logger
         let clock = configuration.clock
         let limits = configuration.limits
-        key = try ServerKey.load(
-            configured: configuration.fingerprintKey, directory: URL(fileURLWithPath: configuration.dataDirectory)
-        )
+        key = try ServerKey.load(for: configuration)
         let passwords = PasswordService(cost: configuration.bcryptCost, commonPasswords: try CommonPasswords.load())
         store = try await openRepositoryStore(configuration.database, logger: logger)
         repositories = store.repositories

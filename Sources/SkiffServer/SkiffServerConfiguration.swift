@@ -11,10 +11,13 @@ public struct SkiffServerConfiguration: Sendable {
     public var database: DatabaseLocation
     /// Where `SMSOutboxCodeSender` appends one JSON line per code sent. Ignored when `codeSender` is set.
     public var smsOutboxPath: String
-    /// Where the server key is generated once (`server.key`, mode 0600) when `fingerprintKey` is nil.
+    /// Where the server key is generated once (`server.key`, mode 0600) when no key is given, on SQLite only.
     public var dataDirectory: String
-    /// The server key as base64 of ≥ 32 bytes; nil to use (or create) `server.key` in `dataDirectory`.
+    /// The server key as base64 of ≥ 32 bytes (`SKIFF_FINGERPRINT_KEY`).
     public var fingerprintKey: String?
+    /// A file holding the server key as base64 of ≥ 32 bytes (`--key-file`); at most one of the two is set.
+    /// On PostgreSQL one of them is required, so that every instance uses the same key.
+    public var keyFile: String?
     /// The bcrypt cost; 12 in production, 4 in tests.
     public var bcryptCost: UInt8
     /// Seeds the demo account (`DemoCredentials.demo`) when the database has no user.
@@ -36,6 +39,7 @@ public struct SkiffServerConfiguration: Sendable {
         smsOutboxPath: String,
         dataDirectory: String? = nil,
         fingerprintKey: String? = nil,
+        keyFile: String? = nil,
         bcryptCost: UInt8 = 12,
         seedDemoDataIfEmpty: Bool = true,
         logger: Logger = Logger(label: "skiff-server"),
@@ -45,7 +49,7 @@ public struct SkiffServerConfiguration: Sendable {
     ) {
         self.init(
             host: host, port: port, database: .sqlite(path: databasePath), smsOutboxPath: smsOutboxPath,
-            dataDirectory: dataDirectory, fingerprintKey: fingerprintKey, bcryptCost: bcryptCost,
+            dataDirectory: dataDirectory, fingerprintKey: fingerprintKey, keyFile: keyFile, bcryptCost: bcryptCost,
             seedDemoDataIfEmpty: seedDemoDataIfEmpty, logger: logger, clock: clock, codeSender: codeSender, limits: limits
         )
     }
@@ -58,6 +62,7 @@ public struct SkiffServerConfiguration: Sendable {
         smsOutboxPath: String,
         dataDirectory: String? = nil,
         fingerprintKey: String? = nil,
+        keyFile: String? = nil,
         bcryptCost: UInt8 = 12,
         seedDemoDataIfEmpty: Bool = true,
         logger: Logger = Logger(label: "skiff-server"),
@@ -76,6 +81,7 @@ public struct SkiffServerConfiguration: Sendable {
             }
         }()
         self.fingerprintKey = fingerprintKey
+        self.keyFile = keyFile
         self.bcryptCost = bcryptCost
         self.seedDemoDataIfEmpty = seedDemoDataIfEmpty
         self.logger = logger

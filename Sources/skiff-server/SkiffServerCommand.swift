@@ -9,19 +9,29 @@ import SkiffServer
 struct SkiffServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "skiff-server",
-        abstract: "The Skiff backend: a JSON API over SQLite or PostgreSQL.",
+        abstract: "The Skiff backend: a JSON API over SQLite, or over PostgreSQL for several instances.",
         subcommands: [Serve.self, SeedDemo.self, Seed.self],
         defaultSubcommand: Serve.self
     )
 }
 
-/// Options every command shares: where the data lives.
+/// Options every command shares: where the data lives and which server key it is hashed with.
 struct StorageOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "A SQLite database file, or a postgres://USER@HOST:PORT/DATABASE URL (password from the URL or PGPASSWORD).",
-        discussion: "Defaults to $SKIFF_DATABASE_URL, else skiff.sqlite under $XDG_DATA_HOME/skiff."
+        "A PostgreSQL URL (postgres://USER@HOST:PORT/DB) or a SQLite file.",
+        discussion: "Defaults to $SKIFF_DATABASE_URL, else skiff.sqlite under $XDG_DATA_HOME/skiff. "
+            + "The PostgreSQL password is taken from the URL or from $PGPASSWORD.",
+        valueName: "url-or-path"
     ))
     var database: String?
+
+    @Option(help: ArgumentHelp(
+        "A file holding the server key as base64 of at least 32 bytes (openssl rand -base64 32).",
+        discussion: "Every instance on one PostgreSQL database needs the same key: this file or "
+            + "$SKIFF_FINGERPRINT_KEY (base64). Without either, SQLite keeps a generated server.key beside its file.",
+        valueName: "path"
+    ))
+    var keyFile: String?
 
     @Option(name: .customLong("sms-outbox"), help: "The file one-time codes are appended to, one JSON line each.")
     var smsOutbox: String = SkiffServerConfiguration.defaultSMSOutboxPath
@@ -31,6 +41,11 @@ struct StorageOptions: ParsableArguments {
 
     @Option(help: "The log level (trace, debug, info, notice, warning, error, critical).")
     var logLevel: String = "info"
+
+    func validate() throws {
+        if database?.isEmpty == true { throw ValidationError("--database needs a PostgreSQL URL or a SQLite file.") }
+        if keyFile?.isEmpty == true { throw ValidationError("--key-file needs a file.") }
+    }
 
     /// `--database`, else `SKIFF_DATABASE_URL`, else the default SQLite file (the URL is never shown as a default,
     /// so `--help` cannot print its password).
@@ -45,7 +60,8 @@ struct StorageOptions: ParsableArguments {
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         return SkiffServerConfiguration(
             host: host, port: port, database: databaseLocation, smsOutboxPath: smsOutbox,
-            fingerprintKey: ProcessInfo.processInfo.environment["SKIFF_FINGERPRINT_KEY"],
+            fingerprintKey: keyFile == nil ? ProcessInfo.processInfo.environment["SKIFF_FINGERPRINT_KEY"] : nil,
+            keyFile: keyFile,
             bcryptCost: bcryptCost, seedDemoDataIfEmpty: seedDemo, logger: logger
         )
     }

@@ -12,12 +12,30 @@ struct ServerKey: Sendable {
 
     enum LoadError: Error, CustomStringConvertible {
         case malformedConfiguredKey
+        case malformedKeyFile(String)
         case unreadableKeyFile(String)
+        case unreadableGeneratedKey(String)
+        case twoKeysGiven
+        case sharedKeyRequired
 
         var description: String {
             switch self {
-            case .malformedConfiguredKey: "The configured fingerprint key must be base64 of at least 32 bytes."
-            case .unreadableKeyFile(let path): "The key file \(path) is not a 32-byte key."
+            case .malformedConfiguredKey:
+                "SKIFF_FINGERPRINT_KEY must be base64 of at least 32 bytes."
+            case .malformedKeyFile(let path):
+                "The key file \(path) must hold base64 of at least 32 bytes and nothing else "
+                    + "(e.g. `openssl rand -base64 32 > \(path)`)."
+            case .unreadableKeyFile(let path):
+                "The key file \(path) cannot be read."
+            case .unreadableGeneratedKey(let path):
+                "The key file \(path) is not a 32-byte key."
+            case .twoKeysGiven:
+                "Give the server key once: a key file (--key-file) or SKIFF_FINGERPRINT_KEY, not both."
+            case .sharedKeyRequired:
+                "A PostgreSQL database is shared by every server instance, so they must all use the same server key: "
+                    + "give it with --key-file PATH or SKIFF_FINGERPRINT_KEY. A key generated here would differ "
+                    + "from the other instances' and their card fingerprints, code hashes and idempotency hashes "
+                    + "would disagree."
             }
         }
     }
@@ -26,17 +44,39 @@ struct ServerKey: Sendable {
         self.key = key
     }
 
-    /// The configured key (base64, ≥ 32 bytes) if any; else `server.key` in `directory`, created once with
-    /// 32 random bytes and mode 0600.
-    static func load(configured: String?, directory: URL) throws -> ServerKey {
-        if let configured {
-            guard let data = Data(base64Encoded: configured), data.count >= 32 else { throw LoadError.malformedConfiguredKey }
-            return ServerKey(key: SymmetricKey(data: data))
+    /// The key `configuration` names: its key file or `fingerprintKey`; without either, on SQLite only,
+    /// `server.key` in its data directory. On PostgreSQL a key must be given.
+    static func load(for configuration: SkiffServerConfiguration) throws -> ServerKey {
+        switch (configuration.keyFile, configuration.fingerprintKey) {
+        case (.some, .some):
+            throw LoadError.twoKeysGiven
+        case (.some(let path), nil):
+            guard let data = FileManager.default.contents(atPath: path) else { throw LoadError.unreadableKeyFile(path) }
+            guard let text = String(data: data, encoding: .utf8),
+                  let key = decode(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            else { throw LoadError.malformedKeyFile(path) }
+            return key
+        case (nil, .some(let configured)):
+            guard let key = decode(configured) else { throw LoadError.malformedConfiguredKey }
+            return key
+        case (nil, nil):
+            guard case .sqlite = configuration.database else { throw LoadError.sharedKeyRequired }
+            return try generatedOnce(in: URL(fileURLWithPath: configuration.dataDirectory))
         }
+    }
+
+    /// The key in base64 `text` when it holds at least 32 bytes.
+    private static func decode(_ text: String) -> ServerKey? {
+        guard let data = Data(base64Encoded: text), data.count >= 32 else { return nil }
+        return ServerKey(key: SymmetricKey(data: data))
+    }
+
+    /// `server.key` in `directory`, created once with 32 random bytes and mode 0600.
+    private static func generatedOnce(in directory: URL) throws -> ServerKey {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent("server.key").path
         if let data = FileManager.default.contents(atPath: path) {
-            guard data.count == 32 else { throw LoadError.unreadableKeyFile(path) }
+            guard data.count == 32 else { throw LoadError.unreadableGeneratedKey(path) }
             return ServerKey(key: SymmetricKey(data: data))
         }
         let fresh = SymmetricKey(size: .bits256)
@@ -47,11 +87,11 @@ struct ServerKey: Sendable {
             if errno == EEXIST, let data = FileManager.default.contents(atPath: path), data.count == 32 {
                 return ServerKey(key: SymmetricKey(data: data))
             }
-            throw LoadError.unreadableKeyFile(path)
+            throw LoadError.unreadableGeneratedKey(path)
         }
         defer { close(descriptor) }
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw LoadError.unreadableKeyFile(path) }
+        guard written == bytes.count else { throw LoadError.unreadableGeneratedKey(path) }
         return ServerKey(key: fresh)
     }
 

@@ -6,34 +6,6 @@ import SkiffPasswords
 
 @Suite("Services")
 struct ServicesTests {
-    @Test("The server key is generated once with mode 0600 and read back the same")
-    func serverKeyFile() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-key-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let first = try ServerKey.load(configured: nil, directory: directory)
-        let path = directory.appendingPathComponent("server.key").path
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-        #expect((attributes[.size] as? NSNumber)?.intValue == 32)
-        let second = try ServerKey.load(configured: nil, directory: directory)
-        #expect(first.cardFingerprint(Seeds.visa) == second.cardFingerprint(Seeds.visa))
-        #expect(first.cardFingerprint(Seeds.visa) != first.cardFingerprint(Seeds.mastercard))
-    }
-
-    @Test("A configured key is used instead of the file, and a short one is refused")
-    func configuredKey() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-key-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let raw = Data(repeating: 7, count: 32)
-        let key = try ServerKey.load(configured: raw.base64EncodedString(), directory: directory)
-        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("server.key").path))
-        let expected = HMAC<SHA256>.authenticationCode(for: Data("card-number\u{0}\(Seeds.visa)".utf8), using: SymmetricKey(data: raw))
-        #expect(key.cardFingerprint(Seeds.visa) == Data(expected).hexString)
-        #expect(throws: ServerKey.LoadError.self) {
-            try ServerKey.load(configured: Data(repeating: 1, count: 8).base64EncodedString(), directory: directory)
-        }
-    }
-
     @Test("One-time codes are six digits and vary")
     func codes() {
         let codes = (0..<200).map { _ in OneTimeCodeService.generateCode() }
