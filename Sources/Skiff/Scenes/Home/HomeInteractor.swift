@@ -48,8 +48,6 @@ final class HomeInteractor: HomeBusinessLogic {
     /// The next page of transactions.
     let page: RequestInFlight
     let logoutRequest: RequestInFlight
-    /// Bumped by every load, refresh and search so an answer to an older one is dropped.
-    private var generation = 0
 
     init(
         presenter: any HomePresentationLogic, account: any AccountWorking, cards: any CardWorking,
@@ -96,10 +94,7 @@ final class HomeInteractor: HomeBusinessLogic {
     /// Loads summary, cards and the first page for `query`; what is on screen stays until the answer replaces it.
     private func fetchAll(query searched: String) {
         guard !logoutRequest.isRunning else { return }
-        fetch.abandon()
-        page.abandon()
-        generation += 1
-        let generation = generation
+        abandonLoads()
         let query = searched.isEmpty ? nil : searched
         state.activity = .loading
         state.error = nil
@@ -115,11 +110,10 @@ final class HomeInteractor: HomeBusinessLogic {
                 let page = try p.get()
                 return HomeSnapshot(summary: try s.get(), cards: try c.get(), transactions: page.items, nextCursor: page.nextCursor)
             }
-        }, then: { [weak self] in self?.finishFetch($0, generation: generation, query: query) })
+        }, then: { [weak self] in self?.finishFetch($0, query: query) })
     }
 
-    private func finishFetch(_ result: Result<HomeSnapshot, NetworkError>, generation: Int, query: String?) {
-        guard generation == self.generation else { return }
+    private func finishFetch(_ result: Result<HomeSnapshot, NetworkError>, query: String?) {
         state.activity = .idle
         switch result {
         case .success(let snapshot):
@@ -138,17 +132,15 @@ final class HomeInteractor: HomeBusinessLogic {
     func loadMore(request: Home.LoadMore.Request) {
         guard !page.isRunning, !fetch.isRunning, !logoutRequest.isRunning, let cursor = state.nextCursor, state.cachedAt == nil
         else { return }
-        let generation = generation
         let query = state.query.isEmpty ? nil : state.query
         state.activity = .loadingMore
         present()
         page.call({ [account] () async throws(NetworkError) in
             try await account.transactions(limit: HomeInteractor.pageSize, cursor: cursor, query: query)
-        }, then: { [weak self] in self?.finishPage($0, generation: generation) })
+        }, then: { [weak self] in self?.finishPage($0) })
     }
 
-    private func finishPage(_ result: Result<TransactionPage, NetworkError>, generation: Int) {
-        guard generation == self.generation else { return }
+    private func finishPage(_ result: Result<TransactionPage, NetworkError>) {
         state.activity = .idle
         switch result {
         case .success(let page):
@@ -162,6 +154,12 @@ final class HomeInteractor: HomeBusinessLogic {
         present()
     }
 
+    /// Stops the load and the page in flight; their late answers are dropped, never shown.
+    private func abandonLoads() {
+        fetch.abandon()
+        page.abandon()
+    }
+
     func search(request: Home.Search.Request) {
         let query = request.query.trimmingCharacters(in: .whitespaces)
         guard query != state.query else { return }
@@ -170,9 +168,7 @@ final class HomeInteractor: HomeBusinessLogic {
 
     func back(request: Home.Back.Request) {
         guard !logoutRequest.isRunning, fetch.isRunning || page.isRunning else { return }
-        fetch.abandon()
-        page.abandon()
-        generation += 1
+        abandonLoads()
         state.activity = .idle
         present()
     }
@@ -202,9 +198,7 @@ final class HomeInteractor: HomeBusinessLogic {
 
     func logout(request: Home.Logout.Request) {
         guard !logoutRequest.isRunning else { return }
-        fetch.abandon()
-        page.abandon()
-        generation += 1
+        abandonLoads()
         state.activity = .loading
         present()
         // The server revokes the token; if it cannot be reached the token is still forgotten here.
