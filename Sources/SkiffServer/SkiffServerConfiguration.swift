@@ -31,29 +31,6 @@ public struct SkiffServerConfiguration: Sendable {
     /// The rules for sessions, codes, throttling and idempotency.
     public var limits: SkiffServerLimits
 
-    /// A server on the SQLite file at `databasePath`.
-    public init(
-        host: String = "127.0.0.1",
-        port: Int = 8080,
-        databasePath: String,
-        smsOutboxPath: String,
-        dataDirectory: String? = nil,
-        fingerprintKey: String? = nil,
-        keyFile: String? = nil,
-        bcryptCost: UInt8 = 12,
-        seedDemoDataIfEmpty: Bool = true,
-        logger: Logger = Logger(label: "skiff-server"),
-        clock: any ServerClock = SystemClock(),
-        codeSender: (any CodeSender)? = nil,
-        limits: SkiffServerLimits = SkiffServerLimits()
-    ) {
-        self.init(
-            host: host, port: port, database: .sqlite(path: databasePath), smsOutboxPath: smsOutboxPath,
-            dataDirectory: dataDirectory, fingerprintKey: fingerprintKey, keyFile: keyFile, bcryptCost: bcryptCost,
-            seedDemoDataIfEmpty: seedDemoDataIfEmpty, logger: logger, clock: clock, codeSender: codeSender, limits: limits
-        )
-    }
-
     /// A server on `database`; without `dataDirectory`, the SQLite file's folder or else `defaultDataDirectory`.
     public init(
         host: String = "127.0.0.1",

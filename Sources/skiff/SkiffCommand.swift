@@ -58,7 +58,7 @@ struct SkiffCommand: AsyncParsableCommand {
             do {
                 let instance = try await SkiffServerInstance.start(SkiffServerConfiguration(
                     host: "127.0.0.1", port: 0,
-                    databasePath: paths.serverDatabase.path, smsOutboxPath: paths.smsOutbox.path,
+                    database: .sqlite(path: paths.serverDatabase.path), smsOutboxPath: paths.smsOutbox.path,
                     dataDirectory: paths.data.path, logger: Logger(label: "skiff.server")
                 ))
                 embedded = instance

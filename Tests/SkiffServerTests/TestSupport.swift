@@ -96,7 +96,7 @@ struct TestServer {
         logger.logLevel = .trace
         databasePath = directory.appendingPathComponent("skiff.sqlite").path
         configuration = SkiffServerConfiguration(
-            host: "127.0.0.1", port: 0, databasePath: databasePath,
+            host: "127.0.0.1", port: 0, database: .sqlite(path: databasePath),
             smsOutboxPath: directory.appendingPathComponent("sms-outbox.jsonl").path,
             bcryptCost: 4, seedDemoDataIfEmpty: seedDemo, logger: logger, clock: clock,
             codeSender: useOutboxFile ? nil : sender

@@ -20,7 +20,7 @@ final class LiveServer: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let instance = try await SkiffServerInstance.start(SkiffServerConfiguration(
             host: "127.0.0.1", port: 0,
-            databasePath: folder.appendingPathComponent("skiff.sqlite").path,
+            database: .sqlite(path: folder.appendingPathComponent("skiff.sqlite").path),
             smsOutboxPath: folder.appendingPathComponent("sms-outbox.jsonl").path,
             bcryptCost: 4, logger: Logger(label: "test.server", factory: { _ in SwiftLogNoOpLogHandler() })
         ))
