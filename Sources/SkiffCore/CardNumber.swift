@@ -1,7 +1,7 @@
 /// A payment card number that passed validation: 12–19 digits, the Luhn check, and its brand's lengths.
 ///
-/// `description` is masked so that a number never lands whole in a log by accident.
-public struct CardNumber: Hashable, Sendable, CustomStringConvertible {
+/// It is `Redacted` (brand and last four) so that a number never lands whole in a log by accident.
+public struct CardNumber: Hashable, Sendable, Redacted {
     /// How many digits any card number may have.
     public static let lengthRange = 12...19
 
@@ -52,7 +52,8 @@ public struct CardNumber: Hashable, Sendable, CustomStringConvertible {
     /// `•••• 4242`: the only form a number is shown in outside the field it is typed into.
     public var masked: String { CardNumber.mask(last4: last4) }
 
-    public var description: String { masked }
+    /// `Visa •••• 4242`.
+    public var redactedDescription: String { "\(brand.displayName) \(masked)" }
 
     /// `•••• 4242` from the last four digits alone.
     public static func mask(last4: String) -> String { "•••• " + last4 }

@@ -1,5 +1,5 @@
 /// The demo account: seeded by a development server, shown on Login when the app runs its own server.
-public struct DemoCredentials: Hashable, Sendable {
+public struct DemoCredentials: Hashable, Sendable, Redacted {
     public var countryCode: String
     public var phoneNumber: String
     public var password: String

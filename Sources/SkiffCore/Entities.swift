@@ -18,7 +18,7 @@ public struct User: Hashable, Sendable, Codable {
 }
 
 /// A signed-in session. The token is a bearer secret: `description` never shows it.
-public struct Session: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct Session: Hashable, Sendable, Codable, Redacted {
     public var token: String
     public var expiresAt: Date
     public var user: User
@@ -32,7 +32,7 @@ public struct Session: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Whether the session's absolute lifetime has passed at `now`.
     public func isExpired(at now: Date) -> Bool { expiresAt <= now }
 
-    public var description: String { "Session(user: \(user.id), expiresAt: \(expiresAt), token: <redacted>)" }
+    public var redactedDescription: String { "Session(user: \(user.id), expiresAt: \(expiresAt), token: <redacted>)" }
 }
 
 /// What Home shows at the top: who, how much, how many unread notifications.

@@ -39,6 +39,14 @@ struct SkiffCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let paths = dataDirectory.map { AppPaths.rooted(at: URL(fileURLWithPath: $0, isDirectory: true)) } ?? AppPaths.standard(environment: environment)
+        // Every file the app, SQLite or the embedded server creates is the owner's alone from its first byte.
+        umask(0o077)
+        let folderNotices: [String]
+        do {
+            folderNotices = try paths.preparePrivateFolders()
+        } catch {
+            throw StartupError(description: "\(error)")
+        }
 
         let sink: FileLogHandler.Sink
         do {
@@ -49,6 +57,10 @@ struct SkiffCommand: AsyncParsableCommand {
         let level: Logger.Level = environment["SKIFF_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         LoggingSystem.bootstrap { label in FileLogHandler(label: label, sink: sink, level: level) }
         let logger = Logger(label: "skiff")
+        for notice in folderNotices {
+            logger.notice("\(notice)")
+            FileHandle.standardError.write(Data("skiff: \(notice)\n".utf8))
+        }
 
         var embedded: SkiffServerInstance?
         let serverURL: URL
@@ -68,7 +80,7 @@ struct SkiffCommand: AsyncParsableCommand {
                 throw StartupError(description: "The built-in server did not start: \(error). See \(paths.logFile.path).")
             }
         }
-        logger.info("Starting", metadata: ["server": "\(serverURL)", "embedded": "\(embedded != nil)"])
+        logger.info("Starting", metadata: ["server": "\(serverURL.redactedForLog)", "embedded": "\(embedded != nil)"])
 
         let status: Int32
         do {

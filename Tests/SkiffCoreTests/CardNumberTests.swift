@@ -32,7 +32,7 @@ struct CardNumberTests {
     @Test("never prints the whole number")
     func descriptionIsMasked() throws {
         let card = try CardNumber("5555555555554444")
-        #expect("\(card)" == "•••• 4444")
+        #expect("\(card)" == "Mastercard •••• 4444")
         #expect(!String(describing: card).contains("5555555555"))
     }
 

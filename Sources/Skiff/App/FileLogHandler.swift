@@ -9,11 +9,9 @@ public struct FileLogHandler: LogHandler {
     public final class Sink: Sendable {
         private let descriptor: Mutex<Int32>
 
-        /// Opens (or creates) `file` for appending; its folder is created private to the user.
+        /// Opens (or creates) `file` for appending; its folder is made private to the user (`PrivateFolder`).
         public init(file: URL) throws {
-            try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
-            )
+            try PrivateFolder.prepare(file.deletingLastPathComponent())
             let fd = open(file.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
             guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: file.path]) }
             descriptor = Mutex(fd)

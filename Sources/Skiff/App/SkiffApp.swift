@@ -50,7 +50,7 @@ public final class SkiffApp {
             demo: configuration.isEmbeddedServer ? DemoCredentials.demo : nil,
             serverDescription: configuration.isEmbeddedServer
                 ? "the built-in server at \(configuration.serverURL.host ?? "127.0.0.1"):\(configuration.serverURL.port ?? 0)"
-                : configuration.serverURL.absoluteString
+                : configuration.serverURL.redactedForLog
         )
         let navigation = NavigationController()
         application = Application(terminal: terminal, rootViewController: navigation, environment: environment)

@@ -1,7 +1,7 @@
 import SkiffCore
 
 /// A card as typed, validated and ready to send once. Holds the number and security code only for that call.
-struct NewCard: Sendable, Hashable {
+struct NewCard: Sendable, Hashable, Redacted {
     var number: CardNumber
     var expiry: CardExpiry
     var securityCode: String
@@ -13,4 +13,7 @@ struct NewCard: Sendable, Hashable {
         self.securityCode = securityCode
         self.holderName = holderName
     }
+
+    /// `Visa •••• 4242`: the brand and last four only.
+    var redactedDescription: String { number.redactedDescription }
 }

@@ -1,7 +1,7 @@
 import SkiffCore
 
-/// What a person typed to register.
-struct Registration: Sendable, Hashable {
+/// What a person typed to register. `Redacted`: it holds the password.
+struct Registration: Sendable, Hashable, Redacted {
     var phone: PhoneNumber
     var fullName: String
     var password: String

@@ -4,8 +4,8 @@ import Logging
 import OpenAPIRuntime
 
 /// Makes the operations that create something safe to retry: the first answer for a caller's
-/// `Idempotency-Key` is kept for 24 h and replayed for the same body; another body gets 422, and a retry
-/// while the first request still runs gets 409.
+/// `Idempotency-Key` is kept for 24 h and replayed for the same request (as `IdempotencyFingerprint` sees it);
+/// another request gets 422, and a retry while the first request still runs gets 409.
 struct IdempotencyMiddleware: ServerMiddleware {
     let repository: any IdempotencyRepository
     let key: ServerKey
@@ -43,8 +43,9 @@ struct IdempotencyMiddleware: ServerMiddleware {
         } catch {
             throw Problem.badRequest("The request body is too large.")
         }
-        // Keyed, because the body may hold a card number or a password.
-        let requestHash = key.mac("idempotency", Data((request.method.rawValue + " " + (request.path ?? "") + "\n").utf8) + Data(bytes))
+        let requestHash = IdempotencyFingerprint.hash(
+            method: request.method.rawValue, path: request.path ?? "", body: bytes, key: key
+        )
         let scope = Caller.current?.userID ?? "anonymous"
         let now = clock.now()
         switch try await repository.begin(

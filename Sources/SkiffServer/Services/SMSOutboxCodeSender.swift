@@ -17,7 +17,8 @@ public struct SMSOutboxCodeSender: CodeSender {
     public func send(_ message: OutgoingCode) async throws {
         let line = try Self.line(for: message)
         try FileManager.default.createDirectory(
-            at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true
+            at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
         )
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }

@@ -15,6 +15,7 @@ struct ServerKey: Sendable {
         case malformedKeyFile(String)
         case unreadableKeyFile(String)
         case unreadableGeneratedKey(String)
+        case keyFileOpenToOthers(String, mode: mode_t)
         case twoKeysGiven
         case sharedKeyRequired
 
@@ -29,6 +30,9 @@ struct ServerKey: Sendable {
                 "The key file \(path) cannot be read."
             case .unreadableGeneratedKey(let path):
                 "The key file \(path) is not a 32-byte key."
+            case .keyFileOpenToOthers(let path, let mode):
+                "The key file \(path) can be read or written by other users (mode \(String(mode & 0o777, radix: 8))); "
+                    + "make it the owner's alone with `chmod 600 \(path)` and start again."
             case .twoKeysGiven:
                 "Give the server key once: a key file (--key-file) or SKIFF_FINGERPRINT_KEY, not both."
             case .sharedKeyRequired:
@@ -51,7 +55,7 @@ struct ServerKey: Sendable {
         case (.some, .some):
             throw LoadError.twoKeysGiven
         case (.some(let path), nil):
-            guard let data = FileManager.default.contents(atPath: path) else { throw LoadError.unreadableKeyFile(path) }
+            guard let data = try ownerOnlyContents(of: path) else { throw LoadError.unreadableKeyFile(path) }
             guard let text = String(data: data, encoding: .utf8),
                   let key = decode(text.trimmingCharacters(in: .whitespacesAndNewlines))
             else { throw LoadError.malformedKeyFile(path) }
@@ -73,9 +77,11 @@ struct ServerKey: Sendable {
 
     /// `server.key` in `directory`, created once with 32 random bytes and mode 0600.
     private static func generatedOnce(in directory: URL) throws -> ServerKey {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+        )
         let path = directory.appendingPathComponent("server.key").path
-        if let data = FileManager.default.contents(atPath: path) {
+        if let data = try ownerOnlyContents(of: path) {
             guard data.count == 32 else { throw LoadError.unreadableGeneratedKey(path) }
             return ServerKey(key: SymmetricKey(data: data))
         }
@@ -84,7 +90,7 @@ struct ServerKey: Sendable {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         guard descriptor >= 0 else {
             // Another process created it first: use theirs.
-            if errno == EEXIST, let data = FileManager.default.contents(atPath: path), data.count == 32 {
+            if errno == EEXIST, let data = try ownerOnlyContents(of: path), data.count == 32 {
                 return ServerKey(key: SymmetricKey(data: data))
             }
             throw LoadError.unreadableGeneratedKey(path)
@@ -93,6 +99,18 @@ struct ServerKey: Sendable {
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written == bytes.count else { throw LoadError.unreadableGeneratedKey(path) }
         return ServerKey(key: fresh)
+    }
+
+    /// The contents of the file at `path`, or nil when it cannot be opened; refuses a file that group or others
+    /// may read or write. The mode is taken from the open file, so it is the file that is then read.
+    private static func ownerOnlyContents(of path: String) throws -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        guard status.st_mode & 0o077 == 0 else { throw LoadError.keyFileOpenToOthers(path, mode: status.st_mode) }
+        return try? handle.readToEnd() ?? Data()
     }
 
     /// HMAC-SHA256 of `text` under the key, as lowercase hex, with `domain` separating the uses.

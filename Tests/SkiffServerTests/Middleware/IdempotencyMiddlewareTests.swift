@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HTTPTypes
 import HummingbirdTesting
 import Testing
@@ -65,8 +66,8 @@ struct IdempotencyMiddlewareTests {
         let bodyData = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
         try await server.withRouter { client in
             let components = try await SkiffServerComponents(server.configuration)
-            let requestHash = components.key.mac(
-                "idempotency", Data("POST /v1/auth/register\n".utf8) + bodyData
+            let requestHash = IdempotencyFingerprint.hash(
+                method: "POST", path: "/v1/auth/register", body: [UInt8](bodyData), key: components.key
             )
             let now = server.clock.now()
             let reserved = try await components.repositories.idempotency.begin(
@@ -128,6 +129,87 @@ struct IdempotencyMiddlewareTests {
             let invalid = try await server.addCard(client, token: user.token, cvc: "1", key: "fix")
             #expect(invalid.status == .badRequest)
             #expect(try await server.addCard(client, token: user.token, key: "fix").status == .created)
+        }
+    }
+
+    @Test("The same card written another way, or with another CVC, is the same request: the first answer is replayed")
+    func cardFingerprintedAndCVCLeftOut() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            let first = try await server.addCard(client, token: user.token, number: Seeds.amex, cvc: "7391", key: "same")
+            #expect(first.status == .created)
+            let spaced = try await client.send(
+                .post, "/v1/cards", token: user.token, idempotencyKey: "same",
+                rawBody: #"{ "holderName": "Sam Carter", "cvc": "7391", "expiryYear": 2031, "expiryMonth": 12, "number": "3782 822463 10005" }"#
+            )
+            let otherCVC = try await server.addCard(client, token: user.token, number: Seeds.amex, cvc: "2468", key: "same")
+            for replay in [spaced, otherCVC] {
+                #expect(replay.status == .created)
+                #expect(replay.body == first.body)
+                #expect(replay.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            }
+            let otherNumber = try await server.addCard(client, token: user.token, number: Seeds.discover, cvc: "739", key: "same")
+            #expect(otherNumber.status == .unprocessableContent)
+            #expect(otherNumber.problemType == "urn:skiff:problem:idempotency-key-reused")
+            #expect(try await client.send(.get, "/v1/cards", token: user.token).array.count == 2)
+        }
+    }
+
+    @Test("Another password under the same key replays the registration; the password is not part of the hash")
+    func passwordLeftOut() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        let body: [String: any Sendable] = ["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": Seeds.password]
+        let otherPassword = body.merging(["password": "another long passphrase"]) { $1 }
+        let otherName = body.merging(["fullName": "Samantha"]) { $1 }
+        try await server.withRouter { client in
+            #expect(try await client.send(.post, "/v1/auth/register", json: body, idempotencyKey: "r").status == .accepted)
+            let replay = try await client.send(.post, "/v1/auth/register", json: otherPassword, idempotencyKey: "r")
+            #expect(replay.status == .accepted)
+            #expect(replay.headers[HTTPField.Name("Idempotent-Replayed")!] == "true")
+            let mismatch = try await client.send(.post, "/v1/auth/register", json: otherName, idempotencyKey: "r")
+            #expect(mismatch.status == .unprocessableContent)
+            #expect(server.sender.messages.count == 1)
+        }
+    }
+
+    @Test("The kept row holds no card number and nothing derived from the CVC, and is not the hash of the raw body")
+    func nothingSecretKept() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        let cvc = "7391"
+        let body: [String: any Sendable] = [
+            "number": Seeds.amex, "expiryMonth": 12, "expiryYear": 2031, "cvc": cvc, "holderName": "Sam Carter",
+        ]
+        let rawBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            let added = try await client.send(.post, "/v1/cards", json: body, token: user.token, idempotencyKey: "kept")
+            #expect(added.status == .created)
+        }
+        let key = try await SkiffServerComponents(server.configuration).key
+        let rows = try DatabasePool(path: server.databasePath).read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM idempotency_keys")
+        }
+        #expect(rows.count == 2)
+        let oldSchemeHash = key.mac("idempotency", Data("POST /v1/cards\n".utf8) + rawBody)
+        let macsOfCVC = ["idempotency", "card-number", "cvc", "one-time-code"].map { key.mac($0, cvc) } + [SessionToken.hash(cvc)]
+        for row in rows {
+            for column in row.columnNames {
+                let text = switch (row[column] as DatabaseValue).storage {
+                case .blob(let data): String(decoding: data, as: UTF8.self)
+                case .string(let string): string
+                default: "\(row[column] as DatabaseValue)"
+                }
+                #expect(text != oldSchemeHash, "\(column)")
+                #expect(!text.contains(Seeds.amex), "\(column)")
+                #expect(!text.contains(#""\#(cvc)""#) && !text.contains("cvc"), "\(column): \(text)")
+                for mac in macsOfCVC {
+                    #expect(!text.contains(mac), "\(column)")
+                }
+            }
         }
     }
 }

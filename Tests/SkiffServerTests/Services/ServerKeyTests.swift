@@ -16,10 +16,10 @@ struct ServerKeyTests {
 
         var generatedKeyPath: String { url.appendingPathComponent("server.key").path }
 
-        /// Writes `contents` to a file named `name` in the folder and returns its path.
-        func write(_ contents: Data, to name: String = "fingerprint.key") throws -> String {
+        /// Writes `contents` to a file named `name` in the folder with `mode` and returns its path.
+        func write(_ contents: Data, to name: String = "fingerprint.key", mode: Int = 0o600) throws -> String {
             let path = url.appendingPathComponent(name).path
-            try contents.write(to: URL(fileURLWithPath: path))
+            try ServerKeyTests.write(contents, to: path, mode: mode)
             return path
         }
 
@@ -34,6 +34,13 @@ struct ServerKeyTests {
         }
 
         func remove() { try? FileManager.default.removeItem(at: url) }
+    }
+
+    /// Writes `contents` to a new file at `path` created with `mode`.
+    static func write(_ contents: Data, to path: String, mode: Int = 0o600) throws {
+        guard FileManager.default.createFile(atPath: path, contents: contents, attributes: [.posixPermissions: mode]) else {
+            throw TestFailure("cannot write \(path)")
+        }
     }
 
     static let postgres = DatabaseLocation.postgres(url: "postgres://skiff@127.0.0.1:5432/skiff")
@@ -151,7 +158,7 @@ struct ServerKeyTests {
         var keyed = try TestServer()
         defer { keyed.remove() }
         let path = keyed.directory.appendingPathComponent("shared.key").path
-        try Data(Self.raw.base64EncodedString().utf8).write(to: URL(fileURLWithPath: path))
+        try Self.write(Data(Self.raw.base64EncodedString().utf8), to: path)
         keyed.configuration.keyFile = path
         let server = keyed
         try await server.withRouter { client in
@@ -161,6 +168,65 @@ struct ServerKeyTests {
         }
         let pool = try DatabasePool(path: server.databasePath)
         let stored = try await pool.read { db in
+            try String.fetchAll(db, sql: "SELECT fingerprint FROM cards WHERE last4 = ?", arguments: ["4242"])
+        }
+        #expect(stored == [Self.expectedFingerprint(Seeds.visa, under: Self.raw)])
+        #expect(!FileManager.default.fileExists(atPath: server.directory.appendingPathComponent("server.key").path))
+    }
+
+    @Test(
+        "A key file that group or others may read or write is refused, naming the file and the chmod that fixes it",
+        arguments: [0o640, 0o604, 0o620, 0o602, 0o644, 0o666]
+    )
+    func keyFileOpenToOthers(mode: Int) throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let path = try folder.write(Data(Self.raw.base64EncodedString().utf8), mode: mode)
+        #expect {
+            try ServerKey.load(for: folder.configuration(keyFile: path))
+        } throws: { error in
+            guard case .keyFileOpenToOthers(path, _) = error as? ServerKey.LoadError else { return false }
+            return "\(error)".contains("chmod 600 \(path)") && "\(error)".contains(String(mode, radix: 8))
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.generatedKeyPath))
+        chmod(path, 0o400)
+        let key = try ServerKey.load(for: folder.configuration(keyFile: path))
+        #expect(key.cardFingerprint(Seeds.visa) == Self.expectedFingerprint(Seeds.visa, under: Self.raw))
+    }
+
+    @Test("A generated server.key that group or others may read is refused, not used or replaced")
+    func generatedKeyOpenToOthers() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        _ = try ServerKey.load(for: folder.configuration())
+        chmod(folder.generatedKeyPath, 0o644)
+        #expect {
+            try ServerKey.load(for: folder.configuration())
+        } throws: { error in
+            guard case .keyFileOpenToOthers(folder.generatedKeyPath, _) = error as? ServerKey.LoadError else { return false }
+            return "\(error)".contains("chmod 600 \(folder.generatedKeyPath)")
+        }
+        #expect((try FileManager.default.attributesOfItem(atPath: folder.generatedKeyPath)[.size] as? NSNumber)?.intValue == 32)
+    }
+
+    @Test("The key file can live outside the data directory, which then gets no server.key")
+    func keyFileOutsideTheDataDirectory() async throws {
+        var server = try TestServer()
+        let elsewhere = try Folder()
+        defer {
+            server.remove()
+            elsewhere.remove()
+        }
+        let path = try elsewhere.write(Data(Self.raw.base64EncodedString().utf8), to: "skiff.key")
+        server.configuration.keyFile = path
+        #expect(server.configuration.dataDirectory == server.directory.path)
+        #expect(!path.hasPrefix(server.configuration.dataDirectory))
+        let keyed = server
+        try await keyed.withRouter { client in
+            let registered = try await keyed.register(client)
+            #expect(try await keyed.addCard(client, token: registered.token).status == .created)
+        }
+        let stored = try await DatabasePool(path: keyed.databasePath).read { db in
             try String.fetchAll(db, sql: "SELECT fingerprint FROM cards WHERE last4 = ?", arguments: ["4242"])
         }
         #expect(stored == [Self.expectedFingerprint(Seeds.visa, under: Self.raw)])

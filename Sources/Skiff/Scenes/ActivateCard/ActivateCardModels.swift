@@ -8,7 +8,7 @@ enum ActivateCard {
         case last4, code
     }
 
-    struct Form: Hashable, Sendable {
+    struct Form: Hashable, Sendable, Redacted {
         var last4: String
         var code: String
         init(last4: String, code: String) {
@@ -28,7 +28,7 @@ enum ActivateCard {
 
     enum Submit {
         typealias Request = FormSubmitRequest<Form>
-        enum Response: Sendable, FormSubmitResponse {
+        enum Response: Sendable, FormSubmitResponse, Redacted {
             case invalid([Field: InputProblem])
             case started
             case failed(NetworkError)

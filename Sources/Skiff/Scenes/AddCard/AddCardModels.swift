@@ -9,7 +9,7 @@ enum AddCard {
     }
 
     /// What the form holds. The number and security code live here only while the flow runs.
-    struct Form: Hashable, Sendable {
+    struct Form: Hashable, Sendable, Redacted {
         var number: String
         var holderName: String
         var expiry: String
@@ -30,7 +30,7 @@ enum AddCard {
     }
 
     enum NumberChanged {
-        struct Request: Sendable {
+        struct Request: Sendable, Redacted {
             var digits: String
             init(digits: String) { self.digits = digits }
         }

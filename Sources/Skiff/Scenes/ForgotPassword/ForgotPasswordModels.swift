@@ -8,7 +8,7 @@ enum ForgotPassword {
         case countryCode, phoneNumber, code, newPassword, confirmPassword
     }
 
-    struct Form: Hashable, Sendable {
+    struct Form: Hashable, Sendable, Redacted {
         var countryCode: String
         var phoneNumber: String
         var code: String
@@ -30,7 +30,7 @@ enum ForgotPassword {
 
     enum Submit {
         typealias Request = FormSubmitRequest<Form>
-        enum Response: Sendable, FormSubmitResponse {
+        enum Response: Sendable, FormSubmitResponse, Redacted {
             case invalid([Field: InputProblem])
             case started
             case failed(NetworkError)

@@ -7,7 +7,7 @@ enum Login {
     }
 
     /// What the form holds when a request is made.
-    struct Form: Hashable, Sendable {
+    struct Form: Hashable, Sendable, Redacted {
         var countryCode: String
         var phoneNumber: String
         var password: String

@@ -6,7 +6,7 @@ enum Register {
         case countryCode, phoneNumber, fullName, password, confirmPassword
     }
 
-    struct Form: Hashable, Sendable {
+    struct Form: Hashable, Sendable, Redacted {
         var countryCode: String
         var phoneNumber: String
         var fullName: String

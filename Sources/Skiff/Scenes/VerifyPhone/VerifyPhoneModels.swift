@@ -9,7 +9,7 @@ enum VerifyPhone {
 
     enum Load {
         struct Request: Sendable {}
-        struct Response: Sendable {
+        struct Response: Sendable, Redacted {
             var phone: PhoneNumber
             var challenge: VerificationChallenge
             /// The code from the development outbox, when the app runs its own server.
@@ -22,7 +22,7 @@ enum VerifyPhone {
     }
 
     enum Submit {
-        struct Request: Sendable {
+        struct Request: Sendable, Redacted {
             var code: String
             init(code: String) { self.code = code }
         }

@@ -8,14 +8,12 @@ final class CacheStore: CacheStoring {
     private let database: DatabaseQueue
     private let logger: Logger
 
-    /// Opens (or creates) the cache at `file`; the folder is made private to the user.
+    /// Opens (or creates) the cache at `file`. What Home shows is personal: the folder and the file are the
+    /// user's alone from the start.
     init(file: URL, logger: Logger) throws {
-        try FileManager.default.createDirectory(
-            at: file.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
-        )
+        if let notice = try PrivateFolder.prepare(file.deletingLastPathComponent()) { logger.notice("\(notice)") }
+        try PrivateFile.createIfMissing(file)
         database = try DatabaseQueue(path: file.path)
-        // What Home shows is personal: the file is the user's alone.
-        chmod(file.path, 0o600)
         self.logger = logger
         try Self.migrator.migrate(database)
     }

@@ -1,5 +1,10 @@
 import Foundation
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The SQLite database: one file in WAL mode (a GRDB `DatabasePool`), migrated on open.
 struct SQLiteDatabase: RepositoryStore {
@@ -8,12 +13,11 @@ struct SQLiteDatabase: RepositoryStore {
     /// Opens (creating if needed) the database at `path` and runs the migrations.
     init(path: String) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        // Owner-only: SQLite gives the -wal and -shm files the same permissions as the database.
-        if !FileManager.default.fileExists(atPath: path),
-           !FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
-        }
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+        )
+        // Owner-only from the start: SQLite gives the -wal and -shm files the same permissions as the database.
+        try createOwnerOnlyFile(atPath: path)
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
@@ -151,5 +155,15 @@ extension Row {
     func optionalDate(_ column: String) -> Date? {
         let value: Int64? = self[column]
         return value.map(Date.init(millisecondsSince1970:))
+    }
+}
+
+/// Creates an empty file at `path` with mode 0600, unless a file is there already.
+private func createOwnerOnlyFile(atPath path: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    if descriptor >= 0 {
+        close(descriptor)
+    } else if errno != EEXIST {
+        throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
     }
 }

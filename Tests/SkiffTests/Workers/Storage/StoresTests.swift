@@ -88,4 +88,69 @@ struct StoresTests {
         #expect(rooted.sessionFile.path == "/tmp/x/state/session.json")
         #expect(rooted.logFile.path == "/tmp/x/state/skiff.log")
     }
+
+    @Test("every file the stores and the log write is 0600 and every folder 0700, whatever the umask allows")
+    func ownerOnlyFiles() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let paths = AppPaths.rooted(at: folder)
+        #expect(try paths.preparePrivateFolders().isEmpty)
+        try SessionStore(file: paths.sessionFile).save(Seeds.session)
+        PreferencesStore(file: paths.preferencesFile).saveLastLogin(LastLogin(countryCode: "+1", phoneNumber: "202 555 0143"))
+        let cache = try CacheStore(file: paths.cacheDatabase, logger: logger)
+        cache.saveHome(
+            HomeSnapshot(summary: Seeds.summary, cards: [], transactions: [], nextCursor: nil), userID: "u_1", at: Seeds.now
+        )
+        let sink = try FileLogHandler.Sink(file: paths.logFile)
+        Logger(label: "test") { FileLogHandler(label: $0, sink: sink) }.info("written")
+        for folder in [folder, paths.data, paths.state, paths.cache] {
+            #expect(try mode(folder) == 0o700, "\(folder.path)")
+        }
+        let files = try [paths.state, paths.cache].flatMap { folder in
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).map { folder.appendingPathComponent($0) }
+        }
+        #expect(Set(files.map(\.lastPathComponent)).isSuperset(of: ["session.json", "preferences.json", "skiff.log", "cache.sqlite"]))
+        for file in files {
+            #expect(try mode(file) == 0o600, "\(file.path)")
+        }
+    }
+
+    @Test("an existing folder of ours that others may enter is tightened to 0700, with a notice naming it")
+    func wideFolderTightened() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let paths = AppPaths.rooted(at: folder)
+        for wide in [paths.data, paths.state, paths.cache] {
+            try FileManager.default.createDirectory(at: wide, withIntermediateDirectories: true)
+            chmod(wide.path, 0o755)
+        }
+        let notices = try paths.preparePrivateFolders()
+        #expect(notices.count == 3)
+        for (notice, tightened) in zip(notices, [paths.data, paths.state, paths.cache]) {
+            #expect(notice.contains(tightened.path) && notice.contains("755"), "\(notice)")
+            #expect(try mode(tightened) == 0o700)
+        }
+        chmod(paths.cache.path, 0o750)
+        _ = try CacheStore(file: paths.cacheDatabase, logger: logger)
+        #expect(try mode(paths.cache) == 0o700)
+        chmod(paths.state.path, 0o711)
+        try SessionStore(file: paths.sessionFile).save(Seeds.session)
+        #expect(try mode(paths.state) == 0o700)
+    }
+
+    @Test(
+        "a folder open to others that belongs to someone else is refused, saying how to fix it",
+        .enabled(if: geteuid() == 0, "only root can give a folder to another user")
+    )
+    func othersFolderRefused() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let paths = AppPaths.rooted(at: folder)
+        try FileManager.default.createDirectory(at: paths.state, withIntermediateDirectories: true)
+        chmod(paths.state.path, 0o755)
+        #expect(chown(paths.state.path, 65_534, 65_534) == 0)
+        #expect {
+            try paths.preparePrivateFolders()
+        } throws: { error in
+            "\(error)".contains(paths.state.path) && "\(error)".contains("chmod 700")
+        }
+        #expect(try mode(paths.state) == 0o755)
+    }
 }
