@@ -32,7 +32,7 @@ psql "$base_url" -v ON_ERROR_STOP=1 -qc "CREATE DATABASE $bench_db"
 trap 'finish; psql "$base_url" -qc "DROP DATABASE IF EXISTS $bench_db WITH (FORCE)" || true' EXIT
 postgres_url="${base_url%/*}/$bench_db"
 sqlite_path="$work/skiff.sqlite"
-openssl rand -base64 32 > "$work/skiff.key"
+(umask 077; openssl rand -base64 32 > "$work/skiff.key")
 
 free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
