@@ -19,6 +19,8 @@ struct Problem: Error, Sendable, Equatable {
     var detail: String?
     var errors: [FieldError] = []
     var retryAfterSeconds: Int?
+    /// The methods the path answers, sent as `Allow` (405 only).
+    var allowedMethods: [String] = []
 
     /// `urn:skiff:problem:<slug>`.
     var type: String { "urn:skiff:problem:" + slug }
@@ -110,6 +112,20 @@ extension Problem {
         status: .unprocessableContent, slug: "idempotency-key-reused", title: "This Idempotency-Key was used for another request.",
         detail: "Use a new Idempotency-Key for a different request body."
     )
+
+    static func payloadTooLarge(limit: Int) -> Problem {
+        Problem(
+            status: .contentTooLarge, slug: "payload-too-large", title: "The request body is too large.",
+            detail: "Send at most \(limit / 1024) KiB."
+        )
+    }
+
+    static func methodNotAllowed(allowed: [String]) -> Problem {
+        Problem(
+            status: .methodNotAllowed, slug: "method-not-allowed", title: "This address does not take that method.",
+            detail: "Use one of: \(allowed.joined(separator: ", ")).", allowedMethods: allowed
+        )
+    }
 
     static let internalError = Problem(
         status: .internalServerError, slug: "internal", title: "Something went wrong on the server.",

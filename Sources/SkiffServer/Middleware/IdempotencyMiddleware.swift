@@ -18,8 +18,6 @@ struct IdempotencyMiddleware: ServerMiddleware {
     static let replayedHeaderName = HTTPField.Name("Idempotent-Replayed")!
     /// A reservation this old belongs to a request whose server stopped before answering.
     static let abandonedAfter: TimeInterval = 5 * 60
-    /// Request bodies above this size are refused before they are read whole.
-    static let maxBodySize = 64 * 1024
 
     func intercept(
         _ request: HTTPRequest,
@@ -33,16 +31,9 @@ struct IdempotencyMiddleware: ServerMiddleware {
         guard (1...255).contains(idempotencyKey.count) else {
             throw Problem.validation(field: "Idempotency-Key", "Send a unique Idempotency-Key header (such as a UUID) of at most 255 characters.")
         }
-        let bytes: [UInt8]
-        do {
-            if let body {
-                bytes = try await [UInt8](collecting: body, upTo: Self.maxBodySize)
-            } else {
-                bytes = []
-            }
-        } catch {
-            throw Problem.badRequest("The request body is too large.")
-        }
+        // RequestSizeLimitMiddleware refuses a larger body, declared or streamed, as it arrives.
+        var bytes: [UInt8] = []
+        if let body { bytes = try await [UInt8](collecting: body, upTo: RequestSizeLimitMiddleware.maxBodySize) }
         // Keyed, because the body may hold a card number or a password.
         let requestHash = key.mac("idempotency", Data((request.method.rawValue + " " + (request.path ?? "") + "\n").utf8) + Data(bytes))
         let scope = Caller.current?.userID ?? "anonymous"
