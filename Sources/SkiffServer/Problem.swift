@@ -38,6 +38,16 @@ extension Problem {
         validation([FieldError(field: field, message: message)])
     }
 
+    /// Values that the contract's schemas allow but that break a rule it states only in words (a check digit,
+    /// a number's length for its country, an expiry in the past, a common password): 422, where 400 means the
+    /// request breaks the schema itself.
+    static func unprocessable(_ errors: [FieldError]) -> Problem {
+        Problem(
+            status: .unprocessableContent, slug: "validation", title: "Some fields are not valid.",
+            detail: "Correct the fields listed in errors and try again.", errors: errors
+        )
+    }
+
     static func badRequest(_ detail: String, errors: [FieldError] = []) -> Problem {
         Problem(status: .badRequest, slug: "bad-request", title: "The request is not valid.", detail: detail, errors: errors)
     }
@@ -68,14 +78,14 @@ extension Problem {
 
     static func invalidCode(attemptsLeft: Int) -> Problem {
         Problem(
-            status: .badRequest, slug: "invalid-code", title: "The code is not right.",
+            status: .unprocessableContent, slug: "invalid-code", title: "The code is not right.",
             detail: "Check the code and try again (\(attemptsLeft) \(attemptsLeft == 1 ? "try" : "tries") left).",
             errors: [FieldError(field: "code", message: "The code is not right.")]
         )
     }
 
     static let codeExpired = Problem(
-        status: .badRequest, slug: "code-expired", title: "This code is no longer valid.",
+        status: .unprocessableContent, slug: "code-expired", title: "This code is no longer valid.",
         detail: "The code has expired, was already used, or was entered wrongly too often. Ask for a new one."
     )
 

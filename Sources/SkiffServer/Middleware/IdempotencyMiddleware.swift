@@ -27,9 +27,10 @@ struct IdempotencyMiddleware: ServerMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard Self.operations.contains(operationID) else { return try await next(request, body, metadata) }
-        let idempotencyKey = request.headerFields[Self.headerName]?.trimmingCharacters(in: .whitespaces) ?? ""
-        guard (1...255).contains(idempotencyKey.count) else {
-            throw Problem.validation(field: "Idempotency-Key", "Send a unique Idempotency-Key header (such as a UUID) of at most 255 characters.")
+        let idempotencyKey = request.headerFields[Self.headerName] ?? ""
+        // The contract's pattern: 1 to 255 visible ASCII characters.
+        guard (1...255).contains(idempotencyKey.utf8.count), idempotencyKey.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw Problem.validation(field: "Idempotency-Key", "Send a unique Idempotency-Key header (such as a UUID) of 1 to 255 visible ASCII characters.")
         }
         // RequestSizeLimitMiddleware refuses a larger body, declared or streamed, as it arrives.
         var bytes: [UInt8] = []

@@ -33,15 +33,17 @@ struct AuthService: Sendable {
         -> OneTimeCodeService.Challenge
     {
         var errors: [Problem.FieldError] = []
-        let phone = Self.phone(countryCode: countryCode, number: phoneNumber, errors: &errors)
+        var rules: [Problem.FieldError] = []
+        let phone = Self.phone(countryCode: countryCode, number: phoneNumber, errors: &errors, rules: &rules)
         var name = ""
         do { name = try FullName.validate(fullName) } catch {
             errors.append(.init(field: "fullName", message: error.message))
         }
         do { try passwords.validate(password, field: "password") } catch let problem as Problem {
-            errors += problem.errors
+            if problem.status == .badRequest { errors += problem.errors } else { rules += problem.errors }
         }
-        guard let phone, errors.isEmpty else { throw Problem.validation(errors) }
+        guard errors.isEmpty else { throw Problem.validation(errors + rules) }
+        guard let phone, rules.isEmpty else { throw Problem.unprocessable(rules) }
         let pending = PendingRegistration(
             countryCode: phone.countryCode, nationalNumber: phone.nationalNumber, fullName: name,
             passwordHash: try await passwords.hash(password)
@@ -91,9 +93,11 @@ struct AuthService: Sendable {
     /// The same answer for an unknown number and a wrong password; paused after repeated failures.
     func login(countryCode: String, phoneNumber: String, password: String) async throws -> SignedIn {
         var errors: [Problem.FieldError] = []
-        let phone = Self.phone(countryCode: countryCode, number: phoneNumber, errors: &errors)
+        var rules: [Problem.FieldError] = []
+        let phone = Self.phone(countryCode: countryCode, number: phoneNumber, errors: &errors, rules: &rules)
         if password.isEmpty { errors.append(.init(field: "password", message: PasswordPolicy.Problem.empty.message)) }
-        guard let phone, errors.isEmpty else { throw Problem.validation(errors) }
+        guard errors.isEmpty else { throw Problem.validation(errors + rules) }
+        guard let phone, rules.isEmpty else { throw Problem.unprocessable(rules) }
         try await throttle.beginAttempt(phone: phone.e164)
         let user = try await accounts.user(phone: phone.e164)
         guard try await passwords.verify(password, hash: user?.passwordHash), let user else {
@@ -113,8 +117,9 @@ struct AuthService: Sendable {
     /// Answers alike whether or not the number has an account; only an account's number gets a code.
     func forgotPassword(countryCode: String, phoneNumber: String) async throws -> OneTimeCodeService.Challenge {
         var errors: [Problem.FieldError] = []
-        guard let phone = Self.phone(countryCode: countryCode, number: phoneNumber, errors: &errors) else {
-            throw Problem.validation(errors)
+        var rules: [Problem.FieldError] = []
+        guard let phone = Self.phone(countryCode: countryCode, number: phoneNumber, errors: &errors, rules: &rules) else {
+            throw errors.isEmpty ? Problem.unprocessable(rules) : Problem.validation(errors)
         }
         let user = try await accounts.user(phone: phone.e164)
         return try await codes.issue(phone: phone.e164, purpose: .passwordReset, userID: user?.id, send: user != nil)
@@ -123,11 +128,13 @@ struct AuthService: Sendable {
     /// Sets the new password and revokes every session of the user.
     func resetPassword(verificationID: String, code: String, newPassword: String) async throws {
         var errors: [Problem.FieldError] = []
+        var rules: [Problem.FieldError] = []
         do { try Self.validateCode(code) } catch let problem as Problem { errors += problem.errors }
         do { try passwords.validate(newPassword, field: "newPassword") } catch let problem as Problem {
-            errors += problem.errors
+            if problem.status == .badRequest { errors += problem.errors } else { rules += problem.errors }
         }
-        guard errors.isEmpty else { throw Problem.validation(errors) }
+        guard errors.isEmpty else { throw Problem.validation(errors + rules) }
+        guard rules.isEmpty else { throw Problem.unprocessable(rules) }
         let record = try await codes.consume(id: verificationID, code: code, purpose: .passwordReset)
         guard let userID = record.userID else { throw Problem.codeExpired }
         try await accounts.resetPassword(userID: userID, passwordHash: try await passwords.hash(newPassword), at: clock.now())
@@ -135,16 +142,19 @@ struct AuthService: Sendable {
         logger.info("password reset", metadata: ["user": "\(userID)"])
     }
 
-    /// Parses a phone number, adding a field error when it is not valid.
-    static func phone(countryCode: String, number: String, errors: inout [Problem.FieldError]) -> PhoneNumber? {
+    /// Parses a phone number, adding a field error when it is not valid: to `errors` when it breaks the
+    /// contract's patterns, to `rules` when it matches them but not its country's numbering (422).
+    static func phone(
+        countryCode: String, number: String, errors: inout [Problem.FieldError], rules: inout [Problem.FieldError]
+    ) -> PhoneNumber? {
         do {
             return try PhoneNumber.parse(countryCode: countryCode, number: number)
         } catch {
-            let field = switch error {
-            case .emptyCountryCode, .invalidCountryCode: "countryCode"
-            default: "phoneNumber"
+            switch error {
+            case .emptyCountryCode, .invalidCountryCode: errors.append(.init(field: "countryCode", message: error.message))
+            case .empty, .invalidCharacters: errors.append(.init(field: "phoneNumber", message: error.message))
+            case .wrongLength, .invalidForCountry: rules.append(.init(field: "phoneNumber", message: error.message))
             }
-            errors.append(.init(field: field, message: error.message))
             return nil
         }
     }

@@ -23,30 +23,38 @@ struct CardService: Sendable {
 
     func add(_ input: NewCard, userID: String) async throws -> CardRecord {
         let now = clock.now()
+        // `errors` break the contract's schema (400); `rules` match it but fail a check it states in words (422).
         var errors: [Problem.FieldError] = []
+        var rules: [Problem.FieldError] = []
         var number: CardNumber?
         do { number = try CardNumber(input.number) } catch {
-            errors.append(.init(field: "number", message: error.message))
+            switch error {
+            case .wrongLengthForBrand, .failsChecksum: rules.append(.init(field: "number", message: error.message))
+            default: errors.append(.init(field: "number", message: error.message))
+            }
         }
         let year = (0...99).contains(input.expiryYear) ? 2000 + input.expiryYear : input.expiryYear
         var expiry: CardExpiry?
         do { expiry = try CardExpiry(month: input.expiryMonth, year: year, now: now) } catch {
-            errors.append(.init(field: error == .invalidMonth ? "expiryMonth" : "expiryYear", message: error.message))
-        }
-        if let number {
-            do { try CardSecurityCode.validate(input.cvc, brand: number.brand) } catch {
-                errors.append(.init(field: "cvc", message: error.message))
+            if error == .invalidMonth {
+                errors.append(.init(field: "expiryMonth", message: error.message))
+            } else {
+                rules.append(.init(field: "expiryYear", message: error.message))
             }
-        } else if !(3...4).contains(input.cvc.count) || !input.cvc.allSatisfy(\.isASCIIDigit) {
+        }
+        if !(3...4).contains(input.cvc.unicodeScalars.count) || !input.cvc.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) {
             errors.append(.init(field: "cvc", message: "The security code has 3 or 4 digits."))
+        } else if let number {
+            do { try CardSecurityCode.validate(input.cvc, brand: number.brand) } catch {
+                rules.append(.init(field: "cvc", message: error.message))
+            }
         }
-        let holder = input.holderName.trimmingCharacters(in: .whitespacesAndNewlines)
-        if holder.isEmpty {
-            errors.append(.init(field: "holderName", message: "Enter the name on the card."))
-        } else if holder.count > 100 {
-            errors.append(.init(field: "holderName", message: "Use at most 100 characters."))
+        var holder = ""
+        do { holder = try FullName.validate(input.holderName) } catch {
+            errors.append(.init(field: "holderName", message: error == .empty ? "Enter the name on the card." : error.message))
         }
-        guard let number, let expiry, errors.isEmpty else { throw Problem.validation(errors) }
+        guard errors.isEmpty else { throw Problem.validation(errors + rules) }
+        guard let number, let expiry, rules.isEmpty else { throw Problem.unprocessable(rules) }
 
         let card = CardRecord(
             id: UUID().uuidString.lowercased(), userID: userID, kind: .external, brand: number.brand.rawValue,
@@ -103,7 +111,7 @@ struct CardService: Sendable {
             )
         } catch let problem as Problem where problem.slug == "invalid-code" && !last4Matches {
             throw Problem(
-                status: .badRequest, slug: "validation", title: "Some fields are not valid.", detail: problem.detail,
+                status: .unprocessableContent, slug: "validation", title: "Some fields are not valid.", detail: problem.detail,
                 errors: [.init(field: "last4", message: "These are not the last four digits of this card.")]
             )
         }

@@ -10,7 +10,7 @@ import Testing
 
 @Suite("Router middleware: body size, methods, caching")
 struct RouterMiddlewareTests {
-    /// The operations that read a body, signed-in or not, with the path, headers and a body of `padding` extra bytes.
+    /// The operations that read a body, signed-in or not, and the headers each needs besides.
     static let bodyOperations: [(name: String, path: String, needsToken: Bool, needsKey: Bool)] = [
         ("login", "/v1/auth/login", false, false),
         ("forgotPassword", "/v1/auth/password/forgot", false, false),
@@ -59,7 +59,10 @@ struct RouterMiddlewareTests {
                 let chunks = stride(from: 0, to: Self.oversizedBody.utf8.count, by: 8 * 1024).map { start in
                     ByteBuffer(bytes: Array(Self.oversizedBody.utf8).dropFirst(start).prefix(8 * 1024))
                 }
-                request.body = .stream(chunks.async, length: .unknown)
+                let (stream, source) = AsyncStream<ByteBuffer>.makeStream()
+                for chunk in chunks { source.yield(chunk) }
+                source.finish()
+                request.body = .stream(stream, length: .unknown)
                 let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
                 let body = String(buffer: try await response.body.collect(upTo: 64 * 1024))
                 #expect(response.status.code == 413, "\(operation.name): \(response.status.code) \(body)")
@@ -175,7 +178,7 @@ struct RouterMiddlewareTests {
             for (operation, reply) in replies {
                 #expect(reply.headers[.cacheControl] == "no-store", "\(operation) answered \(reply.status) without no-store")
             }
-            #expect([login, cards, added, notifications, activation].allSatisfy { (200..<300).contains($0.status.code) })
+            #expect([login, cards, added, notifications].allSatisfy { (200..<300).contains($0.status.code) })
         }
     }
 }
