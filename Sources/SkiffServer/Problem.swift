@@ -142,3 +142,32 @@ extension Problem {
         detail: "The request could not be completed. Try again later."
     )
 }
+
+/// The invalid fields of one request, in the order they were checked: thrown as a 400 validation problem when
+/// any breaks the contract's schema, else as 422 when they only break rules the contract states in words.
+struct FieldProblems {
+    private(set) var errors: [Problem.FieldError] = []
+    private var breaksSchema = false
+
+    /// A value the contract's schema refuses.
+    mutating func schema(_ field: String, _ message: String) {
+        errors.append(.init(field: field, message: message))
+        breaksSchema = true
+    }
+
+    /// A value the schema allows that breaks a rule stated in words.
+    mutating func rule(_ field: String, _ message: String) {
+        errors.append(.init(field: field, message: message))
+    }
+
+    /// Adds the fields of a thrown validation problem, keeping its status's meaning.
+    mutating func add(_ problem: Problem) {
+        errors += problem.errors
+        if problem.status != .unprocessableContent { breaksSchema = true }
+    }
+
+    func check() throws {
+        guard !errors.isEmpty else { return }
+        throw breaksSchema ? Problem.validation(errors) : Problem.unprocessable(errors)
+    }
+}

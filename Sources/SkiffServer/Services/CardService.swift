@@ -23,38 +23,33 @@ struct CardService: Sendable {
 
     func add(_ input: NewCard, userID: String) async throws -> CardRecord {
         let now = clock.now()
-        // `errors` break the contract's schema (400); `rules` match it but fail a check it states in words (422).
-        var errors: [Problem.FieldError] = []
-        var rules: [Problem.FieldError] = []
+        var problems = FieldProblems()
         var number: CardNumber?
         do { number = try CardNumber(input.number) } catch {
             switch error {
-            case .wrongLengthForBrand, .failsChecksum: rules.append(.init(field: "number", message: error.message))
-            default: errors.append(.init(field: "number", message: error.message))
+            case .wrongLengthForBrand, .failsChecksum: problems.rule("number", error.message)
+            default: problems.schema("number", error.message)
             }
         }
         let year = (0...99).contains(input.expiryYear) ? 2000 + input.expiryYear : input.expiryYear
         var expiry: CardExpiry?
         do { expiry = try CardExpiry(month: input.expiryMonth, year: year, now: now) } catch {
-            if error == .invalidMonth {
-                errors.append(.init(field: "expiryMonth", message: error.message))
-            } else {
-                rules.append(.init(field: "expiryYear", message: error.message))
-            }
+            if error == .invalidMonth { problems.schema("expiryMonth", error.message) } else { problems.rule("expiryYear", error.message) }
         }
-        if !(3...4).contains(input.cvc.unicodeScalars.count) || !input.cvc.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) {
-            errors.append(.init(field: "cvc", message: "The security code has 3 or 4 digits."))
+        let cvcScalars = input.cvc.unicodeScalars
+        if !(3...4).contains(cvcScalars.count) || !cvcScalars.allSatisfy({ ("0"..."9").contains($0) }) {
+            problems.schema("cvc", "The security code has 3 or 4 digits.")
         } else if let number {
             do { try CardSecurityCode.validate(input.cvc, brand: number.brand) } catch {
-                rules.append(.init(field: "cvc", message: error.message))
+                problems.rule("cvc", error.message)
             }
         }
         var holder = ""
         do { holder = try FullName.validate(input.holderName) } catch {
-            errors.append(.init(field: "holderName", message: error == .empty ? "Enter the name on the card." : error.message))
+            problems.schema("holderName", error == .empty ? "Enter the name on the card." : error.message)
         }
-        guard errors.isEmpty else { throw Problem.validation(errors + rules) }
-        guard let number, let expiry, rules.isEmpty else { throw Problem.unprocessable(rules) }
+        try problems.check()
+        guard let number, let expiry else { throw Problem.internalError }
 
         let card = CardRecord(
             id: UUID().uuidString.lowercased(), userID: userID, kind: .external, brand: number.brand.rawValue,
