@@ -4,13 +4,13 @@
 #
 #   scripts/schemathesis.sh [SKIFF_SERVER]    (default: skiff-server in `swift build --show-bin-path`)
 #
-# SCHEMATHESIS_EXAMPLES (default 25) bounds the examples per operation and phase. Exits non-zero on any
+# SCHEMATHESIS_EXAMPLES (default 100) bounds the examples per operation and phase. Exits non-zero on any
 # failure or server error. Needs schemathesis 4 (pip install schemathesis), curl and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 server="${1:-${SKIFF_SERVER:-$(swift build --show-bin-path)/skiff-server}}"
-examples="${SCHEMATHESIS_EXAMPLES:-25}"
+examples="${SCHEMATHESIS_EXAMPLES:-100}"
 [ -x "$server" ] || { echo "no skiff-server at $server: build it first (swift build)" >&2; exit 2; }
 work="$(mktemp -d -t skiff-schemathesis.XXXXXX)"
 server_pid=""
@@ -42,10 +42,15 @@ start_server() {
 }
 start_server 4 || start_server 10 || { echo "skiff-server did not start:" >&2; cat "$work/server.log" >&2; exit 1; }
 
-# The demo account must sign in, or every signed-in operation would only be fuzzed for its 401.
-curl -fsS -o /dev/null -H 'Content-Type: application/json' \
-    -d '{"countryCode": "+1", "phoneNumber": "202 555 0143", "password": "sail-away-2026"}' "$base/v1/auth/login" \
+# Two sessions of the demo account: one for every operation, one for logout (scripts/schemathesis.toml).
+sign_in() {
+    curl -fsS -H 'Content-Type: application/json' \
+        -d '{"countryCode": "+1", "phoneNumber": "202 555 0143", "password": "sail-away-2026"}' "$base/v1/auth/login" \
+        | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])'
+}
+SKIFF_FUZZ_TOKEN="$(sign_in)" && SKIFF_FUZZ_LOGOUT_TOKEN="$(sign_in)" \
     || { echo "the demo account did not sign in" >&2; cat "$work/server.log" >&2; exit 1; }
+export SKIFF_FUZZ_TOKEN SKIFF_FUZZ_LOGOUT_TOKEN
 
 status=0
 schemathesis --config-file scripts/schemathesis.toml run "$base/openapi.yaml" \
