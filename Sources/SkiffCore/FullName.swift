@@ -5,20 +5,29 @@ public enum FullName {
     public enum Problem: Error, Hashable, Sendable {
         case empty
         case tooLong
+        case controlCharacters
 
         public var message: String {
             switch self {
             case .empty: "Enter your full name."
             case .tooLong: "Use at most \(FullName.maxLength) characters."
+            case .controlCharacters: "A name holds no control characters."
             }
         }
     }
 
-    /// Trims spaces and checks the name is present and not too long; returns the trimmed name.
+    /// Checks the name is at most `maxLength` code points as sent (the unit of the server's contract), holds
+    /// no control characters, and is more than spaces; returns it trimmed.
     public static func validate(_ raw: String) throws(Problem) -> String {
+        guard raw.unicodeScalars.count <= maxLength else { throw .tooLong }
+        guard !raw.unicodeScalars.contains(where: \.isControlCharacter) else { throw .controlCharacters }
         let name = raw.trimmingSpaces()
         guard !name.isEmpty else { throw .empty }
-        guard name.count <= maxLength else { throw .tooLong }
         return name
     }
+}
+
+extension Unicode.Scalar {
+    /// U+0000–U+001F and U+007F: never part of a name.
+    var isControlCharacter: Bool { value < 0x20 || value == 0x7F }
 }

@@ -84,12 +84,22 @@ struct SkiffServerComponents: Sendable {
         }
     }
 
-    /// The routes of the contract behind the problem, authentication and idempotency middleware.
+    /// The routes of the contract behind the problem, size-limit, method, authentication and idempotency
+    /// middleware, and the contract itself at `/openapi.yaml`.
     func buildRouter() throws -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: LogRequestsMiddleware(.debug))
+        router.add(middleware: NoStoreMiddleware())
         router.add(middleware: ProblemMiddleware(logger: configuration.logger))
+        router.add(middleware: RequestSizeLimitMiddleware())
+        router.add(middleware: MethodNotAllowedMiddleware())
         router.get("/health") { _, _ in HTTPResponse.Status.ok }
+        router.get("/openapi.yaml") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: SkiffContract.document))
+            )
+        }
         let handler = SkiffAPIHandler(
             auth: auth, cardService: cards, repositories: repositories, clock: configuration.clock
         )

@@ -19,6 +19,8 @@ struct Problem: Error, Sendable, Equatable {
     var detail: String?
     var errors: [FieldError] = []
     var retryAfterSeconds: Int?
+    /// The methods the path answers, sent as `Allow` (405 only).
+    var allowedMethods: [String] = []
 
     /// `urn:skiff:problem:<slug>`.
     var type: String { "urn:skiff:problem:" + slug }
@@ -34,6 +36,16 @@ extension Problem {
 
     static func validation(field: String, _ message: String) -> Problem {
         validation([FieldError(field: field, message: message)])
+    }
+
+    /// Values that the contract's schemas allow but that break a rule it states only in words (a check digit,
+    /// a number's length for its country, an expiry in the past, a common password): 422, where 400 means the
+    /// request breaks the schema itself.
+    static func unprocessable(_ errors: [FieldError]) -> Problem {
+        Problem(
+            status: .unprocessableContent, slug: "validation", title: "Some fields are not valid.",
+            detail: "Correct the fields listed in errors and try again.", errors: errors
+        )
     }
 
     static func badRequest(_ detail: String, errors: [FieldError] = []) -> Problem {
@@ -66,14 +78,14 @@ extension Problem {
 
     static func invalidCode(attemptsLeft: Int) -> Problem {
         Problem(
-            status: .badRequest, slug: "invalid-code", title: "The code is not right.",
+            status: .unprocessableContent, slug: "invalid-code", title: "The code is not right.",
             detail: "Check the code and try again (\(attemptsLeft) \(attemptsLeft == 1 ? "try" : "tries") left).",
             errors: [FieldError(field: "code", message: "The code is not right.")]
         )
     }
 
     static let codeExpired = Problem(
-        status: .badRequest, slug: "code-expired", title: "This code is no longer valid.",
+        status: .unprocessableContent, slug: "code-expired", title: "This code is no longer valid.",
         detail: "The code has expired, was already used, or was entered wrongly too often. Ask for a new one."
     )
 
@@ -111,8 +123,51 @@ extension Problem {
         detail: "Use a new Idempotency-Key for a different request body."
     )
 
+    static func payloadTooLarge(limit: Int) -> Problem {
+        Problem(
+            status: .contentTooLarge, slug: "payload-too-large", title: "The request body is too large.",
+            detail: "Send at most \(limit / 1024) KiB."
+        )
+    }
+
+    static func methodNotAllowed(allowed: [String]) -> Problem {
+        Problem(
+            status: .methodNotAllowed, slug: "method-not-allowed", title: "This address does not take that method.",
+            detail: "Use one of: \(allowed.joined(separator: ", ")).", allowedMethods: allowed
+        )
+    }
+
     static let internalError = Problem(
         status: .internalServerError, slug: "internal", title: "Something went wrong on the server.",
         detail: "The request could not be completed. Try again later."
     )
+}
+
+/// The invalid fields of one request, in the order they were checked: thrown as a 400 validation problem when
+/// any breaks the contract's schema, else as 422 when they only break rules the contract states in words.
+struct FieldProblems {
+    private(set) var errors: [Problem.FieldError] = []
+    private var breaksSchema = false
+
+    /// A value the contract's schema refuses.
+    mutating func schema(_ field: String, _ message: String) {
+        errors.append(.init(field: field, message: message))
+        breaksSchema = true
+    }
+
+    /// A value the schema allows that breaks a rule stated in words.
+    mutating func rule(_ field: String, _ message: String) {
+        errors.append(.init(field: field, message: message))
+    }
+
+    /// Adds the fields of a thrown validation problem, keeping its status's meaning.
+    mutating func add(_ problem: Problem) {
+        errors += problem.errors
+        if problem.status != .unprocessableContent { breaksSchema = true }
+    }
+
+    func check() throws {
+        guard !errors.isEmpty else { return }
+        throw breaksSchema ? Problem.validation(errors) : Problem.unprocessable(errors)
+    }
 }

@@ -18,14 +18,20 @@ extension SkiffAPIHandler {
         var errors: [Problem.FieldError] = []
         let limit = Int(input.query.limit ?? 50)
         if !(1...200).contains(limit) { errors.append(.init(field: "limit", message: "Ask for 1 to 200 transactions.")) }
+        if let raw = input.query.query, raw.unicodeScalars.count > 100 {
+            errors.append(.init(field: "query", message: "Search for at most 100 characters."))
+        }
+        if let raw = input.query.cursor, raw.unicodeScalars.count > 200 {
+            errors.append(.init(field: "cursor", message: "Use the nextCursor of the previous page."))
+        }
+        guard errors.isEmpty else { throw Problem.validation(errors) }
         var cursor: TransactionCursor?
         if let raw = input.query.cursor {
             cursor = TransactionCursor(encoded: raw)
-            if cursor == nil { errors.append(.init(field: "cursor", message: "Use the nextCursor of the previous page.")) }
+            // A cursor the server did not issue: the contract allows any string, so the refusal is 422.
+            if cursor == nil { throw Problem.unprocessable([.init(field: "cursor", message: "Use the nextCursor of the previous page.")]) }
         }
         let query = input.query.query?.trimmingCharacters(in: .whitespaces)
-        if let query, query.count > 100 { errors.append(.init(field: "query", message: "Search for at most 100 characters.")) }
-        guard errors.isEmpty else { throw Problem.validation(errors) }
 
         let rows = try await repositories.transactions.page(userID: caller.userID, after: cursor, query: query, limit: limit + 1)
         let items = rows.prefix(limit)

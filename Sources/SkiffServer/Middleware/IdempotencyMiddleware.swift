@@ -18,8 +18,6 @@ struct IdempotencyMiddleware: ServerMiddleware {
     static let replayedHeaderName = HTTPField.Name("Idempotent-Replayed")!
     /// A reservation this old belongs to a request whose server stopped before answering.
     static let abandonedAfter: TimeInterval = 5 * 60
-    /// Request bodies above this size are refused before they are read whole.
-    static let maxBodySize = 64 * 1024
 
     func intercept(
         _ request: HTTPRequest,
@@ -29,20 +27,14 @@ struct IdempotencyMiddleware: ServerMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard Self.operations.contains(operationID) else { return try await next(request, body, metadata) }
-        let idempotencyKey = request.headerFields[Self.headerName]?.trimmingCharacters(in: .whitespaces) ?? ""
-        guard (1...255).contains(idempotencyKey.count) else {
-            throw Problem.validation(field: "Idempotency-Key", "Send a unique Idempotency-Key header (such as a UUID) of at most 255 characters.")
+        let idempotencyKey = request.headerFields[Self.headerName] ?? ""
+        // The contract's pattern: 1 to 255 visible ASCII characters.
+        guard (1...255).contains(idempotencyKey.utf8.count), idempotencyKey.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw Problem.validation(field: "Idempotency-Key", "Send a unique Idempotency-Key header (such as a UUID) of 1 to 255 visible ASCII characters.")
         }
-        let bytes: [UInt8]
-        do {
-            if let body {
-                bytes = try await [UInt8](collecting: body, upTo: Self.maxBodySize)
-            } else {
-                bytes = []
-            }
-        } catch {
-            throw Problem.badRequest("The request body is too large.")
-        }
+        // RequestSizeLimitMiddleware refuses a larger body, declared or streamed, as it arrives.
+        var bytes: [UInt8] = []
+        if let body { bytes = try await [UInt8](collecting: body, upTo: RequestSizeLimitMiddleware.maxBodySize) }
         let requestHash = IdempotencyFingerprint.hash(
             method: request.method.rawValue, path: request.path ?? "", body: bytes, key: key
         )

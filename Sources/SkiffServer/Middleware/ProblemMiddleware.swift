@@ -73,6 +73,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         var headers: HTTPFields = [.contentType: "application/problem+json", .cacheControl: "no-store"]
         if let seconds = problem.retryAfterSeconds { headers[.retryAfter] = String(seconds) }
         if problem.status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        if !problem.allowedMethods.isEmpty { headers[.allow] = problem.allowedMethods.joined(separator: ", ") }
         return Response(status: problem.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -32,16 +32,17 @@ struct AuthService: Sendable {
     func register(countryCode: String, phoneNumber: String, fullName: String, password: String) async throws
         -> OneTimeCodeService.Challenge
     {
-        var errors: [Problem.FieldError] = []
-        let phone = Self.phone(countryCode: countryCode, number: phoneNumber, errors: &errors)
+        var problems = FieldProblems()
+        let phone = Self.phone(countryCode: countryCode, number: phoneNumber, problems: &problems)
         var name = ""
         do { name = try FullName.validate(fullName) } catch {
-            errors.append(.init(field: "fullName", message: error.message))
+            problems.schema("fullName", error.message)
         }
         do { try passwords.validate(password, field: "password") } catch let problem as Problem {
-            errors += problem.errors
+            problems.add(problem)
         }
-        guard let phone, errors.isEmpty else { throw Problem.validation(errors) }
+        try problems.check()
+        guard let phone else { throw Problem.internalError }
         let pending = PendingRegistration(
             countryCode: phone.countryCode, nationalNumber: phone.nationalNumber, fullName: name,
             passwordHash: try await passwords.hash(password)
@@ -90,10 +91,11 @@ struct AuthService: Sendable {
 
     /// The same answer for an unknown number and a wrong password; paused after repeated failures.
     func login(countryCode: String, phoneNumber: String, password: String) async throws -> SignedIn {
-        var errors: [Problem.FieldError] = []
-        let phone = Self.phone(countryCode: countryCode, number: phoneNumber, errors: &errors)
-        if password.isEmpty { errors.append(.init(field: "password", message: PasswordPolicy.Problem.empty.message)) }
-        guard let phone, errors.isEmpty else { throw Problem.validation(errors) }
+        var problems = FieldProblems()
+        let phone = Self.phone(countryCode: countryCode, number: phoneNumber, problems: &problems)
+        if password.isEmpty { problems.schema("password", PasswordPolicy.Problem.empty.message) }
+        try problems.check()
+        guard let phone else { throw Problem.internalError }
         try await throttle.beginAttempt(phone: phone.e164)
         let user = try await accounts.user(phone: phone.e164)
         guard try await passwords.verify(password, hash: user?.passwordHash), let user else {
@@ -112,22 +114,22 @@ struct AuthService: Sendable {
 
     /// Answers alike whether or not the number has an account; only an account's number gets a code.
     func forgotPassword(countryCode: String, phoneNumber: String) async throws -> OneTimeCodeService.Challenge {
-        var errors: [Problem.FieldError] = []
-        guard let phone = Self.phone(countryCode: countryCode, number: phoneNumber, errors: &errors) else {
-            throw Problem.validation(errors)
-        }
+        var problems = FieldProblems()
+        let phone = Self.phone(countryCode: countryCode, number: phoneNumber, problems: &problems)
+        try problems.check()
+        guard let phone else { throw Problem.internalError }
         let user = try await accounts.user(phone: phone.e164)
         return try await codes.issue(phone: phone.e164, purpose: .passwordReset, userID: user?.id, send: user != nil)
     }
 
     /// Sets the new password and revokes every session of the user.
     func resetPassword(verificationID: String, code: String, newPassword: String) async throws {
-        var errors: [Problem.FieldError] = []
-        do { try Self.validateCode(code) } catch let problem as Problem { errors += problem.errors }
+        var problems = FieldProblems()
+        do { try Self.validateCode(code) } catch let problem as Problem { problems.add(problem) }
         do { try passwords.validate(newPassword, field: "newPassword") } catch let problem as Problem {
-            errors += problem.errors
+            problems.add(problem)
         }
-        guard errors.isEmpty else { throw Problem.validation(errors) }
+        try problems.check()
         let record = try await codes.consume(id: verificationID, code: code, purpose: .passwordReset)
         guard let userID = record.userID else { throw Problem.codeExpired }
         try await accounts.resetPassword(userID: userID, passwordHash: try await passwords.hash(newPassword), at: clock.now())
@@ -135,16 +137,17 @@ struct AuthService: Sendable {
         logger.info("password reset", metadata: ["user": "\(userID)"])
     }
 
-    /// Parses a phone number, adding a field error when it is not valid.
-    static func phone(countryCode: String, number: String, errors: inout [Problem.FieldError]) -> PhoneNumber? {
+    /// Parses a phone number, adding a field problem when it is not valid: one the contract's patterns state,
+    /// or, for a number that matches them, its country's numbering (422).
+    static func phone(countryCode: String, number: String, problems: inout FieldProblems) -> PhoneNumber? {
         do {
             return try PhoneNumber.parse(countryCode: countryCode, number: number)
         } catch {
-            let field = switch error {
-            case .emptyCountryCode, .invalidCountryCode: "countryCode"
-            default: "phoneNumber"
+            switch error {
+            case .emptyCountryCode, .invalidCountryCode: problems.schema("countryCode", error.message)
+            case .empty, .invalidCharacters: problems.schema("phoneNumber", error.message)
+            case .wrongLength, .invalidForCountry: problems.rule("phoneNumber", error.message)
             }
-            errors.append(.init(field: field, message: error.message))
             return nil
         }
     }

@@ -23,30 +23,33 @@ struct CardService: Sendable {
 
     func add(_ input: NewCard, userID: String) async throws -> CardRecord {
         let now = clock.now()
-        var errors: [Problem.FieldError] = []
+        var problems = FieldProblems()
         var number: CardNumber?
         do { number = try CardNumber(input.number) } catch {
-            errors.append(.init(field: "number", message: error.message))
+            switch error {
+            case .wrongLengthForBrand, .failsChecksum: problems.rule("number", error.message)
+            default: problems.schema("number", error.message)
+            }
         }
         let year = (0...99).contains(input.expiryYear) ? 2000 + input.expiryYear : input.expiryYear
         var expiry: CardExpiry?
         do { expiry = try CardExpiry(month: input.expiryMonth, year: year, now: now) } catch {
-            errors.append(.init(field: error == .invalidMonth ? "expiryMonth" : "expiryYear", message: error.message))
+            if error == .invalidMonth { problems.schema("expiryMonth", error.message) } else { problems.rule("expiryYear", error.message) }
         }
-        if let number {
+        let cvcScalars = input.cvc.unicodeScalars
+        if !(3...4).contains(cvcScalars.count) || !cvcScalars.allSatisfy({ ("0"..."9").contains($0) }) {
+            problems.schema("cvc", "The security code has 3 or 4 digits.")
+        } else if let number {
             do { try CardSecurityCode.validate(input.cvc, brand: number.brand) } catch {
-                errors.append(.init(field: "cvc", message: error.message))
+                problems.rule("cvc", error.message)
             }
-        } else if !(3...4).contains(input.cvc.count) || !input.cvc.allSatisfy(\.isASCIIDigit) {
-            errors.append(.init(field: "cvc", message: "The security code has 3 or 4 digits."))
         }
-        let holder = input.holderName.trimmingCharacters(in: .whitespacesAndNewlines)
-        if holder.isEmpty {
-            errors.append(.init(field: "holderName", message: "Enter the name on the card."))
-        } else if holder.count > 100 {
-            errors.append(.init(field: "holderName", message: "Use at most 100 characters."))
+        var holder = ""
+        do { holder = try FullName.validate(input.holderName) } catch {
+            problems.schema("holderName", error == .empty ? "Enter the name on the card." : error.message)
         }
-        guard let number, let expiry, errors.isEmpty else { throw Problem.validation(errors) }
+        try problems.check()
+        guard let number, let expiry else { throw Problem.internalError }
 
         let card = CardRecord(
             id: UUID().uuidString.lowercased(), userID: userID, kind: .external, brand: number.brand.rawValue,
@@ -103,7 +106,7 @@ struct CardService: Sendable {
             )
         } catch let problem as Problem where problem.slug == "invalid-code" && !last4Matches {
             throw Problem(
-                status: .badRequest, slug: "validation", title: "Some fields are not valid.", detail: problem.detail,
+                status: .unprocessableContent, slug: "validation", title: "Some fields are not valid.", detail: problem.detail,
                 errors: [.init(field: "last4", message: "These are not the last four digits of this card.")]
             )
         }

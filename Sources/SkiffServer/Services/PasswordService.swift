@@ -17,17 +17,27 @@ struct PasswordService: Sendable {
         self.commonPasswords = commonPasswords
     }
 
-    /// 8–128 characters and not in the common-passwords list; otherwise a validation problem on `field`.
+    /// The contract's bounds (at most 72 code points, no control characters) on `field`, else 400; then
+    /// 8–128 characters as a person counts them and not in the common-passwords list, else 422.
     func validate(_ password: String, field: String) throws {
+        if password.unicodeScalars.count > Self.contractMaxLength {
+            throw Problem.validation(field: field, "Use at most \(Self.contractMaxLength) characters.")
+        }
+        if password.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw Problem.validation(field: field, "A password holds no control characters.")
+        }
         do {
             try PasswordPolicy.check(password)
         } catch {
-            throw Problem.validation(field: field, error.message)
+            throw Problem.unprocessable([.init(field: field, message: error.message)])
         }
         if commonPasswords.contains(password.lowercased()) {
-            throw Problem.validation(field: field, PasswordPolicy.Problem.tooCommon.message)
+            throw Problem.unprocessable([.init(field: field, message: PasswordPolicy.Problem.tooCommon.message)])
         }
     }
+
+    /// The `maxLength` of every new password in the contract (`openapi.yaml`).
+    static let contractMaxLength = 72
 
     func hash(_ password: String) async throws -> String {
         let cost = cost

@@ -120,16 +120,18 @@ struct AccountRoutesTests {
         }
     }
 
-    @Test("Bad paging parameters are validation problems", arguments: [
-        ("limit=0", "limit"), ("limit=201", "limit"), ("cursor=nonsense", "cursor"),
+    @Test("Bad paging parameters are validation problems: 400 outside the contract's bounds, 422 for a cursor never issued", arguments: [
+        ("limit=0", "limit", 400), ("limit=201", "limit", 400), ("cursor=nonsense", "cursor", 422),
+        ("cursor=" + String(repeating: "a", count: 201), "cursor", 400),
+        ("query=" + String(repeating: "e%CC%81", count: 51), "query", 400),
     ])
-    func pagingValidation(query: String, field: String) async throws {
+    func pagingValidation(query: String, field: String, status: Int) async throws {
         let server = try TestServer(seedDemo: true)
         defer { server.remove() }
         try await server.withRouter { client in
             let token = try await demoLogin(client)
             let reply = try await client.send(.get, "/v1/transactions?\(query)", token: token)
-            #expect(reply.status == .badRequest)
+            #expect(reply.status.code == status)
             #expect(reply.contentType == "application/problem+json")
             #expect(reply.errorFields == [field])
         }

@@ -71,20 +71,23 @@ struct AuthRoutesTests {
         }
     }
 
-    @Test("Registration lists every invalid field", arguments: [
-        (["countryCode": "+1", "phoneNumber": "555", "fullName": "Sam", "password": Seeds.password], ["phoneNumber"]),
-        (["countryCode": "", "phoneNumber": "2025550100", "fullName": "Sam", "password": Seeds.password], ["countryCode"]),
-        (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "  ", "password": Seeds.password], ["fullName"]),
-        (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": "short"], ["password"]),
-        (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": String(repeating: "x", count: 129)], ["password"]),
-        (["countryCode": "+1", "phoneNumber": "abc", "fullName": "", "password": "1234"], ["phoneNumber", "fullName", "password"]),
+    @Test("Registration lists every invalid field: 400 where the contract's schema refuses it, else 422", arguments: [
+        (["countryCode": "+1", "phoneNumber": "555", "fullName": "Sam", "password": Seeds.password], ["phoneNumber"], 422),
+        (["countryCode": "", "phoneNumber": "2025550100", "fullName": "Sam", "password": Seeds.password], ["countryCode"], 400),
+        (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "  ", "password": Seeds.password], ["fullName"], 400),
+        (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam\u{0}", "password": Seeds.password], ["fullName"], 400),
+        (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": String(repeating: "e\u{301}", count: 51), "password": Seeds.password], ["fullName"], 400),
+        (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": "short"], ["password"], 422),
+        (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": String(repeating: "x", count: 73)], ["password"], 400),
+        (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": "tab\there-and-long"], ["password"], 400),
+        (["countryCode": "+1", "phoneNumber": "abc", "fullName": "", "password": "1234"], ["phoneNumber", "fullName", "password"], 400),
     ])
-    func registerValidation(body: [String: String], fields: [String]) async throws {
+    func registerValidation(body: [String: String], fields: [String], status: Int) async throws {
         let server = try TestServer()
         defer { server.remove() }
         try await server.withRouter { client in
             let reply = try await client.send(.post, "/v1/auth/register", json: body, idempotencyKey: UUID().uuidString)
-            #expect(reply.status == .badRequest)
+            #expect(reply.status.code == status)
             #expect(reply.problemType == "urn:skiff:problem:validation")
             #expect(reply.errorFields == fields)
             #expect(server.sender.messages.isEmpty)
@@ -101,19 +104,19 @@ struct AuthRoutesTests {
                 json: ["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": password],
                 idempotencyKey: UUID().uuidString
             )
-            #expect(reply.status == .badRequest)
+            #expect(reply.status == .unprocessableContent)
             #expect(reply.errorFields == ["password"])
             #expect(reply.body.contains("too common"))
         }
     }
 
-    @Test("A password of exactly 8 and of 128 characters is accepted")
+    @Test("A password of exactly 8 and of 72 characters is accepted")
     func passwordLengthBounds() async throws {
         let server = try TestServer()
         defer { server.remove() }
         try await server.withRouter { client in
             _ = try await server.register(client, number: "202 555 0101", password: "qz8#Lm2!")
-            _ = try await server.register(client, number: "202 555 0102", password: String(repeating: "qZ9!", count: 32))
+            _ = try await server.register(client, number: "202 555 0102", password: String(repeating: "qZ9!", count: 18))
         }
     }
 
@@ -126,14 +129,14 @@ struct AuthRoutesTests {
             let wrong = code == "000000" ? "111111" : "000000"
             for attempt in 1...4 {
                 let reply = try await client.send(.post, "/v1/auth/register/verify", json: ["verificationId": id, "code": wrong])
-                #expect(reply.status == .badRequest)
+                #expect(reply.status == .unprocessableContent)
                 #expect(reply.problemType == "urn:skiff:problem:invalid-code")
                 #expect(reply.body.contains("\(5 - attempt) tr"))
             }
             let fifth = try await client.send(.post, "/v1/auth/register/verify", json: ["verificationId": id, "code": wrong])
             #expect(fifth.problemType == "urn:skiff:problem:code-expired")
             let right = try await client.send(.post, "/v1/auth/register/verify", json: ["verificationId": id, "code": code])
-            #expect(right.status == .badRequest)
+            #expect(right.status == .unprocessableContent)
             #expect(right.problemType == "urn:skiff:problem:code-expired")
         }
     }
@@ -458,7 +461,7 @@ struct AuthRoutesTests {
             let reply = try await client.send(
                 .post, "/v1/auth/password/reset", json: ["verificationId": id, "code": "123456", "newPassword": "a new long passphrase"]
             )
-            #expect(reply.status == .badRequest)
+            #expect(reply.status == .unprocessableContent)
             #expect(reply.problemType == "urn:skiff:problem:invalid-code")
         }
     }
