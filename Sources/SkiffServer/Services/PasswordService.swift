@@ -11,13 +11,17 @@ struct PasswordService: Sendable {
     /// A hash of a random password, verified against when a number is unknown so that both answers take as
     /// long; made on first use, so that starting the server costs no bcrypt round.
     private let decoy = NIOLockedValueBox<String?>(nil)
+    private let hashes = NIOLockedValueBox(0)
+
+    /// How many bcrypt hashes this service has made, the decoy included: the proof that limits come first.
+    var hashCount: Int { hashes.withLockedValue { $0 } }
 
     init(cost: UInt8, commonPasswords: Set<String>) {
         self.cost = cost
         self.commonPasswords = commonPasswords
     }
 
-    /// 8–128 characters and not in the common-passwords list; otherwise a validation problem on `field`.
+    /// `PasswordPolicy`'s rules and not in the common-passwords list; otherwise a validation problem on `field`.
     func validate(_ password: String, field: String) throws {
         do {
             try PasswordPolicy.check(password)
@@ -31,6 +35,7 @@ struct PasswordService: Sendable {
 
     func hash(_ password: String) async throws -> String {
         let cost = cost
+        hashes.withLockedValue { $0 += 1 }
         return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
     }
 
