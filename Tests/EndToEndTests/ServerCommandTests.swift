@@ -4,7 +4,7 @@ import Testing
 /// Runs the real `skiff-server` binary with options it must refuse before it opens anything.
 @Suite("skiff-server options")
 struct ServerCommandTests {
-    @Test("serve refuses a bcrypt cost below 10, and a trusted proxy that is not an IP address", arguments: [
+    @Test("skiff-server refuses a bcrypt cost below 10, and a trusted proxy that is not an IP address", arguments: [
         (["serve", "--bcrypt-cost", "4"], "--bcrypt-cost must be 10 to 31"),
         (["serve", "--bcrypt-cost", "9"], "--bcrypt-cost must be 10 to 31"),
         (["seed-demo", "--bcrypt-cost", "4"], "--bcrypt-cost must be 10 to 31"),
