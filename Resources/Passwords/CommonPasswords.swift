@@ -1,6 +1,7 @@
 import Foundation
 
-/// The bundled list of common passwords (`common-passwords.txt`, John the Ripper's `password.lst`, public domain).
+/// The bundled list of common passwords (`common-passwords.txt`: zxcvbn's password frequency list, MIT, filtered to
+/// what `PasswordPolicy` would otherwise accept).
 public enum CommonPasswords {
     /// Every entry of the list, lowercased; `#!comment:` lines are left out.
     public static func load() throws -> Set<String> {

@@ -48,6 +48,7 @@ struct SkiffServerComponents: Sendable {
     let sessions: SessionService
     let auth: AuthService
     let cards: CardService
+    let authRequests: AuthRequestBuckets
 
     init(_ configuration: SkiffServerConfiguration) async throws {
         self.configuration = configuration
@@ -64,6 +65,7 @@ struct SkiffServerComponents: Sendable {
             key: key, clock: clock, limits: limits, logger: logger
         )
         sessions = SessionService(repository: repositories.sessions, clock: clock, limits: limits)
+        authRequests = AuthRequestBuckets(limits: limits, clock: clock)
         auth = AuthService(
             accounts: repositories.accounts, sessions: sessions,
             throttle: LoginThrottle(repository: repositories.loginThrottle, clock: clock, limits: limits),
@@ -84,15 +86,18 @@ struct SkiffServerComponents: Sendable {
         }
     }
 
-    /// The routes of the contract behind the problem, size-limit, method, authentication and idempotency
-    /// middleware, and the contract itself at `/openapi.yaml`.
-    func buildRouter() throws -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    /// The routes of the contract behind the problem, size-limit, method, client-address, auth rate-limit,
+    /// authentication and idempotency middleware, and the contract itself at `/openapi.yaml`.
+    func buildRouter() throws -> Router<SkiffRequestContext> {
+        let router = Router(context: SkiffRequestContext.self)
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: NoStoreMiddleware())
         router.add(middleware: ProblemMiddleware(logger: configuration.logger))
         router.add(middleware: RequestSizeLimitMiddleware())
         router.add(middleware: MethodNotAllowedMiddleware())
+        let trustedProxies = Set(configuration.trustedProxies.compactMap(ClientAddress.normalized))
+        router.add(middleware: ClientAddressMiddleware(trustedProxies: trustedProxies))
+        router.add(middleware: AuthRequestLimitMiddleware(buckets: authRequests))
         router.get("/health") { _, _ in HTTPResponse.Status.ok }
         router.get("/openapi.yaml") { _, _ in
             Response(

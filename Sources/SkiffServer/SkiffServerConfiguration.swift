@@ -30,6 +30,9 @@ public struct SkiffServerConfiguration: Sendable {
     public var codeSender: (any CodeSender)?
     /// The rules for sessions, codes, throttling and idempotency.
     public var limits: SkiffServerLimits
+    /// Proxies (IP addresses) whose `X-Forwarded-For` names the client; none by default, so the direct peer is the
+    /// client (`ClientAddress`). Entries that are not IP addresses are ignored; `skiff-server` refuses them.
+    public var trustedProxies: [String] = []
 
     /// A server on `database`; without `dataDirectory`, the SQLite file's folder or else `defaultDataDirectory`.
     public init(

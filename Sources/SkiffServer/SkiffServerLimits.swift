@@ -27,5 +27,18 @@ public struct SkiffServerLimits: Sendable {
     /// The currency of new accounts.
     public var currency = "USD"
 
+    /// Codes sent to one number in any hour: a person who mistypes or loses a few texts still gets in.
+    public var codesPerNumberPerHour = 5
+    /// Codes sent to one number in any 24 hours: nobody can make the server text a number without end.
+    public var codesPerNumberPerDay = 10
+    /// Wrong tries at all the codes of one number in any 24 hours: fresh codes cannot buy fresh guesses.
+    public var wrongCodesPerNumberPerDay = 20
+    /// Codes asked for from one client address in any hour, whatever the numbers.
+    public var codesPerAddressPerHour = 20
+    /// Requests to `/v1/auth/` one client address may make at once (the token bucket's size).
+    public var authRequestBurst = 20
+    /// One more `/v1/auth/` request is allowed per client address this often (the bucket's refill).
+    public var authRequestRefillInterval: TimeInterval = 3
+
     public init() {}
 }

@@ -36,7 +36,7 @@ struct StorageOptions: ParsableArguments {
     @Option(name: .customLong("sms-outbox"), help: "The file one-time codes are appended to, one JSON line each.")
     var smsOutbox: String = SkiffServerConfiguration.defaultSMSOutboxPath
 
-    @Option(help: "The bcrypt cost (4–31).")
+    @Option(help: "The bcrypt cost (10–31).")
     var bcryptCost: UInt8 = 12
 
     @Option(help: "The log level (trace, debug, info, notice, warning, error, critical).")
@@ -45,7 +45,13 @@ struct StorageOptions: ParsableArguments {
     func validate() throws {
         if database?.isEmpty == true { throw ValidationError("--database needs a PostgreSQL URL or a SQLite file.") }
         if keyFile?.isEmpty == true { throw ValidationError("--key-file needs a file.") }
+        guard Self.bcryptCosts.contains(bcryptCost) else {
+            throw ValidationError("--bcrypt-cost must be 10 to 31: lower costs are too cheap to guess against.")
+        }
     }
+
+    /// The bcrypt costs a server may run with; tests build their configurations directly, with cost 4.
+    static let bcryptCosts: ClosedRange<UInt8> = 10...31
 
     /// `--database`, else `SKIFF_DATABASE_URL`, else the default SQLite file (the URL is never shown as a default,
     /// so `--help` cannot print its password).
@@ -55,7 +61,6 @@ struct StorageOptions: ParsableArguments {
     }
 
     func configuration(host: String = "127.0.0.1", port: Int = 8080, seedDemo: Bool = true) throws -> SkiffServerConfiguration {
-        guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4 to 31.") }
         var logger = Logger(label: "skiff-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         return SkiffServerConfiguration(
@@ -75,10 +80,24 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on (0 picks a free one).") var port = 8080
     @Flag(help: "Do not seed the demo account on an empty database.") var noDemo = false
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(
+        "A proxy (IP address) whose X-Forwarded-For names the client; repeatable.",
+        discussion: "Without one, the client of a request is the connection's peer and the header is ignored.",
+        valueName: "address"
+    ))
+    var trustedProxies: [String] = []
     @OptionGroup var storage: StorageOptions
 
+    func validate() throws {
+        for proxy in trustedProxies where ClientAddress.normalized(proxy) == nil {
+            throw ValidationError("--trusted-proxy needs an IP address, not \"\(proxy)\".")
+        }
+    }
+
     func run() async throws {
-        let app = try await buildApplication(try storage.configuration(host: host, port: port, seedDemo: !noDemo))
+        var configuration = try storage.configuration(host: host, port: port, seedDemo: !noDemo)
+        configuration.trustedProxies = trustedProxies
+        let app = try await buildApplication(configuration)
         try await app.runService()
     }
 }

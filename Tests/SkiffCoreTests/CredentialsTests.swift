@@ -3,13 +3,23 @@ import Testing
 
 @Suite("Credentials rules")
 struct CredentialsTests {
-    @Test("passwords are 8 to 128 characters")
+    @Test("passwords are 8 characters to 72 UTF-8 bytes")
     func passwordLength() throws {
         try PasswordPolicy.check("sail-away-2026")
-        try PasswordPolicy.check(String(repeating: "x", count: 128))
+        try PasswordPolicy.check(String(repeating: "x", count: 72))
+        try PasswordPolicy.check(String(repeating: "é", count: 36))
         #expect(throws: PasswordPolicy.Problem.empty) { try PasswordPolicy.check("") }
         #expect(throws: PasswordPolicy.Problem.tooShort) { try PasswordPolicy.check("1234567") }
-        #expect(throws: PasswordPolicy.Problem.tooLong) { try PasswordPolicy.check(String(repeating: "x", count: 129)) }
+        #expect(throws: PasswordPolicy.Problem.tooLong) { try PasswordPolicy.check(String(repeating: "x", count: 73)) }
+        #expect(throws: PasswordPolicy.Problem.tooLong) { try PasswordPolicy.check(String(repeating: "é", count: 37)) }
+        #expect(PasswordPolicy.Problem.tooLong.message.contains("72 bytes"))
+    }
+
+    @Test("passwords with NUL or another control character are refused", arguments: [
+        "sail\0away-2026", "sail\taway-2026", "sail-away-2026\n", "\u{7F}sail-away-2026", "sail\u{85}away-2026",
+    ])
+    func passwordControlCharacters(password: String) {
+        #expect(throws: PasswordPolicy.Problem.controlCharacter) { try PasswordPolicy.check(password) }
     }
 
     @Test("one-time codes are six ASCII digits")

@@ -47,6 +47,8 @@ struct TwoInstances {
         try await TestPostgres.withFreshDatabase { databaseURL in
             server.configuration.database = .postgres(url: databaseURL)
             server.configuration.fingerprintKey = Data((0..<32).map { UInt8($0) }).base64EncodedString()
+            // Each instance keeps its own per-address bucket; these tests count what the database shares.
+            server.configuration.limits.authRequestBurst = 1_000
             let configuration = server.configuration
             async let startingA = SkiffServerInstance.start(configuration)
             async let startingB = SkiffServerInstance.start(configuration)

@@ -5,7 +5,8 @@ extension SkiffAPIHandler {
     func register(_ input: Operations.Register.Input) async throws -> Operations.Register.Output {
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
         let challenge = try await auth.register(
-            countryCode: body.countryCode, phoneNumber: body.phoneNumber, fullName: body.fullName, password: body.password
+            countryCode: body.countryCode, phoneNumber: body.phoneNumber, fullName: body.fullName, password: body.password,
+            clientAddress: ClientAddress.current
         )
         return .accepted(.init(body: .json(challenge.api)))
     }
@@ -31,7 +32,9 @@ extension SkiffAPIHandler {
 
     func forgotPassword(_ input: Operations.ForgotPassword.Input) async throws -> Operations.ForgotPassword.Output {
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
-        let challenge = try await auth.forgotPassword(countryCode: body.countryCode, phoneNumber: body.phoneNumber)
+        let challenge = try await auth.forgotPassword(
+            countryCode: body.countryCode, phoneNumber: body.phoneNumber, clientAddress: ClientAddress.current
+        )
         return .accepted(.init(body: .json(challenge.api)))
     }
 

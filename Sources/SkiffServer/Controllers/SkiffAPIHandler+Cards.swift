@@ -28,7 +28,9 @@ extension SkiffAPIHandler {
 
     func startCardActivation(_ input: Operations.StartCardActivation.Input) async throws -> Operations.StartCardActivation.Output {
         let caller = try Caller.required()
-        let challenge = try await cardService.startActivation(cardID: input.path.id, userID: caller.userID)
+        let challenge = try await cardService.startActivation(
+            cardID: input.path.id, userID: caller.userID, clientAddress: ClientAddress.current
+        )
         return .accepted(.init(body: .json(challenge.api)))
     }
 

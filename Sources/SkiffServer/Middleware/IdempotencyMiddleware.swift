@@ -34,7 +34,7 @@ struct IdempotencyMiddleware: ServerMiddleware {
         }
         // RequestSizeLimitMiddleware refuses a larger body, declared or streamed, as it arrives.
         var bytes: [UInt8] = []
-        if let body { bytes = try await [UInt8](collecting: body, upTo: RequestSizeLimitMiddleware.maxBodySize) }
+        if let body { bytes = try await [UInt8](collecting: body, upTo: CappedBody.maxRequestBody) }
         let requestHash = IdempotencyFingerprint.hash(
             method: request.method.rawValue, path: request.path ?? "", body: bytes, key: key
         )

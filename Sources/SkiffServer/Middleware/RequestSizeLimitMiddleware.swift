@@ -1,26 +1,25 @@
 import Hummingbird
 import NIOCore
 
-/// Refuses a request body over `maxBodySize` with 413, before anything decodes it: at once when the declared
+/// Refuses a request body over `CappedBody.maxRequestBody` with 413, before anything decodes it: at once when the declared
 /// `Content-Length` is over, and while the body is read when it comes chunked or longer than declared.
 /// Every route sits behind it, so no operation keeps a limit of its own.
-struct RequestSizeLimitMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
-    /// The largest request body any operation reads (64 KiB).
-    static let maxBodySize = 64 * 1024
-
+struct RequestSizeLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > Self.maxBodySize {
-            throw Problem.payloadTooLarge(limit: Self.maxBodySize)
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > CappedBody.maxRequestBody {
+            throw Problem.payloadTooLarge(limit: CappedBody.maxRequestBody)
         }
         var request = request
-        request.body = RequestBody(asyncSequence: CappedBody(base: request.body, limit: Self.maxBodySize))
+        request.body = RequestBody(asyncSequence: CappedBody(base: request.body, limit: CappedBody.maxRequestBody))
         return try await next(request, context)
     }
 }
 
 /// A request body that throws `Problem.payloadTooLarge` as soon as more than `limit` bytes have arrived.
 struct CappedBody: AsyncSequence, Sendable {
+    /// The largest request body any operation reads (64 KiB).
+    static let maxRequestBody = 64 * 1024
+
     typealias Element = ByteBuffer
 
     let base: RequestBody

@@ -53,6 +53,16 @@ enum CodeAttempt: Sendable, Equatable {
     case wrong(attempts: Int)
     /// Unknown, used, expired, exhausted, or for something else.
     case unusable
+    /// Not checked: the code's number has had too many wrong tries lately; tries resume at this date.
+    case paused(until: Date)
+}
+
+/// When codes were issued lately, for the caps per number and per client address; oldest first.
+struct CodeIssueHistory: Sendable, Equatable {
+    /// Codes sent to the number.
+    var phone: [Date]
+    /// Codes asked for from the client address, whatever the number.
+    var address: [Date]
 }
 
 /// Consecutive failed sign-ins on one number.

@@ -22,15 +22,25 @@ protocol SessionRepository: Sendable {
 
 /// One-time codes.
 protocol VerificationRepository: Sendable {
-    /// Stores `record` unless a code went to the same number after `notBefore`; then returns when that was.
-    func create(_ record: VerificationRecord, unlessSentAfter notBefore: Date) async throws -> Date?
+    /// The codes issued to `phone`, and those asked for from `address`, after `since`.
+    func issueHistory(phone: String, address: String, since: Date) async throws -> CodeIssueHistory
+    /// In one step, serialised per number and per address: reads the history as `issueHistory` does and hands it
+    /// to `refusal`; when that refuses, returns its answer and stores nothing. Otherwise stores `record`, asked for
+    /// from `address`, ends every unused earlier code of the same number and purpose (they expire at the new
+    /// code's creation), and returns nil.
+    func create<Refusal: Sendable>(
+        _ record: VerificationRecord, address: String, historySince since: Date,
+        refusal: @Sendable (CodeIssueHistory) -> Refusal?
+    ) async throws -> Refusal?
     func verification(id: String) async throws -> VerificationRecord?
-    /// Checks a try at code `id` in one step, so that parallel guesses cannot pass the limit: `isUsable`
-    /// refuses records that are used, expired, exhausted or for something else; `isRight` decides the try.
-    /// A right try consumes the code, a wrong one counts.
+    /// Checks a try at code `id` in one step, so that parallel guesses cannot pass the limits: `isUsable`
+    /// refuses records that are used, expired, exhausted or for something else; then `pause` sees when the
+    /// wrong tries at any code of the same number after `failuresSince` were made (oldest first) and may pause
+    /// the number; then `isRight` decides the try. A right try consumes the code, a wrong one counts, on the
+    /// code and on its number.
     func attempt(
-        id: String, at date: Date, isUsable: @Sendable (VerificationRecord) -> Bool,
-        isRight: @Sendable (VerificationRecord) -> Bool
+        id: String, at date: Date, failuresSince: Date, pause: @Sendable ([Date]) -> Date?,
+        isUsable: @Sendable (VerificationRecord) -> Bool, isRight: @Sendable (VerificationRecord) -> Bool
     ) async throws -> CodeAttempt
 }
 

@@ -29,9 +29,10 @@ struct AuthService: Sendable {
         var passwordHash: String
     }
 
-    func register(countryCode: String, phoneNumber: String, fullName: String, password: String) async throws
-        -> OneTimeCodeService.Challenge
-    {
+    /// Checks the form, then the code limits, and only then hashes the password: a refused request costs no bcrypt.
+    func register(
+        countryCode: String, phoneNumber: String, fullName: String, password: String, clientAddress: String
+    ) async throws -> OneTimeCodeService.Challenge {
         var problems = FieldProblems()
         let phone = Self.phone(countryCode: countryCode, number: phoneNumber, problems: &problems)
         var name = ""
@@ -43,12 +44,14 @@ struct AuthService: Sendable {
         }
         try problems.check()
         guard let phone else { throw Problem.internalError }
+        try await codes.checkLimits(phone: phone.e164, address: clientAddress)
         let pending = PendingRegistration(
             countryCode: phone.countryCode, nationalNumber: phone.nationalNumber, fullName: name,
             passwordHash: try await passwords.hash(password)
         )
         return try await codes.issue(
-            phone: phone.e164, purpose: .registration, userID: nil, payload: try JSONEncoder().encode(pending)
+            phone: phone.e164, purpose: .registration, userID: nil, address: clientAddress,
+            payload: try JSONEncoder().encode(pending)
         )
     }
 
@@ -113,13 +116,17 @@ struct AuthService: Sendable {
     }
 
     /// Answers alike whether or not the number has an account; only an account's number gets a code.
-    func forgotPassword(countryCode: String, phoneNumber: String) async throws -> OneTimeCodeService.Challenge {
+    func forgotPassword(countryCode: String, phoneNumber: String, clientAddress: String) async throws
+        -> OneTimeCodeService.Challenge
+    {
         var problems = FieldProblems()
         let phone = Self.phone(countryCode: countryCode, number: phoneNumber, problems: &problems)
         try problems.check()
         guard let phone else { throw Problem.internalError }
         let user = try await accounts.user(phone: phone.e164)
-        return try await codes.issue(phone: phone.e164, purpose: .passwordReset, userID: user?.id, send: user != nil)
+        return try await codes.issue(
+            phone: phone.e164, purpose: .passwordReset, userID: user?.id, address: clientAddress, send: user != nil
+        )
     }
 
     /// Sets the new password and revokes every session of the user.

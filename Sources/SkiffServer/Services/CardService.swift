@@ -78,11 +78,13 @@ struct CardService: Sendable {
     }
 
     /// Sends a code to the user's phone to activate their inactive issued card.
-    func startActivation(cardID: String, userID: String) async throws -> OneTimeCodeService.Challenge {
+    func startActivation(cardID: String, userID: String, clientAddress: String) async throws -> OneTimeCodeService.Challenge {
         let card = try await card(id: cardID, userID: userID)
         guard card.kind == .issued, card.status == .inactive else { throw Problem.cardAlreadyActive }
         guard let user = try await accounts.user(id: userID) else { throw Problem.unauthorized }
-        return try await codes.issue(phone: user.phone, purpose: .cardActivation, userID: userID, subject: cardID)
+        return try await codes.issue(
+            phone: user.phone, purpose: .cardActivation, userID: userID, address: clientAddress, subject: cardID
+        )
     }
 
     /// Activates the card when the last four digits and the code are right; a wrong last four counts as a

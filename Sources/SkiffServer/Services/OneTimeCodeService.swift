@@ -3,7 +3,9 @@ import Logging
 import SkiffCore
 
 /// Issues and checks six-digit codes: CSPRNG digits, stored as a keyed hash, short-lived, single use,
-/// attempt-limited, and at most one per number per resend interval.
+/// attempt-limited, ended by the next code of the same number and purpose, and capped: one per number per resend
+/// interval, so many per number per hour and per day, so many per client address per hour, and so many wrong tries
+/// per number per day across all its codes.
 struct OneTimeCodeService: Sendable {
     let repository: any VerificationRepository
     let sender: any CodeSender
@@ -18,11 +20,43 @@ struct OneTimeCodeService: Sendable {
         var expiresAt: Date
     }
 
-    /// Creates a code for `phone` and sends it, unless `send` is false (a reset asked for an unknown number:
-    /// the answer looks the same, no message goes out).
+    /// Why a code was not issued, and when one may be.
+    enum Refusal: Sendable, Equatable {
+        /// A code went to the number less than the resend interval ago.
+        case resendTooSoon(until: Date)
+        /// The number's hourly or daily cap, or the client address's hourly cap, is reached.
+        case capReached(until: Date)
+
+        var until: Date {
+            switch self {
+            case .resendTooSoon(let until), .capReached(let until): until
+            }
+        }
+
+        /// The 429 to answer at `now`, with `Retry-After` until a code may be issued.
+        func problem(at now: Date) -> Problem {
+            let seconds = Problem.secondsUntil(until, from: now)
+            return switch self {
+            case .resendTooSoon: .codeRateLimited(retryAfter: seconds)
+            case .capReached: .codeLimitReached(retryAfter: seconds)
+            }
+        }
+    }
+
+    /// Throws the 429 that `issue` would answer now, without storing anything: lets a caller refuse before it
+    /// does costly work (hashing a password) for a code it could not get.
+    func checkLimits(phone: String, address: String) async throws {
+        let now = clock.now()
+        let history = try await repository.issueHistory(phone: phone, address: address, since: now.addingTimeInterval(-Self.day))
+        if let refusal = refusal(for: history, at: now) { throw refusal.problem(at: now) }
+    }
+
+    /// Creates a code for `phone`, asked for from client `address`, and sends it, unless `send` is false (a reset
+    /// asked for an unknown number: the answer looks the same, no message goes out). Earlier unused codes of the
+    /// number for `purpose` end.
     func issue(
-        phone: String, purpose: CodePurpose, userID: String?, subject: String? = nil, payload: Data? = nil,
-        send: Bool = true
+        phone: String, purpose: CodePurpose, userID: String?, address: String, subject: String? = nil,
+        payload: Data? = nil, send: Bool = true
     ) async throws -> Challenge {
         let now = clock.now()
         let id = UUID().uuidString.lowercased()
@@ -32,9 +66,13 @@ struct OneTimeCodeService: Sendable {
             subject: subject, payload: payload, createdAt: now, expiresAt: now.addingTimeInterval(limits.codeLifetime),
             attempts: 0, consumedAt: nil
         )
-        if let last = try await repository.create(record, unlessSentAfter: now.addingTimeInterval(-limits.codeResendInterval)) {
-            let wait = last.addingTimeInterval(limits.codeResendInterval).timeIntervalSince(now)
-            throw Problem.codeRateLimited(retryAfter: max(1, Int(wait.rounded(.up))))
+        let service = self
+        if let refusal = try await repository.create(
+            record, address: address, historySince: now.addingTimeInterval(-Self.day),
+            refusal: { history in service.refusal(for: history, at: now) }
+        ) {
+            logger.info("one-time code refused", metadata: ["purpose": "\(purpose.rawValue)"])
+            throw refusal.problem(at: now)
         }
         if send {
             try await sender.send(OutgoingCode(to: phone, code: code, purpose: purpose, sentAt: now))
@@ -42,6 +80,32 @@ struct OneTimeCodeService: Sendable {
         logger.info("one-time code issued", metadata: ["verification": "\(id)", "purpose": "\(purpose.rawValue)"])
         return Challenge(verificationID: id, expiresAt: record.expiresAt)
     }
+
+    /// The latest refusal among the rules a new code at `now` would break, or nil.
+    func refusal(for history: CodeIssueHistory, at now: Date) -> Refusal? {
+        var refusals: [Refusal] = []
+        if let last = history.phone.last, last > now.addingTimeInterval(-limits.codeResendInterval) {
+            refusals.append(.resendTooSoon(until: last.addingTimeInterval(limits.codeResendInterval)))
+        }
+        let caps = [
+            Self.capEnd(history.phone, limit: limits.codesPerNumberPerHour, window: Self.hour, at: now),
+            Self.capEnd(history.phone, limit: limits.codesPerNumberPerDay, window: Self.day, at: now),
+            Self.capEnd(history.address, limit: limits.codesPerAddressPerHour, window: Self.hour, at: now),
+        ]
+        refusals += caps.compactMap { $0.map(Refusal.capReached(until:)) }
+        return refusals.max { $0.until < $1.until }
+    }
+
+    /// When `limit` events within `window` before `now` no longer holds: the time the oldest event that must go
+    /// leaves the window. Nil while fewer than `limit` events are in it.
+    static func capEnd(_ events: [Date], limit: Int, window: TimeInterval, at now: Date) -> Date? {
+        let counted = events.filter { $0 > now.addingTimeInterval(-window) }
+        guard counted.count >= limit else { return nil }
+        return counted[counted.count - limit].addingTimeInterval(window)
+    }
+
+    static let hour: TimeInterval = 3600
+    static let day: TimeInterval = 24 * 3600
 
     /// Checks `code` for verification `id` and consumes it. Unknown, expired, used or exhausted codes all
     /// answer `codeExpired`; a wrong code counts a try. `matches` lets the caller refuse a code issued for
@@ -54,8 +118,10 @@ struct OneTimeCodeService: Sendable {
         let now = clock.now()
         let maxAttempts = limits.codeMaxAttempts
         let codeHash = hash(code: code, verificationID: id)
+        let wrongTriesPerDay = limits.wrongCodesPerNumberPerDay
         let outcome = try await repository.attempt(
-            id: id, at: now,
+            id: id, at: now, failuresSince: now.addingTimeInterval(-Self.day),
+            pause: { failures in Self.capEnd(failures, limit: wrongTriesPerDay, window: Self.day, at: now) },
             isUsable: { record in
                 record.purpose == purpose && matches(record) && record.consumedAt == nil
                     && record.attempts < maxAttempts && now < record.expiresAt
@@ -67,6 +133,9 @@ struct OneTimeCodeService: Sendable {
             return record
         case .unusable:
             throw Problem.codeExpired
+        case .paused(let until):
+            logger.info("one-time code tries paused", metadata: ["verification": "\(id)"])
+            throw Problem.codeTriesPaused(retryAfter: Problem.secondsUntil(until, from: now))
         case .wrong(let attempts):
             let left = maxAttempts - attempts
             logger.info("wrong one-time code", metadata: ["verification": "\(id)", "attemptsLeft": "\(max(0, left))"])

@@ -60,27 +60,140 @@ struct RepositoryTests {
         }
     }
 
-    @Test("A code is stored unless one went to the number lately; tries are counted, a right one consumes it", arguments: TestStore.allCases)
+    @Test("A code is stored unless its history refuses it; tries are counted, a right one consumes it", arguments: TestStore.allCases)
     func verifications(store: TestStore) async throws {
         try await store.withFresh { store in
             let codes = store.repositories.verifications
             let first = verification("v1", payload: Data([1, 2, 3]))
-            #expect(try await codes.create(first, unlessSentAfter: now.addingTimeInterval(-30)) == nil)
+            let since = now.addingTimeInterval(-3600)
+            #expect(try await codes.create(first, address: "203.0.113.1", historySince: since, refusal: { _ in Bool?.none }) == nil)
             #expect(try await codes.verification(id: "v1") == first)
-            #expect(try await codes.create(verification("v2"), unlessSentAfter: now.addingTimeInterval(-30)) == now)
+            let refused = try await codes.create(
+                verification("v2"), address: "198.51.100.9", historySince: since, refusal: { $0 }
+            )
+            #expect(refused == CodeIssueHistory(phone: [now], address: []))
             #expect(try await codes.verification(id: "v2") == nil)
-            #expect(try await codes.create(verification("v3"), unlessSentAfter: now) == nil)
+            #expect(try await codes.issueHistory(phone: first.phone, address: "203.0.113.1", since: since)
+                == CodeIssueHistory(phone: [now], address: [now]))
+            #expect(try await codes.issueHistory(phone: "+12025550199", address: "203.0.113.1", since: since)
+                == CodeIssueHistory(phone: [], address: [now]))
+            #expect(try await codes.issueHistory(phone: first.phone, address: "203.0.113.1", since: now)
+                == CodeIssueHistory(phone: [], address: []))
 
             let usable: @Sendable (VerificationRecord) -> Bool = { $0.consumedAt == nil && $0.attempts < 5 }
-            #expect(try await codes.attempt(id: "v1", at: now, isUsable: usable, isRight: { _ in false }) == .wrong(attempts: 1))
-            let accepted = try await codes.attempt(id: "v1", at: now.addingTimeInterval(5), isUsable: usable, isRight: { _ in true })
+            #expect(try await codes.attempt(id: "v1", at: now, usable, isRight: { _ in false }) == .wrong(attempts: 1))
+            let accepted = try await codes.attempt(id: "v1", at: now.addingTimeInterval(5), usable, isRight: { _ in true })
             #expect(accepted == .accepted(VerificationRecord(
                 id: "v1", phone: first.phone, purpose: first.purpose, codeHash: first.codeHash, userID: nil, subject: "card",
                 payload: Data([1, 2, 3]), createdAt: now, expiresAt: first.expiresAt, attempts: 1, consumedAt: nil
             )))
             #expect(try await codes.verification(id: "v1")?.consumedAt == now.addingTimeInterval(5))
-            #expect(try await codes.attempt(id: "v1", at: now, isUsable: usable, isRight: { _ in true }) == .unusable)
-            #expect(try await codes.attempt(id: "missing", at: now, isUsable: usable, isRight: { _ in true }) == .unusable)
+            #expect(try await codes.attempt(id: "v1", at: now, usable, isRight: { _ in true }) == .unusable)
+            #expect(try await codes.attempt(id: "missing", at: now, usable, isRight: { _ in true }) == .unusable)
+        }
+    }
+
+    @Test("A new code ends the unused earlier codes of its number and purpose, and no others", arguments: TestStore.allCases)
+    func newCodeEndsEarlierOnes(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let codes = store.repositories.verifications
+            let since = now.addingTimeInterval(-3600)
+            let later = now.addingTimeInterval(60)
+            _ = try await codes.create(verification("used"), address: "a", historySince: since, refusal: { _ in Bool?.none })
+            _ = try await codes.attempt(id: "used", at: now, { _ in true }, isRight: { _ in true })
+            for record in [
+                verification("old"), verification("reset", purpose: .passwordReset), verification("other-number", phone: "+12025550199"),
+            ] {
+                #expect(try await codes.create(record, address: "a", historySince: since, refusal: { _ in Bool?.none }) == nil)
+            }
+            let new = verification("new", createdAt: later)
+            #expect(try await codes.create(new, address: "a", historySince: since, refusal: { _ in Bool?.none }) == nil)
+
+            #expect(try await codes.verification(id: "old")?.expiresAt == later)
+            #expect(try await codes.verification(id: "used")?.expiresAt == now.addingTimeInterval(600))
+            #expect(try await codes.verification(id: "reset")?.expiresAt == now.addingTimeInterval(600))
+            #expect(try await codes.verification(id: "other-number")?.expiresAt == now.addingTimeInterval(600))
+            #expect(try await codes.verification(id: "new") == new)
+        }
+    }
+
+    @Test("Wrong tries are kept per number across its codes, and a pause stops the check", arguments: TestStore.allCases)
+    func wrongTriesPerNumber(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let codes = store.repositories.verifications
+            let since = now.addingTimeInterval(-3600)
+            _ = try await codes.create(verification("v1"), address: "a", historySince: since, refusal: { _ in Bool?.none })
+            _ = try await codes.create(
+                verification("v2", purpose: .passwordReset), address: "a", historySince: since, refusal: { _ in Bool?.none }
+            )
+            _ = try await codes.create(
+                verification("elsewhere", phone: "+12025550199"), address: "a", historySince: since, refusal: { _ in Bool?.none }
+            )
+            let tenLater = now.addingTimeInterval(10)
+            #expect(try await codes.attempt(id: "v1", at: now, { _ in true }, isRight: { _ in false }) == .wrong(attempts: 1))
+            #expect(try await codes.attempt(id: "v2", at: tenLater, { _ in true }, isRight: { _ in false }) == .wrong(attempts: 1))
+
+            let start = now
+            let seen = try await codes.attempt(
+                id: "v1", at: tenLater, failuresSince: since,
+                pause: { $0 == [start, tenLater] ? tenLater.addingTimeInterval(86_400) : nil },
+                isUsable: { _ in true }, isRight: { _ in true }
+            )
+            #expect(seen == .paused(until: tenLater.addingTimeInterval(86_400)))
+            #expect(try await codes.verification(id: "v1")?.consumedAt == nil)
+            let recent = try await codes.attempt(
+                id: "v1", at: tenLater, failuresSince: now, pause: { $0 == [tenLater] ? tenLater : nil },
+                isUsable: { _ in true }, isRight: { _ in true }
+            )
+            #expect(recent == .paused(until: tenLater))
+            let otherNumber = try await codes.attempt(
+                id: "elsewhere", at: tenLater, failuresSince: since, pause: { $0.isEmpty ? nil : tenLater },
+                isUsable: { _ in true }, isRight: { _ in true }
+            )
+            #expect(otherNumber != .paused(until: tenLater))
+        }
+    }
+
+    @Test("Parallel requests for codes cannot pass a cap per number or per address", arguments: TestStore.allCases)
+    func parallelCodeCaps(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let codes = store.repositories.verifications
+            let since = now.addingTimeInterval(-3600)
+            let date = now
+            let samePhone = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        let record = VerificationRecord(
+                            id: "p\(index)", phone: "+12025550100", purpose: .registration, codeHash: "h", userID: nil,
+                            subject: nil, payload: nil, createdAt: date, expiresAt: date.addingTimeInterval(600), attempts: 0,
+                            consumedAt: nil
+                        )
+                        let refused = try await codes.create(
+                            record, address: "address-\(index)", historySince: since, refusal: { $0.phone.count >= 5 ? true : nil }
+                        )
+                        return refused == nil
+                    }
+                }
+                return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            }
+            #expect(samePhone == 5)
+            let sameAddress = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<30 {
+                    group.addTask {
+                        let record = VerificationRecord(
+                            id: "a\(index)", phone: "+1202555\(1000 + index)", purpose: .registration, codeHash: "h", userID: nil,
+                            subject: nil, payload: nil, createdAt: date, expiresAt: date.addingTimeInterval(600), attempts: 0,
+                            consumedAt: nil
+                        )
+                        let refused = try await codes.create(
+                            record, address: "203.0.113.7", historySince: since, refusal: { $0.address.count >= 20 ? true : nil }
+                        )
+                        return refused == nil
+                    }
+                }
+                return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            }
+            #expect(sameAddress == 20)
         }
     }
 
@@ -88,13 +201,15 @@ struct RepositoryTests {
     func parallelCodeGuesses(store: TestStore) async throws {
         try await store.withFresh { store in
             let codes = store.repositories.verifications
-            _ = try await codes.create(verification("v1"), unlessSentAfter: now.addingTimeInterval(-30))
+            _ = try await codes.create(
+                verification("v1"), address: "a", historySince: now.addingTimeInterval(-30), refusal: { _ in Bool?.none }
+            )
             let date = now
             let outcomes = try await withThrowingTaskGroup(of: CodeAttempt.self) { group in
                 for _ in 0..<40 {
                     group.addTask {
                         try await codes.attempt(
-                            id: "v1", at: date, isUsable: { $0.consumedAt == nil && $0.attempts < 5 }, isRight: { _ in false }
+                            id: "v1", at: date, { $0.consumedAt == nil && $0.attempts < 5 }, isRight: { _ in false }
                         )
                     }
                 }
@@ -361,10 +476,27 @@ struct RepositoryTests {
         )
     }
 
-    private func verification(_ id: String, payload: Data? = nil) -> VerificationRecord {
-        VerificationRecord(
-            id: id, phone: "+12025550100", purpose: .cardActivation, codeHash: "code-hash", userID: nil, subject: "card",
-            payload: payload, createdAt: now, expiresAt: now.addingTimeInterval(600), attempts: 0, consumedAt: nil
+    private func verification(
+        _ id: String, phone: String = "+12025550100", purpose: CodePurpose = .cardActivation, payload: Data? = nil,
+        createdAt: Date? = nil
+    ) -> VerificationRecord {
+        let createdAt = createdAt ?? now
+        return VerificationRecord(
+            id: id, phone: phone, purpose: purpose, codeHash: "code-hash", userID: nil, subject: "card",
+            payload: payload, createdAt: createdAt, expiresAt: createdAt.addingTimeInterval(600), attempts: 0, consumedAt: nil
+        )
+    }
+}
+
+extension VerificationRepository {
+    /// A try with no pause on the number.
+    func attempt(
+        id: String, at date: Date, _ isUsable: @Sendable (VerificationRecord) -> Bool,
+        isRight: @Sendable (VerificationRecord) -> Bool
+    ) async throws -> CodeAttempt {
+        try await attempt(
+            id: id, at: date, failuresSince: date.addingTimeInterval(-86_400), pause: { _ in nil }, isUsable: isUsable,
+            isRight: isRight
         )
     }
 }

@@ -176,5 +176,16 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX idempotency_keys_age ON idempotency_keys (created_at)",
         ]),
+        Migration(version: 2, statements: [
+            "ALTER TABLE verifications ADD COLUMN requested_by TEXT",
+            "CREATE INDEX verifications_requested_by ON verifications (requested_by, created_at)",
+            """
+            CREATE TABLE code_failures (
+                phone TEXT NOT NULL,
+                failed_at BIGINT NOT NULL
+            )
+            """,
+            "CREATE INDEX code_failures_phone ON code_failures (phone, failed_at)",
+        ]),
     ]
 }

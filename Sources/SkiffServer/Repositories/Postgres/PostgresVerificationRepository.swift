@@ -1,31 +1,47 @@
 import Foundation
+import Logging
 import PostgresNIO
 import SkiffCore
 
 struct PostgresVerificationRepository: VerificationRepository {
     let database: PostgresDatabase
 
-    /// Serialised per number by a transaction-scoped advisory lock, so two parallel requests cannot both pass the
-    /// "one code every so often" check.
-    func create(_ record: VerificationRecord, unlessSentAfter notBefore: Date) async throws -> Date? {
+    func issueHistory(phone: String, address: String, since: Date) async throws -> CodeIssueHistory {
+        let logger = database.logger
+        return try await database.transaction { connection in
+            try await Self.history(phone: phone, address: address, since: since, connection: connection, logger: logger)
+        }
+    }
+
+    /// Serialised per address, then per number, by transaction-scoped advisory locks (always in that order, and
+    /// before any row lock), so that parallel requests on several instances cannot both pass a cap.
+    func create<Refusal: Sendable>(
+        _ record: VerificationRecord, address: String, historySince since: Date,
+        refusal: @Sendable (CodeIssueHistory) -> Refusal?
+    ) async throws -> Refusal? {
         let logger = database.logger
         return try await database.transaction { connection in
             try await connection.query(
-                "SELECT pg_advisory_xact_lock(hashtextextended(\("verification:" + record.phone), 0))", logger: logger
+                "SELECT pg_advisory_xact_lock(hashtextextended(\("code-address:" + address), 0))", logger: logger
             )
-            let rows = try await connection.query(
-                "SELECT MAX(created_at) FROM verifications WHERE phone = \(record.phone)", logger: logger
-            ).collect()
-            if let latest = try rows.first?.decode(Int64?.self), latest > notBefore.millisecondsSince1970 {
-                return Date(millisecondsSince1970: latest)
-            }
+            try await Self.lockNumber(record.phone, connection: connection, logger: logger)
+            let history = try await Self.history(
+                phone: record.phone, address: address, since: since, connection: connection, logger: logger
+            )
+            if let refused = refusal(history) { return refused }
+            let created = record.createdAt.millisecondsSince1970
+            try await connection.query("""
+                UPDATE verifications SET expires_at = \(created)
+                WHERE phone = \(record.phone) AND purpose = \(record.purpose.rawValue) AND consumed_at IS NULL
+                  AND expires_at > \(created)
+                """, logger: logger)
             try await connection.query("""
                 INSERT INTO verifications (id, phone, purpose, code_hash, user_id, subject, payload, created_at,
-                                           expires_at, attempts, consumed_at)
+                                           expires_at, attempts, consumed_at, requested_by)
                 VALUES (\(record.id), \(record.phone), \(record.purpose.rawValue), \(record.codeHash), \(record.userID),
-                        \(record.subject), \(record.payload), \(record.createdAt.millisecondsSince1970),
+                        \(record.subject), \(record.payload), \(created),
                         \(record.expiresAt.millisecondsSince1970), \(record.attempts),
-                        \(record.consumedAt?.millisecondsSince1970))
+                        \(record.consumedAt?.millisecondsSince1970), \(address))
                 """, logger: logger)
             return nil
         }
@@ -36,17 +52,31 @@ struct PostgresVerificationRepository: VerificationRepository {
             .first.flatMap(Self.record)
     }
 
-    /// The row is locked (`FOR UPDATE`) from the read to the write, so parallel tries at one code queue up.
+    /// The number is locked first (the advisory lock `create` takes), then the row (`FOR UPDATE`), so parallel tries
+    /// at one code, or at several codes of one number, queue up and are all counted.
     func attempt(
-        id: String, at date: Date, isUsable: @Sendable (VerificationRecord) -> Bool,
-        isRight: @Sendable (VerificationRecord) -> Bool
+        id: String, at date: Date, failuresSince: Date, pause: @Sendable ([Date]) -> Date?,
+        isUsable: @Sendable (VerificationRecord) -> Bool, isRight: @Sendable (VerificationRecord) -> Bool
     ) async throws -> CodeAttempt {
         let logger = database.logger
         return try await database.transaction { connection in
+            let phones = try await connection.query(
+                "SELECT phone FROM verifications WHERE id = \(id)", logger: logger
+            ).collect()
+            guard let phone = try phones.first?.decode(String.self) else { return .unusable }
+            try await Self.lockNumber(phone, connection: connection, logger: logger)
             let rows = try await connection.query(
                 "SELECT \(unescaped: Self.columns) FROM verifications WHERE id = \(id) FOR UPDATE", logger: logger
             ).collect()
             guard let record = try rows.first.flatMap(Self.record), isUsable(record) else { return .unusable }
+            var failures: [Date] = []
+            for try await failedAt in try await connection.query("""
+                SELECT failed_at FROM code_failures
+                WHERE phone = \(phone) AND failed_at > \(failuresSince.millisecondsSince1970) ORDER BY failed_at
+                """, logger: logger).decode(Int64.self) {
+                failures.append(Date(millisecondsSince1970: failedAt))
+            }
+            if let until = pause(failures) { return .paused(until: until) }
             if isRight(record) {
                 try await connection.query(
                     "UPDATE verifications SET consumed_at = \(date.millisecondsSince1970) WHERE id = \(id)", logger: logger
@@ -54,8 +84,41 @@ struct PostgresVerificationRepository: VerificationRepository {
                 return .accepted(record)
             }
             try await connection.query("UPDATE verifications SET attempts = attempts + 1 WHERE id = \(id)", logger: logger)
+            try await connection.query(
+                "DELETE FROM code_failures WHERE phone = \(phone) AND failed_at <= \(failuresSince.millisecondsSince1970)",
+                logger: logger
+            )
+            try await connection.query(
+                "INSERT INTO code_failures (phone, failed_at) VALUES (\(phone), \(date.millisecondsSince1970))", logger: logger
+            )
             return .wrong(attempts: record.attempts + 1)
         }
+    }
+
+    private static func lockNumber(_ phone: String, connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            "SELECT pg_advisory_xact_lock(hashtextextended(\("verification:" + phone), 0))", logger: logger
+        )
+    }
+
+    private static func history(
+        phone: String, address: String, since: Date, connection: PostgresConnection, logger: Logger
+    ) async throws -> CodeIssueHistory {
+        var history = CodeIssueHistory(phone: [], address: [])
+        let since = since.millisecondsSince1970
+        for try await createdAt in try await connection.query(
+            "SELECT created_at FROM verifications WHERE phone = \(phone) AND created_at > \(since) ORDER BY created_at",
+            logger: logger
+        ).decode(Int64.self) {
+            history.phone.append(Date(millisecondsSince1970: createdAt))
+        }
+        for try await createdAt in try await connection.query(
+            "SELECT created_at FROM verifications WHERE requested_by = \(address) AND created_at > \(since) ORDER BY created_at",
+            logger: logger
+        ).decode(Int64.self) {
+            history.address.append(Date(millisecondsSince1970: createdAt))
+        }
+        return history
     }
 
     private static let columns =

@@ -140,6 +140,17 @@ struct SQLiteDatabase: RepositoryStore {
                 CREATE INDEX idempotency_keys_age ON idempotency_keys(created_at);
                 """)
         }
+        migrator.registerMigration("v2-code-limits") { db in
+            try db.execute(sql: """
+                ALTER TABLE verifications ADD COLUMN requested_by TEXT;
+                CREATE INDEX verifications_requested_by ON verifications(requested_by, created_at);
+                CREATE TABLE code_failures (
+                    phone TEXT NOT NULL,
+                    failed_at INTEGER NOT NULL
+                );
+                CREATE INDEX code_failures_phone ON code_failures(phone, failed_at);
+                """)
+        }
         return migrator
     }
 }

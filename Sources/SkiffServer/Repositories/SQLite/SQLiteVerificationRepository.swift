@@ -5,24 +5,36 @@ import SkiffCore
 struct SQLiteVerificationRepository: VerificationRepository {
     let pool: DatabasePool
 
-    func create(_ record: VerificationRecord, unlessSentAfter notBefore: Date) async throws -> Date? {
+    func issueHistory(phone: String, address: String, since: Date) async throws -> CodeIssueHistory {
+        try await pool.read { db in try Self.history(phone: phone, address: address, since: since, db: db) }
+    }
+
+    func create<Refusal: Sendable>(
+        _ record: VerificationRecord, address: String, historySince since: Date,
+        refusal: @Sendable (CodeIssueHistory) -> Refusal?
+    ) async throws -> Refusal? {
         try await pool.write { db in
-            let latest = try Int64.fetchOne(
-                db, sql: "SELECT max(created_at) FROM verifications WHERE phone = ?", arguments: [record.phone]
-            )
-            if let latest, latest > notBefore.millisecondsSince1970 {
-                return Date(millisecondsSince1970: latest)
+            if let refused = refusal(try Self.history(phone: record.phone, address: address, since: since, db: db)) {
+                return refused
             }
+            let created = record.createdAt.millisecondsSince1970
+            try db.execute(
+                sql: """
+                    UPDATE verifications SET expires_at = ?
+                    WHERE phone = ? AND purpose = ? AND consumed_at IS NULL AND expires_at > ?
+                    """,
+                arguments: [created, record.phone, record.purpose.rawValue, created]
+            )
             try db.execute(
                 sql: """
                     INSERT INTO verifications (id, phone, purpose, code_hash, user_id, subject, payload, created_at,
-                                               expires_at, attempts, consumed_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                               expires_at, attempts, consumed_at, requested_by)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     record.id, record.phone, record.purpose.rawValue, record.codeHash, record.userID, record.subject,
-                    record.payload, record.createdAt.millisecondsSince1970, record.expiresAt.millisecondsSince1970,
-                    record.attempts, record.consumedAt?.millisecondsSince1970,
+                    record.payload, created, record.expiresAt.millisecondsSince1970,
+                    record.attempts, record.consumedAt?.millisecondsSince1970, address,
                 ]
             )
             return nil
@@ -34,11 +46,16 @@ struct SQLiteVerificationRepository: VerificationRepository {
     }
 
     func attempt(
-        id: String, at date: Date, isUsable: @Sendable (VerificationRecord) -> Bool,
-        isRight: @Sendable (VerificationRecord) -> Bool
+        id: String, at date: Date, failuresSince: Date, pause: @Sendable ([Date]) -> Date?,
+        isUsable: @Sendable (VerificationRecord) -> Bool, isRight: @Sendable (VerificationRecord) -> Bool
     ) async throws -> CodeAttempt {
         try await pool.write { db in
             guard let record = try Self.fetch(id: id, db: db), isUsable(record) else { return .unusable }
+            let failures = try Int64.fetchAll(
+                db, sql: "SELECT failed_at FROM code_failures WHERE phone = ? AND failed_at > ? ORDER BY failed_at",
+                arguments: [record.phone, failuresSince.millisecondsSince1970]
+            )
+            if let until = pause(failures.map(Date.init(millisecondsSince1970:))) { return .paused(until: until) }
             if isRight(record) {
                 try db.execute(
                     sql: "UPDATE verifications SET consumed_at = ? WHERE id = ?", arguments: [date.millisecondsSince1970, id]
@@ -46,8 +63,31 @@ struct SQLiteVerificationRepository: VerificationRepository {
                 return .accepted(record)
             }
             try db.execute(sql: "UPDATE verifications SET attempts = attempts + 1 WHERE id = ?", arguments: [id])
+            try db.execute(
+                sql: "DELETE FROM code_failures WHERE phone = ? AND failed_at <= ?",
+                arguments: [record.phone, failuresSince.millisecondsSince1970]
+            )
+            try db.execute(
+                sql: "INSERT INTO code_failures (phone, failed_at) VALUES (?, ?)",
+                arguments: [record.phone, date.millisecondsSince1970]
+            )
             return .wrong(attempts: record.attempts + 1)
         }
+    }
+
+    private static func history(phone: String, address: String, since: Date, db: Database) throws -> CodeIssueHistory {
+        let since = since.millisecondsSince1970
+        let toPhone = try Int64.fetchAll(
+            db, sql: "SELECT created_at FROM verifications WHERE phone = ? AND created_at > ? ORDER BY created_at",
+            arguments: [phone, since]
+        )
+        let fromAddress = try Int64.fetchAll(
+            db, sql: "SELECT created_at FROM verifications WHERE requested_by = ? AND created_at > ? ORDER BY created_at",
+            arguments: [address, since]
+        )
+        return CodeIssueHistory(
+            phone: toPhone.map(Date.init(millisecondsSince1970:)), address: fromAddress.map(Date.init(millisecondsSince1970:))
+        )
     }
 
     private static func fetch(id: String, db: Database) throws -> VerificationRecord? {

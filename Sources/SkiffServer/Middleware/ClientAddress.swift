@@ -1,0 +1,73 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The address of the client behind the current request, set by `ClientAddressMiddleware` for every route.
+///
+/// It is the connection's peer. Only when that peer is a configured trusted proxy is `X-Forwarded-For` read, from
+/// the right: the first hop that is not itself a trusted proxy is the client (entries further left were written by
+/// the client and prove nothing). `Forwarded` is never read, so a client cannot pick the header the proxy does not
+/// rewrite.
+public enum ClientAddress {
+    @TaskLocal static var current = unknown
+
+    /// What a request is counted under when its peer has no IP address (a test without sockets, a Unix socket).
+    static let unknown = "unknown"
+
+    /// `text` as an IP address in its canonical form (so `::0001` and `::1` are one), or nil when it is not one.
+    public static func normalized(_ text: String) -> String? {
+        try? SocketAddress(ipAddress: text.trimmingCharacters(in: .whitespaces), port: 0).ipAddress
+    }
+
+    /// The client of a request from `peer` that carried the `X-Forwarded-For` values `forwardedFor`.
+    static func resolve(peer: String?, forwardedFor: [String], trustedProxies: Set<String>) -> String {
+        guard let peer = peer.flatMap(normalized) else { return unknown }
+        guard trustedProxies.contains(peer) else { return peer }
+        let hops = forwardedFor.flatMap { $0.split(separator: ",") }
+        for hop in hops.reversed() {
+            guard let address = hopAddress(hop) else { return peer }
+            if !trustedProxies.contains(address) { return address }
+        }
+        return peer
+    }
+
+    /// One `X-Forwarded-For` entry without its port or brackets (`203.0.113.7:4711`, `[2001:db8::1]:443`).
+    private static func hopAddress(_ hop: Substring) -> String? {
+        var text = hop.trimmingCharacters(in: .whitespaces)
+        if text.hasPrefix("["), let end = text.firstIndex(of: "]") {
+            text = String(text[text.index(after: text.startIndex)..<end])
+        } else if text.filter({ $0 == ":" }).count == 1, let colon = text.firstIndex(of: ":") {
+            text = String(text[..<colon])
+        }
+        return normalized(text)
+    }
+}
+
+/// Works out the client address of every request (see `ClientAddress`) and makes it `ClientAddress.current` for
+/// the rest of the chain.
+struct ClientAddressMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
+    /// Normalised addresses of the proxies whose `X-Forwarded-For` is believed.
+    let trustedProxies: Set<String>
+
+    static var forwardedFor: HTTPField.Name { HTTPField.Name("X-Forwarded-For")! }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let address = ClientAddress.resolve(
+            peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: Self.forwardedFor],
+            trustedProxies: trustedProxies
+        )
+        return try await ClientAddress.$current.withValue(address) { try await next(request, context) }
+    }
+}
+
+/// The request context of every route: Hummingbird's basics and the connection's peer address.
+struct SkiffRequestContext: RequestContext, RemoteAddressRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let remoteAddress: SocketAddress?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+}

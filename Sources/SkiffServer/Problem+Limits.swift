@@ -1,0 +1,32 @@
+import Foundation
+
+extension Problem {
+    static func codeLimitReached(retryAfter seconds: Int) -> Problem {
+        Problem(
+            status: .tooManyRequests, slug: "code-limit-reached", title: "Too many codes were asked for.",
+            detail: "No more codes can be sent to this number or asked for from this network for now. "
+                + "Try again in \(seconds) seconds.",
+            retryAfterSeconds: seconds
+        )
+    }
+
+    static func codeTriesPaused(retryAfter seconds: Int) -> Problem {
+        Problem(
+            status: .tooManyRequests, slug: "code-tries-paused", title: "Too many wrong codes for this number.",
+            detail: "Codes for this number cannot be checked for now. Try again in \(seconds) seconds.",
+            retryAfterSeconds: seconds
+        )
+    }
+
+    static func authRequestsLimited(retryAfter seconds: Int) -> Problem {
+        Problem(
+            status: .tooManyRequests, slug: "too-many-requests", title: "Too many requests from this address.",
+            detail: "Slow down: try again in \(seconds) seconds.", retryAfterSeconds: seconds
+        )
+    }
+
+    /// Whole seconds from `now` until `date`, at least 1: the value of a `Retry-After`.
+    static func secondsUntil(_ date: Date, from now: Date) -> Int {
+        max(1, Int(date.timeIntervalSince(now).rounded(.up)))
+    }
+}
