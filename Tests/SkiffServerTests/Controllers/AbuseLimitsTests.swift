@@ -22,7 +22,7 @@ struct AbuseLimitsTests {
             let old = try await client.send(
                 .post, "/v1/auth/register/verify", json: ["verificationId": first.verificationID, "code": first.code]
             )
-            #expect(old.status == .badRequest)
+            #expect(old.status == .unprocessableContent)
             #expect(old.problemType == "urn:skiff:problem:code-expired")
             let new = try await client.send(
                 .post, "/v1/auth/register/verify", json: ["verificationId": second.verificationID, "code": second.code]
@@ -80,7 +80,7 @@ struct AbuseLimitsTests {
                     let reply = try await client.send(
                         .post, "/v1/auth/password/reset", json: ["verificationId": id, "code": wrong, "newPassword": "a new long passphrase"]
                     )
-                    #expect(reply.status == .badRequest)
+                    #expect(reply.status == .unprocessableContent)
                 }
                 server.clock.advance(by: 15 * 60)
             }
@@ -135,11 +135,13 @@ struct AbuseLimitsTests {
         await components.store.close()
     }
 
+    /// 400 where the contract's schema refuses the password (control characters, over 72 code points), 422 for
+    /// 72 code points or fewer that are still over 72 bytes.
     @Test("Passwords with NUL or control characters, or over 72 bytes, are refused with a clear message", arguments: [
-        ("sail\u{0}away-2026", "control characters"), ("sail\taway-2026", "control characters"),
-        (String(repeating: "x", count: 73), "72 bytes"), (String(repeating: "é", count: 37), "72 bytes"),
+        ("sail\u{0}away-2026", "control characters", 400), ("sail\taway-2026", "control characters", 400),
+        (String(repeating: "x", count: 73), "72 bytes", 400), (String(repeating: "é", count: 37), "72 bytes", 422),
     ])
-    func passwordRules(password: String, message: String) async throws {
+    func passwordRules(password: String, message: String, status: Int) async throws {
         let server = try TestServer()
         defer { server.remove() }
         try await server.withRouter { client in
@@ -148,7 +150,7 @@ struct AbuseLimitsTests {
                 json: ["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": password],
                 idempotencyKey: UUID().uuidString
             )
-            #expect(reply.status == .badRequest)
+            #expect(reply.status.code == status)
             #expect(reply.errorFields == ["password"])
             #expect(reply.body.contains(message))
 
@@ -208,7 +210,7 @@ struct ClientAddressTests {
         let app = try await buildApplication(server.configuration)
         try await app.test(.live) { client in
             for index in 1...20 {
-                #expect(try await client.badLogin(forwardedFor: "198.51.100.\(index)").status == .badRequest)
+                #expect(try await client.badLogin(forwardedFor: "198.51.100.\(index)").status == .unprocessableContent)
             }
             let limited = try await client.badLogin(forwardedFor: "198.51.100.99")
             #expect(limited.status == .tooManyRequests)
@@ -216,7 +218,7 @@ struct ClientAddressTests {
             #expect(limited.headers[.retryAfter] == "3")
             #expect(try await client.send(.get, "/v1/me").status == .unauthorized)
             server.clock.advance(by: 3)
-            #expect(try await client.badLogin(forwardedFor: nil).status == .badRequest)
+            #expect(try await client.badLogin(forwardedFor: nil).status == .unprocessableContent)
             #expect(try await client.badLogin(forwardedFor: nil).status == .tooManyRequests)
         }
     }
@@ -231,11 +233,11 @@ struct ClientAddressTests {
         try await app.test(.live) { client in
             var statuses: [HTTPResponse.Status] = []
             for _ in 1...20 { statuses.append(try await client.badLogin(forwardedFor: "203.0.113.1").status) }
-            #expect(statuses == Array(repeating: .badRequest, count: 20))
+            #expect(statuses == Array(repeating: .unprocessableContent, count: 20))
             #expect(try await client.badLogin(forwardedFor: "203.0.113.1").status == .tooManyRequests)
             #expect(try await client.badLogin(forwardedFor: "192.0.2.50, 203.0.113.1").status == .tooManyRequests)
-            #expect(try await client.badLogin(forwardedFor: "203.0.113.2").status == .badRequest)
-            #expect(try await client.badLogin(forwardedFor: nil).status == .badRequest)
+            #expect(try await client.badLogin(forwardedFor: "203.0.113.2").status == .unprocessableContent)
+            #expect(try await client.badLogin(forwardedFor: nil).status == .unprocessableContent)
         }
     }
 

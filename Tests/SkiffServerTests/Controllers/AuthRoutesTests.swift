@@ -77,7 +77,7 @@ struct AuthRoutesTests {
         (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "  ", "password": Seeds.password], ["fullName"], 400),
         (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam\u{0}", "password": Seeds.password], ["fullName"], 400),
         (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": String(repeating: "e\u{301}", count: 51), "password": Seeds.password], ["fullName"], 400),
-        (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": "short"], ["password"], 422),
+        (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": "short"], ["password"], 400),
         (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": String(repeating: "x", count: 73)], ["password"], 400),
         (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": "tab\there-and-long"], ["password"], 400),
         (["countryCode": "+1", "phoneNumber": "abc", "fullName": "", "password": "1234"], ["phoneNumber", "fullName", "password"], 400),
