@@ -49,6 +49,15 @@ struct SkiffCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        var trust = ServerTrust.system
+        if let certificateAuthorityFile {
+            do {
+                trust = try ServerTrust(certificateAuthorityFile: certificateAuthorityFile)
+            } catch {
+                throw StartupError(description: error.description)
+            }
+        }
+
         let environment = ProcessInfo.processInfo.environment
         let paths = dataDirectory.map { AppPaths.rooted(at: URL(fileURLWithPath: $0, isDirectory: true)) } ?? AppPaths.standard(environment: environment)
 
@@ -61,15 +70,6 @@ struct SkiffCommand: AsyncParsableCommand {
         let level: Logger.Level = environment["SKIFF_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         LoggingSystem.bootstrap { label in FileLogHandler(label: label, sink: sink, level: level) }
         let logger = Logger(label: "skiff")
-
-        let trust: ServerTrust
-        do {
-            trust = try certificateAuthorityFile.map { path throws(ServerTrust.LoadError) in
-                try ServerTrust(certificateAuthorityFile: path)
-            } ?? .system
-        } catch {
-            throw StartupError(description: error.description)
-        }
 
         var embedded: SkiffServerInstance?
         let serverURL: URL
