@@ -107,6 +107,7 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
+    /// The server these options describe.
     func serverConfiguration() throws -> SkiffServerConfiguration {
         try storage.configuration(host: host, port: port, tls: tls, allowsInsecureHTTP: insecureHTTP, seedDemo: demo)
     }
