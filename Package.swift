@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", exact: "1.19.7"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
     ],
     targets: [
         // MARK: Terminal kit
@@ -69,6 +71,9 @@ let package = Package(
             dependencies: [
                 "SkiffAPI", "SkiffCore", "SkiffPasswords",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -93,6 +98,7 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -108,14 +114,24 @@ let package = Package(
         ),
 
         // MARK: Tests
+        // A certificate authority made at test time, for the TLS tests of the server and the app.
+        .target(
+            name: "SkiffTestCertificates",
+            dependencies: [
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/SkiffTestCertificates"
+        ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
         .testTarget(name: "SkiffCoreTests", dependencies: ["SkiffCore"]),
         .testTarget(name: "SkiffAPITests", dependencies: ["SkiffAPI"]),
         .testTarget(
             name: "SkiffServerTests",
             dependencies: [
-                "SkiffServer", "SkiffAPI", "SkiffCore",
+                "SkiffServer", "SkiffAPI", "SkiffCore", "SkiffTestCertificates",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -124,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "SkiffTests",
             dependencies: [
-                "Skiff", "SkiffCore", "SkiffServer", "TerminalUI",
+                "Skiff", "SkiffCore", "SkiffServer", "TerminalUI", "SkiffTestCertificates",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

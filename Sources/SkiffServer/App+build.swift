@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import OpenAPIHummingbird
 import OpenAPIRuntime
@@ -7,22 +9,29 @@ import ServiceLifecycle
 import SkiffAPI
 import SkiffPasswords
 
-/// Builds the Skiff server: opens (and migrates) the database, seeds the demo account on an empty one,
-/// and wires the routes. `onServerRunning` receives the bound port, which matters when `port` is 0.
+/// Builds the Skiff server: refuses plain HTTP or the demo account off loopback (`checkExposure`), loads the TLS
+/// files, opens (and migrates) the database, seeds the demo account on an empty one, and wires the routes.
+/// `onServerRunning` receives the bound port, which matters when `port` is 0.
 public func buildApplication(
     _ configuration: SkiffServerConfiguration,
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
+    let logger = configuration.logger
+    if let warning = try configuration.checkExposure() {
+        logger.warning("\(warning)")
+    }
+    let httpServer: HTTPServerBuilder = try configuration.tls.map { try .tls(tlsConfiguration: $0.serverConfiguration()) } ?? .http1()
+    let scheme = configuration.tls == nil ? "http" : "https"
     let server = try await SkiffServerComponents(configuration)
     let router = try server.buildRouter()
-    let logger = configuration.logger
     return Application(
         router: router,
+        server: httpServer,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "skiff-server"),
         services: [RepositoryStoreService(store: server.store)],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
-            logger.info("skiff-server listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
+            logger.info("skiff-server listening", metadata: ["scheme": "\(scheme)", "host": "\(configuration.host)", "port": "\(port)"])
             await onServerRunning(port)
         },
         logger: logger

@@ -7,6 +7,10 @@ public struct SkiffServerConfiguration: Sendable {
     public var host: String
     /// The port; 0 picks a free one (the bound port is reported once the server runs).
     public var port: Int
+    /// The certificate and key to speak TLS with; nil serves plain HTTP, which only loopback allows by default.
+    public var tls: TLSFiles?
+    /// Serves plain HTTP on a non-loopback `host` (behind a TLS proxy), with a warning at every start.
+    public var allowsInsecureHTTP: Bool
     /// The SQLite file (WAL mode; `-wal` and `-shm` files sit beside it) or the PostgreSQL database.
     public var database: DatabaseLocation
     /// Where `SMSOutboxCodeSender` appends one JSON line per code sent. Ignored when `codeSender` is set.
@@ -20,7 +24,7 @@ public struct SkiffServerConfiguration: Sendable {
     public var keyFile: String?
     /// The bcrypt cost; 12 in production, 4 in tests.
     public var bcryptCost: UInt8
-    /// Seeds the demo account (`DemoCredentials.demo`) when the database has no user.
+    /// Seeds the demo account (`DemoCredentials.demo`) when the database has no user; loopback `host` only.
     public var seedDemoDataIfEmpty: Bool
     /// Where the server logs. The terminal app routes it to a file; the server never prints on its own.
     public var logger: Logger
@@ -38,6 +42,8 @@ public struct SkiffServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1",
         port: Int = 8080,
+        tls: TLSFiles? = nil,
+        allowsInsecureHTTP: Bool = false,
         database: DatabaseLocation,
         smsOutboxPath: String,
         dataDirectory: String? = nil,
@@ -52,6 +58,8 @@ public struct SkiffServerConfiguration: Sendable {
     ) {
         self.host = host
         self.port = port
+        self.tls = tls
+        self.allowsInsecureHTTP = allowsInsecureHTTP
         self.database = database
         self.smsOutboxPath = smsOutboxPath
         self.dataDirectory = dataDirectory ?? {

@@ -9,7 +9,7 @@ import ServiceLifecycle
 public final class SkiffServerInstance: Sendable {
     /// The port it listens on (the free port picked when the configuration asked for 0).
     public let port: Int
-    /// `http://host:port`.
+    /// `http://host:port`, or `https://` when the configuration has TLS files.
     public let baseURL: URL
     private let serviceGroup: ServiceGroup
     private let task: Task<Void, any Error>
@@ -46,7 +46,8 @@ public final class SkiffServerInstance: Sendable {
         for await result in ports {
             let port = try result.get()
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-            guard let url = URL(string: "http://\(host):\(port)") else { break }
+            let scheme = configuration.tls == nil ? "http" : "https"
+            guard let url = URL(string: "\(scheme)://\(host):\(port)") else { break }
             return SkiffServerInstance(port: port, baseURL: url, serviceGroup: serviceGroup, task: task)
         }
         throw StartError.stoppedBeforeListening

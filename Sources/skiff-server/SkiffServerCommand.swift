@@ -60,11 +60,14 @@ struct StorageOptions: ParsableArguments {
             ?? SkiffServerConfiguration.defaultDatabasePath)
     }
 
-    func configuration(host: String = "127.0.0.1", port: Int = 8080, seedDemo: Bool = true) throws -> SkiffServerConfiguration {
+    func configuration(
+        host: String = "127.0.0.1", port: Int = 8080, tls: TLSFiles? = nil, allowsInsecureHTTP: Bool = false, seedDemo: Bool = false
+    ) throws -> SkiffServerConfiguration {
         var logger = Logger(label: "skiff-server")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         return SkiffServerConfiguration(
-            host: host, port: port, database: databaseLocation, smsOutboxPath: smsOutbox,
+            host: host, port: port, tls: tls, allowsInsecureHTTP: allowsInsecureHTTP,
+            database: databaseLocation, smsOutboxPath: smsOutbox,
             fingerprintKey: keyFile == nil ? ProcessInfo.processInfo.environment["SKIFF_FINGERPRINT_KEY"] : nil,
             keyFile: keyFile,
             bcryptCost: bcryptCost, seedDemoDataIfEmpty: seedDemo, logger: logger
@@ -74,12 +77,21 @@ struct StorageOptions: ParsableArguments {
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Runs the server until SIGINT or SIGTERM; seeds the demo account on an empty database."
+        abstract: "Runs the server until SIGINT or SIGTERM.",
+        discussion: "Plain HTTP and --demo are for loopback (127.0.0.0/8, ::1, localhost); any other --host needs "
+            + "--tls-cert and --tls-key, or --insecure-http behind a TLS proxy."
     )
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The port to listen on (0 picks a free one).") var port = 8080
-    @Flag(help: "Do not seed the demo account on an empty database.") var noDemo = false
+    @Option(help: ArgumentHelp("The server certificate, then any intermediates (PEM); with --tls-key, serves HTTPS.", valueName: "pem"))
+    var tlsCert: String?
+    @Option(help: ArgumentHelp("The private key of --tls-cert (PEM, unencrypted).", valueName: "pem"))
+    var tlsKey: String?
+    @Flag(name: .customLong("insecure-http"), help: "Serve plain HTTP on a non-loopback --host (behind a TLS proxy); warns at every start.")
+    var insecureHTTP = false
+    @Flag(help: "Seed the demo account (its password is published) on an empty database; loopback --host only.")
+    var demo = false
     @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(
         "A proxy (IP address) whose X-Forwarded-For names the client; repeatable.",
         discussion: "Without one, the client of a request is the connection's peer and the header is ignored.",
@@ -88,16 +100,38 @@ struct Serve: AsyncParsableCommand {
     var trustedProxies: [String] = []
     @OptionGroup var storage: StorageOptions
 
+    /// `--tls-cert` and `--tls-key`, when both are given.
+    var tls: TLSFiles? {
+        guard let tlsCert, let tlsKey else { return nil }
+        return TLSFiles(certificateChainPath: tlsCert, privateKeyPath: tlsKey)
+    }
+
     func validate() throws {
+        if (tlsCert == nil) != (tlsKey == nil) {
+            throw ValidationError("--tls-cert and --tls-key go together: give both to serve HTTPS, or neither.")
+        }
         for proxy in trustedProxies where ClientAddress.normalized(proxy) == nil {
             throw ValidationError("--trusted-proxy needs an IP address, not \"\(proxy)\".")
         }
+        let configuration = try serverConfiguration()
+        do {
+            _ = try configuration.checkExposure()
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// The server these options describe.
+    func serverConfiguration() throws -> SkiffServerConfiguration {
+        var configuration = try storage.configuration(
+            host: host, port: port, tls: tls, allowsInsecureHTTP: insecureHTTP, seedDemo: demo
+        )
+        configuration.trustedProxies = trustedProxies
+        return configuration
     }
 
     func run() async throws {
-        var configuration = try storage.configuration(host: host, port: port, seedDemo: !noDemo)
-        configuration.trustedProxies = trustedProxies
-        let app = try await buildApplication(configuration)
+        let app = try await buildApplication(try serverConfiguration())
         try await app.runService()
     }
 }
@@ -112,7 +146,7 @@ struct SeedDemo: AsyncParsableCommand {
     @OptionGroup var storage: StorageOptions
 
     func run() async throws {
-        let created = try await SkiffServerSeeder.seedDemo(try storage.configuration(seedDemo: false))
+        let created = try await SkiffServerSeeder.seedDemo(try storage.configuration())
         print(created ? "Seeded the demo account \(DemoCredentials.demo.countryCode) \(DemoCredentials.demo.phoneNumber)."
                       : "The demo account exists already.")
     }
@@ -134,7 +168,7 @@ struct Seed: AsyncParsableCommand {
         guard transactions >= 0 else { throw ValidationError("--transactions must not be negative.") }
         let started = ContinuousClock.now
         let summary = try await SkiffServerSeeder.seed(
-            try storage.configuration(seedDemo: false), countryCode: countryCode, phoneNumber: phone, fullName: name,
+            try storage.configuration(), countryCode: countryCode, phoneNumber: phone, fullName: name,
             password: password, transactions: transactions
         )
         let elapsed = ContinuousClock.now - started

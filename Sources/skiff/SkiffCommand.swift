@@ -19,17 +19,29 @@ struct SkiffCommand: AsyncParsableCommand {
         version: "0.1.0"
     )
 
-    @Option(name: .long, help: ArgumentHelp("Use this server instead of starting one (http://host:port).", valueName: "url"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Use this server instead of starting one: https://host[:port], or http:// on this machine only.", valueName: "url"
+    ))
     var server: String?
+
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp(
+        "Also trust this certificate authority (PEM) for an https:// --server.", valueName: "pem"
+    ))
+    var certificateAuthorityFile: String?
 
     @Option(name: .customLong("data-dir"), help: ArgumentHelp("Keep every file under this folder instead of the XDG directories.", valueName: "path"))
     var dataDirectory: String?
 
     func validate() throws {
         if let server {
-            guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
-                throw ValidationError("--server needs an http:// or https:// address with a host, such as http://127.0.0.1:8080.")
+            do {
+                _ = try ServerAddress(parsing: server)
+            } catch {
+                throw ValidationError(error.description)
             }
+        }
+        if certificateAuthorityFile != nil, server == nil {
+            throw ValidationError("--ca-file is for an https:// --server; the built-in server needs none.")
         }
         if let dataDirectory, dataDirectory.isEmpty {
             throw ValidationError("--data-dir needs a folder.")
@@ -37,6 +49,15 @@ struct SkiffCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        var trust = ServerTrust.system
+        if let certificateAuthorityFile {
+            do {
+                trust = try ServerTrust(certificateAuthorityFile: certificateAuthorityFile)
+            } catch {
+                throw StartupError(description: error.description)
+            }
+        }
+
         let environment = ProcessInfo.processInfo.environment
         let paths = dataDirectory.map { AppPaths.rooted(at: URL(fileURLWithPath: $0, isDirectory: true)) } ?? AppPaths.standard(environment: environment)
         // Every file the app, SQLite or the embedded server creates is the owner's alone from its first byte.
@@ -64,14 +85,14 @@ struct SkiffCommand: AsyncParsableCommand {
 
         var embedded: SkiffServerInstance?
         let serverURL: URL
-        if let server, let url = URL(string: server) {
-            serverURL = url
+        if let server {
+            serverURL = try ServerAddress(parsing: server).url
         } else {
             do {
                 let instance = try await SkiffServerInstance.start(SkiffServerConfiguration(
                     host: "127.0.0.1", port: 0,
                     database: .sqlite(path: paths.serverDatabase.path), smsOutboxPath: paths.smsOutbox.path,
-                    dataDirectory: paths.data.path, logger: Logger(label: "skiff.server")
+                    dataDirectory: paths.data.path, seedDemoDataIfEmpty: true, logger: Logger(label: "skiff.server")
                 ))
                 embedded = instance
                 serverURL = instance.baseURL
@@ -87,7 +108,9 @@ struct SkiffCommand: AsyncParsableCommand {
             status = try await MainActor.run {
                 try SkiffApp(
                     terminal: CursesTerminal(environment: environment),
-                    configuration: SkiffAppConfiguration(serverURL: serverURL, paths: paths, isEmbeddedServer: embedded != nil),
+                    configuration: SkiffAppConfiguration(
+                        serverURL: serverURL, paths: paths, isEmbeddedServer: embedded != nil, trust: trust
+                    ),
                     environment: environment, logger: logger
                 )
             }.run()

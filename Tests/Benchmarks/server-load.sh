@@ -28,7 +28,7 @@ echo "== seed --transactions $TRANSACTIONS"
 ls -la "$WORK" | grep sqlite
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$DB" --sms-outbox "$OUTBOX" --no-demo \
+"$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$DB" --sms-outbox "$OUTBOX" \
     --log-level warning &
 SERVER=$!
 for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null && break; sleep 0.2; done

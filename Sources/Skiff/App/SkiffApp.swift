@@ -38,7 +38,7 @@ public final class SkiffApp {
         let cache = try CacheStore(file: paths.cacheDatabase, logger: logger)
         let relay = SessionExpiryRelay()
         let tokens = SessionTokenBox()
-        let api = APIClient(baseURL: configuration.serverURL, tokens: tokens) { relay.fire() }
+        let api = APIClient(baseURL: configuration.serverURL, trust: configuration.trust, tokens: tokens) { relay.fire() }
         let dependencies = AppDependencies(
             auth: AuthWorker(api: api), account: AccountWorker(api: api), cards: CardWorker(api: api),
             notifications: NotificationsWorker(api: api),

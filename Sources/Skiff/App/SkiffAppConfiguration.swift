@@ -6,10 +6,13 @@ public struct SkiffAppConfiguration: Sendable {
     var paths: AppPaths
     /// True when the app started its own server: show the demo credentials and read codes from its outbox.
     var isEmbeddedServer: Bool
+    /// The authorities an `https://` server's certificate is checked against.
+    var trust: ServerTrust
 
-    public init(serverURL: URL, paths: AppPaths, isEmbeddedServer: Bool) {
+    public init(serverURL: URL, paths: AppPaths, isEmbeddedServer: Bool, trust: ServerTrust = .system) {
         self.serverURL = serverURL
         self.paths = paths
         self.isEmbeddedServer = isEmbeddedServer
+        self.trust = trust
     }
 }

@@ -16,18 +16,22 @@ final class APIClient: Sendable {
     let tokens: SessionTokenBox
 
     /// `onUnauthorised` runs (on any thread) when a signed-in request answers 401: the session is gone.
-    /// `timeout` and `middlewares` (run nearest the network) are for tests.
-    convenience init(baseURL: URL, tokens: SessionTokenBox, onUnauthorised: @escaping @Sendable () -> Void) {
-        self.init(baseURL: baseURL, tokens: tokens, timeout: APIClient.requestTimeout, middlewares: [], onUnauthorised: onUnauthorised)
+    /// `trust` checks an `https://` server's certificate. `timeout` and `middlewares` (run nearest the network) are for tests.
+    convenience init(baseURL: URL, trust: ServerTrust, tokens: SessionTokenBox, onUnauthorised: @escaping @Sendable () -> Void) {
+        self.init(
+            baseURL: baseURL, trust: trust, tokens: tokens, timeout: APIClient.requestTimeout, middlewares: [],
+            onUnauthorised: onUnauthorised
+        )
     }
 
     init(
-        baseURL: URL, tokens: SessionTokenBox, timeout: TimeAmount, middlewares: [any ClientMiddleware],
-        onUnauthorised: @escaping @Sendable () -> Void
+        baseURL: URL, trust: ServerTrust = .system, tokens: SessionTokenBox, timeout: TimeAmount,
+        middlewares: [any ClientMiddleware], onUnauthorised: @escaping @Sendable () -> Void
     ) {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(3), read: timeout)
         configuration.httpVersion = .http1Only
+        configuration.tlsConfiguration = trust.tlsConfiguration
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.httpClient = httpClient
         self.tokens = tokens

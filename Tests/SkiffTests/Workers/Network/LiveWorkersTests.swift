@@ -10,16 +10,16 @@ import Synchronization
 import Testing
 @testable import Skiff
 
-/// A real Skiff server on a free loopback port, in a temporary folder, with the demo account.
+/// A real Skiff server on a free loopback port, in a temporary folder, with the demo account; over TLS with `tls`.
 final class LiveServer: Sendable {
     let instance: SkiffServerInstance
     let folder: URL
 
-    static func start() async throws -> LiveServer {
+    static func start(tls: TLSFiles? = nil) async throws -> LiveServer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let instance = try await SkiffServerInstance.start(SkiffServerConfiguration(
-            host: "127.0.0.1", port: 0,
+            host: "127.0.0.1", port: 0, tls: tls,
             database: .sqlite(path: folder.appendingPathComponent("skiff.sqlite").path),
             smsOutboxPath: folder.appendingPathComponent("sms-outbox.jsonl").path,
             bcryptCost: 4, logger: Logger(label: "test.server", factory: { _ in SwiftLogNoOpLogHandler() })

@@ -1,0 +1,149 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOSSL
+import SkiffTestCertificates
+import Testing
+@testable import SkiffServer
+
+@Suite("Transport: TLS, and what may listen off loopback")
+struct TransportTests {
+    /// GET `url` with a client that trusts the system's authorities plus `authority`.
+    private func status(of url: String, trusting authority: URL?) async throws -> UInt {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let authority { tls.additionalTrustRoots = [.file(authority.path)] }
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+        configuration.timeout = .init(connect: .seconds(3), read: .seconds(5))
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(5))
+            try await client.shutdown()
+            return response.status.code
+        } catch {
+            try await client.shutdown()
+            throw error
+        }
+    }
+
+    @Test("With --tls-cert and --tls-key the server answers /health over https to a client trusting its authority; plain http fails")
+    func servesTLS() async throws {
+        let authority = try TestCertificateAuthority()
+        defer { authority.remove() }
+        var server = try TestServer()
+        defer { server.remove() }
+        server.configuration.tls = TLSFiles(
+            certificateChainPath: authority.serverCertificateFile.path, privateKeyPath: authority.serverKeyFile.path
+        )
+        let instance = try await SkiffServerInstance.start(server.configuration)
+        #expect(instance.baseURL.absoluteString == "https://127.0.0.1:\(instance.port)")
+
+        #expect(try await status(of: "https://127.0.0.1:\(instance.port)/health", trusting: authority.authorityCertificateFile) == 200)
+        #expect(try await status(of: "https://localhost:\(instance.port)/health", trusting: authority.authorityCertificateFile) == 200)
+        await #expect(throws: (any Error).self) {
+            try await status(of: "https://127.0.0.1:\(instance.port)/health", trusting: nil)
+        }
+        await #expect(throws: (any Error).self) {
+            try await status(of: "http://127.0.0.1:\(instance.port)/health", trusting: nil)
+        }
+        #expect(server.logText.contains("skiff-server listening") && server.logText.contains("https"))
+        await instance.stop()
+    }
+
+    @Test("Unreadable, empty or mismatched TLS files stop the start with a message naming the file")
+    func badTLSFiles() async throws {
+        let authority = try TestCertificateAuthority()
+        defer { authority.remove() }
+        let missing = authority.directory.appendingPathComponent("missing.pem").path
+        let notPEM = authority.directory.appendingPathComponent("not.pem")
+        try "hello".write(to: notPEM, atomically: true, encoding: .utf8)
+        let cases: [(TLSFiles, String)] = [
+            (TLSFiles(certificateChainPath: missing, privateKeyPath: authority.serverKeyFile.path),
+             "The TLS certificate \(missing) cannot be read"),
+            (TLSFiles(certificateChainPath: authority.serverCertificateFile.path, privateKeyPath: missing),
+             "The TLS private key \(missing) cannot be read"),
+            (TLSFiles(certificateChainPath: notPEM.path, privateKeyPath: authority.serverKeyFile.path),
+             "The TLS certificate \(notPEM.path)"),
+            (TLSFiles(certificateChainPath: authority.serverCertificateFile.path, privateKeyPath: notPEM.path),
+             "The TLS private key \(notPEM.path) is not a PEM private key"),
+            (TLSFiles(certificateChainPath: authority.serverCertificateFile.path, privateKeyPath: authority.unrelatedKeyFile.path),
+             "does not belong to the certificate"),
+        ]
+        for (files, message) in cases {
+            let error = #expect(throws: TLSFiles.LoadError.self) { _ = try files.serverConfiguration() }
+            #expect(error?.description.contains(message) == true, "\(String(describing: error))")
+        }
+
+        var server = try TestServer()
+        defer { server.remove() }
+        server.configuration.tls = cases[4].0
+        await #expect(throws: TLSFiles.LoadError.self) { _ = try await buildApplication(server.configuration) }
+        #expect(!FileManager.default.fileExists(atPath: server.databasePath))
+    }
+
+    @Test("Plain HTTP off loopback is refused before anything opens, saying how to fix it")
+    func plaintextOffLoopback() async throws {
+        var server = try TestServer()
+        defer { server.remove() }
+        for host in ["0.0.0.0", "::", "192.168.1.10", "wallet.example.com"] {
+            server.configuration.host = host
+            let message = #expect(throws: SkiffServerConfiguration.ExposureRefusal.self) {
+                _ = try server.configuration.checkExposure()
+            }?.description ?? ""
+            #expect(message.contains("--host \(host) is not loopback"))
+            #expect(message.contains("--tls-cert and --tls-key") && message.contains("--insecure-http"))
+        }
+        server.configuration.host = "0.0.0.0"
+        await #expect(throws: SkiffServerConfiguration.ExposureRefusal.self) { _ = try await buildApplication(server.configuration) }
+        #expect(!FileManager.default.fileExists(atPath: server.databasePath))
+
+        for host in ["127.0.0.1", "127.0.0.2", "::1", "localhost"] {
+            server.configuration.host = host
+            #expect(try server.configuration.checkExposure() == nil)
+        }
+    }
+
+    @Test("--insecure-http lets plain HTTP listen off loopback, with a warning at every start")
+    func insecureHTTPWarns() async throws {
+        var server = try TestServer()
+        defer { server.remove() }
+        server.configuration.host = "0.0.0.0"
+        server.configuration.allowsInsecureHTTP = true
+        let warning = try #require(try server.configuration.checkExposure())
+        #expect(warning.contains("plain HTTP on 0.0.0.0"))
+
+        // Built, never run: nothing binds to all interfaces.
+        _ = try await buildApplication(server.configuration)
+        _ = try await buildApplication(server.configuration)
+        let warnings = server.logLines.withLockedValue { $0 }.filter { $0.hasPrefix("warning") && $0.contains(warning) }
+        #expect(warnings.count == 2)
+    }
+
+    @Test("TLS off loopback needs no --insecure-http and logs no warning")
+    func tlsOffLoopback() throws {
+        var server = try TestServer()
+        defer { server.remove() }
+        server.configuration.host = "0.0.0.0"
+        server.configuration.tls = TLSFiles(certificateChainPath: "server.pem", privateKeyPath: "server-key.pem")
+        #expect(try server.configuration.checkExposure() == nil)
+    }
+
+    @Test("The demo account is refused off loopback, TLS or not")
+    func demoOffLoopback() async throws {
+        var server = try TestServer(seedDemo: true)
+        defer { server.remove() }
+        server.configuration.host = "0.0.0.0"
+        for tls in [nil, TLSFiles(certificateChainPath: "server.pem", privateKeyPath: "server-key.pem")] {
+            server.configuration.tls = tls
+            server.configuration.allowsInsecureHTTP = true
+            let message = #expect(throws: SkiffServerConfiguration.ExposureRefusal.self) {
+                _ = try server.configuration.checkExposure()
+            }?.description ?? ""
+            #expect(message.contains("Leave out --demo, or listen on 127.0.0.1"))
+        }
+        server.configuration.tls = nil
+        await #expect(throws: SkiffServerConfiguration.ExposureRefusal.self) { _ = try await buildApplication(server.configuration) }
+        #expect(!FileManager.default.fileExists(atPath: server.databasePath))
+        server.configuration.host = "127.0.0.1"
+        #expect(try server.configuration.checkExposure() == nil)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import SkiffCore
+import SkiffServer
+import SkiffTestCertificates
+import Testing
+@testable import Skiff
+
+@Suite("ServerTrust: --ca-file for a server with a private certificate authority", .serialized)
+struct ServerTrustTests {
+    let demoPhone = try! PhoneNumber.parse(countryCode: DemoCredentials.demo.countryCode, number: DemoCredentials.demo.phoneNumber)
+
+    private func login(_ server: LiveServer, trust: ServerTrust) async throws -> Session {
+        let api = APIClient(baseURL: server.instance.baseURL, trust: trust, tokens: SessionTokenBox(), timeout: .seconds(5),
+                            middlewares: [], onUnauthorised: {})
+        do {
+            let session = try await AuthWorker(api: api).login(phone: demoPhone, password: DemoCredentials.demo.password)
+            await api.shutdown()
+            return session
+        } catch {
+            await api.shutdown()
+            throw error
+        }
+    }
+
+    @Test("the app's client reaches an https server with --ca-file, and is refused without it")
+    func trustsThePrivateAuthority() async throws {
+        let authority = try TestCertificateAuthority()
+        defer { authority.remove() }
+        let server = try await LiveServer.start(tls: TLSFiles(
+            certificateChainPath: authority.serverCertificateFile.path, privateKeyPath: authority.serverKeyFile.path
+        ))
+        #expect(server.instance.baseURL.scheme == "https")
+
+        let trusted = try ServerTrust(certificateAuthorityFile: authority.authorityCertificateFile.path)
+        #expect(try await login(server, trust: trusted).user.fullName == DemoCredentials.demo.fullName)
+        await #expect(throws: NetworkError.unreachable) { try await login(server, trust: .system) }
+        await server.stop()
+    }
+
+    @Test("a --ca-file that cannot be read or holds no certificate is refused with its path")
+    func badFile() throws {
+        let authority = try TestCertificateAuthority()
+        defer { authority.remove() }
+        let missing = authority.directory.appendingPathComponent("missing.pem").path
+        let unreadable = #expect(throws: ServerTrust.LoadError.self) { try ServerTrust(certificateAuthorityFile: missing) }
+        #expect(unreadable?.description.hasPrefix("--ca-file \(missing) cannot be read") == true)
+
+        let keyOnly = authority.serverKeyFile.path
+        let empty = #expect(throws: ServerTrust.LoadError.self) { try ServerTrust(certificateAuthorityFile: keyOnly) }
+        #expect(empty?.description == "--ca-file \(keyOnly) holds no PEM certificate.")
+    }
+}
