@@ -222,3 +222,12 @@ extension TestServer {
         )
     }
 }
+
+extension TestServer {
+    /// The same server with a larger per-address bucket, for tests about another limit that send many requests at once.
+    func allowingAuthBursts(of burst: Int) -> TestServer {
+        var server = self
+        server.configuration.limits.authRequestBurst = burst
+        return server
+    }
+}

@@ -263,15 +263,6 @@ struct ClientAddressTests {
     }
 }
 
-extension TestServer {
-    /// The same server with a larger per-address bucket, for tests about another limit that send many requests at once.
-    func allowingAuthBursts(of burst: Int) -> TestServer {
-        var server = self
-        server.configuration.limits.authRequestBurst = burst
-        return server
-    }
-}
-
 extension TestClientProtocol {
     /// A sign-in with an invalid number: refused (400) without any work, so only the bucket can answer 429.
     func badLogin(forwardedFor: String?) async throws -> Reply {
