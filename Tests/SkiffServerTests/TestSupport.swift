@@ -230,4 +230,11 @@ extension TestServer {
         server.configuration.limits.authRequestBurst = burst
         return server
     }
+
+    /// The same server trusting `proxy`'s X-Forwarded-For, so a test names each request's client address.
+    func trustingProxy(_ proxy: String) -> TestServer {
+        var server = self
+        server.configuration.trustedProxies = [proxy]
+        return server
+    }
 }

@@ -225,9 +225,7 @@ struct ClientAddressTests {
 
     @Test("A trusted proxy's X-Forwarded-For is honoured: each client address has its own bucket")
     func trustedProxyHonoured() async throws {
-        var proxied = try TestServer()
-        proxied.configuration.trustedProxies = ["127.0.0.1"]
-        let server = proxied
+        let server = try TestServer().trustingProxy("127.0.0.1")
         defer { server.remove() }
         let app = try await buildApplication(server.configuration)
         try await app.test(.live) { client in
@@ -243,9 +241,7 @@ struct ClientAddressTests {
 
     @Test("A client address gets at most 20 codes an hour whatever the numbers; another address is not held up")
     func codesPerAddress() async throws {
-        var proxied = try TestServer()
-        proxied.configuration.trustedProxies = ["127.0.0.1"]
-        let server = proxied
+        let server = try TestServer().trustingProxy("127.0.0.1")
         defer { server.remove() }
         let app = try await buildApplication(server.configuration)
         try await app.test(.live) { client in
