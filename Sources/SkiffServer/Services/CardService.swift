@@ -12,8 +12,8 @@ struct CardService: Sendable {
     let clock: any ServerClock
     let logger: Logger
 
-    /// What the client sent to add a card.
-    struct NewCard: Sendable {
+    /// What the client sent to add a card. `Redacted`: printing it shows neither the number nor the CVC.
+    struct NewCard: Sendable, Redacted {
         var number: String
         var expiryMonth: Int
         var expiryYear: Int

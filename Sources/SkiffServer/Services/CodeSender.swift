@@ -1,8 +1,8 @@
 import Foundation
 import SkiffCore
 
-/// A one-time code on its way to a phone.
-public struct OutgoingCode: Sendable, Codable, Equatable {
+/// A one-time code on its way to a phone. `Redacted`: printing it shows the purpose and the number, never the code.
+public struct OutgoingCode: Sendable, Codable, Equatable, Redacted {
     /// The E.164 number.
     public var to: String
     /// Six digits.
@@ -16,6 +16,8 @@ public struct OutgoingCode: Sendable, Codable, Equatable {
         self.purpose = purpose
         self.sentAt = sentAt
     }
+
+    public var redactedDescription: String { "OutgoingCode(\(purpose.rawValue) to \(to), code: <redacted>)" }
 }
 
 /// Delivers one-time codes. The default writes them to a local SMS outbox file; a deployment would send SMS.

@@ -7,6 +7,24 @@ import SkiffPasswords
 
 @Suite("Services")
 struct ServicesTests {
+    @Test("A card being added, a code being sent and a PostgreSQL URL print none of their secrets")
+    func serverValuesAreRedacted() throws {
+        let card = CardService.NewCard(
+            number: "4242 4242 4242 4242", expiryMonth: 4, expiryYear: 2030, cvc: "9371", holderName: "Sam Carter"
+        )
+        let code = OutgoingCode(to: "+12025550100", code: "481516", purpose: .registration, sentAt: Date())
+        let url = try PostgresURL("postgres://skiff:s3cret-pw@db:6432/wallet", environment: [:])
+        let secrets = ["4242", "9371", "481516", "s3cret-pw"]
+        for value in [card, code, url] as [Any] {
+            var dumped = ""
+            dump(value, to: &dumped)
+            for printed in [String(describing: value), String(reflecting: value), "\(value)", dumped] {
+                #expect(!secrets.contains { printed.contains($0) }, "\(type(of: value)) printed \(printed)")
+            }
+        }
+        #expect(String(describing: code).contains("+12025550100"))
+    }
+
     @Test("One-time codes are six digits and vary")
     func codes() {
         let codes = (0..<200).map { _ in OneTimeCodeService.generateCode() }

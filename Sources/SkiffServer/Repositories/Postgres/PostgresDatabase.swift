@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import SkiffCore
 
 /// A PostgreSQL database reached through PostgresNIO's `PostgresClient` (its own connection pool), migrated on open.
 ///
@@ -70,7 +71,8 @@ final class PostgresDatabase: RepositoryStore {
 }
 
 /// The parts of a `postgres://` URL the client needs; the password comes from the URL or `PGPASSWORD`.
-struct PostgresURL {
+/// `Redacted`, because it holds that password.
+struct PostgresURL: Redacted {
     var host: String
     var port: Int
     var username: String
