@@ -21,7 +21,8 @@ final class SessionExpiryRelay {
 public final class SkiffApp {
     let application: Application
     let coordinator: AppCoordinator
-    private let api: APIClient?
+    /// The live workers' client (nil with worker doubles); `run()` closes it when the app ends.
+    let api: APIClient?
 
     /// Builds the app on `terminal` from ready dependencies (tests pass doubles and a headless terminal).
     init(terminal: any Terminal, dependencies: AppDependencies, environment: [String: String]) {
@@ -38,7 +39,9 @@ public final class SkiffApp {
         let cache = try CacheStore(file: paths.cacheDatabase, logger: logger)
         let relay = SessionExpiryRelay()
         let tokens = SessionTokenBox()
-        let api = APIClient(baseURL: configuration.serverURL, trust: configuration.trust, tokens: tokens) { relay.fire() }
+        let api = APIClient(
+            baseURL: configuration.serverURL, trust: configuration.trust, tokens: tokens, timeout: configuration.requestTimeout
+        ) { relay.fire() }
         let dependencies = AppDependencies(
             auth: AuthWorker(api: api), account: AccountWorker(api: api), cards: CardWorker(api: api),
             notifications: NotificationsWorker(api: api),

@@ -8,11 +8,19 @@ public struct SkiffAppConfiguration: Sendable {
     var isEmbeddedServer: Bool
     /// The authorities an `https://` server's certificate is checked against.
     var trust: ServerTrust
+    /// How long any request may take before the app gives up on it and says the server is slow.
+    var requestTimeout: Duration
+    /// The request timeout unless one is given: 10 s.
+    public static let defaultRequestTimeout: Duration = .seconds(10)
 
-    public init(serverURL: URL, paths: AppPaths, isEmbeddedServer: Bool, trust: ServerTrust = .system) {
+    public init(
+        serverURL: URL, paths: AppPaths, isEmbeddedServer: Bool, trust: ServerTrust = .system,
+        requestTimeout: Duration = SkiffAppConfiguration.defaultRequestTimeout
+    ) {
         self.serverURL = serverURL
         self.paths = paths
         self.isEmbeddedServer = isEmbeddedServer
         self.trust = trust
+        self.requestTimeout = requestTimeout
     }
 }

@@ -80,6 +80,8 @@ final class ActivateCardInteractor: ActivateCardBusinessLogic {
                 self.challenge = challenge
                 stage = .code
                 presenter.presentSubmit(response: .codeSent(challenge, developmentCode: expected.read()))
+            case .failure(.conflict):
+                alreadyActive()
             case .failure(let error):
                 presenter.presentSubmit(response: .failed(error))
             }
@@ -97,10 +99,21 @@ final class ActivateCardInteractor: ActivateCardBusinessLogic {
             case .success(let card):
                 presenter.presentSubmit(response: .activated(card))
                 route(.activated(card))
+            case .failure(.conflict):
+                alreadyActive()
             case .failure(let error):
                 presenter.presentSubmit(response: .refused(error))
             }
         })
+    }
+
+    /// The server says the card is active already: an earlier answer was lost after the server activated it
+    /// (or another device did), so the activation is done.
+    private func alreadyActive() {
+        var active = card
+        active.status = .active
+        presenter.presentSubmit(response: .activated(active))
+        route(.activated(active))
     }
 
     func back(request: ActivateCard.Back.Request) {

@@ -43,6 +43,8 @@ final class HomeInteractor: HomeBusinessLogic {
     var route: (HomeRoute) -> Void = { _ in }
 
     private(set) var state = Home.State()
+    /// A search whose answer never came (the server failed or was unreachable): refreshing tries it again.
+    private var failedSearch: String?
     /// Summary, cards and the first page, for a load, refresh or search.
     let fetch: RequestInFlight
     /// The next page of transactions.
@@ -81,7 +83,7 @@ final class HomeInteractor: HomeBusinessLogic {
     }
 
     func refresh(request: Home.Refresh.Request) {
-        fetchAll(query: state.query)
+        fetchAll(query: failedSearch ?? state.query)
     }
 
     private func apply(_ snapshot: HomeSnapshot) {
@@ -119,12 +121,14 @@ final class HomeInteractor: HomeBusinessLogic {
         case .success(let snapshot):
             apply(snapshot)
             state.query = query ?? ""
+            failedSearch = nil
             state.cachedAt = nil
             if query == nil { cache.saveHome(snapshot, userID: session.user.id, at: clock.now()) }
         case .failure(.cancelled):
             break
         case .failure(let error):
             state.error = error
+            failedSearch = (query ?? "") == state.query ? nil : query ?? ""
         }
         present()
     }

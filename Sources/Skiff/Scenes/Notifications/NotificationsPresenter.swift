@@ -26,7 +26,9 @@ final class NotificationsPresenter: NotificationsPresentationLogic, ScenePresent
             emptyText: state.items.isEmpty
                 ? (state.isLoading ? "Loading notifications…" : state.hasLoaded && state.error == nil ? "No notifications yet." : nil)
                 : nil,
-            banner: state.error.flatMap { formatting.message(for: $0) }.map { BannerMessage(.error, $0) },
+            banner: state.error.flatMap { formatting.message(for: $0) }.map {
+                BannerMessage(.error, $0, prompts: [KeyPrompt(.refresh, "reload")])
+            },
             isBusy: state.isLoading
         ))
     }

@@ -23,6 +23,7 @@ final class NotificationsViewController: SceneViewController, NotificationsDispl
         keyBindings = [
             KeyBinding.described([.enter], "mark read", showsInStatusBar: true),
             KeyBinding(.character("m"), "mark all read") { [weak self] in self?.interactor?.markAllRead(request: .init()) },
+            bind(.refresh, .character("r"), "reload") { [weak self] in self?.interactor?.load(request: .init()) },
         ]
     }
 
@@ -61,7 +62,7 @@ final class NotificationsViewController: SceneViewController, NotificationsDispl
         rows = viewModel.rows
         list.reloadData()
         showBody(list.selectedIndex ?? 0)
-        if let message = viewModel.banner { banner.show(message.text, kind: .error) } else { banner.clear() }
+        if let message = viewModel.banner { banner.show(sentence(message.content), kind: .error) } else { banner.clear() }
         if viewModel.isBusy { spinner.start() } else { spinner.stop() }
     }
 }

@@ -5,21 +5,25 @@ import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import SkiffAPI
 
-/// The generated client, set up for the app: bearer token, 10 s timeout, and a hook for a 401 from any
-/// signed-in call.
+/// The generated client, set up for the app: bearer token, the configured request timeout, and a hook for a 401
+/// from any signed-in call.
 final class APIClient: Sendable {
-    /// How long any request may take before it counts as timed out.
-    static let requestTimeout: TimeAmount = .seconds(10)
 
     let client: Client
     private let httpClient: HTTPClient
     let tokens: SessionTokenBox
 
     /// `onUnauthorised` runs (on any thread) when a signed-in request answers 401: the session is gone.
-    /// `trust` checks an `https://` server's certificate. `timeout` and `middlewares` (run nearest the network) are for tests.
-    convenience init(baseURL: URL, trust: ServerTrust, tokens: SessionTokenBox, onUnauthorised: @escaping @Sendable () -> Void) {
+    /// `trust` checks an `https://` server's certificate; `timeout` bounds every request. `middlewares` (run
+    /// nearest the network) are for tests.
+    convenience init(
+        baseURL: URL, trust: ServerTrust, tokens: SessionTokenBox, timeout: Duration,
+        onUnauthorised: @escaping @Sendable () -> Void
+    ) {
+        let (seconds, attoseconds) = timeout.components
         self.init(
-            baseURL: baseURL, trust: trust, tokens: tokens, timeout: APIClient.requestTimeout, middlewares: [],
+            baseURL: baseURL, trust: trust, tokens: tokens,
+            timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000), middlewares: [],
             onUnauthorised: onUnauthorised
         )
     }

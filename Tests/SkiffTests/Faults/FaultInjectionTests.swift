@@ -1,0 +1,308 @@
+import Foundation
+import SkiffCore
+import Testing
+import TerminalUI
+@testable import Skiff
+
+/// One screen that talks to the server, as a fault test drives it.
+struct FaultScenario: Sendable, CustomTestStringConvertible {
+    var name: String
+    /// The request the fault hits, as the proxy matches it.
+    var request: String
+    var signedIn: Bool
+    /// The faults worth trying here (the auth screens have no session for a 401 to end).
+    var faults: [Fault] = Fault.allCases
+    /// From a fresh app on Login: to the screen, filled in, one key short of sending the request.
+    var reach: @MainActor @Sendable (LiveAppHarness) async throws -> Void
+    /// The keys that send the request.
+    var send: [Key] = [.enter]
+    /// What the form shows that must survive the fault.
+    var kept: [String] = []
+    /// The keys that try again.
+    var retry: [Key]
+    /// Esc, then back to where `retry` sends the request again.
+    var escape: EscapeCheck
+    /// Whether sending the request opens the screen (Notifications loads as it opens).
+    var sendOpensScreen = false
+    /// Whether Esc is tried before the retry (Esc on a search also clears it, so there it comes after).
+    var escapeBeforeRetry = true
+    /// Whether the screen shows that the retried request worked.
+    var succeeded: @MainActor @Sendable (LiveAppHarness) -> Bool
+    /// What must then hold on the server.
+    var afterwards: (@MainActor @Sendable (LiveAppHarness) async throws -> Void)?
+
+    enum EscapeCheck: Sendable {
+        /// Esc leaves the scene (or its step) for the screen with this title; `back` returns and refills.
+        case leaves(to: String, back: @MainActor @Sendable (LiveAppHarness) async throws -> Void)
+        /// Esc keeps the screen (nothing is running): it must still be there, unbroken.
+        case stays
+    }
+
+    var testDescription: String { name }
+}
+
+@MainActor
+@Suite("Faults between the app and the server", .serialized, .timeLimit(.minutes(2)))
+struct FaultInjectionTests {
+    nonisolated static let newPhone = "2025550199"
+    nonisolated static let newPassword = "harbour-lights-9"
+
+    nonisolated static let scenarios: [FaultScenario] = [
+        FaultScenario(
+            name: "Login", request: "POST /v1/auth/login", signedIn: false,
+            reach: { h in await h.type(DemoCredentials.demo.phoneNumber); await h.send(.tab); await h.type(DemoCredentials.demo.password) },
+            kept: ["202 555 0143"], retry: [.ctrl("r")], escape: .stays,
+            succeeded: { $0.screen.contains("Balance $") }
+        ),
+        FaultScenario(
+            name: "Register", request: "POST /v1/auth/register", signedIn: false,
+            faults: Fault.allCases.filter { $0 != .unauthorised },
+            reach: { h in await h.type(newPhone); await h.send(.ctrl("n")); await fillRegistration(h) },
+            kept: ["2025550199", "Sam Lee"], retry: [.ctrl("r")],
+            escape: .leaves(to: "Log in", back: { h in await h.send(.ctrl("n")); await fillRegistration(h); await h.send(.enter) }),
+            succeeded: { $0.top is VerifyPhoneViewController }
+        ),
+        FaultScenario(
+            name: "Verify phone", request: "POST /v1/auth/register/verify", signedIn: false,
+            faults: [.dropBeforeServer, .serverError, .refusedConnections],
+            reach: { h in
+                await h.type(newPhone)
+                await h.send(.ctrl("n"))
+                await fillRegistration(h)
+                await h.send(.enter)
+                try await typeCode(h, for: .registration, to: "+12025550199")
+            },
+            retry: [.enter],
+            escape: .leaves(to: "Create account", back: { h in
+                await h.send(.enter)
+                try await typeCode(h, for: .registration, to: "+12025550199")
+            }),
+            succeeded: { $0.screen.contains("Balance $") }
+        ),
+        FaultScenario(
+            name: "Forgot password", request: "POST /v1/auth/password/forgot", signedIn: false,
+            faults: Fault.allCases.filter { $0 != .unauthorised },
+            reach: { h in await h.type(DemoCredentials.demo.phoneNumber); await h.send(.ctrl("p")) },
+            kept: ["202 555 0143"], retry: [.ctrl("r")],
+            escape: .leaves(to: "Log in", back: { h in await h.send(.ctrl("p")) }),
+            succeeded: { $0.screen.contains("we sent it a 6-digit code") }
+        ),
+        FaultScenario(
+            name: "Reset password", request: "POST /v1/auth/password/reset", signedIn: false,
+            faults: [.dropBeforeServer, .serverError, .refusedConnections],
+            reach: { h in
+                await h.type(DemoCredentials.demo.phoneNumber)
+                await h.send(.ctrl("p"))
+                await h.send(.enter)
+                try await fillReset(h)
+            },
+            kept: ["202 555 0143"], retry: [.ctrl("r")],
+            escape: .leaves(to: "Log in", back: { h in await h.send(.ctrl("p")); await h.send(.enter); try await fillReset(h) }),
+            succeeded: { $0.screen.contains("Your password was changed") }
+        ),
+        FaultScenario(
+            name: "Home load", request: "GET /v1/me", signedIn: true,
+            reach: { h in try await h.logIn() }, send: [.character("r")], kept: ["Alex Rivera"], retry: [.character("r")],
+            escape: .stays, succeeded: { !$0.screen.contains(" ! ") && $0.screen.contains("Balance $") }
+        ),
+        FaultScenario(
+            name: "Home search", request: "GET /v1/transactions", signedIn: true,
+            reach: { h in try await h.logIn(); await h.send(.character("/")); await h.type("coffee") },
+            kept: ["coffee"], retry: [.character("r")], escape: .stays, escapeBeforeRetry: false,
+            succeeded: { $0.screen.contains("Transactions matching “coffee”") && !$0.screen.contains(" ! ") }
+        ),
+        FaultScenario(
+            name: "Home paging", request: "GET /v1/transactions", signedIn: true,
+            reach: { h in try await h.logIn(); await h.send(.pageDown, .pageDown) },
+            send: [.end], kept: ["Alex Rivera"], retry: [.up, .down], escape: .stays,
+            succeeded: { h in (h.top as? HomeViewController).map { $0.numberOfRows(in: $0.transactions) > HomeInteractor.pageSize } ?? false }
+        ),
+        FaultScenario(
+            name: "Notifications", request: "GET /v1/notifications", signedIn: true,
+            reach: { h in try await h.logIn() }, send: [.character("n")], retry: [.character("r")],
+            escape: .leaves(to: "Alex Rivera", back: { h in await h.send(.character("n")) }), sendOpensScreen: true,
+            succeeded: { $0.top is NotificationsViewController && $0.screen.contains("unread") && !$0.screen.contains(" ! ") }
+        ),
+        FaultScenario(
+            name: "Add card", request: "POST /v1/cards", signedIn: true,
+            reach: { h in try await h.logIn(); try await fillCard(h) },
+            kept: ["Visa •••• 4242"], retry: [.enter],
+            escape: .leaves(to: "Card number", back: { h in await h.send(.enter) }),
+            succeeded: { $0.screen.contains("Visa •••• 4242 added.") },
+            afterwards: { h in
+                let added = try await serverCards(h).filter { $0.kind == .external }
+                #expect(added.map(\.last4) == ["4242"], "the retried add left \(added.count) cards")
+            }
+        ),
+        FaultScenario(
+            name: "Activate card: code", request: "POST /v1/cards/*/activation", signedIn: true,
+            reach: { h in try await h.logIn(); await h.send(.character("v")); await h.type(try issuedLast4(h)) },
+            kept: ["Last four digits"], retry: [.enter],
+            escape: .leaves(to: "Alex Rivera", back: { h in await h.send(.character("v")); await h.type(try issuedLast4(h)) }),
+            succeeded: { $0.screen.contains("We sent a 6-digit code") }
+        ),
+        FaultScenario(
+            name: "Activate card", request: "POST /v1/cards/*/activate", signedIn: true,
+            reach: { h in
+                try await h.logIn()
+                let last4 = try issuedLast4(h)
+                await h.send(.character("v"))
+                await h.type(last4)
+                await h.send(.enter)
+                try await typeCode(h, for: .cardActivation, to: LiveAppHarness.demoPhone.e164)
+            },
+            retry: [.enter],
+            escape: .leaves(to: "Alex Rivera", back: { h in
+                await h.send(.character("v"))
+                await h.type(try issuedLast4(h))
+                await h.send(.enter)
+                if h.top is ActivateCardViewController, h.screen.contains("We sent") {
+                    try await typeCode(h, for: .cardActivation, to: LiveAppHarness.demoPhone.e164)
+                }
+            }),
+            succeeded: { $0.screen.contains("is active.") }
+        ),
+    ]
+
+    nonisolated static var cases: [(FaultScenario, Fault)] {
+        scenarios.flatMap { scenario in scenario.faults.map { (scenario, $0) } }
+    }
+
+    @Test("a fault on every screen: a message that says what to do, the form kept, Esc answers, a retry works", arguments: cases)
+    func faultOnScreen(_ scenario: FaultScenario, _ fault: Fault) async throws {
+        let h = try await LiveAppHarness.start()
+        do {
+            try await run(scenario, fault, h)
+        } catch {
+            await h.stop()
+            throw error
+        }
+        await h.stop()
+    }
+
+    private func run(_ scenario: FaultScenario, _ fault: Fault, _ h: LiveAppHarness) async throws {
+        try await scenario.reach(h)
+        var screenBefore = h.top
+        if fault == .refusedConnections { await h.proxy.refuseConnections() } else { h.proxy.inject(fault, on: scenario.request) }
+        app(h, send: scenario.send)
+        await h.settle()
+        if scenario.sendOpensScreen { screenBefore = h.top }
+
+        if fault == .unauthorised && scenario.signedIn {
+            // The session is gone: back to Login, told why, and able to log in again.
+            #expect(await h.waitFor("Your session has ended. Please log in again."), "\(h.screen)")
+            #expect(h.top is LoginViewController)
+            #expect(h.isRunning)
+            h.proxy.clearFaults()
+            try await h.logIn()
+            return
+        }
+        if fault != .refusedConnections {
+            #expect(h.proxy.faultsHit(on: h.proxy.log.last { $0.fault != nil }?.request ?? "") == 1, "\(h.proxy.log)")
+        }
+        let message = h.screen
+        #expect(h.isRunning)
+        #expect(h.top === screenBefore, "the screen stays after a failed request:\n\(message)")
+        #expect(
+            ["try again", "retry", "incorrect"].contains { message.lowercased().contains($0) },
+            "no message saying what to do after \(fault):\n\(message)"
+        )
+        for text in scenario.kept { #expect(message.contains(text), "the form lost “\(text)”:\n\(message)") }
+
+        h.proxy.clearFaults()
+        try await h.proxy.acceptConnections()
+        if fault == .unauthorised {
+            // Login's 401 means a wrong password, which is cleared: type it again.
+            await h.type(DemoCredentials.demo.password)
+        }
+        switch scenario.escape {
+        case .stays where !scenario.escapeBeforeRetry:
+            app(h, send: scenario.retry)
+        case .stays:
+            await h.send(.escape)
+            #expect(h.top === screenBefore && h.isRunning)
+            app(h, send: scenario.retry)
+        case .leaves(let title, let back):
+            await h.send(.escape)
+            #expect(h.screen.contains(title), "Esc did not leave for “\(title)”:\n\(h.screen)")
+            try await back(h)
+            if !scenario.succeeded(h) { app(h, send: scenario.retry) }
+        }
+        await h.settle()
+        var worked = scenario.succeeded(h)
+        for _ in 0..<100 where !worked {
+            try await Task.sleep(for: .milliseconds(20))
+            await h.settle()
+            worked = scenario.succeeded(h)
+        }
+        #expect(worked, "retrying after \(fault) did not work:\n\(h.screen)\n\(h.proxy.log)")
+        try await scenario.afterwards?(h)
+        if !scenario.escapeBeforeRetry {
+            await h.send(.escape)
+            #expect(h.top === screenBefore && h.isRunning)
+        }
+    }
+
+    private func app(_ h: LiveAppHarness, send keys: [Key]) {
+        h.app.application.send(keys)
+    }
+
+    // MARK: Filling forms
+
+    private static func fillRegistration(_ h: LiveAppHarness) async {
+        await h.type("Sam Lee")
+        await h.send(.tab)
+        await h.type(newPassword)
+        await h.send(.tab)
+        await h.type(newPassword)
+    }
+
+    private static func typeCode(_ h: LiveAppHarness, for purpose: CodePurpose, to e164: String) async throws {
+        guard await h.waitFor("6-digit code"), let code = h.latestCode(for: purpose, to: e164) else {
+            throw LiveAppHarness.HarnessError(screen: h.screen, step: "a code for \(purpose)")
+        }
+        await h.type(code)
+    }
+
+    private static func fillReset(_ h: LiveAppHarness) async throws {
+        try await typeCode(h, for: .passwordReset, to: LiveAppHarness.demoPhone.e164)
+        await h.send(.tab)
+        await h.type(newPassword)
+        await h.send(.tab)
+        await h.type(newPassword)
+    }
+
+    private static func fillCard(_ h: LiveAppHarness) async throws {
+        await h.send(.character("a"))
+        await h.type("4242424242424242")
+        await h.send(.tab, .tab)
+        await h.type("0429")
+        await h.send(.tab)
+        await h.type("123")
+        await h.send(.enter)
+        guard h.screen.contains("Visa •••• 4242") else { throw LiveAppHarness.HarnessError(screen: h.screen, step: "add card") }
+    }
+
+    /// The demo account's cards as the server has them, read past the proxy.
+    private static func serverCards(_ h: LiveAppHarness) async throws -> [Card] {
+        let api = APIClient(baseURL: h.server.baseURL, tokens: SessionTokenBox(), timeout: .seconds(5), middlewares: [], onUnauthorised: {})
+        do {
+            let session = try await AuthWorker(api: api).login(phone: LiveAppHarness.demoPhone, password: DemoCredentials.demo.password)
+            api.tokens.set(session.token)
+            let cards = try await CardWorker(api: api).cards()
+            await api.shutdown()
+            return cards
+        } catch {
+            await api.shutdown()
+            throw error
+        }
+    }
+
+    private static func issuedLast4(_ h: LiveAppHarness) throws -> String {
+        let home = h.navigation.viewControllers.first as? HomeViewController
+        guard let interactor = home?.interactor as? HomeInteractor,
+              let card = interactor.state.cards.first(where: { $0.kind == .issued })
+        else { throw LiveAppHarness.HarnessError(screen: h.screen, step: "the issued card") }
+        return card.last4
+    }
+}
