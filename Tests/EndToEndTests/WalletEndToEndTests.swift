@@ -107,4 +107,44 @@ struct WalletEndToEndTests {
         #expect(!session2.contains("sail-away-2026"))
         #expect(!session2.contains(code))
     }
+
+    @Test("Home's Spending panel: s hides and shows it, it folds on a small terminal, Enter on a category filters the list")
+    func spending() async throws {
+        let session = try TmuxSession.shell(environment: ["LANG": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no"])
+        defer {
+            session.kill()
+            try? FileManager.default.removeItem(atPath: dataDirectory)
+        }
+        try await session.waitFor("$")
+        try session.typeLine("clear; \(skiff) --data-dir \(dataDirectory); echo EXIT=$?")
+        try await session.waitFor("Log in with your phone number", timeout: 60)
+        try session.type("2025550143")
+        try session.sendKeys("Tab")
+        try session.type("sail-away-2026")
+        try session.sendKeys("Enter")
+        let home = try await session.waitFor("Spent $")
+        #expect(home.contains("Spending · "))
+
+        try session.type("s")
+        try await session.waitForAbsence("Spent $")
+        try session.type("s")
+        try await session.waitFor("Spent $")
+        try session.resize(width: 80, height: 20)
+        try await session.waitForAbsence("Spent $")
+        try session.resize(width: 100, height: 30)
+        try await session.waitFor("Spent $")
+
+        try session.sendKeys("Tab")
+        try session.sendKeys("Enter")
+        let filtered = try await session.waitFor("Transactions matching")
+        let category = try #require(match(#"Transactions matching “([^”]+)”"#, in: filtered))
+        #expect(filtered.contains("Search: \(category)"))
+        #expect(filtered.contains("· \(category)"))
+        try session.sendKeys("Escape")
+        let cleared = try await session.waitForAbsence("Transactions matching")
+        #expect(!cleared.contains("Search:"))
+        try session.sendKeys("q")
+        let exit = try await session.waitFor("EXIT=", timeout: 30)
+        #expect(exit.contains("EXIT=0"))
+    }
 }

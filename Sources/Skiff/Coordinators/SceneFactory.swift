@@ -82,7 +82,8 @@ struct SceneFactory {
         let presenter = HomePresenter(formatting: formatting)
         let interactor = HomeInteractor(
             presenter: presenter, account: dependencies.account, cards: dependencies.cards, auth: dependencies.auth,
-            sessions: dependencies.sessions, cache: dependencies.cache, session: session, clock: clock, tasks: tasks
+            sessions: dependencies.sessions, cache: dependencies.cache, preferences: dependencies.preferences,
+            session: session, clock: clock, tasks: tasks
         )
         return assemble(HomeViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
     }

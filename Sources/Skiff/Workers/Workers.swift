@@ -10,10 +10,12 @@ protocol AuthWorking: Sendable {
     func logout() async throws(NetworkError)
 }
 
-/// The signed-in user's account: summary and transactions.
+/// The signed-in user's account: summary, transactions and spending.
 protocol AccountWorking: Sendable {
     func summary() async throws(NetworkError) -> AccountSummary
     func transactions(limit: Int, cursor: String?, query: String?) async throws(NetworkError) -> TransactionPage
+    /// The current month's spending (the server's month, in UTC) by category, with last month's total.
+    func spending() async throws(NetworkError) -> MonthlySpending
 }
 
 /// The signed-in user's cards.

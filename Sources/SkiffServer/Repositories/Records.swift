@@ -110,6 +110,13 @@ struct NewTransaction: Sendable {
     var createdAt: Date
 }
 
+/// What went out in one category and currency over a period, as a positive amount.
+struct CategorySpendingRecord: Sendable, Equatable {
+    var category: String
+    var currency: String
+    var amountMinor: Int64
+}
+
 /// Where a page of transactions starts: just after this transaction in newest-first order.
 struct TransactionCursor: Sendable, Equatable {
     var createdAt: Int64

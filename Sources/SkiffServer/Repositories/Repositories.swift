@@ -72,6 +72,9 @@ protocol TransactionRepository: Sendable {
     func page(userID: String, after cursor: TransactionCursor?, query: String?, limit: Int) async throws -> [TransactionRecord]
     /// Inserts `count` transactions made by `make` in one transaction, with one prepared statement.
     func insert(userID: String, count: Int, make: @Sendable (Int) -> NewTransaction) async throws
+    /// What went out (negative amounts) from `start` until just before `end`, summed per category and currency in
+    /// the database, the largest first.
+    func spending(userID: String, from start: Date, to end: Date) async throws -> [CategorySpendingRecord]
 }
 
 /// Notifications, newest first.

@@ -109,7 +109,9 @@ enum DemoData {
             let width = UInt64(pick.range.upperBound - pick.range.lowerBound)
             let amount = pick.range.lowerBound + Int64(width == 0 ? 0 : random.next() % (width + 1))
             let jitter = Int64(random.next() % UInt64(step))
-            let createdAt = endMilliseconds - Int64(count - index) * step + jitter
+            // The newest lands on `end` itself, so a freshly seeded account always has this month's spending
+            // (the demo's newest is a Lyft ride), even in the first hours of a month.
+            let createdAt = min(endMilliseconds, endMilliseconds - Int64(count - 1 - index) * step + jitter)
             return NewTransaction(
                 amountMinor: amount, currency: currency, merchant: pick.merchant, category: pick.category,
                 createdAt: Date(millisecondsSince1970: createdAt)

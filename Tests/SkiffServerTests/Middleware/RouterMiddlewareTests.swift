@@ -158,6 +158,7 @@ struct RouterMiddlewareTests {
                 "startCardActivation": activation, "forgotPassword": forgot,
                 "getMe": try await client.send(.get, "/v1/me", token: token),
                 "listTransactions": try await client.send(.get, "/v1/transactions?limit=5", token: token),
+                "getSpending": try await client.send(.get, "/v1/spending", token: token),
                 "markNotificationRead": try await client.send(.post, "/v1/notifications/\(notificationID)/read", token: token),
                 "deleteCard": try await client.send(.delete, "/v1/cards/\(addedID)", token: token),
                 "activateCard": try await client.send(

@@ -426,6 +426,46 @@ struct RepositoryTests {
         }
     }
 
+    @Test("Spending sums what went out per category and currency within the period, the largest first", arguments: TestStore.allCases)
+    func spending(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let repositories = store.repositories
+            _ = try await makeUser(repositories, id: "u1", phone: "+12025550100")
+            _ = try await makeUser(repositories, id: "u2", phone: "+12025550101")
+            let start = Date(timeIntervalSince1970: 1_793_491_200) // 2026-11-01T00:00:00Z
+            let end = Date(timeIntervalSince1970: 1_796_083_200) // 2026-12-01T00:00:00Z
+            let rows: [(Int64, String, String, Date)] = [
+                (-1_000, "USD", "Coffee", start),
+                (-250, "USD", "Coffee", end.addingTimeInterval(-0.001)),
+                (-5_000, "USD", "Travel", start.addingTimeInterval(86_400)),
+                (-700, "EUR", "Coffee", start.addingTimeInterval(60)),
+                (420_000, "USD", "Salary", start.addingTimeInterval(120)),
+                (-9_999, "USD", "Coffee", start.addingTimeInterval(-0.001)),
+                (-8_888, "USD", "Travel", end),
+            ]
+            try await repositories.transactions.insert(userID: "u1", count: rows.count) { index in
+                let (amount, currency, category, date) = rows[index]
+                return NewTransaction(amountMinor: amount, currency: currency, merchant: "M", category: category, createdAt: date)
+            }
+            try await repositories.transactions.insert(userID: "u2", count: 3) { _ in
+                NewTransaction(amountMinor: -77_777, currency: "USD", merchant: "M", category: "Coffee", createdAt: start)
+            }
+            let november = try await repositories.transactions.spending(userID: "u1", from: start, to: end)
+            #expect(november == [
+                CategorySpendingRecord(category: "Travel", currency: "USD", amountMinor: 5_000),
+                CategorySpendingRecord(category: "Coffee", currency: "USD", amountMinor: 1_250),
+                CategorySpendingRecord(category: "Coffee", currency: "EUR", amountMinor: 700),
+            ])
+            #expect(try await repositories.transactions.spending(userID: "u2", from: start, to: end) == [
+                CategorySpendingRecord(category: "Coffee", currency: "USD", amountMinor: 233_331),
+            ])
+            #expect(try await repositories.transactions.spending(userID: "u1", from: end, to: end.addingTimeInterval(86_400)) == [
+                CategorySpendingRecord(category: "Travel", currency: "USD", amountMinor: 8_888),
+            ])
+            #expect(try await repositories.transactions.spending(userID: "nobody", from: start, to: end).isEmpty)
+        }
+    }
+
     @Test("Notifications come newest first, count unread, and are marked read for their owner only", arguments: TestStore.allCases)
     func notifications(store: TestStore) async throws {
         try await store.withFresh { store in

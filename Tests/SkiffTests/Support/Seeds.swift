@@ -28,6 +28,18 @@ enum Seeds {
             merchant: "Merchant \(n)", category: "Groceries", createdAt: now.addingTimeInterval(-Double(n) * 3600)
         )
     }
+    /// November 2026: $1,332.40 out in three categories, against $1,189.00 in October.
+    static let spending = MonthlySpending(
+        month: "2026-11",
+        categories: [
+            .init(name: "Travel", amount: Money(amountMinor: 90_000, currency: "USD")),
+            .init(name: "Groceries", amount: Money(amountMinor: 41_250, currency: "USD")),
+            .init(name: "Coffee", amount: Money(amountMinor: 1_990, currency: "USD")),
+        ],
+        totals: [Money(amountMinor: 133_240, currency: "USD")],
+        previousMonth: "2026-10",
+        previousTotals: [Money(amountMinor: 118_900, currency: "USD")]
+    )
     static let challenge = VerificationChallenge(verificationId: "v_1", expiresAt: now.addingTimeInterval(600))
     static let notification = AppNotification(
         id: "n_1", title: "Welcome to Skiff", body: "Your card is on its way.", createdAt: now, read: false

@@ -99,9 +99,15 @@ final class SessionStoreDouble: SessionStoring, @unchecked Sendable {
 final class PreferencesStoreDouble: PreferencesStoring, @unchecked Sendable {
     private let lock = NSLock()
     private var stored: LastLogin?
-    init(_ login: LastLogin? = nil) { stored = login }
+    private var hides = false
+    init(_ login: LastLogin? = nil, hidesSpending: Bool = false) {
+        stored = login
+        hides = hidesSpending
+    }
     func lastLogin() -> LastLogin? { lock.withLock { stored } }
     func saveLastLogin(_ login: LastLogin) { lock.withLock { stored = login } }
+    func hidesSpending() -> Bool { lock.withLock { hides } }
+    func saveHidesSpending(_ hides: Bool) { lock.withLock { self.hides = hides } }
 }
 
 final class AccountWorkerDouble: AccountWorking, @unchecked Sendable {
@@ -110,6 +116,8 @@ final class AccountWorkerDouble: AccountWorking, @unchecked Sendable {
     let pages = Stubbed<[String: TransactionPage]>(.success([:]))
     let pageFailure = Stubbed<Void>(.success(()))
     let calls = Recorder<(limit: Int, cursor: String?, query: String?)>()
+    let spendingResult = Stubbed<MonthlySpending>(.success(Seeds.spending))
+    let spendingCalls = Recorder<Void>()
     var gate: Gate?
 
     func summary() async throws(NetworkError) -> AccountSummary {
@@ -121,6 +129,11 @@ final class AccountWorkerDouble: AccountWorking, @unchecked Sendable {
         try await gate?.wait()
         try pageFailure.get()
         return try pages.get()[cursor ?? ""] ?? TransactionPage(items: [], nextCursor: nil)
+    }
+    func spending() async throws(NetworkError) -> MonthlySpending {
+        spendingCalls.record(())
+        try await gate?.wait()
+        return try spendingResult.get()
     }
 }
 

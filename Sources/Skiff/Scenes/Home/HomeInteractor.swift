@@ -15,6 +15,9 @@ protocol HomeBusinessLogic: AnyObject {
     func cardAdded(request: Home.CardAdded.Request)
     func cardUpdated(request: Home.CardUpdated.Request)
     func unreadChanged(request: Home.UnreadChanged.Request)
+    func loadSpending(request: Home.LoadSpending.Request)
+    func toggleSpending(request: Home.ToggleSpending.Request)
+    func selectCategory(request: Home.SelectCategory.Request)
 }
 
 /// Where Home sends the person next.
@@ -26,8 +29,9 @@ enum HomeRoute: Sendable {
     case loggedOut
 }
 
-/// Shows the cached Home at once, refreshes it from the server, pages and searches transactions, and takes in
-/// what other scenes changed (a new card, a card activated, notifications read).
+/// Shows the cached Home at once, refreshes it from the server, pages and searches transactions, loads the
+/// month's spending while its panel is shown, and takes in what other scenes changed (a new card, a card
+/// activated, notifications read).
 @MainActor
 final class HomeInteractor: HomeBusinessLogic {
     static let pageSize = 50
@@ -38,6 +42,7 @@ final class HomeInteractor: HomeBusinessLogic {
     private let auth: any AuthWorking
     private let sessions: any SessionStoring
     private let cache: any CacheStoring
+    private let preferences: any PreferencesStoring
     private let session: Session
     private let clock: SceneClock
     var route: (HomeRoute) -> Void = { _ in }
@@ -50,11 +55,16 @@ final class HomeInteractor: HomeBusinessLogic {
     /// The next page of transactions.
     let page: RequestInFlight
     let logoutRequest: RequestInFlight
+    /// This month's spending, for the Spending panel.
+    let spendingRequest: RequestInFlight
+    private(set) var spending: MonthlySpending?
+    private var spendingError: NetworkError?
+    private var showsSpending: Bool
 
     init(
         presenter: any HomePresentationLogic, account: any AccountWorking, cards: any CardWorking,
-        auth: any AuthWorking, sessions: any SessionStoring, cache: any CacheStoring, session: Session,
-        clock: SceneClock = .live, tasks: TaskTracker
+        auth: any AuthWorking, sessions: any SessionStoring, cache: any CacheStoring,
+        preferences: any PreferencesStoring, session: Session, clock: SceneClock = .live, tasks: TaskTracker
     ) {
         self.presenter = presenter
         self.account = account
@@ -62,11 +72,14 @@ final class HomeInteractor: HomeBusinessLogic {
         self.auth = auth
         self.sessions = sessions
         self.cache = cache
+        self.preferences = preferences
+        showsSpending = !preferences.hidesSpending()
         self.session = session
         self.clock = clock
         fetch = RequestInFlight(tasks: tasks)
         page = RequestInFlight(tasks: tasks)
         logoutRequest = RequestInFlight(tasks: tasks)
+        spendingRequest = RequestInFlight(tasks: tasks)
     }
 
     private func present() {
@@ -84,6 +97,7 @@ final class HomeInteractor: HomeBusinessLogic {
 
     func refresh(request: Home.Refresh.Request) {
         fetchAll(query: failedSearch ?? state.query)
+        if showsSpending { loadSpending(request: .init()) }
     }
 
     private func apply(_ snapshot: HomeSnapshot) {
@@ -203,6 +217,7 @@ final class HomeInteractor: HomeBusinessLogic {
     func logout(request: Home.Logout.Request) {
         guard !logoutRequest.isRunning else { return }
         abandonLoads()
+        spendingRequest.abandon()
         state.activity = .loading
         present()
         // The server revokes the token; if it cannot be reached the token is still forgotten here.
@@ -212,6 +227,59 @@ final class HomeInteractor: HomeBusinessLogic {
             cache.clear()
             route(.loggedOut)
         })
+    }
+
+    // MARK: Spending
+
+    /// Loads this month's spending while the panel is shown; what is on screen stays until the answer replaces it.
+    func loadSpending(request: Home.LoadSpending.Request) {
+        guard showsSpending, !logoutRequest.isRunning else {
+            presentSpending()
+            return
+        }
+        spendingRequest.abandon()
+        spendingError = nil
+        spendingRequest.call({ [account] () async throws(NetworkError) in try await account.spending() }, then: { [weak self] result in
+            self?.finishSpending(result)
+        })
+        presentSpending()
+    }
+
+    private func finishSpending(_ result: Result<MonthlySpending, NetworkError>) {
+        switch result {
+        case .success(let spending):
+            self.spending = spending
+        case .failure(.cancelled):
+            break
+        case .failure(let error):
+            spendingError = error
+        }
+        presentSpending()
+    }
+
+    func toggleSpending(request: Home.ToggleSpending.Request) {
+        showsSpending.toggle()
+        preferences.saveHidesSpending(!showsSpending)
+        if showsSpending {
+            loadSpending(request: .init())
+        } else {
+            spendingRequest.abandon()
+            presentSpending()
+        }
+    }
+
+    /// Filters the transactions to the category, as a search for its name would.
+    func selectCategory(request: Home.SelectCategory.Request) {
+        guard showsSpending, let categories = spending?.categories, categories.indices.contains(request.index) else { return }
+        let category = categories[request.index].name
+        presenter.presentSelectCategory(response: .init(category: category))
+        search(request: .init(query: category))
+    }
+
+    private func presentSpending() {
+        presenter.presentLoadSpending(response: .init(
+            spending: spending, isShown: showsSpending, isLoading: spendingRequest.isRunning, error: spendingError
+        ))
     }
 
     // MARK: What other scenes changed

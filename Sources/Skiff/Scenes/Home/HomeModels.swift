@@ -73,6 +73,54 @@ enum Home {
         struct Request: Sendable { var count: Int }
     }
 
+    /// The Spending panel: this month's spending by category, loaded while the panel is shown.
+    enum LoadSpending {
+        struct Request: Sendable {}
+        struct Response: Sendable {
+            var spending: MonthlySpending?
+            var isShown: Bool
+            var isLoading: Bool
+            var error: NetworkError?
+        }
+        struct ViewModel: Hashable, Sendable {
+            struct Bar: Hashable, Sendable {
+                var category: String
+                /// The bar's length, against the other bars.
+                var value: Double
+                var amount: String
+            }
+
+            var isShown: Bool
+            /// `Spending · November`.
+            var title: String
+            var bars: [Bar]
+            /// `Spent $1,332.40 · 12% more than October ($1,189.00)`.
+            var summary: String
+            /// Shown in place of the bars when there are none.
+            var emptyText: String?
+        }
+    }
+
+    /// `s`: shows or hides the Spending panel, remembered between runs.
+    enum ToggleSpending {
+        struct Request: Sendable {}
+    }
+
+    /// Enter on a category of the Spending panel: the transactions filtered to it, by the search's path.
+    enum SelectCategory {
+        struct Request: Sendable {
+            var index: Int
+            init(index: Int) { self.index = index }
+        }
+        struct Response: Sendable {
+            var category: String
+        }
+        struct ViewModel: Hashable, Sendable {
+            /// What the search row shows, so the filter can be seen and cleared with Esc.
+            var searchText: String
+        }
+    }
+
     /// What every flow presents: the whole state.
     enum Update {
         struct Response: Sendable {

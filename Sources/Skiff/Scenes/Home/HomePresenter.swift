@@ -3,6 +3,8 @@ import SkiffCore
 @MainActor
 protocol HomePresentationLogic: AnyObject {
     func presentUpdate(response: Home.Update.Response)
+    func presentLoadSpending(response: Home.LoadSpending.Response)
+    func presentSelectCategory(response: Home.SelectCategory.Response)
 }
 
 /// Turns Home's state into lines: the balance, masked cards, dated and signed amounts, and how fresh it all is.
@@ -33,6 +35,61 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
             isLoadingMore: state.activity == .loadingMore
         ))
     }
+
+    /// The categories the panel has room for, the largest first.
+    static let spendingBarLimit = 6
+
+    func presentLoadSpending(response: Home.LoadSpending.Response) {
+        let spending = response.spending
+        let bars = (spending?.categories ?? []).prefix(Self.spendingBarLimit).map {
+            Home.LoadSpending.ViewModel.Bar(category: $0.name, value: Double($0.amount.amountMinor), amount: $0.amount.formatted())
+        }
+        viewController?.displayLoadSpending(viewModel: .init(
+            isShown: response.isShown,
+            title: "Spending" + (spending.map { " · " + monthName($0.month) } ?? ""),
+            bars: bars,
+            summary: spending.map(spendingSummary) ?? "",
+            emptyText: bars.isEmpty ? spendingEmptyText(response) : nil
+        ))
+    }
+
+    func presentSelectCategory(response: Home.SelectCategory.Response) {
+        viewController?.displaySelectCategory(viewModel: .init(searchText: response.category))
+    }
+
+    /// `Spent $1,332.40 · 12% more than October ($1,189.00)`, the change in the first currency spent.
+    private func spendingSummary(_ spending: MonthlySpending) -> String {
+        let spent = spending.totals.isEmpty ? "nothing yet" : spending.totals.map { $0.formatted() }.joined(separator: " + ")
+        let previousMonth = monthName(spending.previousMonth)
+        guard let currency = (spending.totals.first ?? spending.previousTotals.first)?.currency,
+              let previous = spending.previousTotals.first(where: { $0.currency == currency }), previous.amountMinor > 0
+        else { return "Spent \(spent) · nothing in \(previousMonth)" }
+        let current = spending.totals.first { $0.currency == currency }?.amountMinor ?? 0
+        let percent = Int((Double(current - previous.amountMinor) / Double(previous.amountMinor) * 100).rounded())
+        let change = switch percent {
+        case 0: "about the same as"
+        case 1...: "\(percent)% more than"
+        default: "\(-percent)% less than"
+        }
+        return "Spent \(spent) · \(change) \(previousMonth) (\(previous.formatted()))"
+    }
+
+    private func spendingEmptyText(_ response: Home.LoadSpending.Response) -> String {
+        if response.isLoading { return "Loading spending…" }
+        if let error = response.error { return formatting.message(for: error) ?? "Spending could not be loaded." }
+        return response.spending == nil ? "" : "Nothing spent yet this month."
+    }
+
+    /// `November` for `2026-11`.
+    private func monthName(_ month: String) -> String {
+        guard let number = Int(month.suffix(2)), Self.monthNames.indices.contains(number - 1) else { return month }
+        return Self.monthNames[number - 1]
+    }
+
+    private static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
+    ]
 
     private func cardRow(_ card: Card) -> Home.Update.ViewModel.CardRow {
         let owner = card.kind == .issued ? "Skiff card" : "Added card"

@@ -3,14 +3,17 @@ import TerminalUI
 @MainActor
 protocol HomeDisplayLogic: AnyObject {
     func displayUpdate(viewModel: Home.Update.ViewModel)
+    func displayLoadSpending(viewModel: Home.LoadSpending.ViewModel)
+    func displaySelectCategory(viewModel: Home.SelectCategory.ViewModel)
 }
 
-/// Name, balance and unread badge; the cards; the transactions as a paged, searchable list.
+/// Name, balance and unread badge; the cards; this month's spending by category; the transactions as a paged,
+/// searchable list.
 @MainActor
 final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisplay, ListViewDataSource {
     var interactor: (any HomeBusinessLogic)?
 
-    private let stack = VStack(spacing: 0)
+    private let stack = LayoutReportingVStack()
     private let name = Label("", style: .title)
     private let balance = Label("", style: .title, alignment: .trailing)
     private let unread = Label("", style: .muted, alignment: .trailing)
@@ -22,6 +25,13 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     private let searchRow = HStack(spacing: 1)
     let searchField = TextField(placeholder: "merchant or category", maxLength: 100)
     private let spinner = Spinner("Loading…")
+    let spendingChart = BarChart()
+    private let spendingSummary = Label("", style: .muted)
+    private let spendingContent = VStack(spacing: 0)
+    private lazy var spendingPanel = Panel(title: "Spending", content: spendingContent)
+    /// Whether the person wants the Spending panel; it still folds away on a terminal smaller than this.
+    private var showsSpending = false
+    static let spendingMinimumSize = Size(width: 40, height: 24)
     private var rows: [Home.Update.ViewModel.TransactionRow] = []
     private var cardRows: [Home.Update.ViewModel.CardRow] = []
 
@@ -39,6 +49,10 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
             },
             KeyBinding(.character("/"), "search") { [weak self] in self?.openSearch() },
             bind(.refresh, .character("r"), "refresh") { [weak self] in self?.interactor?.refresh(request: .init()) },
+            // Kept off the status bar, which is full at 100 columns; `?` lists it.
+            KeyBinding(.character("s"), "show or hide spending", showsInStatusBar: false) { [weak self] in
+                self?.interactor?.toggleSpending(request: .init())
+            },
             KeyBinding(.character("L"), "log out") { [weak self] in self?.interactor?.logout(request: .init()) },
             KeyBinding.described([.enter], "open transaction"),
             KeyBinding(.character("q"), "quit") { [weak self] in self?.application?.quit() },
@@ -52,6 +66,11 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
         header.add(balance, size: .fit)
         stack.add(header, size: .fixed(1))
         stack.add(cardsPanel, size: .fit)
+        spendingContent.add(spendingSummary, size: .fixed(1))
+        spendingContent.add(spendingChart, size: .fill)
+        spendingPanel.isHidden = true
+        stack.add(spendingPanel, size: .fit)
+        stack.onLayout = { [weak self] size in self?.foldSpending(in: size) }
         stack.add(banner)
         stack.add(transactionsPanel, size: .fill)
         searchRow.add(Label("Search:", style: .muted))
@@ -70,8 +89,19 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
             self.interactor?.loadMore(request: .init())
         }
         searchField.onSubmit = { [weak self] in self?.submitSearch() }
+        spendingChart.onSelect = { [weak self] index in self?.interactor?.selectCategory(request: .init(index: index)) }
         focus(transactions)
         interactor?.load(request: .init())
+        interactor?.loadSpending(request: .init())
+    }
+
+    /// Shows the Spending panel only while it is wanted and the terminal has room for it beside the list.
+    private func foldSpending(in size: Size) {
+        let fits = size.width >= Self.spendingMinimumSize.width && size.height >= Self.spendingMinimumSize.height
+        let hidden = !(showsSpending && fits)
+        guard spendingPanel.isHidden != hidden else { return }
+        spendingPanel.isHidden = hidden
+        if hidden && spendingChart.isFocused { focus(transactions) }
     }
 
     private func openSearch() {
@@ -113,6 +143,22 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
 
     // MARK: Display
 
+    func displayLoadSpending(viewModel: Home.LoadSpending.ViewModel) {
+        showsSpending = viewModel.isShown
+        spendingPanel.title = viewModel.title
+        spendingSummary.text = viewModel.emptyText ?? viewModel.summary
+        spendingChart.entries = viewModel.bars.map { .init($0.category, $0.value, valueText: $0.amount) }
+        spendingContent.setSize(.fixed(viewModel.bars.count), for: spendingChart)
+        foldSpending(in: view.frame.size)
+        setNeedsDisplay()
+    }
+
+    func displaySelectCategory(viewModel: Home.SelectCategory.ViewModel) {
+        searchField.text = viewModel.searchText
+        searchRow.isHidden = false
+        focus(transactions)
+    }
+
     func displayUpdate(viewModel: Home.Update.ViewModel) {
         name.text = viewModel.name
         balance.text = viewModel.balance
@@ -146,5 +192,18 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
         } else {
             spinner.stop()
         }
+    }
+}
+
+/// A vertical stack that reports its size before laying out, so the scene can fold a panel on a small terminal.
+@MainActor
+private final class LayoutReportingVStack: VStack {
+    var onLayout: ((Size) -> Void)?
+
+    init() { super.init(spacing: 0) }
+
+    override func layoutSubviews() {
+        onLayout?(frame.size)
+        super.layoutSubviews()
     }
 }

@@ -34,3 +34,4 @@ extension Operations.StartCardActivation.Output: ProblemAnswering {}
 extension Operations.ActivateCard.Output: ProblemAnswering {}
 extension Operations.ListNotifications.Output: ProblemAnswering {}
 extension Operations.MarkNotificationRead.Output: ProblemAnswering {}
+extension Operations.GetSpending.Output: ProblemAnswering {}

@@ -96,6 +96,19 @@ struct AccountWorker: AccountWorking {
             nextCursor: page.nextCursor
         )
     }
+
+    func spending() async throws(NetworkError) -> MonthlySpending {
+        let spending = try await api.send { try await $0.getSpending(query: .init()) } success: { try $0.ok.body.json }
+        return MonthlySpending(
+            month: spending.month,
+            categories: spending.categories.map {
+                MonthlySpending.Category(name: $0.category, amount: Money(amountMinor: $0.amountMinor, currency: $0.currency))
+            },
+            totals: spending.totals.map { Money(amountMinor: $0.amountMinor, currency: $0.currency) },
+            previousMonth: spending.previousMonth,
+            previousTotals: spending.previousTotals.map { Money(amountMinor: $0.amountMinor, currency: $0.currency) }
+        )
+    }
 }
 
 /// Cards over the generated client. The number and security code go out once, in the request body, and are

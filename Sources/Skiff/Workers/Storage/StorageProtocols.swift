@@ -12,6 +12,9 @@ protocol SessionStoring: Sendable {
 protocol PreferencesStoring: Sendable {
     func lastLogin() -> LastLogin?
     func saveLastLogin(_ login: LastLogin)
+    /// Whether the person hid Home's Spending panel (`s`); shown until they do.
+    func hidesSpending() -> Bool
+    func saveHidesSpending(_ hides: Bool)
 }
 
 /// The last Home data per user, so Home draws at once and still works offline, read-only.

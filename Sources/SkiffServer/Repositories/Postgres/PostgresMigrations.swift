@@ -187,5 +187,12 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX code_failures_phone ON code_failures (phone, failed_at)",
         ]),
+        // Version 3 is card management's.
+        Migration(version: 4, statements: [
+            """
+            CREATE INDEX transactions_user_spending ON transactions (user_id, created_at)
+                INCLUDE (category, currency, amount_minor) WHERE amount_minor < 0
+            """,
+        ]),
     ]
 }

@@ -38,6 +38,19 @@ struct PostgresTransactionRepository: TransactionRepository {
         }
     }
 
+    /// Summed over the partial index `transactions_user_spending`, whose INCLUDE columns allow an index-only scan.
+    func spending(userID: String, from start: Date, to end: Date) async throws -> [CategorySpendingRecord] {
+        try await database.rows("""
+            SELECT category, currency, (-SUM(amount_minor))::BIGINT AS spent FROM transactions
+            WHERE user_id = \(userID) AND created_at >= \(start.millisecondsSince1970)
+                AND created_at < \(end.millisecondsSince1970) AND amount_minor < 0
+            GROUP BY category, currency ORDER BY spent DESC, category, currency
+            """).map { row in
+            let (category, currency, spent) = try row.decode((String, String, Int64).self)
+            return CategorySpendingRecord(category: category, currency: currency, amountMinor: spent)
+        }
+    }
+
     /// One transaction; rows go in batches, each one statement over arrays (`unnest`).
     func insert(userID: String, count: Int, make: @Sendable (Int) -> NewTransaction) async throws {
         let logger = database.logger

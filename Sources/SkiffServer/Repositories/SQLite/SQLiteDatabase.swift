@@ -151,6 +151,13 @@ struct SQLiteDatabase: RepositoryStore {
                 CREATE INDEX code_failures_phone ON code_failures(phone, failed_at);
                 """)
         }
+        // v3 is card management's; the names only need to be new, GRDB applies any it has not recorded.
+        migrator.registerMigration("v4-spending") { db in
+            try db.execute(sql: """
+                CREATE INDEX transactions_user_spending
+                    ON transactions(user_id, created_at, category, currency, amount_minor) WHERE amount_minor < 0;
+                """)
+        }
         return migrator
     }
 }

@@ -31,6 +31,22 @@ struct SQLiteTransactionRepository: TransactionRepository {
         }
     }
 
+    /// Summed over the partial index `transactions_user_spending`, which covers every column it reads.
+    func spending(userID: String, from start: Date, to end: Date) async throws -> [CategorySpendingRecord] {
+        try await pool.unsafeRead { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT category, currency, -SUM(amount_minor) AS spent FROM transactions
+                    WHERE user_id = ? AND created_at >= ? AND created_at < ? AND amount_minor < 0
+                    GROUP BY category, currency ORDER BY spent DESC, category, currency
+                    """),
+                arguments: [userID, start.millisecondsSince1970, end.millisecondsSince1970]
+            ).map { row in
+                CategorySpendingRecord(category: row["category"], currency: row["currency"], amountMinor: row["spent"])
+            }
+        }
+    }
+
     func insert(userID: String, count: Int, make: @Sendable (Int) -> NewTransaction) async throws {
         try await pool.write { db in
             let statement = try db.makeStatement(sql: """

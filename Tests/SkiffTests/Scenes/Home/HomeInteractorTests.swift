@@ -7,7 +7,11 @@ import TerminalUI
 @MainActor
 final class HomePresenterSpy: HomePresentationLogic {
     var updates: [Home.State] = []
+    var spendings: [Home.LoadSpending.Response] = []
+    var selectedCategories: [String] = []
     func presentUpdate(response: Home.Update.Response) { updates.append(response.state) }
+    func presentLoadSpending(response: Home.LoadSpending.Response) { spendings.append(response) }
+    func presentSelectCategory(response: Home.SelectCategory.Response) { selectedCategories.append(response.category) }
 }
 
 @MainActor
@@ -19,12 +23,13 @@ struct HomeInteractorTests {
     let auth = AuthWorkerDouble()
     let sessions = SessionStoreDouble(Seeds.session)
     let cache = CacheStoreDouble()
+    let preferences = PreferencesStoreDouble()
     let tasks = TaskTracker()
 
     func makeSUT() -> HomeInteractor {
         HomeInteractor(
             presenter: presenter, account: account, cards: cards, auth: auth, sessions: sessions, cache: cache,
-            session: Seeds.session, clock: .immediate(), tasks: tasks
+            preferences: preferences, session: Seeds.session, clock: .immediate(), tasks: tasks
         )
     }
 
@@ -247,5 +252,71 @@ struct HomeInteractorTests {
         await tasks.settle()
         #expect(sessions.load() == nil)
         #expect(routes.count == 1)
+    }
+
+    // MARK: Spending
+
+    @Test("loadSpending asks for this month's spending and presents it, loading first")
+    func loadSpending() async {
+        let sut = makeSUT()
+        sut.loadSpending(request: .init())
+        #expect(presenter.spendings.first?.isLoading == true)
+        #expect(presenter.spendings.first?.isShown == true)
+        await tasks.settle()
+        #expect(account.spendingCalls.count == 1)
+        let last = presenter.spendings.last
+        #expect(last?.spending == Seeds.spending)
+        #expect(last?.isLoading == false)
+        #expect(last?.error == nil)
+    }
+
+    @Test("a failed spending load presents the error and keeps what was shown")
+    func loadSpendingFails() async {
+        let sut = makeSUT()
+        sut.loadSpending(request: .init())
+        await tasks.settle()
+        account.spendingResult.set(.failure(.unreachable))
+        sut.refresh(request: .init())
+        await tasks.settle()
+        #expect(account.spendingCalls.count == 2)
+        #expect(presenter.spendings.last?.error == .unreachable)
+        #expect(presenter.spendings.last?.spending == Seeds.spending)
+    }
+
+    @Test("a hidden panel loads nothing; s shows it, loads it and remembers it, s again hides it")
+    func toggleSpending() async {
+        preferences.saveHidesSpending(true)
+        let sut = makeSUT()
+        sut.loadSpending(request: .init())
+        sut.refresh(request: .init())
+        await tasks.settle()
+        #expect(account.spendingCalls.count == 0)
+        #expect(presenter.spendings.last?.isShown == false)
+
+        sut.toggleSpending(request: .init())
+        #expect(!preferences.hidesSpending())
+        await tasks.settle()
+        #expect(account.spendingCalls.count == 1)
+        #expect(presenter.spendings.last?.isShown == true)
+        #expect(presenter.spendings.last?.spending == Seeds.spending)
+
+        sut.toggleSpending(request: .init())
+        #expect(preferences.hidesSpending())
+        #expect(presenter.spendings.last?.isShown == false)
+        #expect(account.spendingCalls.count == 1)
+    }
+
+    @Test("selecting a category shows its name as the search and loads the list filtered to it")
+    func selectCategory() async {
+        let sut = makeSUT()
+        sut.loadSpending(request: .init())
+        await tasks.settle()
+        sut.selectCategory(request: .init(index: 1))
+        #expect(presenter.selectedCategories == ["Groceries"])
+        await tasks.settle()
+        #expect(account.calls.last?.query == "Groceries")
+        #expect(presenter.updates.last?.query == "Groceries")
+        sut.selectCategory(request: .init(index: 9))
+        #expect(presenter.selectedCategories == ["Groceries"])
     }
 }

@@ -6,7 +6,11 @@ import Testing
 @MainActor
 final class HomeDisplaySpy: HomeDisplayLogic {
     var updates: [Home.Update.ViewModel] = []
+    var spendings: [Home.LoadSpending.ViewModel] = []
+    var selectedCategories: [Home.SelectCategory.ViewModel] = []
     func displayUpdate(viewModel: Home.Update.ViewModel) { updates.append(viewModel) }
+    func displayLoadSpending(viewModel: Home.LoadSpending.ViewModel) { spendings.append(viewModel) }
+    func displaySelectCategory(viewModel: Home.SelectCategory.ViewModel) { selectedCategories.append(viewModel) }
 }
 
 @MainActor
@@ -122,5 +126,63 @@ struct HomePresenterTests {
         makeSUT().presentUpdate(response: .init(state: Home.State()))
         #expect(display.updates.last?.balance == "Balance —")
         #expect(display.updates.last?.name == "")
+    }
+
+    // MARK: Spending
+
+    @Test("spending: the month's name, a bar per category with its amount, the total and the change")
+    func spending() {
+        makeSUT().presentLoadSpending(response: .init(spending: Seeds.spending, isShown: true, isLoading: false, error: nil))
+        let vm = display.spendings.last!
+        #expect(vm.isShown)
+        #expect(vm.title == "Spending · November")
+        #expect(vm.bars == [
+            .init(category: "Travel", value: 90_000, amount: "$900.00"),
+            .init(category: "Groceries", value: 41_250, amount: "$412.50"),
+            .init(category: "Coffee", value: 1_990, amount: "$19.90"),
+        ])
+        #expect(vm.summary == "Spent $1,332.40 · 12% more than October ($1,189.00)")
+        #expect(vm.emptyText == nil)
+    }
+
+    @Test("spending: less than last month, the same, nothing last month, nothing this month")
+    func spendingChange() {
+        func summary(_ totals: [Int64], _ previous: [Int64]) -> String {
+            var spending = Seeds.spending
+            spending.totals = totals.map { Money(amountMinor: $0, currency: "USD") }
+            spending.previousTotals = previous.map { Money(amountMinor: $0, currency: "USD") }
+            makeSUT().presentLoadSpending(response: .init(spending: spending, isShown: true, isLoading: false, error: nil))
+            return display.spendings.last!.summary
+        }
+        #expect(summary([50_000], [100_000]) == "Spent $500.00 · 50% less than October ($1,000.00)")
+        #expect(summary([100_200], [100_000]) == "Spent $1,002.00 · about the same as October ($1,000.00)")
+        #expect(summary([100_000], []) == "Spent $1,000.00 · nothing in October")
+        #expect(summary([], [100_000]) == "Spent nothing yet · 100% less than October ($1,000.00)")
+    }
+
+    @Test("spending: at most six bars, the largest; loading, failure and empty wording")
+    func spendingStates() {
+        var many = Seeds.spending
+        many.categories = (1...9).map { .init(name: "C\($0)", amount: Money(amountMinor: Int64(1_000 - $0), currency: "USD")) }
+        makeSUT().presentLoadSpending(response: .init(spending: many, isShown: true, isLoading: false, error: nil))
+        #expect(display.spendings.last?.bars.map(\.category) == ["C1", "C2", "C3", "C4", "C5", "C6"])
+
+        makeSUT().presentLoadSpending(response: .init(spending: nil, isShown: true, isLoading: true, error: nil))
+        #expect(display.spendings.last?.emptyText == "Loading spending…")
+        #expect(display.spendings.last?.title == "Spending")
+        makeSUT().presentLoadSpending(response: .init(spending: nil, isShown: true, isLoading: false, error: .unreachable))
+        #expect(display.spendings.last?.emptyText == "Can't reach the server. Check the connection and try again.")
+        var none = Seeds.spending
+        none.categories = []
+        none.totals = []
+        makeSUT().presentLoadSpending(response: .init(spending: none, isShown: false, isLoading: false, error: nil))
+        #expect(display.spendings.last?.emptyText == "Nothing spent yet this month.")
+        #expect(display.spendings.last?.isShown == false)
+    }
+
+    @Test("a selected category becomes the search row's text")
+    func selectCategory() {
+        makeSUT().presentSelectCategory(response: .init(category: "Coffee"))
+        #expect(display.selectedCategories == [.init(searchText: "Coffee")])
     }
 }

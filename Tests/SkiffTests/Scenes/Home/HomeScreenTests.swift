@@ -23,6 +23,44 @@ struct HomeScreenTests {
         assertSnapshot(of: harness.terminal, as: .screen, named: "home-filled")
     }
 
+    @Test("spending: on a small terminal the panel folds away and the list keeps the room")
+    func spendingFolded() async throws {
+        let harness = ScreenHarness(session: Seeds.session, width: 80, height: 20) { $0.account.pages.set(.success(Self.pages(60))) }
+        try await harness.start()
+        #expect(harness.account.spendingCalls.count == 1)
+        #expect(!harness.screen.contains("Spending"))
+        assertSnapshot(of: harness.terminal, as: .screen, named: "home-spending-folded")
+    }
+
+    @Test("s hides the Spending panel and remembers it; s shows it again")
+    func spendingToggle() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(60))) }
+        try await harness.start()
+        #expect(harness.screen.contains("Spending · November"))
+        #expect(harness.screen.contains("Spent $1,332.40 · 12% more than October ($1,189.00)"))
+        await harness.send(.character("s"))
+        #expect(!harness.screen.contains("Spending · November"))
+        #expect(harness.preferences.hidesSpending())
+        await harness.send(.character("s"))
+        #expect(harness.screen.contains("Spending · November"))
+        #expect(!harness.preferences.hidesSpending())
+    }
+
+    @Test("Tab to the chart and Enter on a category filters the list to it; Esc clears the filter")
+    func spendingSelect() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(3))) }
+        try await harness.start()
+        await harness.send(.tab)
+        await harness.send(.down, .enter)
+        #expect(harness.account.calls.last?.query == "Groceries")
+        #expect(harness.screen.contains("Search: Groceries"))
+        #expect(harness.screen.contains("Transactions matching “Groceries”"))
+        assertSnapshot(of: harness.terminal, as: .screen, named: "home-spending-category")
+        await harness.send(.escape)
+        #expect(harness.account.calls.last?.query == nil)
+        #expect(!harness.screen.contains("Search:"))
+    }
+
     @Test("loading: a spinner until the server answers")
     func loading() async throws {
         let harness = ScreenHarness(session: Seeds.session) { $0.account.gate = Gate() }

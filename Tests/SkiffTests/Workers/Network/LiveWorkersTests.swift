@@ -103,6 +103,24 @@ struct LiveWorkersTests {
         await server.stop()
     }
 
+    @Test("spending: this month's categories, largest first, with totals that add up, and last month's")
+    func spending() async throws {
+        let server = try await LiveServer.start()
+        let api = client(server)
+        let session = try await AuthWorker(api: api).login(phone: demoPhone, password: DemoCredentials.demo.password)
+        api.tokens.set(session.token)
+        let spending = try await AccountWorker(api: api).spending()
+        #expect(spending.month.count == 7)
+        let amounts = spending.categories.map(\.amount.amountMinor)
+        #expect(amounts == amounts.sorted(by: >))
+        #expect(amounts.allSatisfy { $0 > 0 })
+        // The demo's transactions end now, so this month may still be empty in its first hours.
+        #expect(spending.totals == (amounts.isEmpty ? [] : [Money(amountMinor: amounts.reduce(0, +), currency: "USD")]))
+        #expect(spending.previousTotals.map(\.currency) == ["USD"])
+        await api.shutdown()
+        await server.stop()
+    }
+
     @Test("a wrong password is .unauthorised and does not fire the session hook")
     func wrongPassword() async throws {
         let server = try await LiveServer.start()

@@ -39,6 +39,24 @@ struct StoresTests {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    @Test("the Spending panel's state is kept beside the last login, and neither overwrites the other")
+    func spendingPreference() throws {
+        let paths = AppPaths.rooted(at: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = PreferencesStore(file: paths.preferencesFile)
+        #expect(!store.hidesSpending())
+        store.saveLastLogin(LastLogin(countryCode: "+1", phoneNumber: "202 555 0143"))
+        store.saveHidesSpending(true)
+        let reopened = PreferencesStore(file: paths.preferencesFile)
+        #expect(reopened.hidesSpending())
+        #expect(reopened.lastLogin() == LastLogin(countryCode: "+1", phoneNumber: "202 555 0143"))
+        reopened.saveLastLogin(LastLogin(countryCode: "+44", phoneNumber: "20 7946 0018"))
+        #expect(reopened.hidesSpending())
+        reopened.saveHidesSpending(false)
+        #expect(!reopened.hidesSpending())
+        #expect(reopened.lastLogin()?.countryCode == "+44")
+    }
+
     @Test("the Home cache keeps one snapshot per user, survives reopening, and clears")
     func cache() throws {
         let paths = AppPaths.rooted(at: folder)

@@ -1,0 +1,111 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+@testable import SkiffServer
+
+@Suite("Spending routes")
+struct SpendingRoutesTests {
+    /// Every transaction of the signed-in user, through the list operation.
+    private func allTransactions(_ client: any TestClientProtocol, token: String) async throws -> [[String: Any]] {
+        var items: [[String: Any]] = []
+        var cursor: String?
+        repeat {
+            let page = try await client.send(.get, "/v1/transactions?limit=200" + (cursor.map { "&cursor=\($0)" } ?? ""), token: token)
+            items += try #require(page.json["items"] as? [[String: Any]])
+            cursor = page.json["nextCursor"] as? String
+        } while cursor != nil
+        return items
+    }
+
+    /// What went out per category in the month starting with `prefix` (`2026-09`), from the listed transactions.
+    private func expectedSpending(_ items: [[String: Any]], month prefix: String) -> [String: Int64] {
+        var sums: [String: Int64] = [:]
+        for item in items {
+            guard let date = item["createdAt"] as? String, date.hasPrefix(prefix),
+                  let amount = (item["amountMinor"] as? Int).map(Int64.init), amount < 0, let category = item["category"] as? String
+            else { continue }
+            sums[category, default: 0] -= amount
+        }
+        return sums
+    }
+
+    @Test("Without a month, the current UTC month's debits are summed per category, largest first, with last month's total")
+    func currentMonth() async throws {
+        let server = try TestServer(seedDemo: true)
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let token = try await AccountRoutesTests().demoLogin(client)
+            let reply = try await client.send(.get, "/v1/spending", token: token)
+            #expect(reply.status == .ok)
+            #expect(reply.json["month"] as? String == "2026-09")
+            #expect(reply.json["previousMonth"] as? String == "2026-08")
+            let categories = try #require(reply.json["categories"] as? [[String: Any]])
+            let amounts = categories.compactMap { $0["amountMinor"] as? Int }.map(Int64.init)
+            #expect(amounts.count == categories.count && !amounts.isEmpty)
+            #expect(amounts == amounts.sorted(by: >))
+            #expect(categories.allSatisfy { $0["currency"] as? String == "USD" })
+
+            let items = try await allTransactions(client, token: token)
+            let september = expectedSpending(items, month: "2026-09")
+            let august = expectedSpending(items, month: "2026-08")
+            var answered: [String: Int64] = [:]
+            for category in categories { answered[category["category"] as? String ?? ""] = (category["amountMinor"] as? Int).map(Int64.init) }
+            #expect(answered == september)
+            #expect(answered["Salary"] == nil)
+            let totals = try #require(reply.json["totals"] as? [[String: Any]])
+            #expect(totals.count == 1)
+            #expect((totals.first?["amountMinor"] as? Int).map(Int64.init) == september.values.reduce(0, +))
+            let previousTotals = try #require(reply.json["previousTotals"] as? [[String: Any]])
+            #expect((previousTotals.first?["amountMinor"] as? Int).map(Int64.init) == august.values.reduce(0, +))
+            #expect(previousTotals.first?["currency"] as? String == "USD")
+        }
+    }
+
+    @Test("A month is read as YYYY-MM; a month without spending answers empty lists")
+    func givenMonth() async throws {
+        let server = try TestServer(seedDemo: true)
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let token = try await AccountRoutesTests().demoLogin(client)
+            let items = try await allTransactions(client, token: token)
+            let august = try await client.send(.get, "/v1/spending?month=2026-08", token: token)
+            #expect(august.json["month"] as? String == "2026-08")
+            #expect(august.json["previousMonth"] as? String == "2026-07")
+            let total = ((august.json["totals"] as? [[String: Any]])?.first?["amountMinor"] as? Int).map(Int64.init)
+            #expect(total == expectedSpending(items, month: "2026-08").values.reduce(0, +))
+
+            let january = try await client.send(.get, "/v1/spending?month=2001-01", token: token)
+            #expect(january.status == .ok)
+            #expect(january.json["previousMonth"] as? String == "2000-12")
+            #expect((january.json["categories"] as? [Any])?.isEmpty == true)
+            #expect((january.json["totals"] as? [Any])?.isEmpty == true)
+            #expect((january.json["previousTotals"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test("A month outside the contract's pattern is a 400 validation problem", arguments: [
+        "2026-13", "2026-00", "2026-1", "26-01", "0999-12", "2026-01-01", "２０２６-01",
+    ])
+    func badMonth(month: String) async throws {
+        let server = try TestServer(seedDemo: true)
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let token = try await AccountRoutesTests().demoLogin(client)
+            let encoded = month.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(["-"])) ?? month
+            let reply = try await client.send(.get, "/v1/spending?month=\(encoded)", token: token)
+            #expect(reply.status == .badRequest)
+            #expect(reply.errorFields == ["month"])
+        }
+    }
+
+    @Test("Spending needs a session")
+    func needsSession() async throws {
+        let server = try TestServer(seedDemo: true)
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let reply = try await client.send(.get, "/v1/spending", token: nil)
+            #expect(reply.status == .unauthorized)
+        }
+    }
+}
