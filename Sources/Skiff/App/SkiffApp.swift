@@ -45,8 +45,8 @@ public final class SkiffApp {
         let dependencies = AppDependencies(
             auth: AuthWorker(api: api), account: AccountWorker(api: api), cards: CardWorker(api: api),
             notifications: NotificationsWorker(api: api),
-            sessions: SessionStore(file: paths.sessionFile),
-            preferences: PreferencesStore(file: paths.preferencesFile),
+            sessions: SessionStore(file: paths.sessionFile, logger: logger),
+            preferences: PreferencesStore(file: paths.preferencesFile, logger: logger),
             cache: cache,
             outbox: configuration.isEmbeddedServer ? DevelopmentOutbox(file: paths.smsOutbox) : nil,
             tokens: tokens,

@@ -22,7 +22,7 @@ final class AppCoordinator: Coordinator {
         interactor.route = { [weak self] route in
             switch route {
             case .home(let session): self?.showHome(session)
-            case .login: self?.showAuth(notice: nil)
+            case .login(let notice): self?.showAuth(notice: notice)
             }
         }
         navigation.setViewControllers([controller])

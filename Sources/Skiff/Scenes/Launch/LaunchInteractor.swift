@@ -5,7 +5,8 @@ protocol LaunchBusinessLogic: AnyObject {
     func start(request: Launch.Start.Request)
 }
 
-/// A stored, unexpired session goes to Home; anything else to Login (and an expired session is forgotten).
+/// A stored, unexpired session goes to Home; anything else to Login (an expired session is forgotten, and an
+/// unreadable one was set aside by the store: Login says so).
 @MainActor
 final class LaunchInteractor: LaunchBusinessLogic {
     private let presenter: any LaunchPresentationLogic
@@ -23,13 +24,20 @@ final class LaunchInteractor: LaunchBusinessLogic {
 
     func start(request: Launch.Start.Request) {
         presenter.presentStart(response: .init(serverDescription: serverDescription))
-        if let session = sessions.load() {
+        let stored: Session?
+        do {
+            stored = try sessions.load()
+        } catch {
+            route(.login(.savedSessionUnreadable))
+            return
+        }
+        if let session = stored {
             if !session.isExpired(at: clock.now()) {
                 route(.home(session))
                 return
             }
             sessions.clear()
         }
-        route(.login)
+        route(.login(nil))
     }
 }

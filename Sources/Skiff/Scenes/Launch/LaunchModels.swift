@@ -12,5 +12,6 @@ enum Launch {
 /// Where the app starts.
 enum LaunchRoute: Sendable {
     case home(Session)
-    case login
+    /// Login, with a notice when the saved session could not be read.
+    case login(Login.Notice?)
 }

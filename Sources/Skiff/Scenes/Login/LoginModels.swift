@@ -24,6 +24,8 @@ enum Login {
         case sessionEnded
         case passwordChanged
         case loggedOut
+        /// The saved session file was unreadable (cut short, emptied) and was set aside.
+        case savedSessionUnreadable
     }
 
     enum Load {

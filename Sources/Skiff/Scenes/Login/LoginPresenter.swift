@@ -37,6 +37,7 @@ final class LoginPresenter: LoginPresentationLogic, ScenePresentation {
         case .sessionEnded: BannerMessage(.error, "Your session has ended. Please log in again.")
         case .passwordChanged: BannerMessage(.info, "Your password was changed. Log in with the new one.")
         case .loggedOut: BannerMessage(.info, "You are logged out.")
+        case .savedSessionUnreadable: BannerMessage(.error, "Your saved session could not be read and was set aside. Please log in again.")
         }
     }
 

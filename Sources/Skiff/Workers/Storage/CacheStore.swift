@@ -9,13 +9,35 @@ final class CacheStore: CacheStoring {
     private let logger: Logger
 
     /// Opens (or creates) the cache at `file`. What Home shows is personal: the folder and the file are the
-    /// user's alone from the start.
+    /// user's alone from the start. A file SQLite cannot use (cut short, overwritten, failing its quick check) is
+    /// set aside with its journal files, logged, and an empty cache starts in its place.
     init(file: URL, logger: Logger) throws {
         if let notice = try PrivateFolder.prepare(file.deletingLastPathComponent()) { logger.notice("\(notice)") }
-        try PrivateFile.createIfMissing(file)
-        database = try DatabaseQueue(path: file.path)
         self.logger = logger
-        try Self.migrator.migrate(database)
+        do {
+            database = try Self.open(file)
+        } catch let error as DatabaseError {
+            let unreadable = UnreadableFile(file: file, setAside: PrivateFile.setAside(file))
+            for journal in ["-journal", "-wal", "-shm"] {
+                let companion = URL(fileURLWithPath: file.path + journal)
+                if FileManager.default.fileExists(atPath: companion.path) { _ = PrivateFile.setAside(companion) }
+            }
+            logger.warning(
+                "The Home cache was unreadable and set aside; starting an empty one",
+                metadata: ["file": "\(unreadable)", "error": "\(error.resultCode)"]
+            )
+            database = try Self.open(file)
+        }
+    }
+
+    /// Opens and migrates the cache at `file`, first checking that SQLite can read every page of it.
+    private static func open(_ file: URL) throws -> DatabaseQueue {
+        try PrivateFile.createIfMissing(file)
+        let database = try DatabaseQueue(path: file.path)
+        let check = try database.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }
+        guard check == ["ok"] else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: check.joined(separator: "; ")) }
+        try migrator.migrate(database)
+        return database
     }
 
     /// An in-memory cache, for tests.

@@ -1,12 +1,15 @@
 import Foundation
+import Logging
 
 /// Remembers the last country code and phone number used to log in, and whether Home's Spending panel is
 /// hidden. Never a password.
 struct PreferencesStore: PreferencesStoring {
     private let file: URL
+    private let logger: Logger
 
-    init(file: URL) {
+    init(file: URL, logger: Logger = Logger(label: "skiff.storage")) {
         self.file = file
+        self.logger = logger
     }
 
     func lastLogin() -> LastLogin? { read().lastLogin }
@@ -25,9 +28,16 @@ struct PreferencesStore: PreferencesStoring {
         write(preferences)
     }
 
+    /// The stored preferences; an unreadable file is set aside (and logged) and counts as none.
     private func read() -> StoredPreferences {
         guard let data = PrivateFile.read(file) else { return StoredPreferences() }
-        return (try? JSONCoding.decoder.decode(StoredPreferences.self, from: data)) ?? StoredPreferences()
+        do {
+            return try JSONCoding.decoder.decode(StoredPreferences.self, from: data)
+        } catch {
+            let unreadable = UnreadableFile(file: file, setAside: PrivateFile.setAside(file))
+            logger.warning("The preferences were unreadable and set aside", metadata: ["file": "\(unreadable)"])
+            return StoredPreferences()
+        }
     }
 
     private func write(_ preferences: StoredPreferences) {
@@ -45,9 +55,23 @@ private struct StoredPreferences: Codable {
 
     private enum CodingKeys: String, CodingKey { case hidesSpending }
 
+    /// Unreadable when it is not an object, when `hidesSpending` is not a Boolean, or when it holds fields but
+    /// neither part can be read from them (every file this app writes holds at least one part).
     init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        hidesSpending = try container.decodeIfPresent(Bool.self, forKey: .hidesSpending)
         lastLogin = try? LastLogin(from: decoder)
-        hidesSpending = try? decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Bool.self, forKey: .hidesSpending)
+        if lastLogin == nil, hidesSpending == nil, try !decoder.container(keyedBy: AnyKey.self).allKeys.isEmpty {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "No preference could be read."))
+        }
+    }
+
+    /// Any key, to tell an empty object from one with fields this version cannot read.
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Writes small private files: the folder private (`PrivateFolder`), the file created with mode 0600 from its
-/// first byte and then renamed over the old one, so it is never readable by others, not even for a moment.
+/// first byte, flushed to disk and then renamed over the old one, so it is never readable by others, not even for
+/// a moment, and a reader finds the old file or the new one whole, never half of one.
 enum PrivateFile {
     static func write(_ data: Data, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
@@ -10,8 +11,9 @@ enum PrivateFile {
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }
         let written = data.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        let flushed = fsync(descriptor) == 0
         close(descriptor)
-        guard written == data.count, rename(temporary.path, url.path) == 0 else {
+        guard written == data.count, flushed, rename(temporary.path, url.path) == 0 else {
             unlink(temporary.path)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }
@@ -34,6 +36,41 @@ enum PrivateFile {
 
     static func remove(_ url: URL) {
         try? FileManager.default.removeItem(at: url)
+    }
+
+    /// Renames a file the app cannot use to `<name>.corrupt-<UTC time>` beside it, so the next start begins afresh
+    /// and the bytes stay for a person to look at; returns the new name, or nil when the file could not be moved.
+    static func setAside(_ url: URL, at date: Date = Date()) -> URL? {
+        let stamp = corruptStamp.string(from: date)
+        var target = url.appendingPathExtension("corrupt-\(stamp)")
+        var suffix = 1
+        while FileManager.default.fileExists(atPath: target.path) {
+            suffix += 1
+            target = url.appendingPathExtension("corrupt-\(stamp)-\(suffix)")
+        }
+        return rename(url.path, target.path) == 0 ? target : nil
+    }
+
+    private static let corruptStamp: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return formatter
+    }()
+}
+
+/// A file of the app's that was there but could not be read as what it should hold (cut short by a kill, emptied,
+/// overwritten): it was set aside (`PrivateFile.setAside`) and the app goes on without it.
+struct UnreadableFile: Error, CustomStringConvertible {
+    /// Where the file was.
+    var file: URL
+    /// Where it is now; nil when it could not be moved.
+    var setAside: URL?
+
+    var description: String {
+        if let setAside { "\(file.path) could not be read; it was moved to \(setAside.lastPathComponent)" }
+        else { "\(file.path) could not be read, nor moved aside" }
     }
 }
 

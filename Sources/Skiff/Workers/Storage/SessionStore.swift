@@ -1,17 +1,26 @@
 import Foundation
+import Logging
 import SkiffCore
 
 /// Keeps the session in one JSON file readable only by its owner (mode 0600).
 struct SessionStore: SessionStoring {
     private let file: URL
+    private let logger: Logger
 
-    init(file: URL) {
+    init(file: URL, logger: Logger = Logger(label: "skiff.storage")) {
         self.file = file
+        self.logger = logger
     }
 
-    func load() -> Session? {
+    func load() throws(UnreadableFile) -> Session? {
         guard let data = PrivateFile.read(file) else { return nil }
-        return try? JSONCoding.decoder.decode(Session.self, from: data)
+        do {
+            return try JSONCoding.decoder.decode(Session.self, from: data)
+        } catch {
+            let unreadable = UnreadableFile(file: file, setAside: PrivateFile.setAside(file))
+            logger.warning("The saved session was unreadable and set aside; Login shows", metadata: ["file": "\(unreadable)"])
+            throw unreadable
+        }
     }
 
     func save(_ session: Session) throws {

@@ -3,7 +3,8 @@ import SkiffCore
 
 /// The signed-in session, kept between runs (`$XDG_STATE_HOME/skiff/session.json`, mode 0600).
 protocol SessionStoring: Sendable {
-    func load() -> Session?
+    /// The saved session, nil when there is none; throws when a file was there but unreadable (it is set aside).
+    func load() throws(UnreadableFile) -> Session?
     func save(_ session: Session) throws
     func clear()
 }

@@ -17,13 +17,13 @@ struct StoresTests {
     func session() throws {
         let paths = AppPaths.rooted(at: folder)
         let store = SessionStore(file: paths.sessionFile)
-        #expect(store.load() == nil)
+        #expect(try store.load() == nil)
         try store.save(Seeds.session)
-        #expect(store.load() == Seeds.session)
+        #expect(try store.load() == Seeds.session)
         #expect(try mode(paths.sessionFile) == 0o600)
         #expect(try mode(paths.state) == 0o700)
         store.clear()
-        #expect(store.load() == nil)
+        #expect(try store.load() == nil)
         #expect(!FileManager.default.fileExists(atPath: paths.sessionFile.path))
         try? FileManager.default.removeItem(at: folder)
     }
