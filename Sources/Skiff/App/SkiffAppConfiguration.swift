@@ -8,11 +8,17 @@ public struct SkiffAppConfiguration: Sendable {
     var isEmbeddedServer: Bool
     /// The authorities an `https://` server's certificate is checked against.
     var trust: ServerTrust
+    /// How long without a key before the app locks itself; nil never locks.
+    var lockAfter: Duration?
 
-    public init(serverURL: URL, paths: AppPaths, isEmbeddedServer: Bool, trust: ServerTrust = .system) {
+    public init(
+        serverURL: URL, paths: AppPaths, isEmbeddedServer: Bool, trust: ServerTrust = .system,
+        lockAfter: Duration? = .seconds(300)
+    ) {
         self.serverURL = serverURL
         self.paths = paths
         self.isEmbeddedServer = isEmbeddedServer
         self.trust = trust
+        self.lockAfter = lockAfter
     }
 }
