@@ -62,6 +62,12 @@ extension Problem {
         detail: "Check the phone number and password and try again."
     )
 
+    static let wrongPassword = Problem(
+        status: .unprocessableContent, slug: "wrong-password", title: "The password is not right.",
+        detail: "Check the password and try again.",
+        errors: [FieldError(field: "password", message: "The password is not right.")]
+    )
+
     static func tooManyAttempts(retryAfter seconds: Int) -> Problem {
         Problem(
             status: .tooManyRequests, slug: "too-many-attempts", title: "Too many failed attempts.",

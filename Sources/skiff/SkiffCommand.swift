@@ -29,10 +29,18 @@ struct SkiffCommand: AsyncParsableCommand {
     ))
     var certificateAuthorityFile: String?
 
+    @Option(name: .customLong("lock-after"), help: ArgumentHelp(
+        "Lock after this many seconds without a key (0: never).", valueName: "seconds"
+    ))
+    var lockAfterSeconds: Int = 300
+
     @Option(name: .customLong("data-dir"), help: ArgumentHelp("Keep every file under this folder instead of the XDG directories.", valueName: "path"))
     var dataDirectory: String?
 
     func validate() throws {
+        if lockAfterSeconds < 0 {
+            throw ValidationError("--lock-after takes a number of seconds, 0 or more.")
+        }
         if let server {
             do {
                 _ = try ServerAddress(parsing: server)
@@ -109,7 +117,8 @@ struct SkiffCommand: AsyncParsableCommand {
                 try SkiffApp(
                     terminal: CursesTerminal(environment: environment),
                     configuration: SkiffAppConfiguration(
-                        serverURL: serverURL, paths: paths, isEmbeddedServer: embedded != nil, trust: trust
+                        serverURL: serverURL, paths: paths, isEmbeddedServer: embedded != nil, trust: trust,
+                        lockAfter: lockAfterSeconds > 0 ? .seconds(lockAfterSeconds) : nil
                     ),
                     environment: environment, logger: logger
                 )

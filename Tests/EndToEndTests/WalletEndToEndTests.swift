@@ -147,4 +147,34 @@ struct WalletEndToEndTests {
         let exit = try await session.waitFor("EXIT=", timeout: 30)
         #expect(exit.contains("EXIT=0"))
     }
+
+    @Test("--lock-after 2: Home locks by itself with nothing of the account drawn; the demo password unlocks; Ctrl-C quits")
+    func idleLock() async throws {
+        let session = try TmuxSession.shell(environment: ["LANG": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no"])
+        defer {
+            session.kill()
+            try? FileManager.default.removeItem(atPath: dataDirectory)
+        }
+        try await session.waitFor("$")
+        try session.typeLine("clear; \(skiff) --data-dir \(dataDirectory) --lock-after 2; echo EXIT=$?")
+        try await session.waitFor("Log in with your phone number", timeout: 60)
+        try session.type("2025550143")
+        try session.sendKeys("Tab")
+        try session.type("sail-away-2026")
+        try session.sendKeys("Enter")
+        try await session.waitFor("Balance $")
+        try await Task.sleep(for: .seconds(3))
+        let locked = try await session.waitFor("Ctrl-O to log out")
+        #expect(locked.contains("Locked"))
+        for hidden in ["Balance", "$", "••••", "Transactions", "Skiff card"] {
+            #expect(!locked.contains(hidden), "the lock screen shows “\(hidden)”")
+        }
+        try session.type("sail-away-2026")
+        try session.sendKeys("Enter")
+        let home = try await session.waitFor("Balance $")
+        #expect(home.contains("Skiff card"))
+        try session.sendKeys("C-c")
+        let exit = try await session.waitFor("EXIT=", timeout: 30)
+        #expect(exit.contains("EXIT=130"))
+    }
 }

@@ -25,12 +25,14 @@ public final class SkiffApp {
     let api: APIClient?
 
     /// Builds the app on `terminal` from ready dependencies (tests pass doubles and a headless terminal).
-    init(terminal: any Terminal, dependencies: AppDependencies, environment: [String: String]) {
+    init(terminal: any Terminal, dependencies: AppDependencies, environment: [String: String], idleLock: IdleLockSettings? = nil) {
         let navigation = NavigationController()
         application = Application(terminal: terminal, rootViewController: navigation, environment: environment)
-        coordinator = AppCoordinator(navigation: navigation, dependencies: dependencies, tasks: application.tasks)
+        coordinator = AppCoordinator(
+            navigation: navigation, dependencies: dependencies, tasks: application.tasks, idleLock: idleLock
+        )
         api = nil
-        Self.configure(application)
+        Self.configure(application, coordinator: coordinator, privacy: dependencies.formatting.privacy)
     }
 
     /// Builds the app against a real server: HTTP workers, the session file, preferences and the GRDB cache.
@@ -53,20 +55,29 @@ public final class SkiffApp {
             demo: configuration.isEmbeddedServer ? DemoCredentials.demo : nil,
             serverDescription: configuration.isEmbeddedServer
                 ? "the built-in server at \(configuration.serverURL.host ?? "127.0.0.1"):\(configuration.serverURL.port ?? 0)"
-                : configuration.serverURL.redactedForLog
+                : configuration.serverURL.redactedForLog,
+            formatting: Formatting(privacy: DisplayPrivacy())
         )
         let navigation = NavigationController()
         application = Application(terminal: terminal, rootViewController: navigation, environment: environment)
-        coordinator = AppCoordinator(navigation: navigation, dependencies: dependencies, tasks: application.tasks)
+        coordinator = AppCoordinator(
+            navigation: navigation, dependencies: dependencies, tasks: application.tasks,
+            idleLock: configuration.lockAfter.map { IdleLockSettings(after: $0, clock: LiveIdleClock()) }
+        )
         relay.coordinator = coordinator
         relay.application = application
         self.api = api
-        Self.configure(application)
+        Self.configure(application, coordinator: coordinator, privacy: dependencies.formatting.privacy)
     }
 
-    /// `q` quits only where a screen offers it (Home); on forms it is a letter like any other.
-    private static func configure(_ application: Application) {
+    /// `q` quits only where a screen offers it (Home); on forms it is a letter like any other. Every key restarts
+    /// the idle lock's count; amounts blur while the terminal window is not focused.
+    private static func configure(_ application: Application, coordinator: AppCoordinator, privacy: DisplayPrivacy?) {
         application.quitKey = nil
+        application.onKeyPress = { [weak coordinator] _ in coordinator?.userDidType() }
+        if let privacy {
+            application.onFocusChange = { focused in privacy.isBlurred = !focused }
+        }
     }
 
     /// Shows the first screen and runs until the person quits; returns the exit status.

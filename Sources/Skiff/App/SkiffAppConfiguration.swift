@@ -12,15 +12,18 @@ public struct SkiffAppConfiguration: Sendable {
     var requestTimeout: Duration
     /// The request timeout unless one is given: 10 s.
     public static let defaultRequestTimeout: Duration = .seconds(10)
+    /// How long without a key before the app locks itself; nil never locks.
+    var lockAfter: Duration?
 
     public init(
         serverURL: URL, paths: AppPaths, isEmbeddedServer: Bool, trust: ServerTrust = .system,
-        requestTimeout: Duration = SkiffAppConfiguration.defaultRequestTimeout
+        requestTimeout: Duration = SkiffAppConfiguration.defaultRequestTimeout, lockAfter: Duration? = .seconds(300)
     ) {
         self.serverURL = serverURL
         self.paths = paths
         self.isEmbeddedServer = isEmbeddedServer
         self.trust = trust
         self.requestTimeout = requestTimeout
+        self.lockAfter = lockAfter
     }
 }

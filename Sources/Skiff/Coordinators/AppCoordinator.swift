@@ -9,12 +9,21 @@ final class AppCoordinator: Coordinator {
     private let navigation: NavigationController
     private let dependencies: AppDependencies
     private let factory: SceneFactory
+    private let idleLockSettings: IdleLockSettings?
+    /// Locks the app when left alone, while someone is signed in.
+    private(set) var idleLock: IdleLockCoordinator?
 
-    /// `tasks` is where the scenes' async work runs (the application's tracked tasks).
-    init(navigation: NavigationController, dependencies: AppDependencies, tasks: TaskTracker) {
+    /// `tasks` is where the scenes' async work runs (the application's tracked tasks); `idleLock` nil never locks.
+    init(navigation: NavigationController, dependencies: AppDependencies, tasks: TaskTracker, idleLock: IdleLockSettings? = nil) {
         self.navigation = navigation
         self.dependencies = dependencies
         factory = SceneFactory(dependencies: dependencies, tasks: tasks)
+        idleLockSettings = idleLock
+    }
+
+    /// A key was pressed somewhere.
+    func userDidType() {
+        idleLock?.userDidType()
     }
 
     func start() {
@@ -38,6 +47,7 @@ final class AppCoordinator: Coordinator {
     }
 
     private func showAuth(notice: Login.Notice?) {
+        stopIdleLock()
         dependencies.tokens.set(nil)
         children.removeAll()
         startChild(AuthCoordinator(navigation: navigation, factory: factory, notice: notice)) { [weak self] event in
@@ -48,6 +58,7 @@ final class AppCoordinator: Coordinator {
     }
 
     private func showHome(_ session: Session) {
+        stopIdleLock()
         dependencies.tokens.set(session.token)
         children.removeAll()
         startChild(HomeCoordinator(navigation: navigation, factory: factory, session: session)) { [weak self] event in
@@ -55,5 +66,20 @@ final class AppCoordinator: Coordinator {
             case .finished: self?.showAuth(notice: .loggedOut)
             }
         }
+        if let idleLockSettings {
+            let lock = IdleLockCoordinator(navigation: navigation, factory: factory, session: session, settings: idleLockSettings)
+            lock.onFinish = { [weak self] event in
+                switch event {
+                case .loggedOut: self?.showAuth(notice: .loggedOut)
+                }
+            }
+            idleLock = lock
+            lock.start()
+        }
+    }
+
+    private func stopIdleLock() {
+        idleLock?.stop()
+        idleLock = nil
     }
 }

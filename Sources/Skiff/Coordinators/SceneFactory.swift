@@ -108,6 +108,15 @@ struct SceneFactory {
         return assemble(AddCardViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
+    func lock(userName: String) -> (LockViewController, LockInteractor) {
+        let presenter = LockPresenter(formatting: formatting)
+        let interactor = LockInteractor(
+            presenter: presenter, auth: dependencies.auth, sessions: dependencies.sessions, cache: dependencies.cache,
+            userName: userName, tasks: tasks
+        )
+        return assemble(LockViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
+    }
+
     func activateCard(_ card: Card, phoneE164: String) -> (ActivateCardViewController, ActivateCardInteractor) {
         let presenter = ActivateCardPresenter(formatting: formatting)
         let interactor = ActivateCardInteractor(

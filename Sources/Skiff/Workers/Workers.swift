@@ -8,6 +8,8 @@ protocol AuthWorking: Sendable {
     func forgotPassword(phone: PhoneNumber) async throws(NetworkError) -> VerificationChallenge
     func resetPassword(verificationId: String, code: String, newPassword: String) async throws(NetworkError)
     func logout() async throws(NetworkError)
+    /// Checks the signed-in user's password again (the idle lock); a wrong one is `.validation` on `password`.
+    func unlock(password: String) async throws(NetworkError)
 }
 
 /// The signed-in user's account: summary, transactions and spending.

@@ -30,6 +30,13 @@ extension SkiffAPIHandler {
         return .noContent(.init())
     }
 
+    func unlockSession(_ input: Operations.UnlockSession.Input) async throws -> Operations.UnlockSession.Output {
+        let caller = try Caller.required()
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
+        try await auth.unlock(userID: caller.userID, password: body.password)
+        return .noContent(.init())
+    }
+
     func forgotPassword(_ input: Operations.ForgotPassword.Input) async throws -> Operations.ForgotPassword.Output {
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
         let challenge = try await auth.forgotPassword(

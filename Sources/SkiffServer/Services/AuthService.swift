@@ -111,6 +111,18 @@ struct AuthService: Sendable {
         return SignedIn(token: opened.token, expiresAt: opened.session.expiresAt, user: user)
     }
 
+    /// Checks the signed-in user's password again, through the same per-number throttle as `login`.
+    func unlock(userID: String, password: String) async throws {
+        if password.isEmpty { throw Problem.validation(field: "password", PasswordPolicy.Problem.empty.message) }
+        guard let user = try await accounts.user(id: userID) else { throw Problem.unauthorized }
+        try await throttle.beginAttempt(phone: user.phone)
+        guard try await passwords.verify(password, hash: user.passwordHash) else {
+            logger.info("unlock refused", metadata: ["user": "\(user.id)"])
+            throw Problem.wrongPassword
+        }
+        try await throttle.recordSuccess(phone: user.phone)
+    }
+
     func logout(tokenHash: String) async throws {
         try await sessions.revoke(tokenHash: tokenHash)
     }

@@ -31,6 +31,12 @@ public final class Application {
     public private(set) var isStarted = false
     /// How many frames have been drawn.
     public private(set) var frameCount = 0
+    /// Whether the terminal window has the focus, as last reported (true until a terminal reports otherwise).
+    public private(set) var isTerminalFocused = true
+    /// Called when the terminal reports that its window gained (true) or lost (false) the focus.
+    public var onFocusChange: (@MainActor (Bool) -> Void)?
+    /// Called before each key the person types is handled (not for resizes or focus reports).
+    public var onKeyPress: (@MainActor (Key) -> Void)?
 
     private let environment: [String: String]
     private let explicitTheme: Theme?
@@ -246,9 +252,16 @@ public final class Application {
             terminal.updateSize()
             setNeedsDisplay()
             return
+        case .focus(let gained):
+            guard gained != isTerminalFocused else { return }
+            isTerminalFocused = gained
+            onFocusChange?(gained)
+            setNeedsDisplay()
+            return
         default:
             break
         }
+        onKeyPress?(key)
         guard !isTooSmall else { return }
         setNeedsDisplay()
         if isHelpVisible {

@@ -6,6 +6,9 @@ open class NavigationController: ViewController {
     public private(set) var viewControllers: [ViewController] = []
     /// Screens presented modally on top of the stack, last on top.
     public private(set) var presentedViewControllers: [ViewController] = []
+    /// A screen drawn instead of the whole stack and its modals (a lock screen); it alone receives keys, and the
+    /// stack underneath keeps its screens, focus and text until `uncover()`.
+    public private(set) var coveringViewController: ViewController?
     /// Whether the breadcrumb header is shown.
     public var showsHeader = true { didSet { setNeedsDisplay() } }
     /// Whether the status bar is shown.
@@ -30,11 +33,13 @@ open class NavigationController: ViewController {
 
     /// The screen on top of the stack.
     public var topViewController: ViewController? { viewControllers.last }
-    /// The modal on top, or else the top of the stack: the screen that receives keys.
-    public var visibleViewController: ViewController? { presentedViewControllers.last ?? topViewController }
+    /// The covering screen, or the modal on top, or else the top of the stack: the screen that receives keys.
+    public var visibleViewController: ViewController? {
+        coveringViewController ?? presentedViewControllers.last ?? topViewController
+    }
 
     open override var title: String {
-        get { topViewController?.title ?? "" }
+        get { coveringViewController?.title ?? topViewController?.title ?? "" }
         set {}
     }
 
@@ -120,9 +125,49 @@ open class NavigationController: ViewController {
         return modal
     }
 
-    /// Whether Esc has somewhere to go back to.
+    /// Whether Esc has somewhere to go back to (never while covered).
     public var canGoBack: Bool {
-        !presentedViewControllers.isEmpty || viewControllers.count > 1
+        coveringViewController == nil && (!presentedViewControllers.isEmpty || viewControllers.count > 1)
+    }
+
+    // MARK: Cover
+
+    /// Draws `controller` instead of everything else until `uncover()`; the stack underneath is left as it is.
+    public func cover(with controller: ViewController) {
+        guard coveringViewController == nil else { return }
+        let old = visibleViewController
+        controller.navigationController = self
+        let animate = isVisible
+        if animate {
+            old?.beginAppearance(false)
+            controller.beginAppearance(true)
+        }
+        coveringViewController = controller
+        rebuildViews()
+        if animate {
+            old?.endAppearance(false)
+            controller.endAppearance(true)
+        }
+        setNeedsDisplay()
+    }
+
+    /// Removes the covering screen and shows the stack again, as it was; returns the covering screen.
+    @discardableResult
+    public func uncover() -> ViewController? {
+        guard let cover = coveringViewController else { return nil }
+        let animate = isVisible
+        if animate { cover.beginAppearance(false) }
+        coveringViewController = nil
+        let next = visibleViewController
+        if animate { next?.beginAppearance(true) }
+        rebuildViews()
+        if animate {
+            cover.endAppearance(false)
+            next?.endAppearance(true)
+        }
+        cover.navigationController = nil
+        setNeedsDisplay()
+        return cover
     }
 
     /// Asks the visible screen whether it may go back, then dismisses or pops it; returns whether it did.
@@ -139,7 +184,7 @@ open class NavigationController: ViewController {
     }
 
     private func transition(from old: ViewController?, to new: ViewController?, change: () -> Void) {
-        let animate = isVisible && old !== new
+        let animate = isVisible && old !== new && coveringViewController == nil
         if animate {
             old?.beginAppearance(false)
             new?.beginAppearance(true)
@@ -157,6 +202,10 @@ open class NavigationController: ViewController {
         let host = view
         for subview in host.subviews where subview !== header && subview !== statusBar {
             subview.removeFromSuperview()
+        }
+        if let cover = coveringViewController {
+            host.addSubview(cover.view)
+            return
         }
         if let top = topViewController {
             host.addSubview(top.view)
@@ -214,13 +263,17 @@ open class NavigationController: ViewController {
         statusBar.isHidden = !showsStatusBar
         if showsHeader {
             header.frame = Rect(x: 0, y: 0, width: bounds.width, height: 1)
-            header.titles = viewControllers.map(\.title)
+            header.titles = coveringViewController.map { [$0.title] } ?? viewControllers.map(\.title)
             content = content.inset(by: EdgeInsets(top: 1))
         }
         if showsStatusBar {
             statusBar.frame = Rect(x: 0, y: bounds.maxY - 1, width: bounds.width, height: 1)
             statusBar.hints = statusHints
             content = content.inset(by: EdgeInsets(bottom: 1))
+        }
+        if let cover = coveringViewController {
+            cover.view.frame = content
+            return
         }
         topViewController?.view.frame = content
         for modal in presentedViewControllers {

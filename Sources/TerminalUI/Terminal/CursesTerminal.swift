@@ -65,13 +65,13 @@ public final class CursesTerminal: Terminal {
         skiff_keypad(true)
         typeahead(-1)
         curs_set(0)
-        writeDirect("\u{1B}[?2004h")
+        writeDirect("\u{1B}[?2004h\u{1B}[?1004h")
         previous = nil
     }
 
     /// Bytes that undo everything `start` did to the screen, for crash handlers.
     private func resetSequence() -> [UInt8] {
-        var bytes: [UInt8] = Array("\u{1B}[?2004l".utf8)
+        var bytes: [UInt8] = Array("\u{1B}[?2004l\u{1B}[?1004l".utf8)
         for name in ["sgr0", "cnorm", "rmkx", "rmcup"] {
             if let value = skiff_tigetstr(name) {
                 bytes.append(contentsOf: Array(String(cString: value).utf8))
@@ -83,7 +83,7 @@ public final class CursesTerminal: Terminal {
 
     public func stop() {
         guard let screen else { return }
-        writeDirect("\u{1B}[?2004l")
+        writeDirect("\u{1B}[?2004l\u{1B}[?1004l")
         endwin()
         delscreen(screen)
         self.screen = nil
@@ -93,7 +93,7 @@ public final class CursesTerminal: Terminal {
 
     public func suspend() {
         guard screen != nil else { return }
-        writeDirect("\u{1B}[?2004l")
+        writeDirect("\u{1B}[?2004l\u{1B}[?1004l")
         def_prog_mode()
         endwin()
         tcsetattr(0, TCSANOW, &originalSettings)

@@ -13,6 +13,8 @@ public enum Key: Hashable, Sendable {
     case paste(String)
     /// The terminal changed size.
     case resize
+    /// The terminal window gained (true) or lost (false) the focus (`CSI I` / `CSI O`, mode 1004).
+    case focus(Bool)
 
     /// A short name for hints and help, such as `↑`, `Tab`, `Ctrl-U`, `F1` or `q`.
     public var label: String {
@@ -38,6 +40,7 @@ public enum Key: Hashable, Sendable {
         case .ctrl(let c): return "Ctrl-\(c.uppercased())"
         case .paste: return "Paste"
         case .resize: return "Resize"
+        case .focus(let gained): return gained ? "Focus in" : "Focus out"
         }
     }
 

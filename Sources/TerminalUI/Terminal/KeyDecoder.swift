@@ -1,7 +1,7 @@
 /// Turns the bytes a terminal sends into keys.
 ///
 /// Understands UTF-8 text, control keys, CSI and SS3 sequences in normal and application cursor mode,
-/// F1–F12, and bracketed paste (`ESC [200~ … ESC [201~`). Bytes of an incomplete sequence wait for the next
+/// F1–F12, bracketed paste (`ESC [200~ … ESC [201~`) and focus reports (`ESC [I`, `ESC [O`). Bytes of an incomplete sequence wait for the next
 /// `decode` call; a lone Esc waits until the caller decides no more bytes are coming (`flushPending`).
 public struct KeyDecoder: Sendable {
     private var pending: [UInt8] = []
@@ -138,6 +138,8 @@ public struct KeyDecoder: Sendable {
         case "H": return .home
         case "F": return .end
         case "Z": return .backTab
+        case "I" where params.isEmpty: return .focus(true)
+        case "O" where params.isEmpty: return .focus(false)
         case "P": return .function(1)
         case "Q": return .function(2)
         case "R": return .function(3)

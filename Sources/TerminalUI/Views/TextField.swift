@@ -26,6 +26,8 @@ open class TextField: View {
     public var onSubmit: (@MainActor () -> Void)?
     /// Disabled fields are skipped by focus.
     public var isEnabled = true { didSet { setNeedsDisplay() } }
+    /// Whether the text is a secret (a password, a code, a card number) that `clearSecrets()` empties.
+    public var isSecret = false
 
     public init(text: String = "", placeholder: String = "", maxLength: Int? = nil) {
         self.placeholder = placeholder
@@ -282,6 +284,11 @@ open class TextField: View {
 /// A text field that shows bullets instead of what was typed and wipes its storage when cleared.
 @MainActor
 open class SecureField: TextField {
+    public override init(text: String = "", placeholder: String = "", maxLength: Int? = nil) {
+        super.init(text: text, placeholder: placeholder, maxLength: maxLength)
+        isSecret = true
+    }
+
     override func displayCharacters(glyphs: Glyphs) -> [Character] {
         Array(repeating: Character(glyphs.bullet), count: storage.count)
     }
@@ -298,6 +305,18 @@ open class SecureField: TextField {
         super.keyBindings.filter { !$0.keys.contains(.ctrl("w")) } + [
             KeyBinding([.ctrl("w")], "delete to start") { [weak self] in self?.deleteToStart() },
         ]
+    }
+}
+
+extension View {
+    /// Empties every secret text field in this view's tree (before a lock covers the screen, say).
+    public func clearSecrets() {
+        if let field = self as? TextField, field.isSecret, !field.isEmpty {
+            field.clear()
+        }
+        for subview in subviews {
+            subview.clearSecrets()
+        }
     }
 }
 

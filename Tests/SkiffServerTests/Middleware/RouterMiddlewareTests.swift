@@ -173,6 +173,7 @@ struct RouterMiddlewareTests {
                 "resetPassword": try await client.send(
                     .post, "/v1/auth/password/reset", json: ["verificationId": "v", "code": "123456", "newPassword": Seeds.password]
                 ),
+                "unlockSession": try await client.send(.post, "/v1/session/unlock", json: ["password": "sail-away-2026"], token: token),
                 "logout": try await client.send(.post, "/v1/auth/logout", token: token),
             ]
             #expect(Set(replies.keys) == Set(SkiffContract.operations.map(\.id)))

@@ -20,15 +20,18 @@ final class ScreenHarness {
     let outbox = OutboxDouble(code: "482913")
     let tokens = SessionTokenBox()
 
-    init(session: Session? = nil, width: Int = 100, height: Int = 30, clock: SceneClock = .immediate(), configure: (ScreenHarness) -> Void = { _ in }) {
+    init(
+        session: Session? = nil, width: Int = 100, height: Int = 30, clock: SceneClock = .immediate(),
+        formatting: Formatting = Seeds.utc, idleLock: IdleLockSettings? = nil, configure: (ScreenHarness) -> Void = { _ in }
+    ) {
         terminal = HeadlessTerminal(width: width, height: height, capabilities: .init(hasColor: false, isUnicode: true))
         sessions = SessionStoreDouble(session)
         let dependencies = AppDependencies(
             auth: auth, account: account, cards: cards, notifications: notifications, sessions: sessions,
             preferences: preferences, cache: cache, outbox: outbox, tokens: tokens, demo: Seeds.demo,
-            serverDescription: "the built-in server at 127.0.0.1:8080", clock: clock, formatting: Seeds.utc
+            serverDescription: "the built-in server at 127.0.0.1:8080", clock: clock, formatting: formatting
         )
-        app = SkiffApp(terminal: terminal, dependencies: dependencies, environment: ["LANG": "C.UTF-8"])
+        app = SkiffApp(terminal: terminal, dependencies: dependencies, environment: ["LANG": "C.UTF-8"], idleLock: idleLock)
         configure(self)
     }
 

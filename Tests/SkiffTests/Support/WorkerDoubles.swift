@@ -46,6 +46,7 @@ final class AuthWorkerDouble: AuthWorking, @unchecked Sendable {
     let forgotResult = Stubbed<VerificationChallenge>(.success(Seeds.challenge))
     let resetResult = Stubbed<Void>(.success(()))
     let logoutResult = Stubbed<Void>(.success(()))
+    let unlockResult = Stubbed<Void>(.success(()))
     var gate: Gate?
 
     let logins = Recorder<(phone: PhoneNumber, password: String)>()
@@ -54,7 +55,13 @@ final class AuthWorkerDouble: AuthWorking, @unchecked Sendable {
     let forgots = Recorder<PhoneNumber>()
     let resets = Recorder<(String, String, String)>()
     let logouts = Recorder<Void>()
+    let unlocks = Recorder<String>()
 
+    func unlock(password: String) async throws(NetworkError) {
+        unlocks.record(password)
+        try await gate?.wait()
+        try unlockResult.get()
+    }
     func login(phone: PhoneNumber, password: String) async throws(NetworkError) -> Session {
         logins.record((phone, password))
         try await gate?.wait()

@@ -18,6 +18,7 @@ final class ActivateCardViewController: SceneViewController, ActivateCardDisplay
 
     init() {
         super.init(title: "Activate card")
+        code.isSecret = true
         keyBindings = [
             bind(.submit, .enter, "continue") { [weak self] in self?.screen.submit() },
         ]

@@ -12,17 +12,22 @@ protocol HomePresentationLogic: AnyObject {
 final class HomePresenter: HomePresentationLogic, ScenePresentation {
     weak var viewController: (any HomeDisplayLogic)?
     private let formatting: Formatting
+    private var lastUpdate: Home.Update.Response?
 
     init(formatting: Formatting = Formatting()) {
         self.formatting = formatting
+        formatting.privacy?.observe(self) { presenter in
+            if let last = presenter.lastUpdate { presenter.presentUpdate(response: last) }
+        }
     }
 
     func presentUpdate(response: Home.Update.Response) {
+        lastUpdate = response
         let state = response.state
         let unread = state.summary?.unreadNotifications ?? 0
         viewController?.displayUpdate(viewModel: .init(
             name: state.summary?.user.fullName ?? "",
-            balance: "Balance " + (state.summary.map { $0.balance.formatted() } ?? "—"),
+            balance: "Balance " + (state.summary.map { formatting.amount($0.balance) } ?? "—"),
             unreadBadge: unread > 0 ? "\(unread) unread" : nil,
             cards: state.cards.map(cardRow),
             cardsEmptyText: state.cards.isEmpty && state.summary != nil
@@ -109,7 +114,7 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
     private func transactionRow(_ transaction: Transaction) -> Home.Update.ViewModel.TransactionRow {
         .init(
             text: "\(formatting.shortDay(transaction.createdAt))  \(transaction.merchant) · \(transaction.category)",
-            amount: transaction.amount.formatted(showPlus: true),
+            amount: formatting.amount(transaction.amount, showPlus: true),
             isIncoming: transaction.amount.amountMinor > 0
         )
     }

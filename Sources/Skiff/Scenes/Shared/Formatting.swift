@@ -4,9 +4,18 @@ import SkiffCore
 /// Wording and formats shared by every Presenter: money, dates, countdowns and error messages.
 struct Formatting: Sendable {
     var timeZone: TimeZone
+    /// When set, amounts blur while it says so.
+    var privacy: DisplayPrivacy?
 
-    init(timeZone: TimeZone = .current) {
+    init(timeZone: TimeZone = .current, privacy: DisplayPrivacy? = nil) {
         self.timeZone = timeZone
+        self.privacy = privacy
+    }
+
+    /// `£1,234.50` (`+£12.00` with `showPlus` for money in), or `•••` while the display is blurred.
+    @MainActor
+    func amount(_ money: Money, showPlus: Bool = false) -> String {
+        privacy?.isBlurred == true ? DisplayPrivacy.blurredAmount : money.formatted(showPlus: showPlus)
     }
 
     private var calendar: Calendar {

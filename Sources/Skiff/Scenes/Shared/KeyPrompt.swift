@@ -2,6 +2,7 @@
 /// screen's bindings say which key that is.
 enum SceneCommand: Hashable, Sendable {
     case submit, retry, back, refresh, addCard, activateCard
+    case logout
 }
 
 /// "Press <key> to <purpose>": the purpose is the Presenter's, the key the screen's binding for the command.

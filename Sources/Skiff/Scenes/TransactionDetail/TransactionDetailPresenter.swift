@@ -10,17 +10,22 @@ protocol TransactionDetailPresentationLogic: AnyObject {
 final class TransactionDetailPresenter: TransactionDetailPresentationLogic, ScenePresentation {
     weak var viewController: (any TransactionDetailDisplayLogic)?
     private let formatting: Formatting
+    private var lastLoad: TransactionDetail.Load.Response?
 
     init(formatting: Formatting = Formatting()) {
         self.formatting = formatting
+        formatting.privacy?.observe(self) { presenter in
+            if let last = presenter.lastLoad { presenter.presentLoad(response: last) }
+        }
     }
 
     func presentLoad(response: TransactionDetail.Load.Response) {
+        lastLoad = response
         let t = response.transaction
         let incoming = t.amount.amountMinor > 0
         viewController?.displayLoad(viewModel: .init(
             title: t.merchant,
-            amount: t.amount.formatted(showPlus: true),
+            amount: formatting.amount(t.amount, showPlus: true),
             isIncoming: incoming,
             rows: [
                 .init(label: "Direction", value: incoming ? "Money in" : "Money out"),

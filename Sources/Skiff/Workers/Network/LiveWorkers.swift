@@ -52,6 +52,10 @@ struct AuthWorker: AuthWorking {
         try await api.send { try await $0.logout() } success: { _ = try $0.noContent }
     }
 
+    func unlock(password: String) async throws(NetworkError) {
+        try await api.send { try await $0.unlockSession(body: .json(.init(password: password))) } success: { _ = try $0.noContent }
+    }
+
     static func session(_ s: Components.Schemas.Session) -> Session {
         Session(token: s.token, expiresAt: s.expiresAt, user: user(s.user))
     }

@@ -1,0 +1,44 @@
+import SkiffCore
+
+/// The idle lock: the password again, checked by the server, or log out.
+enum Lock {
+    /// The screen comes up: whose session is locked.
+    enum Load {
+        struct Request: Sendable {}
+        struct Response: Sendable {
+            var userName: String
+        }
+        struct ViewModel: Hashable, Sendable {
+            var title: String
+            var message: PromptedText
+        }
+    }
+
+    /// Enter: check the password with the server.
+    enum Unlock {
+        struct Request: Sendable {
+            var password: String
+        }
+        enum Response: Sendable {
+            case started
+            case empty
+            case refused(NetworkError)
+        }
+        struct ViewModel: Hashable, Sendable {
+            /// The line under the field: an error, or what is happening.
+            var status: String?
+            var isError: Bool
+            /// Empty the password field (after a refusal).
+            var clearsPassword: Bool
+        }
+    }
+
+    /// The log-out key: end the session from the lock.
+    enum Logout {
+        struct Request: Sendable {}
+        struct Response: Sendable {}
+        struct ViewModel: Hashable, Sendable {
+            var status: String
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Testing
+import TerminalUI
+@testable import Skiff
+
+@MainActor
+final class LockPresenterSpy: LockPresentationLogic {
+    var loadResponses: [Lock.Load.Response] = []
+    var unlockResponses: [Lock.Unlock.Response] = []
+    var logoutResponses: [Lock.Logout.Response] = []
+
+    func presentLoad(response: Lock.Load.Response) {
+        loadResponses.append(response)
+    }
+
+    func presentUnlock(response: Lock.Unlock.Response) {
+        unlockResponses.append(response)
+    }
+
+    func presentLogout(response: Lock.Logout.Response) {
+        logoutResponses.append(response)
+    }
+}
+
+@MainActor
+@Suite("Lock interactor")
+struct LockInteractorTests {
+    let presenter = LockPresenterSpy()
+    let auth = AuthWorkerDouble()
+    let sessions = SessionStoreDouble(Seeds.session)
+    let cache = CacheStoreDouble()
+    let tasks = TaskTracker()
+
+    func makeSUT() -> LockInteractor {
+        LockInteractor(presenter: presenter, auth: auth, sessions: sessions, cache: cache, userName: "Alex Rivera", tasks: tasks)
+    }
+
+    @Test("load presents whose session is locked")
+    func load() {
+        let sut = makeSUT()
+        sut.load(request: .init())
+        #expect(presenter.loadResponses.map(\.userName) == ["Alex Rivera"])
+    }
+
+    @Test("the password the server accepts routes to unlocked")
+    func unlockAccepted() async {
+        let sut = makeSUT()
+        var routes: [LockRoute] = []
+        sut.route = { routes.append($0) }
+        sut.unlock(request: .init(password: "harbour-lights-9"))
+        await tasks.settle()
+        #expect(auth.unlocks.all == ["harbour-lights-9"])
+        #expect(routes.count == 1)
+        if case .unlocked? = routes.first {} else { Issue.record("expected .unlocked, got \(routes)") }
+        guard case .started? = presenter.unlockResponses.first else {
+            Issue.record("expected .started first")
+            return
+        }
+    }
+
+    @Test("a refused password is presented and stays locked")
+    func unlockRefused() async {
+        auth.unlockResult.set(.failure(.validation(detail: "The password is not right.", fields: [])))
+        let sut = makeSUT()
+        var routes: [LockRoute] = []
+        sut.route = { routes.append($0) }
+        sut.unlock(request: .init(password: "wrong"))
+        await tasks.settle()
+        #expect(routes.isEmpty)
+        guard case .refused(.validation)? = presenter.unlockResponses.last else {
+            Issue.record("expected a refusal, got \(presenter.unlockResponses)")
+            return
+        }
+    }
+
+    @Test("an empty password never reaches the server")
+    func unlockEmpty() async {
+        let sut = makeSUT()
+        sut.unlock(request: .init(password: ""))
+        await tasks.settle()
+        #expect(auth.unlocks.count == 0)
+        guard case .empty? = presenter.unlockResponses.last else {
+            Issue.record("expected .empty, got \(presenter.unlockResponses)")
+            return
+        }
+    }
+
+    @Test("logout revokes the session, forgets it and the cache, and routes out")
+    func logout() async {
+        let sut = makeSUT()
+        var routes: [LockRoute] = []
+        sut.route = { routes.append($0) }
+        sut.logout(request: .init())
+        await tasks.settle()
+        #expect(auth.logouts.count == 1)
+        #expect(sessions.load() == nil)
+        #expect(cache.clears == 1)
+        #expect(presenter.logoutResponses.count == 1)
+        if case .loggedOut? = routes.first {} else { Issue.record("expected .loggedOut, got \(routes)") }
+    }
+}
