@@ -156,17 +156,12 @@ public final class Application {
         }
     }
 
-    /// Gives the terminal to the shell and stops the process (Ctrl-Z); on `fg` takes it back and redraws.
+    /// Gives the terminal to the shell and stops the job (Ctrl-Z); on `fg` takes it back and redraws.
     public func suspend() {
         guard isStarted else { return }
         terminal.suspend()
         if terminal.inputFileDescriptor != nil {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = SIG_DFL
-            sigemptyset(&action.sa_mask)
-            _ = sigaction(SIGTSTP, &action, nil)
-            _ = kill(getpid(), SIGTSTP)
-            signalRelay?.setHandler(SIGTSTP)
+            signalRelay?.stopJob()
         }
         terminal.resume()
         terminal.updateSize()

@@ -12,8 +12,12 @@ import Synchronization
 
 nonisolated(unsafe) private var relayWriteDescriptor: Int32 = -1
 private let pendingTerminations = Atomic<Int>(0)
+private let continuations = Atomic<Int>(0)
 
 private func relaySignal(_ signal: Int32) {
+    if signal == SIGCONT {
+        continuations.wrappingAdd(1, ordering: .releasing)
+    }
     if signal == SIGINT || signal == SIGTERM || signal == SIGHUP {
         if pendingTerminations.wrappingAdd(1, ordering: .relaxed).newValue >= 2 {
             emergencyRestoreTerminal()
@@ -66,6 +70,35 @@ final class SignalRelay {
         sigemptyset(&action.sa_mask)
         action.sa_flags = SA_RESTART
         _ = sigaction(signal, &action, nil)
+    }
+
+    /// Stops the whole job with SIGTSTP, as a terminal's Ctrl-Z would, and returns once it runs again (`fg`).
+    ///
+    /// The process group stops, not only this process: a shell sees its job stop only when the process it
+    /// waits for stops, which is a wrapper script when one started the app. `kill` does not stop the caller
+    /// at once when the calling thread blocks SIGTSTP and leaves it to another thread (on Linux the main queue
+    /// runs on a worker thread that blocks signals): so this thread takes SIGTSTP itself if it is still
+    /// pending, then waits a moment for SIGCONT, and only then routes SIGTSTP to the relay again, which would
+    /// otherwise catch the stop meant for the job. An orphaned process group is never stopped by SIGTSTP; the
+    /// wait ends after 0.1 s then.
+    func stopJob() {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = SIG_DFL
+        sigemptyset(&action.sa_mask)
+        _ = sigaction(SIGTSTP, &action, nil)
+        var stopSignal = sigset_t()
+        sigemptyset(&stopSignal)
+        sigaddset(&stopSignal, SIGTSTP)
+        var previousMask = sigset_t()
+        _ = pthread_sigmask(SIG_BLOCK, &stopSignal, &previousMask)
+        let continuedBefore = continuations.load(ordering: .acquiring)
+        _ = kill(0, SIGTSTP)
+        _ = pthread_sigmask(SIG_UNBLOCK, &stopSignal, nil)
+        _ = pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+        for _ in 0..<100 where continuations.load(ordering: .acquiring) == continuedBefore {
+            usleep(1_000)
+        }
+        setHandler(SIGTSTP)
     }
 
     /// Marks a terminating signal as handled, so a later one is again relayed rather than forced.

@@ -36,14 +36,19 @@ public final class TaskTracker {
     }
 
     /// Waits until every tracked task, including tasks those tasks started, has ended; other main-actor work
-    /// gets a few turns in between.
+    /// gets a few turns in between. When the waiting task is cancelled (a test over its time limit), the tasks
+    /// waited for are cancelled too, so a request that never answers ends the wait instead of hanging it.
     public func settle() async {
         for _ in 0..<1_000 {
             for _ in 0..<10 {
                 await Task.yield()
             }
             guard let task = tasks.values.first else { return }
-            await task.value
+            await withTaskCancellationHandler {
+                await task.value
+            } onCancel: {
+                task.cancel()
+            }
         }
     }
 }

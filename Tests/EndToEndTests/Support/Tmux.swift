@@ -95,6 +95,11 @@ final class TmuxSession {
         try run(["resize-window", "-x", String(width), "-y", String(height)])
     }
 
+    /// A tmux format expanded for the pane, such as `#{alternate_on}` or `#{cursor_flag}`.
+    func format(_ format: String) throws -> String {
+        try run(["display-message", "-p", format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// The process id of the program running in the pane.
     func panePID() throws -> Int32 {
         let text = try run(["display-message", "-p", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)

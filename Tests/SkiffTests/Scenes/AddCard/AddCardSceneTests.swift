@@ -33,7 +33,7 @@ final class AddCardDisplaySpy: AddCardDisplayLogic {
 }
 
 @MainActor
-@Suite("AddCardInteractor")
+@Suite("AddCardInteractor", .timeLimit(.minutes(1)))
 struct AddCardInteractorTests {
     let presenter = AddCardPresenterSpy()
     let worker = CardWorkerDouble()

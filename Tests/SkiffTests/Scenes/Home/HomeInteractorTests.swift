@@ -15,7 +15,7 @@ final class HomePresenterSpy: HomePresentationLogic {
 }
 
 @MainActor
-@Suite("HomeInteractor")
+@Suite("HomeInteractor", .timeLimit(.minutes(1)))
 struct HomeInteractorTests {
     let presenter = HomePresenterSpy()
     let account = AccountWorkerDouble()

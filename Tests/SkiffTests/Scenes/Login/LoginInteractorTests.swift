@@ -17,7 +17,7 @@ final class LoginPresenterSpy: LoginPresentationLogic {
 }
 
 @MainActor
-@Suite("LoginInteractor")
+@Suite("LoginInteractor", .timeLimit(.minutes(1)))
 struct LoginInteractorTests {
     let presenter = LoginPresenterSpy()
     let auth = AuthWorkerDouble()

@@ -25,7 +25,7 @@ final class RegisterDisplaySpy: RegisterDisplayLogic {
 }
 
 @MainActor
-@Suite("RegisterInteractor")
+@Suite("RegisterInteractor", .timeLimit(.minutes(1)))
 struct RegisterInteractorTests {
     let presenter = RegisterPresenterSpy()
     let auth = AuthWorkerDouble()

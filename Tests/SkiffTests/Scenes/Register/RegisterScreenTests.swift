@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("Register and Verify phone screens")
+@Suite("Register and Verify phone screens", .timeLimit(.minutes(1)))
 struct RegisterScreenTests {
     @Test("Ctrl-N opens Register with the number typed on Login")
     func empty() async throws {

@@ -3,7 +3,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("RequestInFlight")
+@Suite("RequestInFlight", .timeLimit(.minutes(1)))
 struct RequestInFlightTests {
     let tasks = TaskTracker()
 
