@@ -1,4 +1,4 @@
-/// A decoded key press (or paste, or resize) from the terminal.
+/// A decoded key press (or paste, resize or mouse report) from the terminal.
 public enum Key: Hashable, Sendable {
     case character(Character)
     case up, down, left, right
@@ -13,6 +13,8 @@ public enum Key: Hashable, Sendable {
     case paste(String)
     /// The terminal changed size.
     case resize
+    /// A mouse report (delivered to views by position, not to key bindings).
+    case mouse(MouseEvent)
 
     /// A short name for hints and help, such as `↑`, `Tab`, `Ctrl-U`, `F1` or `q`.
     public var label: String {
@@ -38,6 +40,7 @@ public enum Key: Hashable, Sendable {
         case .ctrl(let c): return "Ctrl-\(c.uppercased())"
         case .paste: return "Paste"
         case .resize: return "Resize"
+        case .mouse: return "Mouse"
         }
     }
 
