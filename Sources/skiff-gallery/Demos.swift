@@ -330,3 +330,75 @@ final class NavigationDemoViewController: ViewController {
         log.text = "Lifecycle: " + events.suffix(12).joined(separator: ", ")
     }
 }
+
+/// Mouse reports as the kit decodes them: a pad that describes every event it gets, a button to click and a
+/// list to click, double-click and scroll with the wheel.
+@MainActor
+final class MouseDemoViewController: ViewController, ListViewDataSource {
+    private let pad = MousePad()
+    private let result = Label("Click a button or a row; a second click on a row opens it.", style: .muted)
+    private let list = ListView()
+
+    init() { super.init(title: "Mouse") }
+
+    override func viewDidLoad() {
+        list.dataSource = self
+        list.onSelect = { [weak self] index in self?.result.text = "Opened row \(index + 1)" }
+        list.onSelectionChange = { [weak self] index in self?.result.text = "Selected row \(index + 1)" }
+        let buttons = HStack(spacing: 2)
+        for title in ["One", "Two"] {
+            buttons.add(Button(title) { [weak self] in self?.result.text = "Clicked: \(title)" }, size: .fit)
+        }
+        let top = HStack(spacing: 1)
+        top.add(Panel(title: "Pad", content: pad), size: .flexible(1))
+        top.add(Panel(title: "Rows", content: list), size: .flexible(1))
+        let stack = VStack(spacing: 1)
+        stack.add(top, size: .fill)
+        stack.add(buttons, size: .fixed(1))
+        stack.add(result, size: .fixed(1))
+        embed(stack)
+    }
+
+    func numberOfRows(in listView: ListView) -> Int {
+        200
+    }
+
+    func listView(_ listView: ListView, rowAt index: Int) -> ListRow {
+        ListRow("Row \(index + 1)")
+    }
+}
+
+/// Describes the last mouse event it received, in its own coordinates.
+@MainActor
+final class MousePad: View {
+    private var lastEvent = "Click, drag or scroll here."
+
+    override func handleMouse(_ event: MouseEvent) -> Bool {
+        lastEvent = "\(Self.describe(event.kind)) at column \(event.location.x), row \(event.location.y)"
+        if !event.modifiers.isEmpty {
+            lastEvent += " with " + Self.describe(event.modifiers)
+        }
+        setNeedsDisplay()
+        return true
+    }
+
+    override func draw(in canvas: Canvas) {
+        canvas.write(lastEvent, x: 0, y: 0, style: canvas.theme.text, maxWidth: canvas.size.width)
+    }
+
+    private static func describe(_ kind: MouseEvent.Kind) -> String {
+        switch kind {
+        case .press(let button): return "\(button)".capitalized + " press"
+        case .release(let button): return "\(button)".capitalized + " release"
+        case .drag(let button): return "\(button)".capitalized + " drag"
+        case .move: return "Move"
+        case .wheelUp: return "Wheel up"
+        case .wheelDown: return "Wheel down"
+        }
+    }
+
+    private static func describe(_ modifiers: MouseEvent.Modifiers) -> String {
+        [(MouseEvent.Modifiers.shift, "Shift"), (.alt, "Alt"), (.control, "Ctrl")]
+            .filter { modifiers.contains($0.0) }.map(\.1).joined(separator: "-")
+    }
+}

@@ -16,6 +16,7 @@ final class MenuViewController: ViewController, ListViewDataSource {
         ("Spinner and banner", "async work, info and error", { SpinnerViewController() }),
         ("Bar chart", "a simple series", { ChartViewController() }),
         ("Navigation", "lifecycle log, push, pop to root", { NavigationDemoViewController(depth: 1) }),
+        ("Mouse", "click, drag, wheel, as decoded", { MouseDemoViewController() }),
     ]
     private let list = ListView()
     private let allowsTrap: Bool

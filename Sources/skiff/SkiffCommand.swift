@@ -37,6 +37,9 @@ struct SkiffCommand: AsyncParsableCommand {
     @Option(name: .customLong("data-dir"), help: ArgumentHelp("Keep every file under this folder instead of the XDG directories.", valueName: "path"))
     var dataDirectory: String?
 
+    @Flag(name: .customLong("no-mouse"), help: "Leave the mouse to the terminal (also SKIFF_NO_MOUSE=1); Shift-drag selects text either way in most terminals.")
+    var noMouse = false
+
     func validate() throws {
         if lockAfterSeconds < 0 {
             throw ValidationError("--lock-after takes a number of seconds, 0 or more.")
@@ -111,11 +114,12 @@ struct SkiffCommand: AsyncParsableCommand {
         }
         logger.info("Starting", metadata: ["server": "\(serverURL.redactedForLog)", "embedded": "\(embedded != nil)"])
 
+        let reportsMouse = MouseSetting.reportsMouse(noMouseFlag: noMouse, environment: environment)
         let status: Int32
         do {
             status = try await MainActor.run {
                 try SkiffApp(
-                    terminal: CursesTerminal(environment: environment),
+                    terminal: CursesTerminal(environment: environment, reportsMouse: reportsMouse),
                     configuration: SkiffAppConfiguration(
                         serverURL: serverURL, paths: paths, isEmbeddedServer: embedded != nil, trust: trust,
                         lockAfter: lockAfterSeconds > 0 ? .seconds(lockAfterSeconds) : nil

@@ -142,9 +142,11 @@ struct GalleryEndToEndTests {
     func trap() async throws {
         let session = try await startGallery(trap: true)
         defer { session.kill() }
+        #expect(try session.reportsMouse())
         try session.type("!")
         let screen = try await session.waitFor("EXIT=", timeout: 60)
         #expect(!screen.contains("EXIT=0"))
+        #expect(try !session.reportsMouse(), "the crash handler turns mouse reports off")
         let modes = try #require(try await finish(session, expectingStatus: ""))
         #expect(modes.canonical && modes.echo)
     }
@@ -167,10 +169,43 @@ struct GalleryEndToEndTests {
         try session.sendKeys("C-z")
         let suspended = try await session.waitFor("Stopped")
         #expect(!suspended.contains("Enter open"))
+        #expect(try !session.reportsMouse(), "the shell gets the mouse back while suspended")
         try session.typeLine("clear; fg; echo EXIT=$?")
         try await session.waitFor("Every TerminalUI view")
+        #expect(try session.reportsMouse())
         try session.sendKeys("q")
         let modes = try #require(try await finish(session, expectingStatus: "0"))
         #expect(modes.canonical && modes.echo)
+    }
+
+    @Test("In the Mouse demo a click and the wheel are reported in the pad's own coordinates; --no-mouse asks for none")
+    func mouseDemo() async throws {
+        let session = try await startGallery()
+        defer { session.kill() }
+        let menu = try session.capture().components(separatedBy: "\n")
+        let row = try #require(menu.firstIndex { $0.contains("Mouse ") && $0.contains("click, drag, wheel") })
+        try session.sendMouse(0, x: 6, y: row)
+        try session.sendMouse(0, x: 6, y: row)
+        let demo = try await session.waitFor("Click, drag or scroll here.")
+        let lines = demo.components(separatedBy: "\n")
+        let pad = try #require(lines.firstIndex { $0.contains("Click, drag or scroll here.") })
+        let column = try #require(lines[pad].range(of: "Click")).lowerBound.utf16Offset(in: lines[pad])
+        try session.sendMouse(0, x: column + 4, y: pad + 2)
+        try await session.waitFor("Left press at column 4, row 2")
+        try session.sendMouse(65, x: column, y: pad)
+        try await session.waitFor("Wheel down at column 0, row 0")
+        try session.sendKeys("Escape")
+        try await session.waitFor("Every TerminalUI view")
+        try session.sendKeys("q")
+        _ = try await finish(session, expectingStatus: "0")
+
+        let plain = try TmuxSession.shell(environment: ["LANG": "C.UTF-8"])
+        defer { plain.kill() }
+        try await plain.waitFor("$")
+        try plain.typeLine("clear; \(gallery) --no-mouse; echo EXIT=$?")
+        try await plain.waitFor("Enter open")
+        #expect(try !plain.reportsMouse())
+        try plain.sendKeys("q")
+        try await plain.waitFor("EXIT=0")
     }
 }

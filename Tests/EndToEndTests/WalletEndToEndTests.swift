@@ -177,4 +177,49 @@ struct WalletEndToEndTests {
         let exit = try await session.waitFor("EXIT=", timeout: 30)
         #expect(exit.contains("EXIT=130"))
     }
+
+    @Test("The mouse wheel scrolls Home's transactions and a click opens one; --no-mouse leaves the mouse to the terminal")
+    func mouse() async throws {
+        let session = try TmuxSession.shell(environment: ["LANG": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no"])
+        defer {
+            session.kill()
+            try? FileManager.default.removeItem(atPath: dataDirectory)
+        }
+        try await session.waitFor("$")
+        try session.typeLine("clear; SKIFF_NO_MOUSE=1 \(skiff) --data-dir \(dataDirectory); echo EXIT=$?")
+        try await session.waitFor("Log in with your phone number", timeout: 60)
+        #expect(try !session.reportsMouse())
+        try session.sendKeys("C-c")
+        try await session.waitFor("EXIT=", timeout: 30)
+
+        try session.typeLine("clear; \(skiff) --data-dir \(dataDirectory); echo EXIT=$?")
+        try await session.waitFor("Log in with your phone number", timeout: 60)
+        #expect(try session.reportsMouse())
+        try session.type("2025550143")
+        try session.sendKeys("Tab")
+        try session.type("sail-away-2026")
+        try session.sendKeys("Enter")
+        let home = try await session.waitFor("Balance $")
+        let lines = home.components(separatedBy: "\n")
+        let firstRow = try #require(lines.firstIndex { $0.contains("─ Transactions ─") }) + 1
+        let before = lines[firstRow]
+        try session.sendMouse(65, x: 10, y: firstRow)
+        try session.sendMouse(65, x: 10, y: firstRow)
+        let scrolled = try await session.waitUntil("the list to scroll") {
+            let now = $0.components(separatedBy: "\n")
+            return now.count > firstRow && now[firstRow] != before && now[firstRow].contains("│")
+        }
+        #expect(scrolled.contains("Balance $"), "the wheel scrolls in place")
+        try session.sendMouse(0, x: 10, y: firstRow)
+        try session.sendMouse(0, x: 10, y: firstRow, release: true)
+        try session.sendMouse(0, x: 10, y: firstRow)
+        try session.sendMouse(0, x: 10, y: firstRow, release: true)
+        let detail = try await session.waitFor("Home › ")
+        #expect(!detail.contains("─ Transactions ─"), "the second click opened the row")
+
+        try session.sendKeys("C-c")
+        let exit = try await session.waitFor("EXIT=", timeout: 30)
+        #expect(exit.contains("EXIT=130"))
+        #expect(try !session.reportsMouse())
+    }
 }

@@ -258,6 +258,10 @@ public final class Application {
         }
         onKeyPress?(key)
         guard !isTooSmall else { return }
+        if case .mouse(let event) = key {
+            dispatchMouse(event)
+            return
+        }
         setNeedsDisplay()
         if isHelpVisible {
             isHelpVisible = false
@@ -274,6 +278,20 @@ public final class Application {
         }
         if let quitKey, key == quitKey, isAtTopLevel {
             quit(status: 0)
+        }
+    }
+
+    /// A press closes the help overlay; otherwise the screen's views get the event by position.
+    private func dispatchMouse(_ event: MouseEvent) {
+        if isHelpVisible {
+            if case .press = event.kind {
+                isHelpVisible = false
+                setNeedsDisplay()
+            }
+            return
+        }
+        if rootViewController.handleMouse(event) {
+            setNeedsDisplay()
         }
     }
 

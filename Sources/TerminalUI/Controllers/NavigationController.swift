@@ -234,6 +234,12 @@ open class NavigationController: ViewController {
         return false
     }
 
+    /// Hands the event to the visible screen (a modal when one is up, so clicks around it do nothing).
+    open override func handleMouse(_ event: MouseEvent) -> Bool {
+        guard let visible = visibleViewController else { return false }
+        return visible.handleMouse(event.moved(to: visible.view.convert(event.location, from: view)))
+    }
+
     open override var helpBindings: [KeyBinding] {
         var bindings = visibleViewController?.helpBindings ?? []
         if canGoBack {

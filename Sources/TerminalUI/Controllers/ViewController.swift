@@ -158,6 +158,28 @@ open class ViewController {
         }
     }
 
+    // MARK: Mouse
+
+    /// Handles a mouse event located in the root view's coordinates: a click first focuses the focusable view
+    /// under it, then the view under it and its superviews are asked in turn, each with its own coordinates.
+    open func handleMouse(_ event: MouseEvent) -> Bool {
+        guard let target = view.hitTest(event.location) else { return false }
+        if event.isClick {
+            var candidate: View? = target
+            while let current = candidate, !current.canFocus, current !== view {
+                candidate = current.superview
+            }
+            if let focusable = candidate, focusable.canFocus { focus(focusable) }
+        }
+        var current: View? = target
+        while let candidate = current {
+            if candidate.handleMouse(event.moved(to: candidate.convert(event.location, from: view))) { return true }
+            if candidate === view { break }
+            current = candidate.superview
+        }
+        return false
+    }
+
     /// Every binding that applies on this screen right now, for the `?` overlay.
     open var helpBindings: [KeyBinding] {
         var bindings = keyBindings

@@ -8,7 +8,9 @@
 /// The real terminal, driven through ncursesw.
 ///
 /// Only cells that differ from the previous frame are handed to ncurses, which in turn sends only what
-/// changed on screen. Input is read as raw bytes from standard input and decoded by `KeyDecoder`.
+/// changed on screen. Input is read as raw bytes from standard input and decoded by `KeyDecoder`, mouse reports
+/// included when `reportsMouse` asked the terminal for them (modes 1000, 1002 and 1006, switched off again on
+/// stop, suspend and crash).
 @MainActor
 public final class CursesTerminal: Terminal {
     public private(set) var size = Size(width: 80, height: 24)
@@ -19,6 +21,8 @@ public final class CursesTerminal: Terminal {
     private var colorPairs: [ColorKey: Int16] = [:]
     private var canUseColor = false
     private var originalSettings = termios()
+    /// Whether the terminal is asked to report clicks, drags and the wheel.
+    public let reportsMouse: Bool
 
     private struct ColorKey: Hashable {
         let foreground: Int16
@@ -26,8 +30,21 @@ public final class CursesTerminal: Terminal {
     }
 
     /// A terminal over standard input and output; `environment` supplies `TERM` and `NO_COLOR`.
-    public init(environment: [String: String]) {
+    ///
+    /// With `reportsMouse` false the terminal keeps the mouse to itself (plain text selection).
+    public init(environment: [String: String], reportsMouse: Bool = true) {
         self.environment = environment
+        self.reportsMouse = reportsMouse
+    }
+
+    /// Turns on bracketed paste and, when wanted, button, drag and wheel reports in SGR form.
+    private var inputModesOn: String {
+        "\u{1B}[?2004h\u{1B}[?1004h" + (reportsMouse ? "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h" : "")
+    }
+
+    /// Undoes `inputModesOn`.
+    private var inputModesOff: String {
+        (reportsMouse ? "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l" : "") + "\u{1B}[?1004l\u{1B}[?2004l"
     }
 
     public var inputFileDescriptor: Int32? { 0 }
@@ -65,13 +82,13 @@ public final class CursesTerminal: Terminal {
         skiff_keypad(true)
         typeahead(-1)
         curs_set(0)
-        writeDirect("\u{1B}[?2004h\u{1B}[?1004h")
+        writeDirect(inputModesOn)
         previous = nil
     }
 
     /// Bytes that undo everything `start` did to the screen, for crash handlers.
     private func resetSequence() -> [UInt8] {
-        var bytes: [UInt8] = Array("\u{1B}[?2004l\u{1B}[?1004l".utf8)
+        var bytes: [UInt8] = Array(inputModesOff.utf8)
         for name in ["sgr0", "cnorm", "rmkx", "rmcup"] {
             if let value = skiff_tigetstr(name) {
                 bytes.append(contentsOf: Array(String(cString: value).utf8))
@@ -83,7 +100,7 @@ public final class CursesTerminal: Terminal {
 
     public func stop() {
         guard let screen else { return }
-        writeDirect("\u{1B}[?2004l\u{1B}[?1004l")
+        writeDirect(inputModesOff)
         endwin()
         delscreen(screen)
         self.screen = nil
@@ -93,7 +110,7 @@ public final class CursesTerminal: Terminal {
 
     public func suspend() {
         guard screen != nil else { return }
-        writeDirect("\u{1B}[?2004l\u{1B}[?1004l")
+        writeDirect(inputModesOff)
         def_prog_mode()
         endwin()
         tcsetattr(0, TCSANOW, &originalSettings)

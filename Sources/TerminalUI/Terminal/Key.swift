@@ -1,4 +1,4 @@
-/// A decoded key press (or paste, or resize) from the terminal.
+/// A decoded key press (or paste, resize or mouse report) from the terminal.
 public enum Key: Hashable, Sendable {
     case character(Character)
     case up, down, left, right
@@ -15,6 +15,8 @@ public enum Key: Hashable, Sendable {
     case resize
     /// The terminal window gained (true) or lost (false) the focus (`CSI I` / `CSI O`, mode 1004).
     case focus(Bool)
+    /// A mouse report (delivered to views by position, not to key bindings).
+    case mouse(MouseEvent)
 
     /// A short name for hints and help, such as `↑`, `Tab`, `Ctrl-U`, `F1` or `q`.
     public var label: String {
@@ -41,6 +43,7 @@ public enum Key: Hashable, Sendable {
         case .paste: return "Paste"
         case .resize: return "Resize"
         case .focus(let gained): return gained ? "Focus in" : "Focus out"
+        case .mouse: return "Mouse"
         }
     }
 

@@ -1,8 +1,11 @@
 /// Turns the bytes a terminal sends into keys.
 ///
 /// Understands UTF-8 text, control keys, CSI and SS3 sequences in normal and application cursor mode,
-/// F1–F12, bracketed paste (`ESC [200~ … ESC [201~`) and focus reports (`ESC [I`, `ESC [O`). Bytes of an incomplete sequence wait for the next
-/// `decode` call; a lone Esc waits until the caller decides no more bytes are coming (`flushPending`).
+/// F1–F12, bracketed paste (`ESC [200~ … ESC [201~`), focus reports (`ESC [I`, `ESC [O`) and mouse reports (SGR
+/// `ESC [< b;x;y M/m`, mode 1006, and the legacy `ESC [M` and three bytes). Bytes of an incomplete sequence wait for
+/// the next `decode` call; a lone Esc waits until the caller decides no more bytes are coming (`flushPending`). A
+/// sequence cut short by another Esc or a control byte is dropped and that byte is decoded as usual, so no key
+/// after it is lost.
 public struct KeyDecoder: Sendable {
     private var pending: [UInt8] = []
     private var paste: [UInt8]?
@@ -61,6 +64,9 @@ public struct KeyDecoder: Sendable {
                 case .incomplete where !final:
                     pending = Array(bytes[i...])
                     return keys
+                case .incomplete where Self.isStartedControlSequence(bytes, at: i):
+                    // A control sequence cut off for good (half a mouse report): drop it rather than type it.
+                    i = bytes.count
                 case .incomplete:
                     keys.append(.escape)
                     i += 1
@@ -114,10 +120,21 @@ public struct KeyDecoder: Sendable {
             }
             guard j < bytes.count else { return .incomplete }
             let final = bytes[j]
+            guard (0x40...0x7E).contains(final) else { return .key(nil, j - start) }
             let params = String(decoding: bytes[(start + 2)..<j], as: UTF8.self)
             let length = j - start + 1
             if final == UInt8(ascii: "~") && params == "200" {
                 return .pasteStart(length)
+            }
+            if final == UInt8(ascii: "M") && params.isEmpty {
+                guard j + 3 < bytes.count else { return .incomplete }
+                let report = MouseEvent.x10((bytes[j + 1], bytes[j + 2], bytes[j + 3]))
+                return .key(report.map(Key.mouse), length + 3)
+            }
+            if params.hasPrefix("<") {
+                let isReport = final == UInt8(ascii: "M") || final == UInt8(ascii: "m")
+                let report = isReport ? MouseEvent.sgr(parameters: params.dropFirst(), isRelease: final == UInt8(ascii: "m")) : nil
+                return .key(report.map(Key.mouse), length)
             }
             return .key(csiKey(final: final, params: params), length)
         case UInt8(ascii: "O"):
@@ -126,6 +143,11 @@ public struct KeyDecoder: Sendable {
         default:
             return .key(.escape, 1)
         }
+    }
+
+    /// Whether the bytes at `start` are `ESC [` and at least one more byte.
+    private static func isStartedControlSequence(_ bytes: [UInt8], at start: Int) -> Bool {
+        start + 2 < bytes.count && bytes[start + 1] == UInt8(ascii: "[")
     }
 
     private static func csiKey(final: UInt8, params: String) -> Key? {

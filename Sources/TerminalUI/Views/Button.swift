@@ -1,4 +1,4 @@
-/// A focusable button drawn as `[ Title ]`; Enter or Space presses it.
+/// A focusable button drawn as `[ Title ]`; Enter, Space or a click presses it.
 @MainActor
 open class Button: View {
     public var title: String { didSet { setNeedsDisplay() } }
@@ -17,6 +17,12 @@ open class Button: View {
 
     open override var keyBindings: [KeyBinding] {
         [KeyBinding([.enter, .character(" ")], "press") { [weak self] in self?.press() }]
+    }
+
+    open override func handleMouse(_ event: MouseEvent) -> Bool {
+        guard event.isClick, event.location.x < label.displayWidth else { return false }
+        press()
+        return true
     }
 
     /// Runs the action, as if the user pressed the button.

@@ -22,8 +22,9 @@ public protocol ListViewDataSource: AnyObject {
 
 /// A virtualised, scrolling list with a selection.
 ///
-/// Keys: ↑/↓ (k/j), PgUp/PgDn, Home/End, Enter opens the selected row. `onNearEnd` fires once per row
-/// count when the selection comes within `nearEndThreshold` rows of the end, for loading the next page.
+/// Keys: ↑/↓ (k/j), PgUp/PgDn, Home/End, Enter opens the selected row. Mouse: a click selects a row, a second
+/// click on it opens it (as Enter), the wheel scrolls. `onNearEnd` fires once per row count when the selection
+/// or the bottom of the view comes within `nearEndThreshold` rows of the end, for loading the next page.
 @MainActor
 open class ListView: View {
     public weak var dataSource: ListViewDataSource? { didSet { reloadData() } }
@@ -35,14 +36,18 @@ open class ListView: View {
     public var onSelect: (@MainActor (Int) -> Void)?
     /// Called with the row index when the selection moves.
     public var onSelectionChange: (@MainActor (Int) -> Void)?
-    /// Called when the selection nears the end of the rows (load the next page here).
+    /// Called when the selection or the last row on screen nears the end of the rows (load the next page here).
     public var onNearEnd: (@MainActor () -> Void)?
     /// How close to the end `onNearEnd` fires.
     public var nearEndThreshold = 5
+    /// How many rows one notch of the mouse wheel scrolls.
+    public var wheelStep = 3
     /// Shown when there are no rows.
     public var emptyText: String { didSet { setNeedsDisplay() } }
     private var rowCount = 0
     private var nearEndReportedAt: Int?
+    /// The row the last click selected, so that a second click on it opens it.
+    private var clickedIndex: Int?
 
     public init(emptyText: String = "Nothing here yet.") {
         self.emptyText = emptyText
@@ -98,9 +103,53 @@ open class ListView: View {
         let changed = clamped != selectedIndex
         selectedIndex = clamped
         scrollToSelection()
-        if changed { onSelectionChange?(clamped) }
-        checkNearEnd()
+        if changed {
+            clickedIndex = nil
+            onSelectionChange?(clamped)
+        }
+        checkNearEnd(reaching: clamped)
         setNeedsDisplay()
+    }
+
+    /// Scrolls by a number of rows (the mouse wheel), moving the selection only as far as needed to keep it
+    /// on screen.
+    public func scroll(by delta: Int) {
+        guard rowCount > 0 else { return }
+        let height = visibleRowCount
+        scrollOffset = max(0, min(scrollOffset + delta, rowCount - height))
+        let lastVisible = min(rowCount, scrollOffset + height) - 1
+        if let selected = selectedIndex {
+            let kept = min(max(selected, scrollOffset), lastVisible)
+            if kept != selected {
+                selectedIndex = kept
+                clickedIndex = nil
+                onSelectionChange?(kept)
+            }
+        }
+        checkNearEnd(reaching: lastVisible)
+        setNeedsDisplay()
+    }
+
+    open override func handleMouse(_ event: MouseEvent) -> Bool {
+        switch event.kind {
+        case .wheelUp:
+            scroll(by: -wheelStep)
+        case .wheelDown:
+            scroll(by: wheelStep)
+        case .press(.left), .drag(.left):
+            let index = scrollOffset + event.location.y
+            guard index < rowCount else { return true }
+            if event.kind == .press(.left), index == selectedIndex, index == clickedIndex, let onSelect {
+                clickedIndex = nil
+                onSelect(index)
+                return true
+            }
+            select(index)
+            if event.kind == .press(.left) { clickedIndex = index }
+        default:
+            return false
+        }
+        return true
     }
 
     /// Moves the selection by a number of rows.
@@ -119,9 +168,9 @@ open class ListView: View {
         scrollOffset = max(0, min(scrollOffset, max(0, rowCount - height)))
     }
 
-    private func checkNearEnd() {
-        guard let selected = selectedIndex, rowCount > 0 else { return }
-        if selected >= rowCount - 1 - nearEndThreshold && nearEndReportedAt != rowCount {
+    private func checkNearEnd(reaching index: Int) {
+        guard rowCount > 0 else { return }
+        if index >= rowCount - 1 - nearEndThreshold && nearEndReportedAt != rowCount {
             nearEndReportedAt = rowCount
             onNearEnd?()
         }

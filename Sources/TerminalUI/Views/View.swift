@@ -42,6 +42,12 @@ open class View {
         keyBindings.dispatch(key)
     }
 
+    /// Handles a mouse event whose location is in the view's own coordinates; returns whether it was consumed
+    /// (if not, the superview is asked next).
+    open func handleMouse(_ event: MouseEvent) -> Bool {
+        false
+    }
+
     /// Called when the view gains or loses focus.
     open func focusDidChange() {}
 
@@ -95,6 +101,29 @@ open class View {
             current = candidate.superview
         }
         return false
+    }
+
+    /// The deepest visible view under a point in this view's coordinates (later subviews, drawn on top, first);
+    /// nil when the point is outside the view.
+    public func hitTest(_ point: Point) -> View? {
+        guard !isHidden, bounds.contains(point) else { return nil }
+        for subview in subviews.reversed() {
+            let local = Point(x: point.x - subview.frame.minX, y: point.y - subview.frame.minY)
+            if let hit = subview.hitTest(local) { return hit }
+        }
+        return self
+    }
+
+    /// Converts a point in the coordinates of `ancestor` (a view this one lies inside) to this view's own.
+    public func convert(_ point: Point, from ancestor: View) -> Point {
+        var converted = point
+        var current: View? = self
+        while let view = current, view !== ancestor {
+            converted.x -= view.frame.minX
+            converted.y -= view.frame.minY
+            current = view.superview
+        }
+        return converted
     }
 
     /// The focusable views in this subtree, in drawing order (top to bottom as laid out by stacks).

@@ -48,6 +48,21 @@ final class TmuxSession {
         try run(["send-keys", "-l", text])
     }
 
+    /// Sends raw bytes to the program, as a terminal would (for mouse reports).
+    func sendBytes(_ bytes: [UInt8]) throws {
+        try run(["send-keys", "-H"] + bytes.map { String($0, radix: 16) })
+    }
+
+    /// Sends an SGR mouse report (mode 1006) for button code `code` at a 0-based cell.
+    func sendMouse(_ code: Int, x: Int, y: Int, release: Bool = false) throws {
+        try sendBytes(Array("\u{1B}[<\(code);\(x + 1);\(y + 1)\(release ? "m" : "M")".utf8))
+    }
+
+    /// Whether the program in the pane has asked for SGR mouse reports (modes 1000/1002 with 1006).
+    func reportsMouse() throws -> Bool {
+        try run(["display-message", "-p", "#{mouse_any_flag}#{mouse_sgr_flag}"]).trimmingCharacters(in: .whitespacesAndNewlines) == "11"
+    }
+
     /// Pastes text as a terminal paste (bracketed when the program asked for it).
     func paste(_ text: String) throws {
         try run(["set-buffer", "--", text])

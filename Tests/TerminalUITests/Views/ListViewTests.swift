@@ -94,3 +94,42 @@ struct ListViewTests {
         #expect(render(sut, width: 20, height: 2) == [" Coffee 0     -3.50", " Coffee 1     -3.50"])
     }
 }
+
+@Suite("List view and the mouse")
+@MainActor
+struct ListViewMouseTests {
+    private func wheelDown() -> MouseEvent { MouseEvent(.wheelDown, at: Point(x: 0, y: 0)) }
+
+    @Test("Scrolling the wheel to the bottom loads the next page once, though the selection stays up")
+    func wheelReachesNearEnd() {
+        let source = ArrayDataSource(count: 20)
+        let sut = ListView()
+        sut.dataSource = source
+        sut.nearEndThreshold = 3
+        var calls = 0
+        sut.onNearEnd = { calls += 1 }
+        _ = render(sut, width: 20, height: 4)
+        for _ in 0..<4 { #expect(sut.handleMouse(wheelDown())) }
+        #expect(sut.scrollOffset == 12)
+        #expect(calls == 0)
+        _ = sut.handleMouse(wheelDown())
+        #expect(sut.scrollOffset == 15)
+        #expect(sut.selectedIndex == 15)
+        #expect(calls == 1)
+        _ = sut.handleMouse(wheelDown())
+        #expect(sut.scrollOffset == 16)
+        #expect(calls == 1)
+        #expect(render(sut, width: 20, height: 4) == [" Row 16", " Row 17", " Row 18", " Row 19"])
+    }
+
+    @Test("A click below the last row is taken but changes nothing; an empty list ignores the wheel")
+    func clickBelowRows() {
+        let sut = ListView()
+        #expect(sut.handleMouse(wheelDown()))
+        sut.dataSource = ArrayDataSource(count: 2)
+        _ = render(sut, width: 20, height: 4)
+        #expect(sut.handleMouse(MouseEvent(.press(.left), at: Point(x: 1, y: 3))))
+        #expect(sut.selectedIndex == 0)
+        #expect(!sut.handleMouse(MouseEvent(.press(.right), at: Point(x: 1, y: 1))))
+    }
+}
