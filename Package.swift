@@ -2,7 +2,10 @@
 import PackageDescription
 
 /// The scenes whose screen tests keep recorded screens in `Tests/SkiffTests/Scenes/<Scene>/__Snapshots__`.
-let scenesWithSnapshots = ["ActivateCard", "AddCard", "ForgotPassword", "Home", "Launch", "Login", "Notifications", "Register"]
+let scenesWithSnapshots = [
+    "ActivateCard", "AddCard", "CardDetail", "Cards", "ForgotPassword", "Home", "Launch", "Login", "Notifications",
+    "Register",
+]
 
 let package = Package(
     name: "Skiff",

@@ -187,5 +187,8 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX code_failures_phone ON code_failures (phone, failed_at)",
         ]),
+        Migration(version: 3, statements: [
+            "ALTER TABLE cards ADD COLUMN frozen BOOLEAN NOT NULL DEFAULT FALSE",
+        ]),
     ]
 }

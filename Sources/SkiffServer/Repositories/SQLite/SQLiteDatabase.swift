@@ -151,6 +151,9 @@ struct SQLiteDatabase: RepositoryStore {
                 CREATE INDEX code_failures_phone ON code_failures(phone, failed_at);
                 """)
         }
+        migrator.registerMigration("v3-card-freeze") { db in
+            try db.execute(sql: "ALTER TABLE cards ADD COLUMN frozen INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }
