@@ -3,7 +3,8 @@ import PackageDescription
 
 /// The scenes whose screen tests keep recorded screens in `Tests/SkiffTests/Scenes/<Scene>/__Snapshots__`.
 let scenesWithSnapshots = [
-    "ActivateCard", "AddCard", "ForgotPassword", "Home", "Launch", "Lock", "Login", "Notifications", "Register",
+    "ActivateCard", "AddCard", "CardDetail", "Cards", "ForgotPassword", "Home", "Launch", "Lock", "Login",
+    "Notifications", "Register",
 ]
 
 let package = Package(

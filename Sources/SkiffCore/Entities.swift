@@ -116,10 +116,12 @@ public struct Card: Hashable, Sendable, Codable, Identifiable {
     public var expiryYear: Int
     public var holderName: String
     public var status: CardStatus
+    /// Frozen by its owner: it cannot be used or activated until unfrozen; `status` is kept as it was.
+    public var frozen: Bool
 
     public init(
         id: String, kind: CardKind, brand: CardBrand, last4: String,
-        expiryMonth: Int, expiryYear: Int, holderName: String, status: CardStatus
+        expiryMonth: Int, expiryYear: Int, holderName: String, status: CardStatus, frozen: Bool = false
     ) {
         self.id = id
         self.kind = kind
@@ -129,6 +131,21 @@ public struct Card: Hashable, Sendable, Codable, Identifiable {
         self.expiryYear = expiryYear
         self.holderName = holderName
         self.status = status
+        self.frozen = frozen
+    }
+
+    /// Reads a card saved before cards could be frozen as not frozen.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id), kind: try container.decode(CardKind.self, forKey: .kind),
+            brand: try container.decode(CardBrand.self, forKey: .brand), last4: try container.decode(String.self, forKey: .last4),
+            expiryMonth: try container.decode(Int.self, forKey: .expiryMonth),
+            expiryYear: try container.decode(Int.self, forKey: .expiryYear),
+            holderName: try container.decode(String.self, forKey: .holderName),
+            status: try container.decode(CardStatus.self, forKey: .status),
+            frozen: try container.decodeIfPresent(Bool.self, forKey: .frozen) ?? false
+        )
     }
 
     /// `•••• 4242`.

@@ -119,6 +119,11 @@ extension Problem {
         detail: "Only an inactive issued card can be activated."
     )
 
+    static let cardFrozen = Problem(
+        status: .conflict, slug: "card-frozen", title: "This card is frozen.",
+        detail: "Unfreeze the card before activating it."
+    )
+
     static let idempotencyInProgress = Problem(
         status: .conflict, slug: "idempotency-in-progress", title: "The first request with this key is still running.",
         detail: "Retry with the same Idempotency-Key once it has finished."

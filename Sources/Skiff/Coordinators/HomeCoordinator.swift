@@ -1,8 +1,8 @@
 import SkiffCore
 import TerminalUI
 
-/// Home, with Transaction detail and Notifications pushed over it, and the Add card and Activate card flows
-/// as children. What those flows change reaches Home through its business logic, without a reload.
+/// Home, with Transaction detail and Notifications pushed over it, and the Add card, Activate card and Cards
+/// flows as children. What those flows change reaches Home through its business logic, without a reload.
 @MainActor
 final class HomeCoordinator: FinishingCoordinator {
     enum Event {
@@ -31,6 +31,7 @@ final class HomeCoordinator: FinishingCoordinator {
             case .addCard: self.startAddCard()
             case .activateCard(let card): self.startActivateCard(card)
             case .notifications: self.showNotifications()
+            case .cards(let cards): self.showCards(cards)
             case .transaction(let transaction): self.showTransaction(transaction)
             case .loggedOut: self.onFinish(.finished)
             }
@@ -60,6 +61,16 @@ final class HomeCoordinator: FinishingCoordinator {
             }
         }
         navigation.push(controller)
+    }
+
+    /// Cards over Home; each change reaches Home as it lands, even after Cards is closed.
+    private func showCards(_ cards: [Card]) {
+        startCards(cards, navigation: navigation, factory: factory, onChange: { [weak home = self.home] change in
+            switch change {
+            case .changed(let card): home?.cardUpdated(request: .init(card: card))
+            case .removed(let card): home?.cardRemoved(request: .init(card: card))
+            }
+        })
     }
 
     private func startAddCard() {

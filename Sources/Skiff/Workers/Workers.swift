@@ -26,6 +26,10 @@ protocol CardWorking: Sendable {
     func add(_ card: NewCard, idempotencyKey: String) async throws(NetworkError) -> Card
     func requestActivation(cardID: String) async throws(NetworkError) -> VerificationChallenge
     func activate(cardID: String, last4: String, verificationId: String, code: String) async throws(NetworkError) -> Card
+    /// Freezes or unfreezes the card; answers it as it now is.
+    func setFrozen(_ frozen: Bool, cardID: String) async throws(NetworkError) -> Card
+    /// Removes an external card.
+    func remove(cardID: String) async throws(NetworkError)
 }
 
 /// The signed-in user's notifications.

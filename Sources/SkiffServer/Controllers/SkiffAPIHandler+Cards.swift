@@ -26,6 +26,16 @@ extension SkiffAPIHandler {
         return .noContent(.init())
     }
 
+    func freezeCard(_ input: Operations.FreezeCard.Input) async throws -> Operations.FreezeCard.Output {
+        let caller = try Caller.required()
+        return .ok(.init(body: .json(try await cardService.setFrozen(true, cardID: input.path.id, userID: caller.userID).api)))
+    }
+
+    func unfreezeCard(_ input: Operations.UnfreezeCard.Input) async throws -> Operations.UnfreezeCard.Output {
+        let caller = try Caller.required()
+        return .ok(.init(body: .json(try await cardService.setFrozen(false, cardID: input.path.id, userID: caller.userID).api)))
+    }
+
     func startCardActivation(_ input: Operations.StartCardActivation.Input) async throws -> Operations.StartCardActivation.Output {
         let caller = try Caller.required()
         let challenge = try await cardService.startActivation(

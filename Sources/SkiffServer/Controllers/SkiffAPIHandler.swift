@@ -21,7 +21,8 @@ extension CardRecord {
     var api: Components.Schemas.Card {
         .init(
             id: id, kind: kind == .issued ? .issued : .external, brand: brand, last4: last4, expiryMonth: expiryMonth,
-            expiryYear: expiryYear, holderName: holderName, status: status == .active ? .active : .inactive
+            expiryYear: expiryYear, holderName: holderName, status: status == .active ? .active : .inactive,
+            frozen: frozen
         )
     }
 }

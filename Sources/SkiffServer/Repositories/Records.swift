@@ -89,6 +89,8 @@ struct CardRecord: Sendable, Equatable {
     /// HMAC-SHA256 of the number under the server key, hex.
     var fingerprint: String
     var createdAt: Date
+    /// Frozen by its owner: kept apart from `status`, so unfreezing returns the card to what it was.
+    var frozen = false
 }
 
 struct TransactionRecord: Sendable, Equatable {

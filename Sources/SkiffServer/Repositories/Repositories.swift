@@ -63,6 +63,8 @@ protocol CardRepository: Sendable {
     /// Throws `RepositoryError.duplicate` when the user has a card with the same fingerprint.
     func insert(_ card: CardRecord) async throws
     func setStatus(_ status: CardStatusValue, cardID: String, userID: String) async throws
+    /// Freezes or unfreezes the card; setting what is already set changes nothing.
+    func setFrozen(_ frozen: Bool, cardID: String, userID: String) async throws
     func delete(id: String, userID: String) async throws
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import SkiffCore
 
-/// Adding, removing and activating cards. Numbers and CVCs are checked here and go no further.
+/// Adding, removing, freezing and activating cards. Numbers and CVCs are checked here and go no further.
 struct CardService: Sendable {
     let cards: any CardRepository
     let accounts: any AccountRepository
@@ -77,10 +77,21 @@ struct CardService: Sendable {
         logger.info("card removed", metadata: ["user": "\(userID)", "card": "\(id)"])
     }
 
+    /// Freezes or unfreezes the card; asking for what it already is answers the card unchanged.
+    func setFrozen(_ frozen: Bool, cardID: String, userID: String) async throws -> CardRecord {
+        var card = try await card(id: cardID, userID: userID)
+        guard card.frozen != frozen else { return card }
+        try await cards.setFrozen(frozen, cardID: cardID, userID: userID)
+        card.frozen = frozen
+        logger.info(frozen ? "card frozen" : "card unfrozen", metadata: ["user": "\(userID)", "card": "\(cardID)"])
+        return card
+    }
+
     /// Sends a code to the user's phone to activate their inactive issued card.
     func startActivation(cardID: String, userID: String, clientAddress: String) async throws -> OneTimeCodeService.Challenge {
         let card = try await card(id: cardID, userID: userID)
         guard card.kind == .issued, card.status == .inactive else { throw Problem.cardAlreadyActive }
+        guard !card.frozen else { throw Problem.cardFrozen }
         guard let user = try await accounts.user(id: userID) else { throw Problem.unauthorized }
         return try await codes.issue(
             phone: user.phone, purpose: .cardActivation, userID: userID, address: clientAddress, subject: cardID
@@ -100,6 +111,7 @@ struct CardService: Sendable {
         guard errors.isEmpty else { throw Problem.validation(errors) }
         var card = try await card(id: cardID, userID: userID)
         guard card.kind == .issued, card.status == .inactive else { throw Problem.cardAlreadyActive }
+        guard !card.frozen else { throw Problem.cardFrozen }
         let last4Matches = constantTimeEquals(last4, card.last4)
         do {
             _ = try await codes.consume(

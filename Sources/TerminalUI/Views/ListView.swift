@@ -44,6 +44,8 @@ open class ListView: View {
     public var wheelStep = 3
     /// Shown when there are no rows.
     public var emptyText: String { didSet { setNeedsDisplay() } }
+    /// What Enter does to a row, as the help overlay words it ("open transaction").
+    public var openHelp = "open"
     private var rowCount = 0
     private var nearEndReportedAt: Int?
     /// The row the last click selected, so that a second click on it opens it.
@@ -70,7 +72,7 @@ open class ListView: View {
             KeyBinding([.pageDown], "page down") { [weak self] in self?.moveSelection(by: self?.visibleRowCount ?? 1) },
             KeyBinding([.home], "first row") { [weak self] in self?.select(0) },
             KeyBinding([.end], "last row") { [weak self] in self?.select((self?.rowCount ?? 1) - 1) },
-            KeyBinding([.enter], "open") { [weak self] in
+            KeyBinding([.enter], openHelp) { [weak self] in
                 if let self, let index = self.selectedIndex { self.onSelect?(index) }
             },
         ]

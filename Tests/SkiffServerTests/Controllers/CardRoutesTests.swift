@@ -145,6 +145,68 @@ struct CardRoutesTests {
         }
     }
 
+    @Test("Freezing and unfreezing answer the card; asking twice changes nothing; another user's card is 404")
+    func freezeCard() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client, number: "202 555 0100")
+            let intruder = try await server.register(client, number: "202 555 0101")
+            let added = try await server.addCard(client, token: user.token)
+            let id = try #require(added.json["id"] as? String)
+            #expect(added.json["frozen"] as? Bool == false)
+            for _ in 1...2 {
+                let frozen = try await client.send(.put, "/v1/cards/\(id)/freeze", token: user.token)
+                #expect(frozen.status == .ok)
+                #expect(frozen.json["frozen"] as? Bool == true)
+                #expect(frozen.json["status"] as? String == "active")
+            }
+            #expect(try await client.send(.get, "/v1/cards", token: user.token).array.map { $0["frozen"] as? Bool } == [false, true])
+            #expect(try await client.send(.put, "/v1/cards/\(id)/freeze", token: intruder.token).status == .notFound)
+            #expect(try await client.send(.delete, "/v1/cards/\(id)/freeze", token: intruder.token).status == .notFound)
+            for _ in 1...2 {
+                let unfrozen = try await client.send(.delete, "/v1/cards/\(id)/freeze", token: user.token)
+                #expect(unfrozen.status == .ok)
+                #expect(unfrozen.json["frozen"] as? Bool == false)
+            }
+            #expect(try await client.send(.get, "/v1/cards", token: user.token).array.map { $0["frozen"] as? Bool } == [false, false])
+        }
+    }
+
+    @Test("A frozen issued card cannot be activated until it is unfrozen")
+    func frozenCardNotActivated() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            let issued = try #require(try await client.send(.get, "/v1/cards", token: user.token).array.first)
+            let id = try #require(issued["id"] as? String)
+            let last4 = try #require(issued["last4"] as? String)
+            let started = try await client.send(.post, "/v1/cards/\(id)/activation", token: user.token)
+            let verificationID = try #require(started.json["verificationId"] as? String)
+            let code = try #require(server.sender.last?.code)
+            #expect(try await client.send(.put, "/v1/cards/\(id)/freeze", token: user.token).status == .ok)
+
+            let refusedStart = try await client.send(.post, "/v1/cards/\(id)/activation", token: user.token)
+            #expect(refusedStart.status == .conflict)
+            #expect(refusedStart.problemType == "urn:skiff:problem:card-frozen")
+            let refused = try await client.send(
+                .post, "/v1/cards/\(id)/activate", json: ["last4": last4, "verificationId": verificationID, "code": code],
+                token: user.token
+            )
+            #expect(refused.status == .conflict)
+            #expect(refused.problemType == "urn:skiff:problem:card-frozen")
+
+            #expect(try await client.send(.delete, "/v1/cards/\(id)/freeze", token: user.token).status == .ok)
+            let activated = try await client.send(
+                .post, "/v1/cards/\(id)/activate", json: ["last4": last4, "verificationId": verificationID, "code": code],
+                token: user.token
+            )
+            #expect(activated.status == .ok)
+            #expect(activated.json["status"] as? String == "active")
+        }
+    }
+
     @Test("Another user's card answers 404 everywhere")
     func otherUsersCard() async throws {
         let server = try TestServer()

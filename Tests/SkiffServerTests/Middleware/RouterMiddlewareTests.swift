@@ -160,6 +160,8 @@ struct RouterMiddlewareTests {
                 "listTransactions": try await client.send(.get, "/v1/transactions?limit=5", token: token),
                 "getSpending": try await client.send(.get, "/v1/spending", token: token),
                 "markNotificationRead": try await client.send(.post, "/v1/notifications/\(notificationID)/read", token: token),
+                "freezeCard": try await client.send(.put, "/v1/cards/\(addedID)/freeze", token: token),
+                "unfreezeCard": try await client.send(.delete, "/v1/cards/\(addedID)/freeze", token: token),
                 "deleteCard": try await client.send(.delete, "/v1/cards/\(addedID)", token: token),
                 "activateCard": try await client.send(
                     .post, "/v1/cards/\(issued)/activate", json: ["last4": "0000", "verificationId": "v", "code": "123456"], token: token

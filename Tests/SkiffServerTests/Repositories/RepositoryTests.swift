@@ -287,6 +287,31 @@ struct RepositoryTests {
         }
     }
 
+    @Test("Cards: freezing is the owner's only, stored apart from the status, and setting it twice changes nothing", arguments: TestStore.allCases)
+    func cardFreeze(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let repositories = store.repositories
+            _ = try await makeUser(repositories, id: "u1", phone: "+12025550100")
+            _ = try await makeUser(repositories, id: "u2", phone: "+12025550101")
+            var frozenAtBirth = card("c2", userID: "u1", fingerprint: "fp-frozen", createdAt: now)
+            frozenAtBirth.frozen = true
+            try await repositories.cards.insert(frozenAtBirth)
+            #expect(try await repositories.cards.card(id: "c2", userID: "u1") == frozenAtBirth)
+            try await repositories.cards.insert(card("c1", userID: "u1", fingerprint: "fp-visa", createdAt: now))
+            #expect(try await repositories.cards.card(id: "c1", userID: "u1")?.frozen == false)
+            try await repositories.cards.setFrozen(true, cardID: "c1", userID: "u2")
+            #expect(try await repositories.cards.card(id: "c1", userID: "u1")?.frozen == false)
+            try await repositories.cards.setFrozen(true, cardID: "c1", userID: "u1")
+            try await repositories.cards.setFrozen(true, cardID: "c1", userID: "u1")
+            let frozen = try await repositories.cards.card(id: "c1", userID: "u1")
+            #expect(frozen?.frozen == true)
+            #expect(frozen?.status == .active)
+            #expect(try await repositories.cards.cards(userID: "u1").map(\.frozen) == [false, true, true])
+            try await repositories.cards.setFrozen(false, cardID: "c1", userID: "u1")
+            #expect(try await repositories.cards.card(id: "c1", userID: "u1")?.frozen == false)
+        }
+    }
+
     @Test("Parallel inserts of one card store it once; the rest are duplicates", arguments: TestStore.allCases)
     func parallelCardInserts(store: TestStore) async throws {
         try await store.withFresh { store in

@@ -168,6 +168,25 @@ final class CardWorkerDouble: CardWorking, @unchecked Sendable {
         activations.record((cardID, last4, verificationId, code))
         return try activateResult.get()
     }
+
+    /// Set to fail freezing, unfreezing and removing; by default they succeed on the cards `cardsResult` lists.
+    let changeFailure = Stubbed<Void>(.success(()))
+    let freezes = Recorder<(frozen: Bool, cardID: String)>()
+    let removals = Recorder<String>()
+
+    func setFrozen(_ frozen: Bool, cardID: String) async throws(NetworkError) -> Card {
+        freezes.record((frozen, cardID))
+        try await gate?.wait()
+        try changeFailure.get()
+        guard var card = try cardsResult.get().first(where: { $0.id == cardID }) else { throw .notFound }
+        card.frozen = frozen
+        return card
+    }
+    func remove(cardID: String) async throws(NetworkError) {
+        removals.record(cardID)
+        try await gate?.wait()
+        try changeFailure.get()
+    }
 }
 
 final class NotificationsWorkerDouble: NotificationsWorking, @unchecked Sendable {

@@ -15,6 +15,7 @@ protocol HomeBusinessLogic: AnyObject {
     func cardAdded(request: Home.CardAdded.Request)
     func cardUpdated(request: Home.CardUpdated.Request)
     func unreadChanged(request: Home.UnreadChanged.Request)
+    func cardRemoved(request: Home.CardRemoved.Request)
     func loadSpending(request: Home.LoadSpending.Request)
     func toggleSpending(request: Home.ToggleSpending.Request)
     func selectCategory(request: Home.SelectCategory.Request)
@@ -25,6 +26,8 @@ enum HomeRoute: Sendable {
     case addCard
     case activateCard(Card)
     case notifications
+    /// Cards, shown at once with the cards Home has.
+    case cards([Card])
     case transaction(Transaction)
     case loggedOut
 }
@@ -202,8 +205,15 @@ final class HomeInteractor: HomeBusinessLogic {
             route(.addCard)
         case .notifications:
             route(.notifications)
+        case .cards:
+            route(.cards(state.cards))
         case .activateCard:
             if let card = state.cards.first(where: { $0.kind == .issued && $0.status == .inactive }) {
+                guard !card.frozen else {
+                    state.notice = "Your Skiff card is frozen. Unfreeze it first (f on Cards, c from Home)."
+                    present()
+                    return
+                }
                 route(.activateCard(card))
             } else {
                 state.notice = state.cards.contains { $0.kind == .issued }
@@ -301,6 +311,12 @@ final class HomeInteractor: HomeBusinessLogic {
             state.cards.append(card)
         }
         if card.status == .active && card.kind == .issued { state.notice = "Your Skiff card \(card.masked) is active." }
+        saveCurrent()
+        present()
+    }
+
+    func cardRemoved(request: Home.CardRemoved.Request) {
+        state.cards.removeAll { $0.id == request.card.id }
         saveCurrent()
         present()
     }

@@ -44,7 +44,7 @@ enum Home {
         }
     }
     enum Navigate {
-        enum Destination: Sendable { case addCard, activateCard, notifications }
+        enum Destination: Sendable { case addCard, activateCard, notifications, cards }
         struct Request: Sendable {
             var destination: Destination
             init(destination: Destination) { self.destination = destination }
@@ -65,6 +65,11 @@ enum Home {
 
     /// A card changed elsewhere (activated).
     enum CardUpdated {
+        struct Request: Sendable { var card: Card }
+    }
+
+    /// A card was removed elsewhere (on Cards).
+    enum CardRemoved {
         struct Request: Sendable { var card: Card }
     }
 

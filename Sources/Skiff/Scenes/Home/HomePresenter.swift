@@ -98,8 +98,8 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
 
     private func cardRow(_ card: Card) -> Home.Update.ViewModel.CardRow {
         let owner = card.kind == .issued ? "Skiff card" : "Added card"
-        let needsActivation = card.kind == .issued && card.status == .inactive
-        let status = card.status == .active ? "Active" : "Inactive"
+        let needsActivation = card.kind == .issued && card.status == .inactive && !card.frozen
+        let status = formatting.cardStatus(card)
         return .init(
             title: "\(card.brand.displayName) \(card.masked)",
             detail: PromptedText(

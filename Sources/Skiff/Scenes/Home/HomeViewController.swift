@@ -18,7 +18,7 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     private let balance = Label("", style: .title, alignment: .trailing)
     private let unread = Label("", style: .muted, alignment: .trailing)
     private let cards = VStack(spacing: 0)
-    private lazy var cardsPanel = Panel(title: "Cards", content: cards)
+    private lazy var cardsPanel = Panel(title: "Cards · c to manage", content: cards)
     private let banner = Banner()
     let transactions = ListView(emptyText: "Loading transactions…")
     private lazy var transactionsPanel = Panel(title: "Transactions", content: transactions)
@@ -44,6 +44,10 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
             bind(.activateCard, .character("v"), "activate card") { [weak self] in
                 self?.interactor?.navigate(request: .init(destination: .activateCard))
             },
+            // Named in the cards panel's title instead of the status bar, which has no room left for it at 100 columns.
+            KeyBinding(.character("c"), "cards", showsInStatusBar: false) { [weak self] in
+                self?.interactor?.navigate(request: .init(destination: .cards))
+            },
             KeyBinding(.character("n"), "notifications") { [weak self] in
                 self?.interactor?.navigate(request: .init(destination: .notifications))
             },
@@ -54,7 +58,6 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
                 self?.interactor?.toggleSpending(request: .init())
             },
             KeyBinding(.character("L"), "log out") { [weak self] in self?.interactor?.logout(request: .init()) },
-            KeyBinding.described([.enter], "open transaction"),
             KeyBinding(.character("q"), "quit") { [weak self] in self?.application?.quit() },
         ]
     }
@@ -81,6 +84,7 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
         view.addSubview(stack)
 
         transactions.dataSource = self
+        transactions.openHelp = "open transaction"
         transactions.onSelect = { [weak self] index in self?.interactor?.selectTransaction(request: .init(index: index)) }
         transactions.onNearEnd = { [weak self] in self?.interactor?.loadMore(request: .init()) }
         // Asked again on every move near the end, so a page refused once (offline, mid-refresh) is not lost.

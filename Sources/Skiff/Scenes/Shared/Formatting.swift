@@ -59,6 +59,12 @@ struct Formatting: Sendable {
         String(format: "%02d/%02d", month, year % 100)
     }
 
+    /// `Active` or `Inactive`; `Frozen` while frozen, whatever the status it returns to.
+    func cardStatus(_ card: Card) -> String {
+        if card.frozen { return "Frozen" }
+        return card.status == .active ? "Active" : "Inactive"
+    }
+
     /// A sentence for a failed call, or nil where nothing needs saying (the person cancelled).
     func message(for error: NetworkError) -> String? {
         switch error {

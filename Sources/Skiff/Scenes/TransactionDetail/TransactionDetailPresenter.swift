@@ -5,7 +5,7 @@ protocol TransactionDetailPresentationLogic: AnyObject {
     func presentLoad(response: TransactionDetail.Load.Response)
 }
 
-/// Words one transaction: signed amount, full date and time, category, reference.
+/// Words one transaction: merchant, signed amount, full date and time, category, reference.
 @MainActor
 final class TransactionDetailPresenter: TransactionDetailPresentationLogic, ScenePresentation {
     weak var viewController: (any TransactionDetailDisplayLogic)?
@@ -28,6 +28,7 @@ final class TransactionDetailPresenter: TransactionDetailPresentationLogic, Scen
             amount: formatting.amount(t.amount, showPlus: true),
             isIncoming: incoming,
             rows: [
+                .init(label: "Merchant", value: t.merchant),
                 .init(label: "Direction", value: incoming ? "Money in" : "Money out"),
                 .init(label: "Category", value: t.category),
                 .init(label: "Date", value: formatting.dayAndTime(t.createdAt)),

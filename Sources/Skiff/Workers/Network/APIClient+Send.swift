@@ -35,4 +35,7 @@ extension Operations.StartCardActivation.Output: ProblemAnswering {}
 extension Operations.ActivateCard.Output: ProblemAnswering {}
 extension Operations.ListNotifications.Output: ProblemAnswering {}
 extension Operations.MarkNotificationRead.Output: ProblemAnswering {}
+extension Operations.DeleteCard.Output: ProblemAnswering {}
+extension Operations.FreezeCard.Output: ProblemAnswering {}
+extension Operations.UnfreezeCard.Output: ProblemAnswering {}
 extension Operations.GetSpending.Output: ProblemAnswering {}

@@ -154,13 +154,24 @@ struct CardWorker: CardWorking {
         } success: { Self.card(try $0.ok.body.json) }
     }
 
+    func setFrozen(_ frozen: Bool, cardID: String) async throws(NetworkError) -> Card {
+        if frozen {
+            return try await api.send { try await $0.freezeCard(path: .init(id: cardID)) } success: { Self.card(try $0.ok.body.json) }
+        }
+        return try await api.send { try await $0.unfreezeCard(path: .init(id: cardID)) } success: { Self.card(try $0.ok.body.json) }
+    }
+
+    func remove(cardID: String) async throws(NetworkError) {
+        try await api.send { try await $0.deleteCard(path: .init(id: cardID)) } success: { _ = try $0.noContent }
+    }
+
     static func card(_ c: Components.Schemas.Card) -> Card {
         Card(
             id: c.id,
             kind: c.kind == .issued ? .issued : .external,
             brand: CardBrand(rawValue: c.brand) ?? .unknown,
             last4: c.last4, expiryMonth: c.expiryMonth, expiryYear: c.expiryYear, holderName: c.holderName,
-            status: c.status == .active ? .active : .inactive
+            status: c.status == .active ? .active : .inactive, frozen: c.frozen
         )
     }
 }

@@ -29,6 +29,10 @@ struct PostgresCardRepository: CardRepository {
         _ = try await database.rows("UPDATE cards SET status = \(status.rawValue) WHERE id = \(cardID) AND user_id = \(userID)")
     }
 
+    func setFrozen(_ frozen: Bool, cardID: String, userID: String) async throws {
+        _ = try await database.rows("UPDATE cards SET frozen = \(frozen) WHERE id = \(cardID) AND user_id = \(userID)")
+    }
+
     func delete(id: String, userID: String) async throws {
         _ = try await database.rows("DELETE FROM cards WHERE id = \(id) AND user_id = \(userID)")
     }
@@ -36,24 +40,24 @@ struct PostgresCardRepository: CardRepository {
     static func insertQuery(_ card: CardRecord) -> PostgresQuery {
         """
         INSERT INTO cards (id, user_id, kind, brand, last4, expiry_month, expiry_year, holder_name, status,
-                           fingerprint, created_at)
+                           fingerprint, created_at, frozen)
         VALUES (\(card.id), \(card.userID), \(card.kind.rawValue), \(card.brand), \(card.last4), \(card.expiryMonth),
                 \(card.expiryYear), \(card.holderName), \(card.status.rawValue), \(card.fingerprint),
-                \(card.createdAt.millisecondsSince1970))
+                \(card.createdAt.millisecondsSince1970), \(card.frozen))
         """
     }
 
     private static let columns =
-        "id, user_id, kind, brand, last4, expiry_month, expiry_year, holder_name, status, fingerprint, created_at"
+        "id, user_id, kind, brand, last4, expiry_month, expiry_year, holder_name, status, fingerprint, created_at, frozen"
 
     private static func card(_ row: PostgresRow) throws -> CardRecord? {
-        let (id, userID, kind, brand, last4, expiryMonth, expiryYear, holderName, status, fingerprint, createdAt) =
-            try row.decode((String, String, String, String, String, Int, Int, String, String, String, Int64).self)
+        let (id, userID, kind, brand, last4, expiryMonth, expiryYear, holderName, status, fingerprint, createdAt, frozen) =
+            try row.decode((String, String, String, String, String, Int, Int, String, String, String, Int64, Bool).self)
         guard let kind = CardKindValue(rawValue: kind), let status = CardStatusValue(rawValue: status) else { return nil }
         return CardRecord(
             id: id, userID: userID, kind: kind, brand: brand, last4: last4, expiryMonth: expiryMonth,
             expiryYear: expiryYear, holderName: holderName, status: status, fingerprint: fingerprint,
-            createdAt: Date(millisecondsSince1970: createdAt)
+            createdAt: Date(millisecondsSince1970: createdAt), frozen: frozen
         )
     }
 }

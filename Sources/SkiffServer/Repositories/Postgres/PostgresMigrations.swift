@@ -187,7 +187,9 @@ enum PostgresMigrations {
             """,
             "CREATE INDEX code_failures_phone ON code_failures (phone, failed_at)",
         ]),
-        // Version 3 is card management's.
+        Migration(version: 3, statements: [
+            "ALTER TABLE cards ADD COLUMN frozen BOOLEAN NOT NULL DEFAULT FALSE",
+        ]),
         Migration(version: 4, statements: [
             """
             CREATE INDEX transactions_user_spending ON transactions (user_id, created_at)

@@ -37,6 +37,12 @@ struct SQLiteCardRepository: CardRepository {
         }
     }
 
+    func setFrozen(_ frozen: Bool, cardID: String, userID: String) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE cards SET frozen = ? WHERE id = ? AND user_id = ?", arguments: [frozen, cardID, userID])
+        }
+    }
+
     func delete(id: String, userID: String) async throws {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM cards WHERE id = ? AND user_id = ?", arguments: [id, userID])
@@ -47,12 +53,13 @@ struct SQLiteCardRepository: CardRepository {
         try db.execute(
             sql: """
                 INSERT INTO cards (id, user_id, kind, brand, last4, expiry_month, expiry_year, holder_name, status,
-                                   fingerprint, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                   fingerprint, created_at, frozen)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 card.id, card.userID, card.kind.rawValue, card.brand, card.last4, card.expiryMonth, card.expiryYear,
                 card.holderName, card.status.rawValue, card.fingerprint, card.createdAt.millisecondsSince1970,
+                card.frozen,
             ]
         )
     }
@@ -64,7 +71,7 @@ struct SQLiteCardRepository: CardRepository {
         return CardRecord(
             id: row["id"], userID: row["user_id"], kind: kind, brand: row["brand"], last4: row["last4"],
             expiryMonth: row["expiry_month"], expiryYear: row["expiry_year"], holderName: row["holder_name"],
-            status: status, fingerprint: row["fingerprint"], createdAt: row.date("created_at")
+            status: status, fingerprint: row["fingerprint"], createdAt: row.date("created_at"), frozen: row["frozen"]
         )
     }
 }

@@ -151,7 +151,9 @@ struct SQLiteDatabase: RepositoryStore {
                 CREATE INDEX code_failures_phone ON code_failures(phone, failed_at);
                 """)
         }
-        // v3 is card management's; the names only need to be new, GRDB applies any it has not recorded.
+        migrator.registerMigration("v3-card-freeze") { db in
+            try db.execute(sql: "ALTER TABLE cards ADD COLUMN frozen INTEGER NOT NULL DEFAULT 0")
+        }
         migrator.registerMigration("v4-spending") { db in
             try db.execute(sql: """
                 CREATE INDEX transactions_user_spending

@@ -217,6 +217,52 @@ struct HomeInteractorTests {
         #expect(cache.loadHome(userID: "u_1")?.snapshot.cards.count == 2)
     }
 
+    @Test("v does not open activation for a frozen card, and says how to unfreeze it")
+    func activateFrozen() async {
+        var frozen = Seeds.issuedCard
+        frozen.frozen = true
+        cards.cardsResult.set(.success([frozen]))
+        var routes: [HomeRoute] = []
+        let sut = makeSUT()
+        sut.route = { routes.append($0) }
+        sut.load(request: .init())
+        await tasks.settle()
+        sut.navigate(request: .init(destination: .activateCard))
+        #expect(routes.isEmpty)
+        #expect(presenter.updates.last?.notice == "Your Skiff card is frozen. Unfreeze it first (f on Cards, c from Home).")
+    }
+
+    @Test("c opens Cards with the cards Home has")
+    func openCards() async {
+        var routes: [HomeRoute] = []
+        let sut = makeSUT()
+        sut.route = { routes.append($0) }
+        sut.load(request: .init())
+        await tasks.settle()
+        sut.navigate(request: .init(destination: .cards))
+        guard case .cards([Seeds.issuedCard]) = routes.last else {
+            Issue.record("got \(routes)")
+            return
+        }
+    }
+
+    @Test("a card frozen or removed elsewhere changes Home without a reload, and the cache with it")
+    func cardChangedElsewhere() async {
+        cards.cardsResult.set(.success([Seeds.issuedCard, Seeds.externalCard]))
+        let sut = makeSUT()
+        sut.load(request: .init())
+        await tasks.settle()
+        let before = account.calls.count
+        var frozen = Seeds.externalCard
+        frozen.frozen = true
+        sut.cardUpdated(request: .init(card: frozen))
+        #expect(presenter.updates.last?.cards == [Seeds.issuedCard, frozen])
+        sut.cardRemoved(request: .init(card: frozen))
+        #expect(presenter.updates.last?.cards == [Seeds.issuedCard])
+        #expect(account.calls.count == before)
+        #expect(cache.loadHome(userID: "u_1")?.snapshot.cards == [Seeds.issuedCard])
+    }
+
     @Test("reading notifications updates the badge")
     func unread() async {
         let sut = makeSUT()

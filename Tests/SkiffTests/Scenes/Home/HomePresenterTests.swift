@@ -52,6 +52,18 @@ struct HomePresenterTests {
         #expect(vm.banner == nil)
     }
 
+    @Test("a frozen card says Frozen and is not offered for activation")
+    func frozenCard() {
+        var state = loaded()
+        state.cards[0].frozen = true
+        state.cards[1].frozen = true
+        makeSUT().presentUpdate(response: .init(state: state))
+        let vm = display.updates.last!
+        #expect(vm.cards[0].detail == PromptedText("Skiff card · expires 11/30 · Frozen"))
+        #expect(!vm.cards[0].needsActivation)
+        #expect(vm.cards[1].detail == PromptedText("Added card · expires 04/29 · Frozen"))
+    }
+
     @Test("no badge when everything is read")
     func noBadge() {
         var state = loaded()

@@ -121,4 +121,12 @@ struct HomeScreenTests {
         await harness.send(.escape)
         #expect(harness.top is HomeViewController)
     }
+
+    @Test("the help lists Enter once, as opening the transaction")
+    func helpListsEnterOnce() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(3))) }
+        try await harness.start()
+        let enter = harness.navigation.helpBindings.filter { $0.keys.contains(.enter) }
+        #expect(enter.map(\.help) == ["open transaction"])
+    }
 }

@@ -29,7 +29,7 @@ struct TransactionDetailSceneTests {
         #expect(closed == 1)
     }
 
-    @Test("the presenter words amount, direction, date and reference")
+    @Test("the presenter words merchant, amount, direction, date and reference")
     func presenter() {
         let display = TransactionDetailDisplaySpy()
         let sut = TransactionDetailPresenter(formatting: Seeds.utc)
@@ -39,6 +39,6 @@ struct TransactionDetailSceneTests {
         #expect(vm.title == "Merchant 4")
         #expect(vm.amount == "-$12.50")
         #expect(!vm.isIncoming)
-        #expect(vm.rows.map(\.value) == ["Money out", "Groceries", "22 Nov 2026 08:00", "USD", "t_4"])
+        #expect(vm.rows.map(\.value) == ["Merchant 4", "Money out", "Groceries", "22 Nov 2026 08:00", "USD", "t_4"])
     }
 }

@@ -217,6 +217,32 @@ struct LiveWorkersTests {
         await server.stop()
     }
 
+    @Test("freeze, unfreeze and remove a card; a frozen card cannot be activated and the server says why")
+    func freezeAndRemove() async throws {
+        let server = try await LiveServer.start()
+        let api = client(server)
+        api.tokens.set(try await AuthWorker(api: api).login(phone: demoPhone, password: DemoCredentials.demo.password).token)
+        let cards = CardWorker(api: api)
+        let issued = try #require(try await cards.cards().first { $0.kind == .issued })
+        let frozen = try await cards.setFrozen(true, cardID: issued.id)
+        #expect(frozen.frozen)
+        #expect(try await cards.cards().first { $0.id == issued.id }?.frozen == true)
+        let refused = await Result.capture { () async throws(NetworkError) in try await cards.requestActivation(cardID: issued.id) }
+        #expect(refused == .failure(.conflict(detail: "Unfreeze the card before activating it.")))
+        #expect(try await cards.setFrozen(false, cardID: issued.id).frozen == false)
+        let added = try await cards.add(
+            NewCard(
+                number: try CardNumber("4242 4242 4242 4242"), expiry: try CardExpiry(month: 4, year: 2029, now: Date()),
+                securityCode: "123", holderName: "ALEX RIVERA"
+            ),
+            idempotencyKey: "freeze-remove-1"
+        )
+        try await cards.remove(cardID: added.id)
+        #expect(try await cards.cards().map(\.id) == [issued.id])
+        await api.shutdown()
+        await server.stop()
+    }
+
     @Test("five wrong passwords lock the number: .throttled with the seconds to wait")
     func throttled() async throws {
         let server = try await LiveServer.start()

@@ -1,0 +1,135 @@
+import SkiffCore
+import TerminalUI
+
+@MainActor
+protocol CardsBusinessLogic: AnyObject {
+    func load(request: Cards.Load.Request)
+    func showDetail(request: Cards.ShowDetail.Request)
+    func freeze(request: Cards.Freeze.Request)
+    func remove(request: Cards.Remove.Request)
+    func confirmRemove(request: Cards.ConfirmRemove.Request)
+    func back(request: Cards.Back.Request)
+}
+
+/// Where Cards sends the person next, and what it changed that other screens show.
+enum CardsRoute: Sendable {
+    case openCard(Card)
+    /// A card was frozen or unfrozen.
+    case changed(Card)
+    case removed(Card)
+    case back
+}
+
+/// Shows the cards it was given at once and refreshes them from the server; freezes, unfreezes and removes
+/// them, reporting each change as it lands.
+@MainActor
+final class CardsInteractor: CardsBusinessLogic {
+    private let presenter: any CardsPresentationLogic
+    private let worker: any CardWorking
+    private let tasks: TaskTracker
+    var route: (CardsRoute) -> Void = { _ in }
+
+    private(set) var state: Cards.State
+    /// The list load, cancelled by Esc or when the screen goes.
+    let inFlight: RequestInFlight
+
+    init(presenter: any CardsPresentationLogic, worker: any CardWorking, cards: [Card], tasks: TaskTracker) {
+        self.presenter = presenter
+        self.worker = worker
+        self.tasks = tasks
+        state = Cards.State(cards: cards)
+        inFlight = RequestInFlight(tasks: tasks)
+    }
+
+    private func present() {
+        presenter.presentUpdate(response: .init(state: state))
+        state.notice = nil
+    }
+
+    func load(request: Cards.Load.Request) {
+        state.isLoading = true
+        state.error = nil
+        present()
+        inFlight.call({ [worker] () async throws(NetworkError) in try await worker.cards() }, then: { [weak self] result in
+            guard let self else { return }
+            state.isLoading = false
+            switch result {
+            case .success(let cards): state.cards = cards
+            case .failure(.cancelled): break
+            case .failure(let error): state.error = error
+            }
+            present()
+        })
+    }
+
+    func showDetail(request: Cards.ShowDetail.Request) {
+        guard state.cards.indices.contains(request.index) else { return }
+        route(.openCard(state.cards[request.index]))
+    }
+
+    func freeze(request: Cards.Freeze.Request) {
+        guard state.changing == nil, state.cards.indices.contains(request.index) else { return }
+        let card = state.cards[request.index]
+        change(card.frozen ? .unfreeze(card) : .freeze(card))
+    }
+
+    func remove(request: Cards.Remove.Request) {
+        guard state.changing == nil, state.cards.indices.contains(request.index) else { return }
+        let card = state.cards[request.index]
+        guard card.kind == .external else { return }
+        presenter.presentRemove(response: .init(card: card))
+    }
+
+    func confirmRemove(request: Cards.ConfirmRemove.Request) {
+        guard state.changing == nil, let card = state.cards.first(where: { $0.id == request.cardID }), card.kind == .external
+        else { return }
+        change(.remove(card))
+    }
+
+    /// Sends the change. It runs on the tracked tasks, not `inFlight`: once asked for, it reaches the server
+    /// and is reported through `route` even if the screen is closed meanwhile, so Home shows what the server has.
+    private func change(_ change: Cards.Change) {
+        state.changing = change
+        state.error = nil
+        present()
+        let route = route
+        tasks.run { [weak self, worker] in
+            let result = await Result.capture { () async throws(NetworkError) -> Card? in
+                switch change {
+                case .freeze(let card): return try await worker.setFrozen(true, cardID: card.id)
+                case .unfreeze(let card): return try await worker.setFrozen(false, cardID: card.id)
+                case .remove(let card):
+                    try await worker.remove(cardID: card.id)
+                    return nil
+                }
+            }
+            switch (change, result) {
+            case (.remove(let card), .success): route(.removed(card))
+            case (_, .success(let card?)): route(.changed(card))
+            default: break
+            }
+            self?.finish(change, result)
+        }
+    }
+
+    private func finish(_ change: Cards.Change, _ result: Result<Card?, NetworkError>) {
+        state.changing = nil
+        switch (change, result) {
+        case (.remove(let card), .success):
+            state.cards.removeAll { $0.id == card.id }
+            state.notice = "\(card.brand.displayName) \(card.masked) removed."
+        case (_, .success(let card?)):
+            if let index = state.cards.firstIndex(where: { $0.id == card.id }) { state.cards[index] = card }
+            state.notice = "\(card.brand.displayName) \(card.masked) \(card.frozen ? "frozen" : "unfrozen")."
+        case (_, .failure(let error)):
+            state.error = error
+        case (_, .success(nil)):
+            break
+        }
+        present()
+    }
+
+    func back(request: Cards.Back.Request) {
+        inFlight.cancel(orElse: { route(.back) })
+    }
+}

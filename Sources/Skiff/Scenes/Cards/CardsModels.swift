@@ -1,0 +1,86 @@
+import SkiffCore
+
+/// Cards: every card on the account, frozen and unfrozen, and added cards removed.
+enum Cards {
+    struct State: Hashable, Sendable {
+        var cards: [Card] = []
+        var isLoading = false
+        /// The card whose freeze, unfreeze or removal is on its way to the server.
+        var changing: Change?
+        var error: NetworkError?
+        /// A one-off note for the person (a card was frozen, …).
+        var notice: String?
+        init(cards: [Card] = []) { self.cards = cards }
+    }
+
+    /// A change on its way to the server.
+    enum Change: Hashable, Sendable {
+        case freeze(Card), unfreeze(Card), remove(Card)
+    }
+
+    enum Load {
+        struct Request: Sendable {}
+    }
+    /// Enter: the selected card's detail.
+    enum ShowDetail {
+        struct Request: Sendable {
+            var index: Int
+            init(index: Int) { self.index = index }
+        }
+    }
+    /// `f`: freeze the selected card, or unfreeze it if it is frozen.
+    enum Freeze {
+        struct Request: Sendable {
+            var index: Int
+            init(index: Int) { self.index = index }
+        }
+    }
+    /// `d`: ask whether to remove the selected added card.
+    enum Remove {
+        struct Request: Sendable {
+            var index: Int
+            init(index: Int) { self.index = index }
+        }
+        struct Response: Sendable { var card: Card }
+        struct ViewModel: Hashable, Sendable {
+            var title: String
+            var message: String
+            var confirm: String
+            var cancel: String
+            var cardID: String
+        }
+    }
+    /// The person confirmed the removal the alert named.
+    enum ConfirmRemove {
+        struct Request: Sendable {
+            var cardID: String
+            init(cardID: String) { self.cardID = cardID }
+        }
+    }
+    /// Esc: stop a load that is still running, or leave.
+    enum Back {
+        struct Request: Sendable {}
+    }
+
+    /// What every other flow presents: the whole state.
+    enum Update {
+        struct Response: Sendable { var state: State }
+        struct ViewModel: Hashable, Sendable {
+            struct Row: Hashable, Sendable {
+                /// `Visa •••• 4242`.
+                var title: String
+                /// `Added card · expires 04/29 · Frozen`.
+                var detail: String
+                /// What `f` does to this card: "freeze card" or "unfreeze card".
+                var freezeHelp: String
+                /// Whether `d` is offered: only for added cards.
+                var canRemove: Bool
+                var isFrozen: Bool
+            }
+            var rows: [Row]
+            var emptyText: String?
+            var banner: BannerMessage?
+            var busyText: String?
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import TerminalUI
+
+@MainActor
+protocol CardsDisplayLogic: AnyObject {
+    func displayUpdate(viewModel: Cards.Update.ViewModel)
+    func displayRemove(viewModel: Cards.Remove.ViewModel)
+}
+
+/// Every card on the account; Enter opens one, `f` freezes or unfreezes it, `d` removes an added card.
+@MainActor
+final class CardsViewController: SceneViewController, CardsDisplayLogic, SceneDisplay, ListViewDataSource {
+    var interactor: (any CardsBusinessLogic)?
+
+    private let stack = VStack(spacing: 0)
+    let list = ListView(emptyText: "Loading cards…")
+    private let banner = Banner()
+    private let spinner = Spinner("Loading…")
+    private var rows: [Cards.Update.ViewModel.Row] = []
+
+    init() {
+        super.init(title: "Cards")
+    }
+
+    override func viewDidLoad() {
+        stack.add(banner)
+        stack.add(Panel(title: "Cards", content: list), size: .fill)
+        stack.add(spinner, size: .fixed(1))
+        view.addSubview(stack)
+        list.dataSource = self
+        list.openHelp = "card details"
+        list.onSelect = { [weak self] index in self?.interactor?.showDetail(request: .init(index: index)) }
+        list.onSelectionChange = { [weak self] _ in self?.updateKeys() }
+        focus(list)
+        updateKeys()
+        interactor?.load(request: .init())
+    }
+
+    /// The keys for the selected card: `f` words what it would do, and `d` is offered only for an added card.
+    private func updateKeys() {
+        guard let index = list.selectedIndex, rows.indices.contains(index) else {
+            keyBindings = []
+            return
+        }
+        let row = rows[index]
+        var bindings = [
+            KeyBinding(.character("f"), row.freezeHelp) { [weak self] in
+                guard let self, let index = self.list.selectedIndex else { return }
+                self.interactor?.freeze(request: .init(index: index))
+            },
+        ]
+        if row.canRemove {
+            bindings.append(KeyBinding(.character("d"), "remove card") { [weak self] in
+                guard let self, let index = self.list.selectedIndex else { return }
+                self.interactor?.remove(request: .init(index: index))
+            })
+        }
+        keyBindings = bindings
+    }
+
+    override func escapePressed() {
+        interactor?.back(request: .init())
+    }
+
+    // MARK: ListViewDataSource
+
+    func numberOfRows(in listView: ListView) -> Int { rows.count }
+
+    func listView(_ listView: ListView, rowAt index: Int) -> ListRow {
+        let row = rows[index]
+        return ListRow(row.title, detail: row.detail, style: row.isFrozen ? .muted : .text)
+    }
+
+    // MARK: Display
+
+    func displayUpdate(viewModel: Cards.Update.ViewModel) {
+        list.emptyText = viewModel.emptyText ?? ""
+        if viewModel.rows != rows {
+            rows = viewModel.rows
+            list.reloadData()
+        }
+        updateKeys()
+        if let message = viewModel.banner {
+            banner.show(sentence(message.content), kind: message.kind == .error ? .error : .info)
+        } else {
+            banner.clear()
+        }
+        if let busy = viewModel.busyText {
+            spinner.title = busy
+            spinner.start()
+        } else {
+            spinner.stop()
+        }
+    }
+
+    func displayRemove(viewModel: Cards.Remove.ViewModel) {
+        let cardID = viewModel.cardID
+        navigationController?.present(AlertController(title: viewModel.title, message: viewModel.message, actions: [
+            AlertAction(viewModel.confirm) { [weak self] in self?.interactor?.confirmRemove(request: .init(cardID: cardID)) },
+            AlertAction(viewModel.cancel, isCancel: true),
+        ]))
+    }
+}

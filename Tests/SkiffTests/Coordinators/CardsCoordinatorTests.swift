@@ -1,0 +1,55 @@
+import SkiffCore
+import Testing
+import TerminalUI
+@testable import Skiff
+
+/// A parent flow that only starts Cards.
+@MainActor
+private final class CardsParent: Coordinator {
+    var children: [any Coordinator] = []
+    func start() {}
+}
+
+@MainActor
+@Suite("Cards coordinator")
+struct CardsCoordinatorTests {
+    @Test("Cards is pushed over the current screen; once loaded, Esc pops it and the child flow finishes once")
+    func startAndBack() async throws {
+        let navigation = NavigationController(root: ViewController(title: "Parent"))
+        let app = Application(terminal: HeadlessTerminal(width: 100, height: 30), rootViewController: navigation)
+        try app.start()
+        let parent = CardsParent()
+        var finished = 0
+        parent.startCards([Seeds.issuedCard], navigation: navigation, factory: .doubles(tasks: app.tasks)) { _ in } onFinish: {
+            finished += 1
+        }
+        #expect(navigation.topViewController is CardsViewController)
+        #expect(parent.children.count == 1)
+        await app.settle()
+        app.send(.escape)
+        #expect(navigation.viewControllers.count == 1)
+        #expect(parent.children.isEmpty)
+        #expect(finished == 1)
+    }
+
+    @Test("Enter pushes Card detail over Cards and Esc pops back to Cards; a freeze reaches onChange")
+    func detailAndChange() async throws {
+        let navigation = NavigationController(root: ViewController(title: "Parent"))
+        let app = Application(terminal: HeadlessTerminal(width: 100, height: 30), rootViewController: navigation)
+        try app.start()
+        let parent = CardsParent()
+        var changes: [CardsChange] = []
+        parent.startCards([Seeds.issuedCard], navigation: navigation, factory: .doubles(tasks: app.tasks)) { changes.append($0) }
+        await app.settle()
+        app.send(.enter)
+        #expect(navigation.topViewController is CardDetailViewController)
+        app.send(.escape)
+        #expect(navigation.topViewController is CardsViewController)
+        app.send(.character("f"))
+        await app.settle()
+        guard case .changed(let card)? = changes.last, card.frozen else {
+            Issue.record("got \(changes)")
+            return
+        }
+    }
+}
