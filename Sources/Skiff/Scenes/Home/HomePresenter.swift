@@ -13,11 +13,13 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
     weak var viewController: (any HomeDisplayLogic)?
     private let formatting: Formatting
     private var lastUpdate: Home.Update.Response?
+    private var lastSpending: Home.LoadSpending.Response?
 
     init(formatting: Formatting = Formatting()) {
         self.formatting = formatting
         formatting.privacy?.observe(self) { presenter in
             if let last = presenter.lastUpdate { presenter.presentUpdate(response: last) }
+            if let spending = presenter.lastSpending { presenter.presentLoadSpending(response: spending) }
         }
     }
 
@@ -45,9 +47,10 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
     static let spendingBarLimit = 6
 
     func presentLoadSpending(response: Home.LoadSpending.Response) {
+        lastSpending = response
         let spending = response.spending
         let bars = (spending?.categories ?? []).prefix(Self.spendingBarLimit).map {
-            Home.LoadSpending.ViewModel.Bar(category: $0.name, value: Double($0.amount.amountMinor), amount: $0.amount.formatted())
+            Home.LoadSpending.ViewModel.Bar(category: $0.name, value: Double($0.amount.amountMinor), amount: formatting.amount($0.amount))
         }
         viewController?.displayLoadSpending(viewModel: .init(
             isShown: response.isShown,
@@ -64,7 +67,7 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
 
     /// `Spent $1,332.40 · 12% more than October ($1,189.00)`, the change in the first currency spent.
     private func spendingSummary(_ spending: MonthlySpending) -> String {
-        let spent = spending.totals.isEmpty ? "nothing yet" : spending.totals.map { $0.formatted() }.joined(separator: " + ")
+        let spent = spending.totals.isEmpty ? "nothing yet" : spending.totals.map { formatting.amount($0) }.joined(separator: " + ")
         let previousMonth = monthName(spending.previousMonth)
         guard let currency = (spending.totals.first ?? spending.previousTotals.first)?.currency,
               let previous = spending.previousTotals.first(where: { $0.currency == currency }), previous.amountMinor > 0
@@ -76,7 +79,7 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
         case 1...: "\(percent)% more than"
         default: "\(-percent)% less than"
         }
-        return "Spent \(spent) · \(change) \(previousMonth) (\(previous.formatted()))"
+        return "Spent \(spent) · \(change) \(previousMonth) (\(formatting.amount(previous)))"
     }
 
     private func spendingEmptyText(_ response: Home.LoadSpending.Response) -> String {
