@@ -230,7 +230,7 @@ struct FaultInjectionTests {
         }
         await h.settle()
         var worked = scenario.succeeded(h)
-        for _ in 0..<100 where !worked {
+        for _ in 0..<250 where !worked {
             try await Task.sleep(for: .milliseconds(20))
             await h.settle()
             worked = scenario.succeeded(h)
