@@ -29,6 +29,7 @@ final class AddCardViewController: SceneViewController, AddCardDisplayLogic, Sce
     init() {
         super.init(title: "Add card")
         expiry.formatter = .grouping([2, 2], separator: "/")
+        number.visibleSuffixWhenUnfocused = 4
         securityCode.inputFilter = { ("0"..."9").contains($0) }
         keyBindings = [
             bind(.submit, .enter, "continue") { [weak self] in self?.screen.submit() },
