@@ -18,12 +18,14 @@ struct KeyFuzzTests {
         let perSeed = max(1, keys / seeds.count)
         var screens: Set<String> = []
         for seed in seeds {
+            // A crash ends the process without a Failure: this line names the seed that replays it.
+            print("key fuzzing: seed \(seed), \(perSeed) keys (replay: SKIFF_FUZZ_SEED=\(seed) SKIFF_FUZZ_KEYS=\(perSeed))")
             let started = ContinuousClock.now
             do {
                 let run = try await KeyFuzzer.run(seed: seed, keys: perSeed)
                 screens.formUnion(run.screensSeen)
                 print("key fuzzing: seed \(seed), \(run.keyIndex) keys in \(ContinuousClock.now - started), "
-                    + "\(run.cardsAdded) cards added, \(run.restarts) restarts, screens: \(run.screensSeen.sorted().joined(separator: ", "))")
+                    + "\(run.cardsAdded) of \(run.addCardAttempts) cards added, \(run.restarts) restarts, screens: \(run.screensSeen.sorted().joined(separator: ", "))")
             } catch let failure as KeyFuzzer.Failure {
                 Issue.record(Comment(rawValue: failure.description))
                 return

@@ -60,6 +60,7 @@ final class KeyFuzzer {
     private(set) var keyIndex = 0
     private(set) var restarts = 0
     private(set) var cardsAdded = 0
+    private(set) var addCardAttempts = 0
     private(set) var screensSeen: Set<String> = []
     private let keyBudget: Int
     private var random: FuzzRandom
@@ -261,7 +262,16 @@ final class KeyFuzzer {
 
     // MARK: Intents
 
-    private func runIntent() async throws {
+    /// Runs the intent of the screen on top; when it leads to another screen, often follows on with that one's.
+    private func runIntent(depth: Int = 0) async throws {
+        let before = top
+        try await runOneIntent()
+        if depth < 4, hasKeysLeft, top !== before, random.chance(0.7) {
+            try await runIntent(depth: depth + 1)
+        }
+    }
+
+    private func runOneIntent() async throws {
         if terminal.size != Self.fullSize, random.chance(0.7) {
             try await step(.resize(width: Self.fullSize.width, height: Self.fullSize.height))
         }
@@ -377,6 +387,7 @@ final class KeyFuzzer {
     }
 
     private func addCard(_ addCard: AddCardViewController) async throws {
+        addCardAttempts += 1
         let card = FuzzCards.card(using: &random)
         ledger.addNumber(card.number)
         ledger.addSecurityCode(card.securityCode)
