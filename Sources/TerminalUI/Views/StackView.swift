@@ -77,13 +77,18 @@ open class StackView: View {
             return sum
         })
         var weights = 0
+        // Fixed views first, so a fitted view above one cannot take its row; then fitted, then flexible.
         for (i, item) in visible.enumerated() {
-            let available = remaining - reserved
+            guard case .fixed(let n) = item.size else { continue }
+            lengths[i] = min(max(0, n), remaining - reserved)
+            remaining -= lengths[i]
+        }
+        for (i, item) in visible.enumerated() {
             switch item.size {
-            case .fixed(let n):
-                lengths[i] = min(max(0, n), available)
-                remaining -= lengths[i]
+            case .fixed:
+                break
             case .fit:
+                let available = remaining - reserved
                 let wanted = extent(item.view.sizeThatFits(makeSize(along: available, across: across)))
                 lengths[i] = min(max(0, wanted), available)
                 remaining -= lengths[i]

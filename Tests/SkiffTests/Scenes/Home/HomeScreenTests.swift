@@ -38,6 +38,9 @@ struct HomeScreenTests {
         #expect(home.focusedView === home.transactions)
         #expect(home.transactions.frame.height >= 3)
         #expect(harness.screen.contains("Merchant 1 "))
+        await harness.send(.character("/"))
+        #expect(home.focusedView === home.searchField)
+        #expect(home.searchField.frame.height == 1)
     }
 
     @Test("loading: a spinner until the server answers")
