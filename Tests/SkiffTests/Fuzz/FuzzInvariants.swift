@@ -4,11 +4,15 @@ import TerminalUI
 @MainActor
 enum FuzzInvariants {
     /// The first broken invariant, described; nil when all hold.
-    static func problem(in application: Application, terminal: HeadlessTerminal, ledger: SecretLedger) -> String? {
+    ///
+    /// `cardFlow` tells the screens where a security code could show (see `secretProblem`).
+    static func problem(
+        in application: Application, terminal: HeadlessTerminal, ledger: SecretLedger, cardFlow: (ViewController) -> Bool
+    ) -> String? {
         if let problem = bufferProblem(terminal.buffer, size: terminal.size) { return problem }
         guard !application.isTooSmall else { return nil }
         if let problem = focusProblem(in: application) { return problem }
-        return secretProblem(in: application, buffer: terminal.buffer, ledger: ledger)
+        return secretProblem(in: application, buffer: terminal.buffer, ledger: ledger, securityCodesShown: cardFlow)
     }
 
     // MARK: The frame
@@ -99,10 +103,14 @@ enum FuzzInvariants {
 
     // MARK: Secrets
 
-    /// No frame shows a typed card number or security code, outside the text field being typed in. For
-    /// security codes, every field that is not secure is left out too: its text is what the walk typed there
-    /// at random, which may be any digits.
-    static func secretProblem(in application: Application, buffer: CellBuffer, ledger: SecretLedger) -> String? {
+    /// No frame shows a typed card number or security code, outside the text field being typed in. Security
+    /// codes are looked for on the screens of the card flow (Add card, and Home where it lands), outside every
+    /// field that is not secure: elsewhere the screens show server data with short numbers of its own (a
+    /// transaction's reference), and a plain field holds whatever digits the walk typed there at random.
+    static func secretProblem(
+        in application: Application, buffer: CellBuffer, ledger: SecretLedger,
+        securityCodesShown: (ViewController) -> Bool
+    ) -> String? {
         guard !ledger.numbers.isEmpty else { return nil }
         let navigation = application.rootViewController as? NavigationController
         let screen = navigation?.visibleViewController ?? application.rootViewController
@@ -110,6 +118,7 @@ enum FuzzInvariants {
         let fields = textFields(in: application.rootViewController.view).filter { !($0 is SecureField) }.map(clippedFrame)
         let shown = text(of: buffer, leavingOut: focusedField.map { [$0] } ?? [])
         if let leak = ledger.numberLeak(in: shown) { return "the frame shows \(leak)" }
+        guard securityCodesShown(screen) else { return nil }
         let shownOutsideFields = text(of: buffer, leavingOut: (focusedField.map { [$0] } ?? []) + fields)
         return ledger.securityCodeLeak(in: shownOutsideFields).map { "the frame shows \($0)" }
     }

@@ -105,12 +105,14 @@ struct SecretLedger {
 
     /// What in a view model gives away a typed secret: any string inside it (however deep) that leaks, or a
     /// `Redacted` value, which holds secrets by definition and has no place in a view model.
-    func leak(inViewModel value: Any) -> String? {
+    /// `securityCodes` false looks for numbers only (view models worded from server data, such as a
+    /// transaction's reference, may hold any short number).
+    func leak(inViewModel value: Any, securityCodes: Bool = true) -> String? {
         if value is any Redacted { return "a Redacted value (\(type(of: value)))" }
-        if let text = value as? String { return leak(in: text) }
-        if let text = value as? Substring { return leak(in: String(text)) }
+        if let text = value as? String { return securityCodes ? leak(in: text) : numberLeak(in: text) }
+        if let text = value as? Substring { return leak(inViewModel: String(text), securityCodes: securityCodes) }
         for child in Mirror(reflecting: value).children {
-            if let found = leak(inViewModel: child.value) {
+            if let found = leak(inViewModel: child.value, securityCodes: securityCodes) {
                 return child.label.map { "\($0): \(found)" } ?? found
             }
         }
