@@ -23,6 +23,8 @@ open class StackView: View {
     /// Cells between neighbouring views.
     public var spacing: Int { didSet { setNeedsDisplay() } }
     public private(set) var items: [(view: View, size: StackSize)] = []
+    /// Lengths kept for flexible views before fixed and fitted views take their room (see `setMinimum`).
+    private var minimums: [ObjectIdentifier: Int] = [:]
 
     public init(axis: Axis, spacing: Int = 0) {
         self.axis = axis
@@ -45,9 +47,17 @@ open class StackView: View {
         setNeedsDisplay()
     }
 
+    /// Keeps at least `length` cells for a flexible view, however much fixed and fitted views ask for (a list
+    /// under a panel that grows with its content keeps some rows).
+    public func setMinimum(_ length: Int, for view: View) {
+        minimums[ObjectIdentifier(view)] = max(0, length)
+        setNeedsDisplay()
+    }
+
     /// Removes a view from the stack.
     public func remove(_ view: View) {
         items.removeAll { $0.view === view }
+        minimums[ObjectIdentifier(view)] = nil
         view.removeFromSuperview()
     }
 
@@ -62,15 +72,25 @@ open class StackView: View {
         let visible = items.filter { !$0.view.isHidden }
         var lengths = [Int](repeating: 0, count: visible.count)
         var remaining = max(0, total - spacing * max(0, visible.count - 1))
+        let reserved = min(remaining, visible.reduce(0) { sum, item in
+            if case .flexible = item.size { return sum + (minimums[ObjectIdentifier(item.view)] ?? 0) }
+            return sum
+        })
         var weights = 0
+        // Fixed views first, so a fitted view above one cannot take its row; then fitted, then flexible.
+        for (i, item) in visible.enumerated() {
+            guard case .fixed(let n) = item.size else { continue }
+            lengths[i] = min(max(0, n), remaining - reserved)
+            remaining -= lengths[i]
+        }
         for (i, item) in visible.enumerated() {
             switch item.size {
-            case .fixed(let n):
-                lengths[i] = min(max(0, n), remaining)
-                remaining -= lengths[i]
+            case .fixed:
+                break
             case .fit:
-                let wanted = extent(item.view.sizeThatFits(makeSize(along: remaining, across: across)))
-                lengths[i] = min(max(0, wanted), remaining)
+                let available = remaining - reserved
+                let wanted = extent(item.view.sizeThatFits(makeSize(along: available, across: across)))
+                lengths[i] = min(max(0, wanted), available)
                 remaining -= lengths[i]
             case .flexible(let weight):
                 weights += max(1, weight)
@@ -84,7 +104,7 @@ open class StackView: View {
                 guard case .flexible(let weight) = item.size else { continue }
                 flexibleSeen += 1
                 let share = flexibleSeen == flexibleCount ? leftover : remaining * max(1, weight) / weights
-                lengths[i] = min(share, leftover)
+                lengths[i] = min(max(share, minimums[ObjectIdentifier(item.view)] ?? 0), leftover)
                 leftover -= lengths[i]
             }
         }

@@ -28,6 +28,9 @@ open class TextField: View {
     public var isEnabled = true { didSet { setNeedsDisplay() } }
     /// Whether the text is a secret (a password, a code, a card number) that `clearSecrets()` empties.
     public var isSecret = false
+    /// When set, the field shows only this many of its last characters while it is not focused, the rest as
+    /// bullets (a card number reads `•••• •••• •••• 4242` once the person has moved on).
+    public var visibleSuffixWhenUnfocused: Int? { didSet { setNeedsDisplay() } }
 
     public init(text: String = "", placeholder: String = "", maxLength: Int? = nil) {
         self.placeholder = placeholder
@@ -204,9 +207,11 @@ open class TextField: View {
 
     // MARK: Display
 
-    /// The characters shown in place of the raw text (bullets in `SecureField`).
+    /// The characters shown in place of the raw text (bullets in `SecureField`, and before the visible
+    /// suffix of an unfocused field that has one).
     func displayCharacters(glyphs: Glyphs) -> [Character] {
-        storage
+        guard let kept = visibleSuffixWhenUnfocused, !isFocused, storage.count > kept else { return storage }
+        return Array(repeating: Character(glyphs.bullet), count: storage.count - max(0, kept)) + storage.suffix(max(0, kept))
     }
 
     /// The display text and the cursor's display column.

@@ -39,6 +39,39 @@ struct LayoutTests {
         #expect(two.frame == Rect(x: 0, y: 6, width: 10, height: 6))
     }
 
+    @Test("A flexible view's minimum is kept before a fitted view takes the rest")
+    func flexibleMinimum() {
+        let sut = VStack(spacing: 0)
+        let header = Label("header")
+        let tall = Label((1...20).map(String.init).joined(separator: "\n"))
+        let list = Label("list")
+        sut.add(header, size: .fixed(1))
+        sut.add(tall, size: .fit)
+        sut.add(list, size: .fill)
+        sut.setMinimum(3, for: list)
+        _ = render(sut, width: 10, height: 10)
+        #expect(tall.frame == Rect(x: 0, y: 1, width: 10, height: 6))
+        #expect(list.frame == Rect(x: 0, y: 7, width: 10, height: 3))
+        _ = render(sut, width: 10, height: 30)
+        #expect(tall.frame.height == 20)
+        #expect(list.frame == Rect(x: 0, y: 21, width: 10, height: 9))
+    }
+
+    @Test("A fixed row below a fitted view keeps its row when the fitted view wants everything")
+    func fixedBeforeFit() {
+        let sut = VStack(spacing: 0)
+        let tall = Label((1...20).map(String.init).joined(separator: "\n"))
+        let list = Label("list"), search = Label("search")
+        sut.add(tall, size: .fit)
+        sut.add(list, size: .fill)
+        sut.add(search, size: .fixed(1))
+        sut.setMinimum(3, for: list)
+        _ = render(sut, width: 10, height: 10)
+        #expect(tall.frame == Rect(x: 0, y: 0, width: 10, height: 6))
+        #expect(list.frame == Rect(x: 0, y: 6, width: 10, height: 3))
+        #expect(search.frame == Rect(x: 0, y: 9, width: 10, height: 1))
+    }
+
     @Test("A horizontal stack lays out columns with spacing; hidden views take no room")
     func horizontalStack() {
         let sut = HStack(spacing: 1)

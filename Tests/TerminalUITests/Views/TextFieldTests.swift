@@ -198,4 +198,18 @@ struct SecureFieldTests {
         }
         #expect(slots == ["a", "b", "\0"])
     }
+
+    @Test("a field with a visible suffix shows only its last characters while unfocused, all of them while focused")
+    func visibleSuffixWhenUnfocused() {
+        let sut = TextField(text: "4242424242424242")
+        sut.formatter = .grouping([4, 4, 4, 4])
+        sut.visibleSuffixWhenUnfocused = 4
+        #expect(sut.visibleText(width: 30) == "•••• •••• •••• 4242")
+        sut.isFocused = true
+        #expect(sut.visibleText(width: 30) == "4242 4242 4242 4242")
+        sut.isFocused = false
+        sut.text = "424"
+        #expect(sut.visibleText(width: 30) == "424")
+        #expect(sut.text == "424")
+    }
 }

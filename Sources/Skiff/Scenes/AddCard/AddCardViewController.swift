@@ -30,6 +30,7 @@ final class AddCardViewController: SceneViewController, AddCardDisplayLogic, Sce
         super.init(title: "Add card")
         expiry.formatter = .grouping([2, 2], separator: "/")
         number.isSecret = true
+        number.visibleSuffixWhenUnfocused = 4
         securityCode.inputFilter = { ("0"..."9").contains($0) }
         keyBindings = [
             bind(.submit, .enter, "continue") { [weak self] in self?.screen.submit() },

@@ -76,6 +76,8 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
         stack.onLayout = { [weak self] size in self?.foldSpending(in: size) }
         stack.add(banner)
         stack.add(transactionsPanel, size: .fill)
+        // However many cards there are, the transactions keep three rows (and their border).
+        stack.setMinimum(5, for: transactionsPanel)
         searchRow.add(Label("Search:", style: .muted))
         searchRow.add(searchField, size: .fill)
         searchRow.isHidden = true

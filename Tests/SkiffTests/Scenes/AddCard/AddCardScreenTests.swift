@@ -37,6 +37,18 @@ struct AddCardScreenTests {
         #expect(!harness.screen.contains("123"))
     }
 
+    @Test("once the focus leaves the number, only its last four show; back on it, the whole number")
+    func numberMaskedWhenUnfocused() async throws {
+        let harness = try await open()
+        await harness.type("4242424242424242")
+        #expect(harness.screen.contains("4242 4242 4242 4242"))
+        await harness.send(.tab)
+        #expect(!harness.screen.contains("4242 4242"))
+        #expect(harness.screen.contains("•••• •••• •••• 4242"))
+        await harness.send(.backTab)
+        #expect(harness.screen.contains("4242 4242 4242 4242"))
+    }
+
     @Test("Amex numbers group 4-6-5")
     func amex() async throws {
         let harness = try await open()

@@ -61,6 +61,26 @@ struct HomeScreenTests {
         #expect(!harness.screen.contains("Search:"))
     }
 
+    @Test("many cards on a short terminal: the cards panel gives way and the transactions keep three rows")
+    func manyCardsShortTerminal() async throws {
+        let cards = (0..<12).map { n in
+            Card(id: "c_\(n)", kind: .external, brand: .visa, last4: String(format: "%04d", 1000 + n), expiryMonth: 4,
+                 expiryYear: 2029, holderName: "ALEX RIVERA", status: .active)
+        }
+        let harness = ScreenHarness(session: Seeds.session, width: 56, height: 19) {
+            $0.account.pages.set(.success(Self.pages(60)))
+            $0.cards.cardsResult.set(.success(cards))
+        }
+        try await harness.start()
+        let home = try #require(harness.top as? HomeViewController)
+        #expect(home.focusedView === home.transactions)
+        #expect(home.transactions.frame.height >= 3)
+        #expect(harness.screen.contains("Merchant 1 "))
+        await harness.send(.character("/"))
+        #expect(home.focusedView === home.searchField)
+        #expect(home.searchField.frame.height == 1)
+    }
+
     @Test("loading: a spinner until the server answers")
     func loading() async throws {
         let harness = ScreenHarness(session: Seeds.session) { $0.account.gate = Gate() }
