@@ -22,6 +22,14 @@ struct WalletEndToEndTests {
     }
 
     /// The first capture group of `pattern` in `text`.
+    /// Types the demo account's number and password on Login and presses Enter.
+    private func logInAsDemo(_ session: TmuxSession) throws {
+        try session.type("2025550143")
+        try session.sendKeys("Tab")
+        try session.type("sail-away-2026")
+        try session.sendKeys("Enter")
+    }
+
     private func match(_ pattern: String, in text: String) -> String? {
         guard let regex = try? NSRegularExpression(pattern: pattern),
               let found = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
@@ -41,10 +49,7 @@ struct WalletEndToEndTests {
 
         let login = try await session.waitFor("Log in with your phone number", timeout: 60)
         #expect(login.contains("Demo account: +1 202 555 0143 · password sail-away-2026"))
-        try session.type("2025550143")
-        try session.sendKeys("Tab")
-        try session.type("sail-away-2026")
-        try session.sendKeys("Enter")
+        try logInAsDemo(session)
         let home = try await session.waitFor("Balance $")
         #expect(home.contains("Alex Rivera"))
         #expect(home.contains("Skiff card"))
@@ -118,10 +123,7 @@ struct WalletEndToEndTests {
         try await session.waitFor("$")
         try session.typeLine("clear; \(skiff) --data-dir \(dataDirectory); echo EXIT=$?")
         try await session.waitFor("Log in with your phone number", timeout: 60)
-        try session.type("2025550143")
-        try session.sendKeys("Tab")
-        try session.type("sail-away-2026")
-        try session.sendKeys("Enter")
+        try logInAsDemo(session)
         let home = try await session.waitFor("Spent $")
         #expect(home.contains("Spending · "))
 
@@ -158,10 +160,7 @@ struct WalletEndToEndTests {
         try await session.waitFor("$")
         try session.typeLine("clear; \(skiff) --data-dir \(dataDirectory) --lock-after 2; echo EXIT=$?")
         try await session.waitFor("Log in with your phone number", timeout: 60)
-        try session.type("2025550143")
-        try session.sendKeys("Tab")
-        try session.type("sail-away-2026")
-        try session.sendKeys("Enter")
+        try logInAsDemo(session)
         try await session.waitFor("Balance $")
         try await Task.sleep(for: .seconds(3))
         let locked = try await session.waitFor("Ctrl-O to log out")
@@ -195,10 +194,7 @@ struct WalletEndToEndTests {
         try session.typeLine("clear; \(skiff) --data-dir \(dataDirectory); echo EXIT=$?")
         try await session.waitFor("Log in with your phone number", timeout: 60)
         #expect(try session.reportsMouse())
-        try session.type("2025550143")
-        try session.sendKeys("Tab")
-        try session.type("sail-away-2026")
-        try session.sendKeys("Enter")
+        try logInAsDemo(session)
         let home = try await session.waitFor("Balance $")
         let lines = home.components(separatedBy: "\n")
         let firstRow = try #require(lines.firstIndex { $0.contains("─ Transactions ─") }) + 1
@@ -233,10 +229,7 @@ struct WalletEndToEndTests {
         try await session.waitFor("$")
         try session.typeLine("clear; \(skiff) --data-dir \(dataDirectory); echo EXIT=$?")
         try await session.waitFor("Log in with your phone number", timeout: 60)
-        try session.type("2025550143")
-        try session.sendKeys("Tab")
-        try session.type("sail-away-2026")
-        try session.sendKeys("Enter")
+        try logInAsDemo(session)
         try await session.waitFor("Balance $")
 
         try session.type("c")
