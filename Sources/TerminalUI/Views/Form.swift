@@ -73,19 +73,29 @@ open class Form: View {
         row.error.isHidden ? 0 : max(1, row.error.text.wrapped(toWidth: max(1, width)).count)
     }
 
+    /// Lays the rows out top down; when the form has less room than its rows need, it scrolls just enough to
+    /// keep the focused field's row in view (the rows above it are clipped away).
     open override func layoutSubviews() {
         let labelColumn = min(labelWidth, max(0, bounds.width / 2))
         let fieldX = labelColumn + 2
         let fieldWidth = max(0, bounds.width - fieldX)
+        var placed: [(row: Row, y: Int, height: Int, errorLines: Int)] = []
         var y = 0
+        var offset = 0
         for row in visibleRows {
             let height = fieldHeight(row, width: fieldWidth)
+            let errorLines = errorHeight(row, width: fieldWidth)
+            placed.append((row, y, height, errorLines))
+            if row.field.focusableViews.contains(where: \.isFocused), y + height > bounds.height {
+                offset = min(y, y + height - bounds.height)
+            }
+            y += height + errorLines + spacing
+        }
+        for (row, top, height, errorLines) in placed {
+            let y = top - offset
             row.label.frame = Rect(x: 0, y: y, width: labelColumn, height: 1)
             row.field.frame = Rect(x: fieldX, y: y, width: fieldWidth, height: height)
-            y += height
-            let errorLines = errorHeight(row, width: fieldWidth)
-            row.error.frame = Rect(x: fieldX, y: y, width: fieldWidth, height: errorLines)
-            y += errorLines + spacing
+            row.error.frame = Rect(x: fieldX, y: y + height, width: fieldWidth, height: errorLines)
         }
     }
 

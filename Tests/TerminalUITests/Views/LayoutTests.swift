@@ -133,6 +133,20 @@ struct CompositeViewTests {
         #expect(render(sut, width: 40, height: 3) == ["Last four digits  0005", "Code              123456", "                  Enter the code."])
     }
 
+    @Test("A form with less room than its rows scrolls to keep the focused field in view")
+    func formScrollsToFocus() {
+        let country = TextField(text: "+1"), phone = TextField(text: "202"), password = TextField(text: "pw")
+        let sut = Form(spacing: 0)
+        sut.addField("Country", country)
+        sut.addField("Phone", phone)
+        sut.addField("Password", password)
+        sut.setError("Too short.", for: phone)
+        #expect(render(sut, width: 30, height: 3) == ["Country   +1", "Phone     202", "          Too short."])
+        password.isFocused = true
+        #expect(render(sut, width: 30, height: 3, focused: false) == ["Phone     202", "          Too short.", "Password  pw"])
+        #expect(password.frame == Rect(x: 10, y: 2, width: 20, height: 1))
+    }
+
     @Test("The status bar lists key hints from bindings and cuts what does not fit")
     func statusBar() {
         let sut = StatusBar()

@@ -80,4 +80,16 @@ struct LoginScreenTests {
         await harness.send(.ctrl("r"))
         #expect(harness.top is HomeViewController)
     }
+
+    @Test("on a short terminal with an error shown, Tab to the password scrolls the form to it")
+    func shortTerminalKeepsFocusedFieldInView() async throws {
+        let harness = ScreenHarness(width: 127, height: 13)
+        try await harness.start()
+        await harness.type("20255501443")
+        await harness.send(.tab)
+        #expect(harness.screen.contains("This country's numbers have 10 digits."))
+        let login = try #require(harness.top as? LoginViewController)
+        #expect(login.focusedView === login.password)
+        #expect(FuzzInvariants.focusProblem(in: harness.app.application) == nil)
+    }
 }
