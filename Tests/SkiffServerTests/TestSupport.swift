@@ -211,6 +211,20 @@ extension TestServer {
         return Registered(token: token, userID: userID, phone: phone)
     }
 
+    /// The user's issued card (its id and last four) with an activation started on it (its verification and code).
+    func startIssuedCardActivation(
+        _ client: any TestClientProtocol, token: String
+    ) async throws -> (id: String, last4: String, verificationID: String, code: String) {
+        guard let issued = try await client.send(.get, "/v1/cards", token: token).array.first,
+              let id = issued["id"] as? String, let last4 = issued["last4"] as? String
+        else { throw TestFailure("the user has no issued card") }
+        let started = try await client.send(.post, "/v1/cards/\(id)/activation", token: token)
+        guard started.status == .accepted, let verificationID = started.json["verificationId"] as? String,
+              let code = sender.last?.code
+        else { throw TestFailure("activation answered \(started.status): \(started.body)") }
+        return (id, last4, verificationID, code)
+    }
+
     func addCard(
         _ client: any TestClientProtocol, token: String, number: String = Seeds.visa, cvc: String = "123",
         key: String = UUID().uuidString

@@ -179,12 +179,7 @@ struct CardRoutesTests {
         defer { server.remove() }
         try await server.withRouter { client in
             let user = try await server.register(client)
-            let issued = try #require(try await client.send(.get, "/v1/cards", token: user.token).array.first)
-            let id = try #require(issued["id"] as? String)
-            let last4 = try #require(issued["last4"] as? String)
-            let started = try await client.send(.post, "/v1/cards/\(id)/activation", token: user.token)
-            let verificationID = try #require(started.json["verificationId"] as? String)
-            let code = try #require(server.sender.last?.code)
+            let (id, last4, verificationID, code) = try await server.startIssuedCardActivation(client, token: user.token)
             #expect(try await client.send(.put, "/v1/cards/\(id)/freeze", token: user.token).status == .ok)
 
             let refusedStart = try await client.send(.post, "/v1/cards/\(id)/activation", token: user.token)
@@ -273,12 +268,7 @@ struct CardRoutesTests {
         defer { server.remove() }
         try await server.withRouter { client in
             let user = try await server.register(client)
-            let issued = try #require(try await client.send(.get, "/v1/cards", token: user.token).array.first)
-            let id = try #require(issued["id"] as? String)
-            let last4 = try #require(issued["last4"] as? String)
-            let started = try await client.send(.post, "/v1/cards/\(id)/activation", token: user.token)
-            let verificationID = try #require(started.json["verificationId"] as? String)
-            let code = try #require(server.sender.last?.code)
+            let (id, last4, verificationID, code) = try await server.startIssuedCardActivation(client, token: user.token)
             for guess in ["0001", "0002", "0003", "0004", "0005"] where guess != last4 {
                 _ = try await client.send(
                     .post, "/v1/cards/\(id)/activate", json: ["last4": guess, "verificationId": verificationID, "code": code],
