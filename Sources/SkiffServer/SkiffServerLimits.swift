@@ -8,6 +8,10 @@ public struct SkiffServerLimits: Sendable {
     public var sessionIdleTimeout: TimeInterval = 30 * 60
     /// Use of a session is written at most this often, to spare the database a write per request.
     public var sessionTouchInterval: TimeInterval = 60
+    /// A session read from the database is believed this long by the instance that read it, so a burst of
+    /// requests reads it once. A logout or password reset on another instance is honoured within this time; 0 reads
+    /// the database on every request.
+    public var sessionCacheLifetime: TimeInterval = 1
     /// A one-time code is good for 10 minutes.
     public var codeLifetime: TimeInterval = 10 * 60
     /// Wrong tries that kill a code.

@@ -152,6 +152,7 @@ struct AuthService: Sendable {
         let record = try await codes.consume(id: verificationID, code: code, purpose: .passwordReset)
         guard let userID = record.userID else { throw Problem.codeExpired }
         try await accounts.resetPassword(userID: userID, passwordHash: try await passwords.hash(newPassword), at: clock.now())
+        sessions.forgetSessions(of: userID)
         try await throttle.recordSuccess(phone: record.phone)
         logger.info("password reset", metadata: ["user": "\(userID)"])
     }

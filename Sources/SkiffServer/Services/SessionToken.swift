@@ -10,6 +10,6 @@ enum SessionToken {
     }
 
     static func hash(_ token: String) -> String {
-        Data(SHA256.hash(data: Data(token.utf8))).hexString
+        SHA256.hash(data: Data(token.utf8)).hexString
     }
 }

@@ -37,7 +37,14 @@ struct ServicesTests {
         let token = SessionToken.generate()
         #expect(Data(base64URLEncoded: token)?.count == 32)
         #expect(SessionToken.generate() != token)
-        #expect(SessionToken.hash(token) == Data(SHA256.hash(data: Data(token.utf8))).hexString)
+        // SHA-256 of "abc" (FIPS 180-2, appendix B.1), as lowercase hex.
+        #expect(SessionToken.hash("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    @Test("Bytes print as two lowercase hex digits each")
+    func hex() {
+        #expect([UInt8]().hexString == "")
+        #expect([0x00, 0x0f, 0xa5, 0xff].hexString == "000fa5ff")
     }
 
     @Test("The SMS outbox gets one JSON line per code, {to, code, purpose, sentAt}")
