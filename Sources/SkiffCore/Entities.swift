@@ -66,14 +66,17 @@ public struct Transaction: Hashable, Sendable, Codable, Identifiable {
     }
 }
 
-/// One page of transactions, newest first; `nextCursor` is nil on the last page.
+/// One page of transactions, newest first; `nextCursor` is nil on the last page. `searchLimit` is set when the
+/// query was too short for the server's search index: only that many of the newest transactions were searched.
 public struct TransactionPage: Hashable, Sendable, Codable {
     public var items: [Transaction]
     public var nextCursor: String?
+    public var searchLimit: Int?
 
-    public init(items: [Transaction], nextCursor: String?) {
+    public init(items: [Transaction], nextCursor: String?, searchLimit: Int? = nil) {
         self.items = items
         self.nextCursor = nextCursor
+        self.searchLimit = searchLimit
     }
 }
 

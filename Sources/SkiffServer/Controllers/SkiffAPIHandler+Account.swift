@@ -45,7 +45,8 @@ extension SkiffAPIHandler {
                     category: $0.category, createdAt: $0.createdAt
                 )
             },
-            nextCursor: nextCursor
+            nextCursor: nextCursor,
+            searchLimit: query.flatMap { !$0.isEmpty && TransactionSearch.isShort($0) ? Int32(TransactionSearch.shortQueryWindow) : nil }
         ))))
     }
 

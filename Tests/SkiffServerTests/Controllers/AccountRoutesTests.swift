@@ -120,6 +120,21 @@ struct AccountRoutesTests {
         }
     }
 
+    @Test("A search too short for the index says how many of the newest transactions it searched; a longer one does not")
+    func shortSearchLimit() async throws {
+        let server = try TestServer(seedDemo: true)
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let token = try await demoLogin(client)
+            let short = try await client.send(.get, "/v1/transactions?query=%20co%20", token: token)
+            #expect(short.json["searchLimit"] as? Int == TransactionSearch.shortQueryWindow)
+            let long = try await client.send(.get, "/v1/transactions?query=cof", token: token)
+            #expect(long.status == .ok)
+            #expect(long.json["searchLimit"] == nil)
+            #expect(try await client.send(.get, "/v1/transactions", token: token).json["searchLimit"] == nil)
+        }
+    }
+
     @Test("Bad paging parameters are validation problems: 400 outside the contract's bounds, 422 for a cursor never issued", arguments: [
         ("limit=0", "limit", 400), ("limit=201", "limit", 400), ("cursor=nonsense", "cursor", 422),
         ("cursor=" + String(repeating: "a", count: 201), "cursor", 400),

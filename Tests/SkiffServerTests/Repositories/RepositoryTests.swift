@@ -451,6 +451,54 @@ struct RepositoryTests {
         }
     }
 
+    @Test("A search shorter than the index's trigrams looks at the newest transactions only; a longer one at all", arguments: TestStore.allCases)
+    func shortSearchWindow(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let repositories = store.repositories
+            _ = try await makeUser(repositories, id: "u1", phone: "+12025550100")
+            let start = now
+            let count = TransactionSearch.shortQueryWindow + 5
+            // The five oldest are the only "Zq Kiosk" rows: past the short window, and rarer than the near walk.
+            try await repositories.transactions.insert(userID: "u1", count: count) { index in
+                NewTransaction(
+                    amountMinor: -100, currency: "USD", merchant: index >= count - 5 ? "Zq Kiosk" : "Book Shop",
+                    category: "Books", createdAt: start.addingTimeInterval(-Double(index))
+                )
+            }
+            let page = { (query: String) in
+                try await repositories.transactions.page(userID: "u1", after: nil, query: query, limit: 50)
+            }
+            #expect(try await page("zq").isEmpty)
+            #expect(try await page("zq ").count == 5)
+            #expect(try await page("Kiosk").map(\.merchant) == Array(repeating: "Zq Kiosk", count: 5))
+            #expect(try await page("bo").count == 50)
+        }
+    }
+
+    @Test("Search text is never read as index syntax, and the index keeps to each user's rows", arguments: TestStore.allCases)
+    func searchSyntaxAndDeletion(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let repositories = store.repositories
+            _ = try await makeUser(repositories, id: "u1", phone: "+12025550100")
+            _ = try await makeUser(repositories, id: "u2", phone: "+12025550101")
+            let start = now
+            let merchants = [#"Say "Cheese" Deli"#, "NEAR(a b) Shop", "AND OR NOT*", "Plain Shop"]
+            try await repositories.transactions.insert(userID: "u1", count: merchants.count) { index in
+                NewTransaction(
+                    amountMinor: -100, currency: "USD", merchant: merchants[index], category: "Food",
+                    createdAt: start.addingTimeInterval(-Double(index))
+                )
+            }
+            for merchant in merchants {
+                #expect(try await repositories.transactions.page(userID: "u1", after: nil, query: merchant, limit: 10)
+                    .map(\.merchant) == [merchant])
+            }
+            #expect(try await repositories.transactions.page(userID: "u1", after: nil, query: #""Cheese""#, limit: 10).count == 1)
+            #expect(try await repositories.transactions.page(userID: "u1", after: nil, query: "ot*", limit: 10).count == 1)
+            #expect(try await repositories.transactions.page(userID: "u2", after: nil, query: "Shop", limit: 10).isEmpty)
+        }
+    }
+
     @Test("Spending sums what went out per category and currency within the period, the largest first", arguments: TestStore.allCases)
     func spending(store: TestStore) async throws {
         try await store.withFresh { store in

@@ -108,6 +108,7 @@ final class HomeInteractor: HomeBusinessLogic {
         state.cards = snapshot.cards
         state.transactions = snapshot.transactions
         state.nextCursor = snapshot.nextCursor
+        state.searchLimit = snapshot.searchLimit
     }
 
     /// Loads summary, cards and the first page for `query`; what is on screen stays until the answer replaces it.
@@ -127,7 +128,10 @@ final class HomeInteractor: HomeBusinessLogic {
             let (s, c, p) = await (summary, cards, page)
             return Result { () throws(NetworkError) in
                 let page = try p.get()
-                return HomeSnapshot(summary: try s.get(), cards: try c.get(), transactions: page.items, nextCursor: page.nextCursor)
+                return HomeSnapshot(
+                    summary: try s.get(), cards: try c.get(), transactions: page.items, nextCursor: page.nextCursor,
+                    searchLimit: page.searchLimit
+                )
             }
         }, then: { [weak self] in self?.finishFetch($0, query: query) })
     }

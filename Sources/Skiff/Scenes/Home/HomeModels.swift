@@ -12,6 +12,8 @@ enum Home {
         var transactions: [Transaction] = []
         var nextCursor: String?
         var query: String = ""
+        /// Set when the server searched only this many of the newest transactions (the query was too short).
+        var searchLimit: Int?
         var activity: Activity = .idle
         var error: NetworkError?
         /// Set while the data shown is from the cache: when it was saved.

@@ -35,7 +35,7 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
             cardsEmptyText: state.cards.isEmpty && state.summary != nil
                 ? PromptedText("No cards yet.", prompts: [KeyPrompt(.addCard, "add one")]) : nil,
             transactions: state.transactions.map(transactionRow),
-            transactionsTitle: state.query.isEmpty ? "Transactions" : "Transactions matching “\(state.query)”",
+            transactionsTitle: transactionsTitle(state),
             emptyText: emptyText(state),
             banner: banner(state),
             isBusy: state.activity == .loading,
@@ -126,7 +126,16 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
         guard state.transactions.isEmpty else { return nil }
         if state.activity == .loading { return "Loading transactions…" }
         if state.summary == nil && state.error != nil { return "Nothing to show yet." }
-        return state.query.isEmpty ? "No transactions yet." : "No transactions match “\(state.query)”."
+        guard !state.query.isEmpty else { return "No transactions yet." }
+        guard let limit = state.searchLimit else { return "No transactions match “\(state.query)”." }
+        return "None of your newest \(formatting.count(limit)) transactions match “\(state.query)”. "
+            + "Type 3 characters or more to search them all."
+    }
+
+    private func transactionsTitle(_ state: Home.State) -> String {
+        guard !state.query.isEmpty else { return "Transactions" }
+        guard let limit = state.searchLimit else { return "Transactions matching “\(state.query)”" }
+        return "Newest \(formatting.count(limit)) transactions matching “\(state.query)”"
     }
 
     private func banner(_ state: Home.State) -> BannerMessage? {

@@ -48,6 +48,11 @@ struct Formatting: Sendable {
         return (day < 10 ? " " : "") + "\(day) \(Formatting.months[(c.month ?? 1) - 1])"
     }
 
+    /// `10,000`: a count with its thousands grouped, as amounts are.
+    func count(_ value: Int) -> String {
+        (value < 0 ? "-" : "") + Money.groupThousands(UInt64(value.magnitude))
+    }
+
     /// `4:05` for 245 seconds; `0:09`.
     func countdown(seconds: Int) -> String {
         let s = max(0, seconds)

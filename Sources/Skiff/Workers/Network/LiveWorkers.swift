@@ -97,7 +97,8 @@ struct AccountWorker: AccountWorking {
                     merchant: $0.merchant, category: $0.category, createdAt: $0.createdAt
                 )
             },
-            nextCursor: page.nextCursor
+            nextCursor: page.nextCursor,
+            searchLimit: page.searchLimit.map(Int.init)
         )
     }
 

@@ -7,12 +7,15 @@ struct HomeSnapshot: Hashable, Sendable, Codable {
     var cards: [Card]
     var transactions: [Transaction]
     var nextCursor: String?
+    /// For a search too short for the server's index: how many of the newest transactions it searched.
+    var searchLimit: Int?
 
-    init(summary: AccountSummary, cards: [Card], transactions: [Transaction], nextCursor: String?) {
+    init(summary: AccountSummary, cards: [Card], transactions: [Transaction], nextCursor: String?, searchLimit: Int? = nil) {
         self.summary = summary
         self.cards = cards
         self.transactions = transactions
         self.nextCursor = nextCursor
+        self.searchLimit = searchLimit
     }
 }
 

@@ -4,21 +4,57 @@ import PostgresNIO
 struct PostgresTransactionRepository: TransactionRepository {
     let database: PostgresDatabase
 
-    /// Keyset paging on the (user_id, created_at DESC, id DESC) index; a query is matched with ILIKE, which the
-    /// trigram indexes on merchant and category serve.
+    /// Keyset paging on the (user_id, created_at DESC, id DESC) index. A search follows `TransactionSearch`: a
+    /// short query is matched within the newest rows; a longer one first against the next `nearWalk` rows, then
+    /// with ILIKE over the whole account, which the trigram indexes on merchant and category serve.
     func page(userID: String, after cursor: TransactionCursor?, query: String?, limit: Int) async throws -> [TransactionRecord] {
-        var sql = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 6)
-        sql.appendLiteral("SELECT id, user_id, amount_minor, currency, merchant, category, created_at FROM transactions")
-        sql.appendLiteral(" WHERE user_id = ")
-        sql.appendInterpolation(userID)
-        if let cursor {
+        guard let query, !query.isEmpty else {
+            return try await fetch(userID: userID, after: cursor, matching: nil, within: nil, limit: limit)
+        }
+        if TransactionSearch.isShort(query) {
+            return try await fetch(
+                userID: userID, after: cursor, matching: query, within: TransactionSearch.shortQueryWindow, limit: limit,
+                windowBeforeCursor: true
+            )
+        }
+        let near = try await fetch(userID: userID, after: cursor, matching: query, within: TransactionSearch.nearWalk, limit: limit)
+        if near.count >= limit { return near }
+        return try await fetch(userID: userID, after: cursor, matching: query, within: nil, limit: limit)
+    }
+
+    /// Up to `limit` of the user's transactions after `cursor` whose merchant or category contains `query`, newest
+    /// first; with `within`, only among the newest `within` rows (after the cursor, or of all when
+    /// `windowBeforeCursor`).
+    private func fetch(
+        userID: String, after cursor: TransactionCursor?, matching query: String?, within window: Int?, limit: Int,
+        windowBeforeCursor: Bool = false
+    ) async throws -> [TransactionRecord] {
+        let columns = "id, user_id, amount_minor, currency, merchant, category, created_at"
+        let newestFirst = " ORDER BY created_at DESC, id DESC"
+        var sql = PostgresQuery.StringInterpolation(literalCapacity: 512, interpolationCount: 8)
+        func appendKeyset() {
+            guard let cursor else { return }
             sql.appendLiteral(" AND (created_at, id) < (")
             sql.appendInterpolation(cursor.createdAt)
             sql.appendLiteral(", ")
             sql.appendInterpolation(cursor.id)
             sql.appendLiteral(")")
         }
-        if let query, !query.isEmpty {
+        sql.appendLiteral("SELECT \(columns) FROM ")
+        if let window {
+            sql.appendLiteral("(SELECT \(columns) FROM transactions WHERE user_id = ")
+            sql.appendInterpolation(userID)
+            if !windowBeforeCursor { appendKeyset() }
+            sql.appendLiteral(newestFirst + " LIMIT ")
+            sql.appendInterpolation(window)
+            sql.appendLiteral(") AS newest WHERE TRUE")
+            if windowBeforeCursor { appendKeyset() }
+        } else {
+            sql.appendLiteral("transactions WHERE user_id = ")
+            sql.appendInterpolation(userID)
+            appendKeyset()
+        }
+        if let query {
             let pattern = "%" + LikePattern.escape(query) + "%"
             sql.appendLiteral(" AND (merchant ILIKE ")
             sql.appendInterpolation(pattern)
@@ -26,7 +62,7 @@ struct PostgresTransactionRepository: TransactionRepository {
             sql.appendInterpolation(pattern)
             sql.appendLiteral(#" ESCAPE '\')"#)
         }
-        sql.appendLiteral(" ORDER BY created_at DESC, id DESC LIMIT ")
+        sql.appendLiteral(newestFirst + " LIMIT ")
         sql.appendInterpolation(limit)
         return try await database.rows(PostgresQuery(stringInterpolation: sql)).map { row in
             let (id, userID, amountMinor, currency, merchant, category, createdAt) =

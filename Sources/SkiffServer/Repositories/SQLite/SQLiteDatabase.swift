@@ -160,6 +160,28 @@ struct SQLiteDatabase: RepositoryStore {
                     ON transactions(user_id, created_at, category, currency, amount_minor) WHERE amount_minor < 0;
                 """)
         }
+        migrator.registerMigration("v6-search") { db in
+            // Search (issue 10): a trigram index over merchant and category, kept in step by triggers. The FTS
+            // table holds no copy of the text (content=transactions), only the index.
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE transactions_search USING fts5(
+                    merchant, category, content='transactions', content_rowid='id', tokenize='trigram'
+                );
+                INSERT INTO transactions_search(transactions_search) VALUES ('rebuild');
+                CREATE TRIGGER transactions_search_insert AFTER INSERT ON transactions BEGIN
+                    INSERT INTO transactions_search(rowid, merchant, category) VALUES (new.id, new.merchant, new.category);
+                END;
+                CREATE TRIGGER transactions_search_delete AFTER DELETE ON transactions BEGIN
+                    INSERT INTO transactions_search(transactions_search, rowid, merchant, category)
+                        VALUES ('delete', old.id, old.merchant, old.category);
+                END;
+                CREATE TRIGGER transactions_search_update AFTER UPDATE OF id, merchant, category ON transactions BEGIN
+                    INSERT INTO transactions_search(transactions_search, rowid, merchant, category)
+                        VALUES ('delete', old.id, old.merchant, old.category);
+                    INSERT INTO transactions_search(rowid, merchant, category) VALUES (new.id, new.merchant, new.category);
+                END;
+                """)
+        }
         return migrator
     }
 }

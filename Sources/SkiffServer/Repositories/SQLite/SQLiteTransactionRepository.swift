@@ -4,30 +4,70 @@ import GRDB
 struct SQLiteTransactionRepository: TransactionRepository {
     let pool: DatabasePool
 
+    /// Keyset paging on `transactions_user_newest`. A search follows `TransactionSearch`: a short query is matched
+    /// within the newest rows; a longer one is first matched against the next `nearWalk` rows, then, when the FTS5
+    /// trigram index `transactions_search` finds few rows, those are read and sorted, else the walk goes on.
     func page(userID: String, after cursor: TransactionCursor?, query: String?, limit: Int) async throws -> [TransactionRecord] {
-        var sql = "SELECT * FROM transactions WHERE user_id = ?"
-        var arguments: StatementArguments = [userID]
-        if let cursor {
-            sql += " AND (created_at, id) < (?, ?)"
-            arguments += [cursor.createdAt, cursor.id]
+        let keyset = cursor == nil ? "" : " AND (created_at, id) < (?, ?)"
+        let indexedKeyset = cursor == nil ? "" : " AND (t.created_at, t.id) < (?, ?)"
+        let keysetArguments: StatementArguments = cursor.map { [$0.createdAt, $0.id] } ?? []
+        let newestFirst = " ORDER BY created_at DESC, id DESC"
+        guard let query, !query.isEmpty else {
+            return try await fetch(
+                "SELECT * FROM transactions WHERE user_id = ?" + keyset + newestFirst + " LIMIT ?",
+                [userID] + keysetArguments + [limit]
+            )
         }
-        if let query, !query.isEmpty {
-            let pattern = "%" + LikePattern.escape(query) + "%"
-            sql += " AND (merchant LIKE ? ESCAPE '\\' OR category LIKE ? ESCAPE '\\')"
-            arguments += [pattern, pattern]
+        let pattern = "%" + LikePattern.escape(query) + "%"
+        let likeArguments: StatementArguments = [pattern, pattern]
+        let matches = " AND (merchant LIKE ? ESCAPE '\\' OR category LIKE ? ESCAPE '\\')"
+        if TransactionSearch.isShort(query) {
+            return try await fetch(
+                "SELECT * FROM (SELECT * FROM transactions WHERE user_id = ?" + newestFirst + " LIMIT ?) WHERE 1"
+                    + keyset + matches + newestFirst + " LIMIT ?",
+                [userID, TransactionSearch.shortQueryWindow] + keysetArguments + likeArguments + [limit]
+            )
         }
-        sql += " ORDER BY created_at DESC, id DESC LIMIT ?"
-        arguments += [limit]
-        let finalSQL = sql
-        let finalArguments = arguments
-        // One statement (of four shapes): no transaction around it, and its prepared form is kept.
+        let walk = "SELECT * FROM transactions WHERE user_id = ?" + keyset + matches + newestFirst + " LIMIT ?"
+        let walkArguments: StatementArguments = [userID] + keysetArguments + likeArguments + [limit]
+        let phrase = TransactionSearch.ftsPhrase(query)
         return try await pool.unsafeRead { db in
-            try Row.fetchAll(db.cachedStatement(sql: finalSQL), arguments: finalArguments).map { row in
-                TransactionRecord(
-                    id: row["id"], userID: row["user_id"], amountMinor: row["amount_minor"], currency: row["currency"],
-                    merchant: row["merchant"], category: row["category"], createdAt: row.date("created_at")
-                )
-            }
+            let near = try Self.records(
+                db,
+                "SELECT * FROM (SELECT * FROM transactions WHERE user_id = ?" + keyset + newestFirst + " LIMIT ?) WHERE 1"
+                    + matches + newestFirst + " LIMIT ?",
+                [userID] + keysetArguments + [TransactionSearch.nearWalk] + likeArguments + [limit]
+            )
+            if near.count >= limit { return near }
+            let found = try Int.fetchOne(
+                db.cachedStatement(sql: """
+                    SELECT count(*) FROM (SELECT rowid FROM transactions_search WHERE transactions_search MATCH ? LIMIT ?)
+                    """),
+                arguments: [phrase, TransactionSearch.sortedMatchesLimit + 1]
+            ) ?? 0
+            guard found <= TransactionSearch.sortedMatchesLimit else { return try Self.records(db, walk, walkArguments) }
+            return try Self.records(
+                db,
+                "SELECT t.* FROM (SELECT rowid AS found FROM transactions_search WHERE transactions_search MATCH ?) AS m"
+                    + " CROSS JOIN transactions AS t ON t.id = m.found WHERE t.user_id = ?"
+                    + indexedKeyset
+                    + " ORDER BY t.created_at DESC, t.id DESC LIMIT ?",
+                [phrase, userID] + keysetArguments + [limit]
+            )
+        }
+    }
+
+    /// One statement (of a few shapes): no transaction around it, and its prepared form is kept.
+    private func fetch(_ sql: String, _ arguments: StatementArguments) async throws -> [TransactionRecord] {
+        try await pool.unsafeRead { db in try Self.records(db, sql, arguments) }
+    }
+
+    private static func records(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [TransactionRecord] {
+        try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
+            TransactionRecord(
+                id: row["id"], userID: row["user_id"], amountMinor: row["amount_minor"], currency: row["currency"],
+                merchant: row["merchant"], category: row["category"], createdAt: row.date("created_at")
+            )
         }
     }
 

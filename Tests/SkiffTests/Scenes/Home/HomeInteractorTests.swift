@@ -112,6 +112,19 @@ struct HomeInteractorTests {
         #expect(account.calls.last?.query == nil)
     }
 
+    @Test("a search the server answered from its newest transactions only says so, until the next search")
+    func shortSearchLimit() async {
+        account.pages.set(.success(["": TransactionPage(items: [Seeds.transaction(7)], nextCursor: nil, searchLimit: 10_000)]))
+        let sut = makeSUT()
+        sut.search(request: .init(query: "bp"))
+        await tasks.settle()
+        #expect(presenter.updates.last?.searchLimit == 10_000)
+        account.pages.set(.success(["": TransactionPage(items: [Seeds.transaction(7)], nextCursor: nil)]))
+        sut.search(request: .init(query: "bpx"))
+        await tasks.settle()
+        #expect(presenter.updates.last?.searchLimit == nil)
+    }
+
     @Test("a search that fails keeps the list and the query it belongs to")
     func searchOffline() async {
         account.pages.set(.success(["": firstPage()]))

@@ -72,6 +72,20 @@ struct HomePresenterTests {
         #expect(display.updates.last?.unreadBadge == nil)
     }
 
+    @Test("a search too short for the server's index says it looked at the newest transactions only, and how to search all")
+    func shortSearch() {
+        let sut = makeSUT()
+        var state = loaded()
+        state.query = "bp"
+        state.searchLimit = 10_000
+        sut.presentUpdate(response: .init(state: state))
+        #expect(display.updates.last?.transactionsTitle == "Newest 10,000 transactions matching “bp”")
+        state.transactions = []
+        sut.presentUpdate(response: .init(state: state))
+        #expect(display.updates.last?.emptyText
+            == "None of your newest 10,000 transactions match “bp”. Type 3 characters or more to search them all.")
+    }
+
     @Test("empty list wording depends on search and loading")
     func empty() {
         let sut = makeSUT()
