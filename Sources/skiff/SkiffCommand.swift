@@ -94,26 +94,35 @@ struct SkiffCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("skiff: \(notice)\n".utf8))
         }
 
-        var embedded: SkiffServerInstance?
-        let serverURL: URL
+        // The built-in server starts behind the first screen: Login is drawn at once, and a request made before
+        // the server listens waits for it (ServerEndpoint).
+        let embedded: Task<SkiffServerInstance, any Error>?
+        let endpoint: ServerEndpoint
         if let server {
-            serverURL = try ServerAddress(parsing: server).url
+            embedded = nil
+            endpoint = ServerEndpoint(url: try ServerAddress(parsing: server).url)
         } else {
-            do {
-                let instance = try await SkiffServerInstance.start(SkiffServerConfiguration(
-                    host: "127.0.0.1", port: 0,
-                    database: .sqlite(path: paths.serverDatabase.path), smsOutboxPath: paths.smsOutbox.path,
-                    dataDirectory: paths.data.path, seedDemoDataIfEmpty: true, logger: Logger(label: "skiff.server")
-                ))
-                embedded = instance
-                serverURL = instance.baseURL
-            } catch {
-                logger.error("The built-in server did not start", metadata: ["error": "\(error)"])
-                throw StartupError(description: "The built-in server did not start: \(error). See \(paths.logFile.path).")
+            let configuration = SkiffServerConfiguration(
+                host: "127.0.0.1", port: 0,
+                database: .sqlite(path: paths.serverDatabase.path), smsOutboxPath: paths.smsOutbox.path,
+                dataDirectory: paths.data.path, seedDemoDataIfEmpty: true, logger: Logger(label: "skiff.server")
+            )
+            let starting = Task {
+                do {
+                    let instance = try await SkiffServerInstance.start(configuration)
+                    logger.info("The built-in server is listening", metadata: ["url": "\(instance.baseURL.redactedForLog)"])
+                    return instance
+                } catch {
+                    logger.error("The built-in server did not start", metadata: ["error": "\(error)"])
+                    throw EmbeddedServerError(description: "\(error); see \(paths.logFile.path)")
+                }
             }
+            embedded = starting
+            endpoint = ServerEndpoint { try await starting.value.baseURL }
         }
-        logger.info("Starting", metadata: ["server": "\(serverURL.redactedForLog)", "embedded": "\(embedded != nil)"])
-
+        logger.info("Starting", metadata: [
+            "server": "\(endpoint.description)", "embedded": "\(embedded != nil)",
+        ])
         let reportsMouse = MouseSetting.reportsMouse(noMouseFlag: noMouse, environment: environment)
         let status: Int32
         do {
@@ -121,21 +130,26 @@ struct SkiffCommand: AsyncParsableCommand {
                 try SkiffApp(
                     terminal: CursesTerminal(environment: environment, reportsMouse: reportsMouse),
                     configuration: SkiffAppConfiguration(
-                        serverURL: serverURL, paths: paths, isEmbeddedServer: embedded != nil, trust: trust,
+                        server: endpoint, paths: paths, isEmbeddedServer: embedded != nil, trust: trust,
                         lockAfter: lockAfterSeconds > 0 ? .seconds(lockAfterSeconds) : nil
                     ),
                     environment: environment, logger: logger
                 )
             }.run()
         } catch {
-            await embedded?.stop()
+            await (try? embedded?.value)?.stop()
             logger.error("The terminal could not be used", metadata: ["error": "\(error)"])
             throw StartupError(description: "\(error)")
         }
-        await embedded?.stop()
+        await (try? embedded?.value)?.stop()
         logger.info("Stopped", metadata: ["status": "\(status)"])
         if status != 0 { throw ExitCode(status) }
     }
+}
+
+/// Why the built-in server did not start, as the app's screens say it.
+struct EmbeddedServerError: Error, CustomStringConvertible {
+    let description: String
 }
 
 /// A failure to start that is no usage mistake: said plainly, without the usage line.

@@ -42,7 +42,7 @@ public final class SkiffApp {
         let relay = SessionExpiryRelay()
         let tokens = SessionTokenBox()
         let api = APIClient(
-            baseURL: configuration.serverURL, trust: configuration.trust, tokens: tokens, timeout: configuration.requestTimeout
+            endpoint: configuration.server, trust: configuration.trust, tokens: tokens, timeout: configuration.requestTimeout
         ) { relay.fire() }
         let dependencies = AppDependencies(
             auth: AuthWorker(api: api), account: AccountWorker(api: api), cards: CardWorker(api: api),
@@ -53,9 +53,7 @@ public final class SkiffApp {
             outbox: configuration.isEmbeddedServer ? DevelopmentOutbox(file: paths.smsOutbox) : nil,
             tokens: tokens,
             demo: configuration.isEmbeddedServer ? DemoCredentials.demo : nil,
-            serverDescription: configuration.isEmbeddedServer
-                ? "the built-in server at \(configuration.serverURL.host ?? "127.0.0.1"):\(configuration.serverURL.port ?? 0)"
-                : configuration.serverURL.redactedForLog,
+            serverDescription: Self.describeServer(configuration),
             formatting: Formatting(privacy: DisplayPrivacy())
         )
         let navigation = NavigationController()
@@ -68,6 +66,13 @@ public final class SkiffApp {
         relay.application = application
         self.api = api
         Self.configure(application, coordinator: coordinator, privacy: dependencies.formatting.privacy)
+    }
+
+    /// What Launch says it connects to: the server's address, or the built-in server (with its port once known).
+    private static func describeServer(_ configuration: SkiffAppConfiguration) -> String {
+        guard let url = configuration.server.knownURL else { return "the built-in server" }
+        guard configuration.isEmbeddedServer else { return url.redactedForLog }
+        return "the built-in server at \(url.host ?? "127.0.0.1"):\(url.port ?? 0)"
     }
 
     /// `q` quits only where a screen offers it (Home); on forms it is a letter like any other. Every key restarts

@@ -2,7 +2,7 @@ import Foundation
 
 /// How the app is started: which server, where files go, and whether that server is the app's own.
 public struct SkiffAppConfiguration: Sendable {
-    var serverURL: URL
+    var server: ServerEndpoint
     var paths: AppPaths
     /// True when the app started its own server: show the demo credentials and read codes from its outbox.
     var isEmbeddedServer: Bool
@@ -19,7 +19,18 @@ public struct SkiffAppConfiguration: Sendable {
         serverURL: URL, paths: AppPaths, isEmbeddedServer: Bool, trust: ServerTrust = .system,
         requestTimeout: Duration = SkiffAppConfiguration.defaultRequestTimeout, lockAfter: Duration? = .seconds(300)
     ) {
-        self.serverURL = serverURL
+        self.init(
+            server: ServerEndpoint(url: serverURL), paths: paths, isEmbeddedServer: isEmbeddedServer, trust: trust,
+            requestTimeout: requestTimeout, lockAfter: lockAfter
+        )
+    }
+
+    /// The app against `server`, which may still be starting (the built-in one starts behind the first screen).
+    public init(
+        server: ServerEndpoint, paths: AppPaths, isEmbeddedServer: Bool, trust: ServerTrust = .system,
+        requestTimeout: Duration = SkiffAppConfiguration.defaultRequestTimeout, lockAfter: Duration? = .seconds(300)
+    ) {
+        self.server = server
         self.paths = paths
         self.isEmbeddedServer = isEmbeddedServer
         self.trust = trust

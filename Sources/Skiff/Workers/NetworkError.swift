@@ -31,4 +31,6 @@ enum NetworkError: Error, Hashable, Sendable {
     case server(status: Int, detail: String)
     /// The caller gave up (the screen went away, or Esc).
     case cancelled
+    /// The app's built-in server could not start, so there is nothing to connect to.
+    case serverNotStarted(reason: String)
 }

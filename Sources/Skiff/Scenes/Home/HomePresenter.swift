@@ -140,6 +140,8 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
 
     private func banner(_ state: Home.State) -> BannerMessage? {
         if let error = state.error, let text = formatting.message(for: error) {
+            // Nothing to retry against: the message says what to do.
+            if case .serverNotStarted = error { return BannerMessage(.error, text) }
             let retry = [KeyPrompt(.refresh, "retry")]
             guard let cachedAt = state.cachedAt else {
                 if let problem = connectionProblem(error) { return BannerMessage(.error, problem, prompts: retry) }

@@ -83,6 +83,7 @@ struct Formatting: Sendable {
         case .notFound: "That item no longer exists."
         case .server(let status, _): "Something went wrong on our side (\(status)). Please try again in a moment."
         case .cancelled: nil
+        case .serverNotStarted(let reason): "The built-in server could not start: \(reason). Quit and start Skiff again."
         }
     }
 }

@@ -17,14 +17,14 @@ final class APIClient: Sendable {
     /// `trust` checks an `https://` server's certificate; `timeout` bounds every request. `middlewares` (run
     /// nearest the network) are for tests.
     convenience init(
-        baseURL: URL, trust: ServerTrust, tokens: SessionTokenBox, timeout: Duration,
+        endpoint: ServerEndpoint, trust: ServerTrust, tokens: SessionTokenBox, timeout: Duration,
         onUnauthorised: @escaping @Sendable () -> Void
     ) {
         let (seconds, attoseconds) = timeout.components
         self.init(
-            baseURL: baseURL, trust: trust, tokens: tokens,
-            timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000), middlewares: [],
-            onUnauthorised: onUnauthorised
+            baseURL: endpoint.knownURL ?? URL(string: "http://127.0.0.1")!, trust: trust, tokens: tokens,
+            timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000),
+            middlewares: [ServerEndpointMiddleware(endpoint: endpoint)], onUnauthorised: onUnauthorised
         )
     }
 

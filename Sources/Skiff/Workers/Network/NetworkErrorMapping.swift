@@ -16,6 +16,7 @@ enum NetworkErrorMapping {
     }
 
     static func map(_ error: any Error) -> NetworkError {
+        if let error = error as? NetworkError { return error }
         if error is CancellationError { return .cancelled }
         if let clientError = error as? ClientError {
             if Task.isCancelled { return .cancelled }

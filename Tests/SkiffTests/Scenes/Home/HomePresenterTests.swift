@@ -86,6 +86,18 @@ struct HomePresenterTests {
             == "None of your newest 10,000 transactions match “bp”. Type 3 characters or more to search them all.")
     }
 
+    @Test("a built-in server that could not start is said as it is, over the cache, without a retry that cannot help")
+    func serverNotStarted() {
+        let sut = makeSUT()
+        var state = loaded()
+        state.cachedAt = Date(timeIntervalSince1970: 1_790_000_000)
+        state.error = .serverNotStarted(reason: "disk full")
+        sut.presentUpdate(response: .init(state: state))
+        #expect(display.updates.last?.banner == BannerMessage(
+            .error, "The built-in server could not start: disk full. Quit and start Skiff again."
+        ))
+    }
+
     @Test("empty list wording depends on search and loading")
     func empty() {
         let sut = makeSUT()

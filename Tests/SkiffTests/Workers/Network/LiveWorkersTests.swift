@@ -265,6 +265,40 @@ struct LiveWorkersTests {
         await server.stop()
     }
 
+    @Test("a request made while the built-in server is still starting waits for it, then reaches it")
+    func endpointStarting() async throws {
+        let server = try await LiveServer.start()
+        let (opened, open) = AsyncStream.makeStream(of: Void.self)
+        let endpoint = ServerEndpoint {
+            for await _ in opened { break }
+            return server.instance.baseURL
+        }
+        let api = APIClient(
+            endpoint: endpoint, trust: .system, tokens: SessionTokenBox(), timeout: .seconds(10), onUnauthorised: {}
+        )
+        let login = Task { try await AuthWorker(api: api).login(phone: demoPhone, password: DemoCredentials.demo.password) }
+        open.yield()
+        let session = try await login.value
+        #expect(session.user.fullName == "Alex Rivera")
+        await api.shutdown()
+        await server.stop()
+    }
+
+    @Test("a built-in server that could not start is .serverNotStarted with its reason, on every request")
+    func endpointFailed() async throws {
+        struct Broken: Error, CustomStringConvertible { var description: String { "file is not a database" } }
+        let api = APIClient(
+            endpoint: ServerEndpoint { throw Broken() }, trust: .system, tokens: SessionTokenBox(), timeout: .seconds(5),
+            onUnauthorised: {}
+        )
+        for _ in 0..<2 {
+            await #expect(throws: NetworkError.serverNotStarted(reason: "file is not a database")) {
+                try await AuthWorker(api: api).login(phone: demoPhone, password: DemoCredentials.demo.password)
+            }
+        }
+        await api.shutdown()
+    }
+
     @Test("nothing listening is .unreachable")
     func unreachable() async throws {
         let api = APIClient(
