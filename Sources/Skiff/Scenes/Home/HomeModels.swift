@@ -145,6 +145,29 @@ enum Home {
                 var amount: String
                 var isIncoming: Bool
             }
+            /// The transaction rows, each formatted when the list asks for it: an update costs the same however
+            /// many transactions are loaded (issue 10).
+            struct TransactionRows: Hashable, Sendable {
+                let transactions: [Transaction]
+                /// Whether amounts are blurred, which changes every row's text.
+                let blurred: Bool
+                let format: @Sendable (Transaction) -> TransactionRow
+
+                var count: Int { transactions.count }
+                var isEmpty: Bool { transactions.isEmpty }
+                subscript(index: Int) -> TransactionRow { format(transactions[index]) }
+
+                /// Equal when made from the same transactions with the same blur (an array that shares its storage
+                /// compares at once).
+                static func == (lhs: Self, rhs: Self) -> Bool {
+                    lhs.blurred == rhs.blurred && lhs.transactions == rhs.transactions
+                }
+
+                func hash(into hasher: inout Hasher) {
+                    hasher.combine(blurred)
+                    hasher.combine(transactions.count)
+                }
+            }
 
             var name: String
             var balance: String
@@ -152,7 +175,7 @@ enum Home {
             var cards: [CardRow]
             /// Shown in place of the cards when there are none.
             var cardsEmptyText: PromptedText?
-            var transactions: [TransactionRow]
+            var transactions: TransactionRows
             var transactionsTitle: String
             var emptyText: String?
             var banner: BannerMessage?

@@ -34,7 +34,7 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
             cards: state.cards.map(cardRow),
             cardsEmptyText: state.cards.isEmpty && state.summary != nil
                 ? PromptedText("No cards yet.", prompts: [KeyPrompt(.addCard, "add one")]) : nil,
-            transactions: state.transactions.map(transactionRow),
+            transactions: transactionRows(state.transactions),
             transactionsTitle: transactionsTitle(state),
             emptyText: emptyText(state),
             banner: banner(state),
@@ -114,12 +114,15 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
         )
     }
 
-    private func transactionRow(_ transaction: Transaction) -> Home.Update.ViewModel.TransactionRow {
-        .init(
-            text: "\(formatting.shortDay(transaction.createdAt))  \(transaction.merchant) · \(transaction.category)",
-            amount: formatting.amount(transaction.amount, showPlus: true),
-            isIncoming: transaction.amount.amountMinor > 0
-        )
+    private func transactionRows(_ transactions: [Transaction]) -> Home.Update.ViewModel.TransactionRows {
+        let blurred = formatting.isBlurred
+        return .init(transactions: transactions, blurred: blurred) { [formatting] transaction in
+            .init(
+                text: "\(formatting.shortDay(transaction.createdAt))  \(transaction.merchant) · \(transaction.category)",
+                amount: formatting.amount(transaction.amount, showPlus: true, blurred: blurred),
+                isIncoming: transaction.amount.amountMinor > 0
+            )
+        }
     }
 
     private func emptyText(_ state: Home.State) -> String? {

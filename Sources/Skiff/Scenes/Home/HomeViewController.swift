@@ -32,7 +32,9 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     /// Whether the person wants the Spending panel; it still folds away on a terminal smaller than this.
     private var showsSpending = false
     static let spendingMinimumSize = Size(width: 40, height: 24)
-    private var rows: [Home.Update.ViewModel.TransactionRow] = []
+    private var rows = Home.Update.ViewModel.TransactionRows(transactions: [], blurred: false) { _ in
+        .init(text: "", amount: "", isIncoming: false)
+    }
     private var cardRows: [Home.Update.ViewModel.CardRow] = []
 
     init() {

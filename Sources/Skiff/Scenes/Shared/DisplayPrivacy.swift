@@ -3,7 +3,7 @@
 @MainActor
 final class DisplayPrivacy {
     /// What an amount shows while blurred.
-    static let blurredAmount = "•••"
+    nonisolated static let blurredAmount = "•••"
 
     private var observers: [(owner: Weak, action: @MainActor () -> Void)] = []
 

@@ -15,7 +15,16 @@ struct Formatting: Sendable {
     /// `£1,234.50` (`+£12.00` with `showPlus` for money in), or `•••` while the display is blurred.
     @MainActor
     func amount(_ money: Money, showPlus: Bool = false) -> String {
-        privacy?.isBlurred == true ? DisplayPrivacy.blurredAmount : money.formatted(showPlus: showPlus)
+        amount(money, showPlus: showPlus, blurred: isBlurred)
+    }
+
+    /// Whether amounts blur now.
+    @MainActor
+    var isBlurred: Bool { privacy?.isBlurred == true }
+
+    /// `amount(_:showPlus:)` as it reads with the display `blurred` or not, for formatting away from the main actor.
+    func amount(_ money: Money, showPlus: Bool = false, blurred: Bool) -> String {
+        blurred ? DisplayPrivacy.blurredAmount : money.formatted(showPlus: showPlus)
     }
 
     private var calendar: Calendar {
