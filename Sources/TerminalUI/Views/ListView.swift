@@ -38,6 +38,10 @@ open class ListView: View {
     public var onSelectionChange: (@MainActor (Int) -> Void)?
     /// Called when the selection or the last row on screen nears the end of the rows (load the next page here).
     public var onNearEnd: (@MainActor () -> Void)?
+    /// Called when the rows on screen change after the selection moved or the list scrolled: a data source that
+    /// keeps only the rows near the screen fetches and lets go here.
+    public var onVisibleRowsChange: (@MainActor (Range<Int>) -> Void)?
+    private var reportedVisibleRows: Range<Int>?
     /// How close to the end `onNearEnd` fires.
     public var nearEndThreshold = 5
     /// How many rows one notch of the mouse wheel scrolls.
@@ -110,6 +114,7 @@ open class ListView: View {
             onSelectionChange?(clamped)
         }
         checkNearEnd(reaching: clamped)
+        reportVisibleRows()
         setNeedsDisplay()
     }
 
@@ -129,6 +134,7 @@ open class ListView: View {
             }
         }
         checkNearEnd(reaching: lastVisible)
+        reportVisibleRows()
         setNeedsDisplay()
     }
 
@@ -168,6 +174,13 @@ open class ListView: View {
             scrollOffset = selected - height + 1
         }
         scrollOffset = max(0, min(scrollOffset, max(0, rowCount - height)))
+    }
+
+    private func reportVisibleRows() {
+        let rows = scrollOffset..<min(rowCount, scrollOffset + visibleRowCount)
+        guard rows != reportedVisibleRows else { return }
+        reportedVisibleRows = rows
+        onVisibleRowsChange?(rows)
     }
 
     private func checkNearEnd(reaching index: Int) {

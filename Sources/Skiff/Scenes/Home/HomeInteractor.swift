@@ -7,6 +7,7 @@ protocol HomeBusinessLogic: AnyObject {
     func load(request: Home.Load.Request)
     func refresh(request: Home.Refresh.Request)
     func loadMore(request: Home.LoadMore.Request)
+    func scroll(request: Home.Scroll.Request)
     func search(request: Home.Search.Request)
     func selectTransaction(request: Home.SelectTransaction.Request)
     func navigate(request: Home.Navigate.Request)
@@ -57,6 +58,10 @@ final class HomeInteractor: HomeBusinessLogic {
     let fetch: RequestInFlight
     /// The next page of transactions.
     let page: RequestInFlight
+    /// A page near the screen fetched again after it was let go.
+    let refill: RequestInFlight
+    /// The rows on screen, as the list last said.
+    private var visibleRows: Range<Int>?
     let logoutRequest: RequestInFlight
     /// This month's spending, for the Spending panel.
     let spendingRequest: RequestInFlight
@@ -81,6 +86,7 @@ final class HomeInteractor: HomeBusinessLogic {
         self.clock = clock
         fetch = RequestInFlight(tasks: tasks)
         page = RequestInFlight(tasks: tasks)
+        refill = RequestInFlight(tasks: tasks)
         logoutRequest = RequestInFlight(tasks: tasks)
         spendingRequest = RequestInFlight(tasks: tasks)
     }
@@ -106,8 +112,7 @@ final class HomeInteractor: HomeBusinessLogic {
     private func apply(_ snapshot: HomeSnapshot) {
         state.summary = snapshot.summary
         state.cards = snapshot.cards
-        state.transactions = snapshot.transactions
-        state.nextCursor = snapshot.nextCursor
+        state.transactions = TransactionWindow(firstPage: snapshot.transactions, nextCursor: snapshot.nextCursor)
         state.searchLimit = snapshot.searchLimit
     }
 
@@ -162,15 +167,14 @@ final class HomeInteractor: HomeBusinessLogic {
         present()
         page.call({ [account] () async throws(NetworkError) in
             try await account.transactions(limit: HomeInteractor.pageSize, cursor: cursor, query: query)
-        }, then: { [weak self] in self?.finishPage($0) })
+        }, then: { [weak self] in self?.finishPage($0, cursor: cursor) })
     }
 
-    private func finishPage(_ result: Result<TransactionPage, NetworkError>) {
+    private func finishPage(_ result: Result<TransactionPage, NetworkError>, cursor: String) {
         state.activity = .idle
         switch result {
         case .success(let page):
-            state.transactions.append(contentsOf: page.items)
-            state.nextCursor = page.nextCursor
+            state.transactions.append(page.items, fetchedWith: cursor, next: page.nextCursor)
         case .failure(.cancelled):
             break
         case .failure(let error):
@@ -179,8 +183,42 @@ final class HomeInteractor: HomeBusinessLogic {
         present()
     }
 
+    /// Lets go of the pages far from the rows on screen and fetches again those near them that were let go, one at
+    /// a time, so memory stays flat however far the person scrolls.
+    func scroll(request: Home.Scroll.Request) {
+        visibleRows = request.visibleRows
+        let near = state.transactions.pages(near: request.visibleRows, pageSize: Self.pageSize)
+        if state.transactions.letGo(outside: near) { present() }
+        refillNearScreen()
+    }
+
+    private func refillNearScreen() {
+        guard !refill.isRunning, !fetch.isRunning, let visibleRows,
+              let missing = state.transactions.missingPage(in: state.transactions.pages(near: visibleRows, pageSize: Self.pageSize))
+        else { return }
+        let query = state.query.isEmpty ? nil : state.query
+        refill.call({ [account] () async throws(NetworkError) in
+            try await account.transactions(limit: HomeInteractor.pageSize, cursor: missing.cursor, query: query)
+        }, then: { [weak self] result in self?.finishRefill(result, page: missing.index) })
+    }
+
+    private func finishRefill(_ result: Result<TransactionPage, NetworkError>, page: Int) {
+        switch result {
+        case .success(let answer):
+            state.transactions.refill(page: page, with: answer.items)
+            present()
+            refillNearScreen()
+        case .failure(.cancelled):
+            break
+        case .failure(let error):
+            state.error = error
+            present()
+        }
+    }
+
     /// Stops the load and the page in flight; their late answers are dropped, never shown.
     private func abandonLoads() {
+        refill.abandon()
         fetch.abandon()
         page.abandon()
     }
@@ -199,8 +237,8 @@ final class HomeInteractor: HomeBusinessLogic {
     }
 
     func selectTransaction(request: Home.SelectTransaction.Request) {
-        guard state.transactions.indices.contains(request.index) else { return }
-        route(.transaction(state.transactions[request.index]))
+        guard let transaction = state.transactions[request.index] else { return }
+        route(.transaction(transaction))
     }
 
     func navigate(request: Home.Navigate.Request) {
@@ -333,8 +371,8 @@ final class HomeInteractor: HomeBusinessLogic {
 
     private func saveCurrent() {
         guard let summary = state.summary, state.query.isEmpty, state.cachedAt == nil else { return }
-        let firstPage = Array(state.transactions.prefix(HomeInteractor.pageSize))
-        let cursor = state.transactions.count <= HomeInteractor.pageSize ? state.nextCursor : nil
+        let firstPage = state.transactions.firstPage
+        let cursor = state.transactions.pages.count <= 1 ? state.nextCursor : nil
         cache.saveHome(
             HomeSnapshot(summary: summary, cards: state.cards, transactions: firstPage, nextCursor: cursor),
             userID: session.user.id, at: clock.now()

@@ -9,8 +9,10 @@ enum Home {
 
         var summary: AccountSummary?
         var cards: [Card] = []
-        var transactions: [Transaction] = []
-        var nextCursor: String?
+        /// The pages seen, holding rows only near the screen.
+        var transactions = TransactionWindow()
+        /// The cursor of the next page, nil at the end.
+        var nextCursor: String? { transactions.nextCursor }
         var query: String = ""
         /// Set when the server searched only this many of the newest transactions (the query was too short).
         var searchLimit: Int?
@@ -29,6 +31,10 @@ enum Home {
     }
     enum Refresh {
         struct Request: Sendable {}
+    }
+    /// The rows on screen changed: fetch again the pages near them that were let go, let go of those far away.
+    enum Scroll {
+        struct Request: Sendable { var visibleRows: Range<Int> }
     }
     enum LoadMore {
         struct Request: Sendable {}
@@ -148,14 +154,16 @@ enum Home {
             /// The transaction rows, each formatted when the list asks for it: an update costs the same however
             /// many transactions are loaded (issue 10).
             struct TransactionRows: Hashable, Sendable {
-                let transactions: [Transaction]
+                let transactions: TransactionWindow
                 /// Whether amounts are blurred, which changes every row's text.
                 let blurred: Bool
                 let format: @Sendable (Transaction) -> TransactionRow
+                /// Stands for a row whose page is being fetched again.
+                static let loading = TransactionRow(text: "Loading…", amount: "", isIncoming: false)
 
                 var count: Int { transactions.count }
                 var isEmpty: Bool { transactions.isEmpty }
-                subscript(index: Int) -> TransactionRow { format(transactions[index]) }
+                subscript(index: Int) -> TransactionRow { transactions[index].map(format) ?? Self.loading }
 
                 /// Equal when made from the same transactions with the same blur (an array that shares its storage
                 /// compares at once).

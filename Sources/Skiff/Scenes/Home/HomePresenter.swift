@@ -114,7 +114,7 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
         )
     }
 
-    private func transactionRows(_ transactions: [Transaction]) -> Home.Update.ViewModel.TransactionRows {
+    private func transactionRows(_ transactions: TransactionWindow) -> Home.Update.ViewModel.TransactionRows {
         let blurred = formatting.isBlurred
         return .init(transactions: transactions, blurred: blurred) { [formatting] transaction in
             .init(

@@ -32,7 +32,7 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     /// Whether the person wants the Spending panel; it still folds away on a terminal smaller than this.
     private var showsSpending = false
     static let spendingMinimumSize = Size(width: 40, height: 24)
-    private var rows = Home.Update.ViewModel.TransactionRows(transactions: [], blurred: false) { _ in
+    private var rows = Home.Update.ViewModel.TransactionRows(transactions: TransactionWindow(), blurred: false) { _ in
         .init(text: "", amount: "", isIncoming: false)
     }
     private var cardRows: [Home.Update.ViewModel.CardRow] = []
@@ -91,6 +91,7 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
         transactions.openHelp = "open transaction"
         transactions.onSelect = { [weak self] index in self?.interactor?.selectTransaction(request: .init(index: index)) }
         transactions.onNearEnd = { [weak self] in self?.interactor?.loadMore(request: .init()) }
+        transactions.onVisibleRowsChange = { [weak self] rows in self?.interactor?.scroll(request: .init(visibleRows: rows)) }
         // Asked again on every move near the end, so a page refused once (offline, mid-refresh) is not lost.
         transactions.onSelectionChange = { [weak self] index in
             guard let self, index >= self.rows.count - self.transactions.nearEndThreshold else { return }

@@ -82,6 +82,40 @@ struct HomeInteractorTests {
         #expect(state.cards == [Seeds.issuedCard])
     }
 
+    @Test("pages far from the rows on screen are let go, and fetched again with their cursor when scrolled back to")
+    func window() async {
+        var pages = ["": firstPage()]
+        for start in stride(from: 50, to: 300, by: 50) {
+            pages["c\(start)"] = TransactionPage(
+                items: (start + 1...start + 50).map { Seeds.transaction($0) }, nextCursor: start + 50 < 300 ? "c\(start + 50)" : nil
+            )
+        }
+        account.pages.set(.success(pages))
+        let sut = makeSUT()
+        sut.load(request: .init())
+        await tasks.settle()
+        for _ in 0..<5 {
+            sut.loadMore(request: .init())
+            await tasks.settle()
+        }
+        #expect(sut.state.transactions.count == 300)
+        sut.scroll(request: .init(visibleRows: 270..<290))
+        #expect(sut.state.transactions[20] != nil)
+        #expect(sut.state.transactions[100] == nil)
+        #expect(sut.state.transactions[280] != nil)
+        #expect(presenter.updates.last?.transactions[100] == nil)
+        let calls = account.calls.count
+        sut.scroll(request: .init(visibleRows: 100..<120))
+        await tasks.settle()
+        #expect(account.calls.all.dropFirst(calls).map(\.cursor) == ["c50", "c100", "c150"])
+        #expect(sut.state.transactions[100]?.id == "t_101")
+        #expect(sut.state.transactions[280] == nil)
+        var routes: [HomeRoute] = []
+        sut.route = { routes.append($0) }
+        sut.selectTransaction(request: .init(index: 280))
+        #expect(routes.isEmpty)
+    }
+
     @Test("scrolling near the end loads the next page of 50 once")
     func loadMore() async {
         account.pages.set(.success(["": firstPage(), "c50": TransactionPage(items: (51...60).map { Seeds.transaction($0) }, nextCursor: nil)]))
