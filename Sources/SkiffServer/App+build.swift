@@ -119,7 +119,7 @@ struct SkiffServerComponents: Sendable {
         )
         try handler.registerHandlers(
             on: router,
-            configuration: .init(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
+            configuration: .init(dateTranscoder: InternetDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
             middlewares: [
                 AuthenticationMiddleware(sessions: sessions),
                 IdempotencyMiddleware(

@@ -41,6 +41,7 @@ final class APIClient: Sendable {
         self.tokens = tokens
         self.client = Client(
             serverURL: baseURL,
+            configuration: .init(dateTranscoder: InternetDateTranscoder()),
             transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: timeout)),
             middlewares: [
                 BearerTokenMiddleware { [tokens] in tokens.current },
