@@ -53,10 +53,13 @@ struct ClientAddressMiddleware<Context: RemoteAddressRequestContext>: RouterMidd
     static var forwardedFor: HTTPField.Name { HTTPField.Name("X-Forwarded-For")! }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let address = ClientAddress.resolve(
-            peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: Self.forwardedFor],
-            trustedProxies: trustedProxies
-        )
+        // Without trusted proxies the peer is the client, and a socket's address is already in canonical form.
+        let address = trustedProxies.isEmpty
+            ? context.remoteAddress?.ipAddress ?? ClientAddress.unknown
+            : ClientAddress.resolve(
+                peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: Self.forwardedFor],
+                trustedProxies: trustedProxies
+            )
         return try await ClientAddress.$current.withValue(address) { try await next(request, context) }
     }
 }
