@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 /// The scenes whose screen tests keep recorded screens in `Tests/SkiffTests/Scenes/<Scene>/__Snapshots__`.
@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", exact: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
@@ -43,7 +44,6 @@ let package = Package(
         ),
         .target(name: "TerminalUI", dependencies: ["CNcurses"]),
         .executableTarget(name: "skiff-gallery", dependencies: ["TerminalUI"]),
-        .executableTarget(name: "skiff-bench", dependencies: ["TerminalUI"]),
 
         // MARK: Domain and contract
         .target(name: "SkiffCore"),
@@ -154,6 +154,14 @@ let package = Package(
             exclude: scenesWithSnapshots.map { "Scenes/\($0)/__Snapshots__" }
         ),
         .testTarget(name: "EndToEndTests", dependencies: []),
+
+        // MARK: Benchmarks (`swift package benchmark`; built by every `swift build`, run by hand)
+        .executableTarget(
+            name: "TerminalKitBenchmarks",
+            dependencies: ["TerminalUI", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/TerminalKitBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
 
         // MARK: Tools
         .plugin(
