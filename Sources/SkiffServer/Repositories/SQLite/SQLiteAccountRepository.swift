@@ -39,7 +39,7 @@ struct SQLiteAccountRepository: AccountRepository {
     }
 
     func user(id: String) async throws -> UserRecord? {
-        try pool.readInPlace { db in
+        try await pool.unsafeRead { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id]).map(Self.user)
         }
     }

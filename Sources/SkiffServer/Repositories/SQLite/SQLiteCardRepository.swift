@@ -5,7 +5,7 @@ struct SQLiteCardRepository: CardRepository {
     let pool: DatabasePool
 
     func cards(userID: String) async throws -> [CardRecord] {
-        try pool.readInPlace { db in
+        try await pool.read { db in
             try Row.fetchAll(
                 db,
                 sql: "SELECT * FROM cards WHERE user_id = ? ORDER BY kind = 'issued' DESC, created_at, id",

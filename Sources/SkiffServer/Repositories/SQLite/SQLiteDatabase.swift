@@ -186,16 +186,6 @@ struct SQLiteDatabase: RepositoryStore {
     }
 }
 
-extension DatabasePool {
-    /// One short read on the calling thread, with a reader connection from the pool and no transaction around it.
-    /// GRDB's async reads hop to a dispatch queue and back, which cost an authenticated read more than its SQL
-    /// (issue 10); a read of a few rows by index blocks its thread for microseconds. The cooperative pool has
-    /// one thread per core, fewer than the pool's readers, so a reader is always free for it.
-    func readInPlace<T>(_ body: (Database) throws -> T) throws -> T {
-        try unsafeReentrantRead(body)
-    }
-}
-
 extension DatabaseError {
     var isUniqueViolation: Bool {
         extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY

@@ -20,7 +20,7 @@ struct SQLiteNotificationRepository: NotificationRepository {
     }
 
     func unreadCount(userID: String) async throws -> Int {
-        try pool.readInPlace { db in
+        try await pool.unsafeRead { db in
             try Int.fetchOne(
                 db.cachedStatement(sql: "SELECT COUNT(*) FROM notifications WHERE user_id = ? AND read_at IS NULL"),
                 arguments: [userID]

@@ -22,7 +22,7 @@ struct SQLiteSessionRepository: SessionRepository {
 
     func session(tokenHash: String) async throws -> SessionRecord? {
         // One statement: no transaction needed around it, and its prepared form is kept per connection.
-        try pool.readInPlace { db in
+        try await pool.unsafeRead { db in
             try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT * FROM sessions WHERE token_hash = ?"), arguments: [tokenHash]
             ).map { row in

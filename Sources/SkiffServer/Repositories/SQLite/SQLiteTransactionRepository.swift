@@ -31,7 +31,7 @@ struct SQLiteTransactionRepository: TransactionRepository {
         let walk = "SELECT * FROM transactions WHERE user_id = ?" + keyset + matches + newestFirst + " LIMIT ?"
         let walkArguments: StatementArguments = [userID] + keysetArguments + likeArguments + [limit]
         let phrase = TransactionSearch.ftsPhrase(query)
-        return try pool.readInPlace { db in
+        return try await pool.unsafeRead { db in
             let near = try Self.records(
                 db,
                 "SELECT * FROM (SELECT * FROM transactions WHERE user_id = ?" + keyset + newestFirst + " LIMIT ?) WHERE 1"
@@ -59,7 +59,7 @@ struct SQLiteTransactionRepository: TransactionRepository {
 
     /// One statement (of a few shapes): no transaction around it, and its prepared form is kept.
     private func fetch(_ sql: String, _ arguments: StatementArguments) async throws -> [TransactionRecord] {
-        try pool.readInPlace { db in try Self.records(db, sql, arguments) }
+        try await pool.unsafeRead { db in try Self.records(db, sql, arguments) }
     }
 
     private static func records(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [TransactionRecord] {
@@ -73,7 +73,7 @@ struct SQLiteTransactionRepository: TransactionRepository {
 
     /// Summed over the partial index `transactions_user_spending`, which covers every column it reads.
     func spending(userID: String, from start: Date, to end: Date) async throws -> [CategorySpendingRecord] {
-        try pool.readInPlace { db in
+        try await pool.unsafeRead { db in
             try Row.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT category, currency, -SUM(amount_minor) AS spent FROM transactions
