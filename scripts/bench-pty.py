@@ -8,9 +8,16 @@ latency is from writing it to the last byte of its redraw, the redraw being over
 QUIET seconds. Without --server, skiff starts its built-in server in a fresh --data-dir (first run) and again in the
 same one (later run).
 """
-import argparse, fcntl, os, pty, select, statistics, struct, sys, tempfile, termios, time
+import argparse, fcntl, os, pty, re, select, statistics, struct, sys, tempfile, termios, time
 
 QUIET = 0.08
+ESCAPES = re.compile(rb"\x1b(\[[0-9;?]*[A-Za-z]|\([A-Za-z0-9]|[=>])")
+
+
+def shows(text):
+    """A predicate: the screen output, escape sequences removed, contains `text`."""
+    needle = text.encode()
+    return lambda b: needle in ESCAPES.sub(b"", b)
 
 
 def spawn(argv, env):
@@ -51,6 +58,13 @@ def settle(fd, quiet=QUIET, limit=10.0):
     return buf, last
 
 
+def summary(lat, sizes):
+    if not lat:
+        return "no redraw (the end of the list)"
+    return (f"median {statistics.median(lat):.2f} ms, p99 {p(lat, 0.99):.2f} ms; "
+            f"bytes per step median {statistics.median(sizes):.0f}")
+
+
 def key_latencies(fd, key, count):
     lat, sizes = [], []
     for _ in range(count):
@@ -72,16 +86,21 @@ def rss_kib(pid):
 
 
 def wakeups(pid):
-    total = 0
+    """Context switches of each thread, by thread id."""
+    counts = {}
     for task in os.listdir(f"/proc/{pid}/task"):
         try:
             with open(f"/proc/{pid}/task/{task}/status") as f:
-                for line in f:
-                    if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
-                        total += int(line.split()[1])
+                counts[task] = sum(int(line.split()[1]) for line in f
+                                   if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")))
         except FileNotFoundError:
             pass
-    return total
+    return counts
+
+
+def woke(before, after):
+    """Wake-ups between two readings, over the threads alive at both (a thread that ended took its count)."""
+    return sum(after[t] - before[t] for t in after if t in before) + sum(after[t] for t in after if t not in before)
 
 
 def p(values, q):
@@ -92,7 +111,7 @@ def p(values, q):
 def start_once(argv, env):
     started = time.monotonic()
     pid, fd = spawn(argv, env)
-    read_until(fd, lambda b: b"? help" in b)
+    read_until(fd, shows("? help"))
     elapsed = (time.monotonic() - started) * 1000
     return pid, fd, elapsed
 
@@ -143,21 +162,23 @@ def main():
     pid, fd, _ = start_once([args.skiff, "--data-dir", folder, "--lock-after", "0"] + extra, env)
     settle(fd, 0.3)
     os.write(fd, b"\x15" + args.phone.encode() + b"\t" + args.password.encode() + b"\r")
-    read_until(fd, lambda b: b"Transactions" in b and b"Balance" in b, timeout=60)
+    read_until(fd, lambda b: shows("Transactions")(b) and shows("Balance")(b), timeout=60)
     settle(fd, 1.0)
+    # Home's loads (summary, cards, page, spending, the cache write) end within a moment; idle starts after.
+    time.sleep(3)
     print(f"RSS at Home: {rss_kib(pid) / 1024:.1f} MB")
     before = wakeups(pid)
     time.sleep(10)
-    print(f"idle wake-ups in 10 s at Home (all threads, voluntary + involuntary): {wakeups(pid) - before}")
+    print(f"idle wake-ups in 10 s at Home (all threads, voluntary + involuntary): {woke(before, wakeups(pid))}")
 
     lat, sizes = key_latencies(fd, b"\x1b[B", args.steps)
-    print(f"Down near the top: median {statistics.median(lat):.2f} ms, p99 {p(lat, 0.99):.2f} ms; bytes per step median {statistics.median(sizes):.0f}")
+    print(f"Down near the top: {summary(lat, sizes)}")
     lat, sizes = key_latencies(fd, b"\x1b[6~", args.pages)
-    print(f"PageDown x{args.pages}: median {statistics.median(lat):.2f} ms, p99 {p(lat, 0.99):.2f} ms; bytes median {statistics.median(sizes):.0f}")
+    print(f"PageDown x{args.pages}: {summary(lat, sizes)}")
     settle(fd, 2.0)
     print(f"RSS after {args.pages} PageDowns: {rss_kib(pid) / 1024:.1f} MB")
     lat, sizes = key_latencies(fd, b"\x1b[B", args.steps)
-    print(f"Down after {args.pages} PageDowns: median {statistics.median(lat):.2f} ms, p99 {p(lat, 0.99):.2f} ms; bytes per step median {statistics.median(sizes):.0f}")
+    print(f"Down after {args.pages} PageDowns: {summary(lat, sizes)}")
 
     os.write(fd, b"/")
     settle(fd)
@@ -165,7 +186,7 @@ def main():
     settle(fd)
     sent = time.monotonic()
     os.write(fd, b"\r")
-    _, last = read_until(fd, lambda b: b"match" in b, timeout=60)
+    _, last = read_until(fd, shows("match"), timeout=60)
     print(f"search '{args.search}' (no match) to its answer on screen: {(last - sent) * 1000:.1f} ms")
     stop(pid, fd)
 
