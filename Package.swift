@@ -163,6 +163,16 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
 
+        .executableTarget(
+            name: "ServerStoreBenchmarks",
+            dependencies: [
+                "SkiffServer", .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/ServerStoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+
         // MARK: Tools
         .plugin(
             name: "ScaffoldScene",
