@@ -34,6 +34,14 @@ extension SkiffAPIHandler {
         let query = input.query.query?.trimmingCharacters(in: .whitespaces)
 
         let rows = try await repositories.transactions.page(userID: caller.userID, after: cursor, query: query, limit: limit + 1)
+        // A short query searched the newest transactions only: said when there are more than those.
+        var searchLimit: Int32?
+        if let query, !query.isEmpty, TransactionSearch.isShort(query) {
+            let window = TransactionSearch.shortQueryWindow
+            if try await repositories.transactions.count(userID: caller.userID, upTo: window + 1) > window {
+                searchLimit = Int32(window)
+            }
+        }
         let items = rows.prefix(limit)
         let nextCursor = rows.count > limit ? items.last.map {
             TransactionCursor(createdAt: $0.createdAt.millisecondsSince1970, id: $0.id).encoded
@@ -46,7 +54,7 @@ extension SkiffAPIHandler {
                 )
             },
             nextCursor: nextCursor,
-            searchLimit: query.flatMap { !$0.isEmpty && TransactionSearch.isShort($0) ? Int32(TransactionSearch.shortQueryWindow) : nil }
+            searchLimit: searchLimit
         ))))
     }
 

@@ -72,6 +72,8 @@ protocol CardRepository: Sendable {
 protocol TransactionRepository: Sendable {
     /// Up to `limit` transactions after `cursor`, newest first, whose merchant or category contains `query`.
     func page(userID: String, after cursor: TransactionCursor?, query: String?, limit: Int) async throws -> [TransactionRecord]
+    /// How many transactions the user has, counting no further than `limit`.
+    func count(userID: String, upTo limit: Int) async throws -> Int
     /// Inserts `count` transactions made by `make` in one transaction, with one prepared statement.
     func insert(userID: String, count: Int, make: @Sendable (Int) -> NewTransaction) async throws
     /// What went out (negative amounts) from `start` until just before `end`, summed per category and currency in

@@ -472,6 +472,10 @@ struct RepositoryTests {
             #expect(try await page("zq ").count == 5)
             #expect(try await page("Kiosk").map(\.merchant) == Array(repeating: "Zq Kiosk", count: 5))
             #expect(try await page("bo").count == 50)
+            #expect(try await repositories.transactions.count(userID: "u1", upTo: 100) == 100)
+            // The account's opening balance is one more.
+            #expect(try await repositories.transactions.count(userID: "u1", upTo: count + 10) == count + 1)
+            #expect(try await repositories.transactions.count(userID: "u2", upTo: 100) == 0)
         }
     }
 

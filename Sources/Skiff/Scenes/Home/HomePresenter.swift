@@ -131,8 +131,8 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
         if state.summary == nil && state.error != nil { return "Nothing to show yet." }
         guard !state.query.isEmpty else { return "No transactions yet." }
         guard let limit = state.searchLimit else { return "No transactions match “\(state.query)”." }
-        return "None of your newest \(formatting.count(limit)) transactions match “\(state.query)”. "
-            + "Type 3 characters or more to search them all."
+        return "None of your newest \(formatting.count(limit)) transactions match “\(state.query)”; "
+            + "type 3 or more characters to search all."
     }
 
     private func transactionsTitle(_ state: Home.State) -> String {

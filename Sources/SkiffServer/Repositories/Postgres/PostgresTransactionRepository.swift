@@ -22,6 +22,13 @@ struct PostgresTransactionRepository: TransactionRepository {
         return try await fetch(userID: userID, after: cursor, matching: query, within: nil, limit: limit)
     }
 
+    func count(userID: String, upTo limit: Int) async throws -> Int {
+        let rows = try await database.rows(
+            "SELECT count(*)::BIGINT FROM (SELECT 1 FROM transactions WHERE user_id = \(userID) LIMIT \(limit)) AS counted"
+        )
+        return try Int(rows.first?.decode(Int64.self) ?? 0)
+    }
+
     /// Up to `limit` of the user's transactions after `cursor` whose merchant or category contains `query`, newest
     /// first; with `within`, only among the newest `within` rows (after the cursor, or of all when
     /// `windowBeforeCursor`).

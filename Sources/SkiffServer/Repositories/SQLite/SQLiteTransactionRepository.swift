@@ -57,6 +57,15 @@ struct SQLiteTransactionRepository: TransactionRepository {
         }
     }
 
+    func count(userID: String, upTo limit: Int) async throws -> Int {
+        try await pool.unsafeRead { db in
+            try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT count(*) FROM (SELECT 1 FROM transactions WHERE user_id = ? LIMIT ?)"),
+                arguments: [userID, limit]
+            ) ?? 0
+        }
+    }
+
     /// One statement (of a few shapes): no transaction around it, and its prepared form is kept.
     private func fetch(_ sql: String, _ arguments: StatementArguments) async throws -> [TransactionRecord] {
         try await pool.unsafeRead { db in try Self.records(db, sql, arguments) }

@@ -83,7 +83,7 @@ struct HomePresenterTests {
         state.transactions = []
         sut.presentUpdate(response: .init(state: state))
         #expect(display.updates.last?.emptyText
-            == "None of your newest 10,000 transactions match “bp”. Type 3 characters or more to search them all.")
+            == "None of your newest 10,000 transactions match “bp”; type 3 or more characters to search all.")
     }
 
     @Test("a built-in server that could not start is said as it is, over the cache, without a retry that cannot help")
