@@ -153,7 +153,7 @@ let package = Package(
             ],
             exclude: scenesWithSnapshots.map { "Scenes/\($0)/__Snapshots__" }
         ),
-        .testTarget(name: "EndToEndTests", dependencies: []),
+        .testTarget(name: "EndToEndTests", dependencies: ["SkiffCore"]),
 
         // MARK: Benchmarks (`swift package benchmark`; built by every `swift build`, run by hand)
         .executableTarget(

@@ -4,6 +4,7 @@ import GRDB
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
+import SkiffCore
 import Testing
 @testable import SkiffServer
 
@@ -422,22 +423,5 @@ actor Ledger {
             }
         }
         return checked
-    }
-}
-
-/// A small seeded generator, so that a failing round's kill moments replay with its seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

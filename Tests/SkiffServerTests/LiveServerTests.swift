@@ -77,7 +77,9 @@ struct LiveServerTests {
         #expect(session.user.phoneNumber == "2025550143")
         let stopping = ContinuousClock.now
         await instance.stop()
-        #expect(ContinuousClock.now - stopping < .seconds(5))
+        // Not a speed check: a stop that waited for the client's idle keep-alive connection would take minutes.
+        // (Under a full parallel run, with the fault and kill tests beside it, a stop took 5.2 s once.)
+        #expect(ContinuousClock.now - stopping < .seconds(30))
         let request = HTTPClientRequest(url: instance.baseURL.appendingPathComponent("health").absoluteString)
         // A new client, so no connection pooled during the login is reused. The connect is refused, or, when a
         // test running in parallel has just been handed the freed port, reset (a socket it closes) or left

@@ -15,6 +15,8 @@ final class AuthCoordinator: FinishingCoordinator {
     private let factory: SceneFactory
     private let notice: Login.Notice?
     private weak var login: (any LoginBusinessLogic)?
+    /// The Idempotency-Keys of the codes sent from Verify phone, kept while Register is open.
+    private var verifyKeys: RetryKeys<[String]>?
 
     init(navigation: NavigationController, factory: SceneFactory, notice: Login.Notice?) {
         self.navigation = navigation
@@ -38,18 +40,23 @@ final class AuthCoordinator: FinishingCoordinator {
 
     private func showRegister(prefill: LastLogin) {
         let (controller, interactor) = factory.register(prefill: prefill)
+        verifyKeys = RetryKeys()
         interactor.route = { [weak self] route in
             guard let self else { return }
             switch route {
             case .verify(let registration, let challenge): self.showVerify(registration: registration, challenge: challenge)
-            case .back: _ = self.navigation.pop()
+            case .back:
+                self.verifyKeys = nil
+                _ = self.navigation.pop()
             }
         }
         navigation.push(controller)
     }
 
     private func showVerify(registration: Registration, challenge: VerificationChallenge) {
-        let (controller, interactor) = factory.verifyPhone(registration: registration, challenge: challenge)
+        let keys = verifyKeys ?? RetryKeys()
+        verifyKeys = keys
+        let (controller, interactor) = factory.verifyPhone(registration: registration, challenge: challenge, keys: keys)
         interactor.route = { [weak self] route in
             guard let self else { return }
             switch route {

@@ -61,11 +61,15 @@ struct SceneFactory {
         return assemble(RegisterViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
-    func verifyPhone(registration: Registration, challenge: VerificationChallenge) -> (VerifyPhoneViewController, VerifyPhoneInteractor) {
+    /// `keys`: the Idempotency-Keys of the codes sent so far in this registration, so that a code sent again from
+    /// a Verify phone built again (Esc, then back) carries the key it carried the first time.
+    func verifyPhone(
+        registration: Registration, challenge: VerificationChallenge, keys: RetryKeys<[String]>
+    ) -> (VerifyPhoneViewController, VerifyPhoneInteractor) {
         let presenter = VerifyPhonePresenter(formatting: formatting)
         let interactor = VerifyPhoneInteractor(
             presenter: presenter, auth: dependencies.auth, sessions: dependencies.sessions, codes: codes,
-            registration: registration, challenge: challenge, tasks: tasks
+            registration: registration, challenge: challenge, tasks: tasks, verifyKeys: keys
         )
         return assemble(VerifyPhoneViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
     }

@@ -4,9 +4,11 @@ import SkiffCore
 protocol AuthWorking: Sendable {
     func login(phone: PhoneNumber, password: String) async throws(NetworkError) -> Session
     func register(_ registration: Registration, idempotencyKey: String) async throws(NetworkError) -> VerificationChallenge
-    func verifyRegistration(verificationId: String, code: String) async throws(NetworkError) -> Session
+    /// `idempotencyKey`: the same for the same code sent again, so a retry after a lost answer signs in.
+    func verifyRegistration(verificationId: String, code: String, idempotencyKey: String) async throws(NetworkError) -> Session
     func forgotPassword(phone: PhoneNumber) async throws(NetworkError) -> VerificationChallenge
-    func resetPassword(verificationId: String, code: String, newPassword: String) async throws(NetworkError)
+    /// `idempotencyKey`: the same for the same reset sent again, so a retry after a lost answer succeeds.
+    func resetPassword(verificationId: String, code: String, newPassword: String, idempotencyKey: String) async throws(NetworkError)
     func logout() async throws(NetworkError)
     /// Checks the signed-in user's password again (the idle lock); a wrong one is `.validation` on `password`.
     func unlock(password: String) async throws(NetworkError)

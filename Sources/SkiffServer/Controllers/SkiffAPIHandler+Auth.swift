@@ -13,7 +13,10 @@ extension SkiffAPIHandler {
 
     func verifyRegistration(_ input: Operations.VerifyRegistration.Input) async throws -> Operations.VerifyRegistration.Output {
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
-        let signedIn = try await auth.verifyRegistration(verificationID: body.verificationId, code: body.code)
+        let signedIn = try await auth.verifyRegistration(
+            verificationID: body.verificationId, code: body.code,
+            idempotencyKey: try input.headers.idempotencyKey.map(IdempotencyMiddleware.validated)
+        )
         return .created(.init(body: .json(signedIn.api)))
     }
 
@@ -47,7 +50,10 @@ extension SkiffAPIHandler {
 
     func resetPassword(_ input: Operations.ResetPassword.Input) async throws -> Operations.ResetPassword.Output {
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
-        try await auth.resetPassword(verificationID: body.verificationId, code: body.code, newPassword: body.newPassword)
+        try await auth.resetPassword(
+            verificationID: body.verificationId, code: body.code, newPassword: body.newPassword,
+            idempotencyKey: try input.headers.idempotencyKey.map(IdempotencyMiddleware.validated)
+        )
         return .noContent(.init())
     }
 }

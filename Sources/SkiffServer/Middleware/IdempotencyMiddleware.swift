@@ -19,6 +19,14 @@ struct IdempotencyMiddleware: ServerMiddleware {
     /// A reservation this old belongs to a request whose server stopped before answering.
     static let abandonedAfter: TimeInterval = 5 * 60
 
+    /// `key` when it matches the contract's pattern (1 to 255 visible ASCII characters); otherwise a 422.
+    static func validated(_ key: String) throws -> String {
+        guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw Problem.validation(field: "Idempotency-Key", "Send a unique Idempotency-Key header (such as a UUID) of 1 to 255 visible ASCII characters.")
+        }
+        return key
+    }
+
     func intercept(
         _ request: HTTPRequest,
         body: HTTPBody?,
@@ -27,11 +35,7 @@ struct IdempotencyMiddleware: ServerMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         guard Self.operations.contains(operationID) else { return try await next(request, body, metadata) }
-        let idempotencyKey = request.headerFields[Self.headerName] ?? ""
-        // The contract's pattern: 1 to 255 visible ASCII characters.
-        guard (1...255).contains(idempotencyKey.utf8.count), idempotencyKey.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-            throw Problem.validation(field: "Idempotency-Key", "Send a unique Idempotency-Key header (such as a UUID) of 1 to 255 visible ASCII characters.")
-        }
+        let idempotencyKey = try Self.validated(request.headerFields[Self.headerName] ?? "")
         // RequestSizeLimitMiddleware refuses a larger body, declared or streamed, as it arrives.
         var bytes: [UInt8] = []
         if let body { bytes = try await [UInt8](collecting: body, upTo: CappedBody.maxRequestBody) }

@@ -43,6 +43,9 @@ struct VerificationRecord: Sendable, Equatable {
     var expiresAt: Date
     var attempts: Int
     var consumedAt: Date?
+    /// The keyed hash of the Idempotency-Key the consuming request carried: the same request sent again with it
+    /// (its answer was lost) is answered again instead of being refused as a used code.
+    var consumedBy: String? = nil
 }
 
 /// The outcome of one try at a one-time code.

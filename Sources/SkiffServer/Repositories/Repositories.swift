@@ -36,11 +36,12 @@ protocol VerificationRepository: Sendable {
     /// Checks a try at code `id` in one step, so that parallel guesses cannot pass the limits: `isUsable`
     /// refuses records that are used, expired, exhausted or for something else; then `pause` sees when the
     /// wrong tries at any code of the same number after `failuresSince` were made (oldest first) and may pause
-    /// the number; then `isRight` decides the try. A right try consumes the code, a wrong one counts, on the
-    /// code and on its number.
+    /// the number; then `isRight` decides the try. A right try consumes the code, recording `consumedBy`, a wrong
+    /// one counts, on the code and on its number.
     func attempt(
         id: String, at date: Date, failuresSince: Date, pause: @Sendable ([Date]) -> Date?,
-        isUsable: @Sendable (VerificationRecord) -> Bool, isRight: @Sendable (VerificationRecord) -> Bool
+        isUsable: @Sendable (VerificationRecord) -> Bool, isRight: @Sendable (VerificationRecord) -> Bool,
+        consumedBy: String?
     ) async throws -> CodeAttempt
 }
 

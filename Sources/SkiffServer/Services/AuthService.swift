@@ -56,15 +56,30 @@ struct AuthService: Sendable {
     }
 
     /// Confirms a registration code and creates the account: user, an inactive issued card, the opening
-    /// balance and a welcome notification.
-    func verifyRegistration(verificationID: String, code: String) async throws -> SignedIn {
+    /// balance and a welcome notification. The account takes the verification's id, so the same request sent again
+    /// with its Idempotency-Key (its answer was lost) finds the account its first try created, or creates it when
+    /// that try stopped short, and signs in again.
+    func verifyRegistration(verificationID: String, code: String, idempotencyKey: String? = nil) async throws -> SignedIn {
         try Self.validateCode(code)
-        let record = try await codes.consume(id: verificationID, code: code, purpose: .registration)
+        let accepted = try await codes.consume(
+            id: verificationID, code: code, purpose: .registration, replayKey: idempotencyKey
+        )
+        let user: UserRecord
+        if accepted.replayed, let created = try await accounts.user(id: accepted.record.id) {
+            user = created
+        } else {
+            user = try await createAccount(for: accepted.record)
+        }
+        let opened = try await sessions.open(userID: user.id)
+        return SignedIn(token: opened.token, expiresAt: opened.session.expiresAt, user: user)
+    }
+
+    private func createAccount(for record: VerificationRecord) async throws -> UserRecord {
         guard let payload = record.payload,
               let pending = try? JSONDecoder().decode(PendingRegistration.self, from: payload)
         else { throw Problem.codeExpired }
         let now = clock.now()
-        let userID = UUID().uuidString.lowercased()
+        let userID = record.id
         let user = UserRecord(
             id: userID, phone: record.phone, countryCode: pending.countryCode, nationalNumber: pending.nationalNumber,
             fullName: pending.fullName, passwordHash: pending.passwordHash, balanceMinor: limits.openingBalanceMinor,
@@ -85,11 +100,12 @@ struct AuthService: Sendable {
         do {
             try await accounts.create(account)
         } catch RepositoryError.duplicate {
+            // A replay racing another replay of the same request finds the account it created.
+            if let created = try await accounts.user(id: userID) { return created }
             throw Problem.phoneRegistered
         }
         logger.info("account created", metadata: ["user": "\(userID)"])
-        let opened = try await sessions.open(userID: userID)
-        return SignedIn(token: opened.token, expiresAt: opened.session.expiresAt, user: user)
+        return user
     }
 
     /// The same answer for an unknown number and a wrong password; paused after repeated failures.
@@ -141,16 +157,27 @@ struct AuthService: Sendable {
         )
     }
 
-    /// Sets the new password and revokes every session of the user.
-    func resetPassword(verificationID: String, code: String, newPassword: String) async throws {
+    /// Sets the new password and revokes every session of the user. The same request sent again with its
+    /// Idempotency-Key (its answer was lost) is answered again when the password is the one it set; another
+    /// password needs a new code.
+    func resetPassword(verificationID: String, code: String, newPassword: String, idempotencyKey: String? = nil) async throws {
         var problems = FieldProblems()
         do { try Self.validateCode(code) } catch let problem as Problem { problems.add(problem) }
         do { try passwords.validate(newPassword, field: "newPassword") } catch let problem as Problem {
             problems.add(problem)
         }
         try problems.check()
-        let record = try await codes.consume(id: verificationID, code: code, purpose: .passwordReset)
+        let accepted = try await codes.consume(
+            id: verificationID, code: code, purpose: .passwordReset, replayKey: idempotencyKey
+        )
+        let record = accepted.record
         guard let userID = record.userID else { throw Problem.codeExpired }
+        if accepted.replayed {
+            guard let user = try await accounts.user(id: userID),
+                  try await passwords.verify(newPassword, hash: user.passwordHash)
+            else { throw Problem.codeExpired }
+            return
+        }
         try await accounts.resetPassword(userID: userID, passwordHash: try await passwords.hash(newPassword), at: clock.now())
         sessions.forgetSessions(of: userID)
         try await throttle.recordSuccess(phone: record.phone)

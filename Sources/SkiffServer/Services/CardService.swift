@@ -114,7 +114,7 @@ struct CardService: Sendable {
         guard !card.frozen else { throw Problem.cardFrozen }
         let last4Matches = constantTimeEquals(last4, card.last4)
         do {
-            _ = try await codes.consume(
+            try await codes.consume(
                 id: verificationID, code: code, purpose: .cardActivation,
                 matches: { $0.userID == userID && $0.subject == cardID }, alsoRequired: last4Matches
             )

@@ -107,17 +107,28 @@ struct OneTimeCodeService: Sendable {
     static let hour: TimeInterval = 3600
     static let day: TimeInterval = 24 * 3600
 
+    /// A code `consume` accepted: just now, or earlier by the same request, sent again (`replayed`).
+    struct Accepted: Sendable {
+        var record: VerificationRecord
+        var replayed: Bool
+    }
+
     /// Checks `code` for verification `id` and consumes it. Unknown, expired, used or exhausted codes all
     /// answer `codeExpired`; a wrong code counts a try. `matches` lets the caller refuse a code issued for
     /// something else (another user, another card) with the same answer as an unknown one; `alsoRequired`
     /// makes the try wrong however right the code (a wrong last four digits of a card), so it counts too.
+    /// With `replayKey` (the request's Idempotency-Key), a code this key consumed within the idempotency
+    /// retention is accepted again as `replayed`, so a request whose answer was lost can be sent again; the
+    /// caller answers it as it did the first time, finishing whatever the first try did not get to.
+    @discardableResult
     func consume(
         id: String, code: String, purpose: CodePurpose, matches: @escaping @Sendable (VerificationRecord) -> Bool = { _ in true },
-        alsoRequired: Bool = true
-    ) async throws -> VerificationRecord {
+        alsoRequired: Bool = true, replayKey: String? = nil
+    ) async throws -> Accepted {
         let now = clock.now()
         let maxAttempts = limits.codeMaxAttempts
         let codeHash = hash(code: code, verificationID: id)
+        let consumedBy = replayKey.map { key.mac("code-replay", $0) }
         let wrongTriesPerDay = limits.wrongCodesPerNumberPerDay
         let outcome = try await repository.attempt(
             id: id, at: now, failuresSince: now.addingTimeInterval(-Self.day),
@@ -126,12 +137,22 @@ struct OneTimeCodeService: Sendable {
                 record.purpose == purpose && matches(record) && record.consumedAt == nil
                     && record.attempts < maxAttempts && now < record.expiresAt
             },
-            isRight: { record in constantTimeEquals(codeHash, record.codeHash) && alsoRequired }
+            isRight: { record in constantTimeEquals(codeHash, record.codeHash) && alsoRequired },
+            consumedBy: consumedBy
         )
         switch outcome {
         case .accepted(let record):
-            return record
+            return Accepted(record: record, replayed: false)
         case .unusable:
+            if let consumedBy, let record = try await repository.verification(id: id), let consumedAt = record.consumedAt,
+               record.purpose == purpose, matches(record), alsoRequired,
+               now < consumedAt.addingTimeInterval(limits.idempotencyRetention),
+               let recordedBy = record.consumedBy, constantTimeEquals(consumedBy, recordedBy),
+               constantTimeEquals(codeHash, record.codeHash)
+            {
+                logger.info("one-time code request replayed", metadata: ["verification": "\(id)"])
+                return Accepted(record: record, replayed: true)
+            }
             throw Problem.codeExpired
         case .paused(let until):
             logger.info("one-time code tries paused", metadata: ["verification": "\(id)"])

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HTTPTypes
 import HummingbirdTesting
 import SkiffCore
@@ -183,6 +184,72 @@ struct AuthRoutesTests {
             #expect(inTime.status == .created)
             let again = try await client.send(.post, "/v1/auth/register/verify", json: ["verificationId": secondID, "code": secondCode])
             #expect(again.problemType == "urn:skiff:problem:code-expired")
+        }
+    }
+
+    @Test("A verification sent again with its Idempotency-Key (the answer was lost) signs in to the same account")
+    func verificationReplay() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let (id, code) = try await server.startRegistration(client, number: "2025550100", name: "Sam", idempotencyKey: "reg")
+            let body = ["verificationId": id, "code": code]
+            let first = try await client.send(.post, "/v1/auth/register/verify", json: body, idempotencyKey: "verify-1")
+            #expect(first.status == .created)
+            let firstUser = try #require(first.json["user"] as? [String: Any])
+            server.clock.advance(by: 3600)
+            let again = try await client.send(.post, "/v1/auth/register/verify", json: body, idempotencyKey: "verify-1")
+            #expect(again.status == .created)
+            let againUser = try #require(again.json["user"] as? [String: Any])
+            #expect(againUser["id"] as? String == firstUser["id"] as? String)
+            let token = try #require(again.json["token"] as? String)
+            #expect(token != first.json["token"] as? String)
+            #expect(try await client.send(.get, "/v1/me", token: token).status == .ok)
+            let cards = try await client.send(.get, "/v1/cards", token: token)
+            #expect(cards.array.count == 1)
+
+            for refused in [
+                try await client.send(.post, "/v1/auth/register/verify", json: body),
+                try await client.send(.post, "/v1/auth/register/verify", json: body, idempotencyKey: "verify-2"),
+                try await client.send(
+                    .post, "/v1/auth/register/verify", json: ["verificationId": id, "code": code == "000000" ? "000001" : "000000"],
+                    idempotencyKey: "verify-1"
+                ),
+            ] {
+                #expect(refused.problemType == "urn:skiff:problem:code-expired")
+            }
+            server.clock.advance(by: 23 * 3600)
+            let stale = try await client.send(.post, "/v1/auth/register/verify", json: body, idempotencyKey: "verify-1")
+            #expect(stale.problemType == "urn:skiff:problem:code-expired")
+            let badKey = try await client.send(.post, "/v1/auth/register/verify", json: body, idempotencyKey: "no spaces")
+            #expect(badKey.errorFields == ["Idempotency-Key"])
+        }
+    }
+
+    @Test("A verification whose first try used the code but stopped before the account was made finishes it when sent again")
+    func verificationReplayFinishesAccount() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let (id, code) = try await server.startRegistration(client, number: "2025550100", name: "Sam", idempotencyKey: "reg")
+            // What a server killed between consuming the code and creating the account leaves behind.
+            let consumedBy = try ServerKey.load(for: server.configuration).mac("code-replay", "verify-1")
+            let database = try DatabaseQueue(path: server.databasePath)
+            try await database.write { db in
+                try db.execute(
+                    sql: "UPDATE verifications SET consumed_at = ?, consumed_by = ? WHERE id = ?",
+                    arguments: [server.clock.now().millisecondsSince1970, consumedBy, id]
+                )
+            }
+            let body = ["verificationId": id, "code": code]
+            let withoutKey = try await client.send(.post, "/v1/auth/register/verify", json: body)
+            #expect(withoutKey.problemType == "urn:skiff:problem:code-expired")
+            let again = try await client.send(.post, "/v1/auth/register/verify", json: body, idempotencyKey: "verify-1")
+            #expect(again.status == .created)
+            let token = try #require(again.json["token"] as? String)
+            let me = try await client.send(.get, "/v1/me", token: token)
+            #expect((me.json["user"] as? [String: Any])?["fullName"] as? String == "Sam")
+            #expect(try await client.send(.get, "/v1/cards", token: token).array.count == 1)
         }
     }
 
@@ -448,6 +515,31 @@ struct AuthRoutesTests {
                 .post, "/v1/auth/password/reset", json: ["verificationId": id, "code": code, "newPassword": "yet another passphrase"]
             )
             #expect(reused.problemType == "urn:skiff:problem:code-expired")
+        }
+    }
+
+    @Test("A reset sent again with its Idempotency-Key succeeds for the password it set, and for no other")
+    func resetReplay() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            let forgot = try await client.send(.post, "/v1/auth/password/forgot", json: ["countryCode": "+1", "phoneNumber": "2025550100"])
+            let id = try #require(forgot.json["verificationId"] as? String)
+            let code = try server.lastCode(to: user.phone)
+            let body = ["verificationId": id, "code": code, "newPassword": "a new long passphrase"]
+            #expect(try await client.send(.post, "/v1/auth/password/reset", json: body, idempotencyKey: "reset-1").status == .noContent)
+            #expect(try await client.send(.post, "/v1/auth/password/reset", json: body, idempotencyKey: "reset-1").status == .noContent)
+            var other = body
+            other["newPassword"] = "yet another passphrase"
+            let otherPassword = try await client.send(.post, "/v1/auth/password/reset", json: other, idempotencyKey: "reset-1")
+            #expect(otherPassword.problemType == "urn:skiff:problem:code-expired")
+            let otherKey = try await client.send(.post, "/v1/auth/password/reset", json: body, idempotencyKey: "reset-2")
+            #expect(otherKey.problemType == "urn:skiff:problem:code-expired")
+            let login = try await client.send(
+                .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "2025550100", "password": "a new long passphrase"]
+            )
+            #expect(login.status == .ok)
         }
     }
 

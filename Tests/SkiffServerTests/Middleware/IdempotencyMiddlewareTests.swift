@@ -5,7 +5,7 @@ import HummingbirdTesting
 import Testing
 @testable import SkiffServer
 
-@Suite("Idempotency")
+@Suite("Idempotency", .timeLimit(.minutes(1)))
 struct IdempotencyMiddlewareTests {
     @Test("The same key and body replay the first response; only one card exists")
     func replay() async throws {

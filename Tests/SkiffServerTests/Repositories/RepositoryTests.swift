@@ -82,12 +82,15 @@ struct RepositoryTests {
 
             let usable: @Sendable (VerificationRecord) -> Bool = { $0.consumedAt == nil && $0.attempts < 5 }
             #expect(try await codes.attempt(id: "v1", at: now, usable, isRight: { _ in false }) == .wrong(attempts: 1))
-            let accepted = try await codes.attempt(id: "v1", at: now.addingTimeInterval(5), usable, isRight: { _ in true })
+            let accepted = try await codes.attempt(
+                id: "v1", at: now.addingTimeInterval(5), usable, isRight: { _ in true }, consumedBy: "replay-key-hash"
+            )
             #expect(accepted == .accepted(VerificationRecord(
                 id: "v1", phone: first.phone, purpose: first.purpose, codeHash: first.codeHash, userID: nil, subject: "card",
                 payload: Data([1, 2, 3]), createdAt: now, expiresAt: first.expiresAt, attempts: 1, consumedAt: nil
             )))
             #expect(try await codes.verification(id: "v1")?.consumedAt == now.addingTimeInterval(5))
+            #expect(try await codes.verification(id: "v1")?.consumedBy == "replay-key-hash")
             #expect(try await codes.attempt(id: "v1", at: now, usable, isRight: { _ in true }) == .unusable)
             #expect(try await codes.attempt(id: "missing", at: now, usable, isRight: { _ in true }) == .unusable)
         }
@@ -137,18 +140,18 @@ struct RepositoryTests {
             let seen = try await codes.attempt(
                 id: "v1", at: tenLater, failuresSince: since,
                 pause: { $0 == [start, tenLater] ? tenLater.addingTimeInterval(86_400) : nil },
-                isUsable: { _ in true }, isRight: { _ in true }
+                isUsable: { _ in true }, isRight: { _ in true }, consumedBy: nil
             )
             #expect(seen == .paused(until: tenLater.addingTimeInterval(86_400)))
             #expect(try await codes.verification(id: "v1")?.consumedAt == nil)
             let recent = try await codes.attempt(
                 id: "v1", at: tenLater, failuresSince: now, pause: { $0 == [tenLater] ? tenLater : nil },
-                isUsable: { _ in true }, isRight: { _ in true }
+                isUsable: { _ in true }, isRight: { _ in true }, consumedBy: nil
             )
             #expect(recent == .paused(until: tenLater))
             let otherNumber = try await codes.attempt(
                 id: "elsewhere", at: tenLater, failuresSince: since, pause: { $0.isEmpty ? nil : tenLater },
-                isUsable: { _ in true }, isRight: { _ in true }
+                isUsable: { _ in true }, isRight: { _ in true }, consumedBy: nil
             )
             #expect(otherNumber != .paused(until: tenLater))
         }
@@ -609,11 +612,11 @@ extension VerificationRepository {
     /// A try with no pause on the number.
     func attempt(
         id: String, at date: Date, _ isUsable: @Sendable (VerificationRecord) -> Bool,
-        isRight: @Sendable (VerificationRecord) -> Bool
+        isRight: @Sendable (VerificationRecord) -> Bool, consumedBy: String? = nil
     ) async throws -> CodeAttempt {
         try await attempt(
             id: id, at: date, failuresSince: date.addingTimeInterval(-86_400), pause: { _ in nil }, isUsable: isUsable,
-            isRight: isRight
+            isRight: isRight, consumedBy: consumedBy
         )
     }
 }

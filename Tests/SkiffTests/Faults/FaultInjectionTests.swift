@@ -36,13 +36,16 @@ struct FaultScenario: Sendable, CustomTestStringConvertible {
         case leaves(to: String, back: @MainActor @Sendable (LiveAppHarness) async throws -> Void)
         /// Esc keeps the screen (nothing is running): it must still be there, unbroken.
         case stays
+        /// Esc is not tried: the retry happens on the very form that failed (Esc is tried by the screen's other
+        /// scenario).
+        case notTried
     }
 
     var testDescription: String { name }
 }
 
 @MainActor
-@Suite("Faults between the app and the server", .serialized, .timeLimit(.minutes(2)))
+@Suite("Faults between the app and the server", .serialized)
 struct FaultInjectionTests {
     nonisolated static let newPhone = "2025550199"
     nonisolated static let newPassword = "harbour-lights-9"
@@ -64,19 +67,20 @@ struct FaultInjectionTests {
         ),
         FaultScenario(
             name: "Verify phone", request: "POST /v1/auth/register/verify", signedIn: false,
-            faults: [.dropBeforeServer, .serverError, .refusedConnections],
-            reach: { h in
-                await h.type(newPhone)
-                await h.send(.ctrl("n"))
-                await fillRegistration(h)
-                await h.send(.enter)
-                try await typeCode(h, for: .registration, to: "+12025550199")
-            },
+            faults: Fault.allCases.filter { $0 != .unauthorised },
+            reach: reachVerify,
             retry: [.enter],
             escape: .leaves(to: "Create account", back: { h in
                 await h.send(.enter)
                 try await typeCode(h, for: .registration, to: "+12025550199")
             }),
+            succeeded: { $0.screen.contains("Balance $") }
+        ),
+        // The same code sent again from the screen it failed on: it was used, so it must be answered again.
+        FaultScenario(
+            name: "Verify phone, retried in place", request: "POST /v1/auth/register/verify", signedIn: false,
+            faults: Fault.allCases.filter(\.serverActs),
+            reach: reachVerify, retry: [.enter], escape: .notTried,
             succeeded: { $0.screen.contains("Balance $") }
         ),
         FaultScenario(
@@ -89,15 +93,18 @@ struct FaultInjectionTests {
         ),
         FaultScenario(
             name: "Reset password", request: "POST /v1/auth/password/reset", signedIn: false,
-            faults: [.dropBeforeServer, .serverError, .refusedConnections],
-            reach: { h in
-                await h.type(DemoCredentials.demo.phoneNumber)
-                await h.send(.ctrl("p"))
-                await h.send(.enter)
-                try await fillReset(h)
-            },
+            faults: Fault.allCases.filter { $0 != .unauthorised },
+            reach: reachReset,
             kept: ["202 555 0143"], retry: [.ctrl("r")],
             escape: .leaves(to: "Log in", back: { h in await h.send(.ctrl("p")); await h.send(.enter); try await fillReset(h) }),
+            succeeded: { $0.screen.contains("Your password was changed") }
+        ),
+        // The same reset sent again from the form it failed on: the same code, so it must be answered again.
+        FaultScenario(
+            name: "Reset password, retried in place", request: "POST /v1/auth/password/reset", signedIn: false,
+            faults: Fault.allCases.filter(\.serverActs),
+            reach: reachReset,
+            kept: ["202 555 0143"], retry: [.ctrl("r")], escape: .notTried,
             succeeded: { $0.screen.contains("Your password was changed") }
         ),
         FaultScenario(
@@ -168,11 +175,41 @@ struct FaultInjectionTests {
         scenarios.flatMap { scenario in scenario.faults.map { (scenario, $0) } }
     }
 
-    @Test("a fault on every screen: a message that says what to do, the form kept, Esc answers, a retry works", arguments: cases)
+    @Test(
+        "a fault on every screen: a message that says what to do, the form kept, Esc answers, a retry works",
+        .timeLimit(.minutes(2)), arguments: cases
+    )
     func faultOnScreen(_ scenario: FaultScenario, _ fault: Fault) async throws {
+        try await run(scenario, fault)
+    }
+
+    /// The long run: `SKIFF_FAULT_ROUNDS` cases drawn from `cases` by seed `SKIFF_FAULT_SEED` (1 unless given),
+    /// each retried after a random pause of up to half a second, so retries meet the server at other moments.
+    @Test(
+        "the long run: seeded random faults on random screens, retried after random pauses",
+        .enabled(if: ProcessInfo.processInfo.environment["SKIFF_FAULT_ROUNDS"] != nil), .timeLimit(.minutes(600))
+    )
+    func faultRounds() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let rounds = environment["SKIFF_FAULT_ROUNDS"].flatMap(Int.init) ?? 0
+        let seed = environment["SKIFF_FAULT_SEED"].flatMap(UInt64.init) ?? 1
+        var random = SplitMix64(seed: seed)
+        var tried: [String: Int] = [:]
+        for round in 0..<rounds {
+            let (scenario, fault) = Self.cases[Int.random(in: Self.cases.indices, using: &random)]
+            let pause = Duration.milliseconds(Int.random(in: 0...500, using: &random))
+            // A failure's issue is printed right under its round's line.
+            print("fault round \(round) of seed \(seed): \(scenario.name) × \(fault), retried after \(pause)")
+            try await run(scenario, fault, pauseBeforeRetry: pause)
+            tried["\(scenario.name) × \(fault)", default: 0] += 1
+        }
+        print("fault rounds: \(rounds) rounds, seed \(seed), \(tried.count) of \(Self.cases.count) cases tried")
+    }
+
+    private func run(_ scenario: FaultScenario, _ fault: Fault, pauseBeforeRetry: Duration = .zero) async throws {
         let h = try await LiveAppHarness.start()
         do {
-            try await run(scenario, fault, h)
+            try await run(scenario, fault, h, pauseBeforeRetry: pauseBeforeRetry)
         } catch {
             await h.stop()
             throw error
@@ -180,7 +217,7 @@ struct FaultInjectionTests {
         await h.stop()
     }
 
-    private func run(_ scenario: FaultScenario, _ fault: Fault, _ h: LiveAppHarness) async throws {
+    private func run(_ scenario: FaultScenario, _ fault: Fault, _ h: LiveAppHarness, pauseBeforeRetry: Duration) async throws {
         try await scenario.reach(h)
         var screenBefore = h.top
         if fault == .refusedConnections { await h.proxy.refuseConnections() } else { h.proxy.inject(fault, on: scenario.request) }
@@ -211,11 +248,14 @@ struct FaultInjectionTests {
 
         h.proxy.clearFaults()
         try await h.proxy.acceptConnections()
+        if pauseBeforeRetry > .zero { try await Task.sleep(for: pauseBeforeRetry) }
         if fault == .unauthorised {
             // Login's 401 means a wrong password, which is cleared: type it again.
             await h.type(DemoCredentials.demo.password)
         }
         switch scenario.escape {
+        case .notTried:
+            app(h, send: scenario.retry)
         case .stays where !scenario.escapeBeforeRetry:
             app(h, send: scenario.retry)
         case .stays:
@@ -237,7 +277,7 @@ struct FaultInjectionTests {
         }
         #expect(worked, "retrying after \(fault) did not work:\n\(h.screen)\n\(h.proxy.log)")
         try await scenario.afterwards?(h)
-        if !scenario.escapeBeforeRetry {
+        if !scenario.escapeBeforeRetry, case .stays = scenario.escape {
             await h.send(.escape)
             #expect(h.top === screenBefore && h.isRunning)
         }
@@ -262,6 +302,21 @@ struct FaultInjectionTests {
             throw LiveAppHarness.HarnessError(screen: h.screen, step: "a code for \(purpose)")
         }
         await h.type(code)
+    }
+
+    private static func reachVerify(_ h: LiveAppHarness) async throws {
+        await h.type(newPhone)
+        await h.send(.ctrl("n"))
+        await fillRegistration(h)
+        await h.send(.enter)
+        try await typeCode(h, for: .registration, to: "+12025550199")
+    }
+
+    private static func reachReset(_ h: LiveAppHarness) async throws {
+        await h.type(DemoCredentials.demo.phoneNumber)
+        await h.send(.ctrl("p"))
+        await h.send(.enter)
+        try await fillReset(h)
     }
 
     private static func fillReset(_ h: LiveAppHarness) async throws {

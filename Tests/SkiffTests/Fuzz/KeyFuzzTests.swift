@@ -1,4 +1,5 @@
 import Foundation
+import SkiffCore
 import Testing
 import TerminalUI
 
@@ -81,7 +82,7 @@ struct FuzzInvariantsTests {
 
     @Test("typed cards pass the Luhn check")
     func cards() {
-        var random = FuzzRandom(seed: 7)
+        var random = SplitMix64(seed: 7)
         for _ in 0..<50 {
             let card = FuzzCards.card(using: &random)
             let payload = String(card.number.dropLast())

@@ -63,7 +63,7 @@ final class KeyFuzzer {
     private(set) var addCardAttempts = 0
     private(set) var screensSeen: Set<String> = []
     private let keyBudget: Int
-    private var random: FuzzRandom
+    private var random: SplitMix64
     private let server: FuzzServer
     private var terminal: HeadlessTerminal
     private var app: SkiffApp
@@ -76,7 +76,7 @@ final class KeyFuzzer {
     private init(seed: UInt64, keys: Int, server: FuzzServer) throws {
         self.seed = seed
         keyBudget = keys
-        random = FuzzRandom(seed: seed)
+        random = SplitMix64(seed: seed)
         self.server = server
         terminal = HeadlessTerminal(width: Self.fullSize.width, height: Self.fullSize.height)
         app = try server.makeApp(on: terminal)
@@ -456,22 +456,8 @@ private final class ResumeOnce {
     }
 }
 
-/// SplitMix64: small, fast and the same on every machine, so a seed replays.
-struct FuzzRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// The walk's choices, from the seeded `SplitMix64`, so a seed replays.
+extension SplitMix64 {
     mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
     mutating func chance(_ probability: Double) -> Bool { unit() < probability }
     mutating func int(in range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }

@@ -51,9 +51,9 @@ final class AuthWorkerDouble: AuthWorking, @unchecked Sendable {
 
     let logins = Recorder<(phone: PhoneNumber, password: String)>()
     let registrations = Recorder<(Registration, String)>()
-    let verifications = Recorder<(String, String)>()
+    let verifications = Recorder<(String, String, String)>()
     let forgots = Recorder<PhoneNumber>()
-    let resets = Recorder<(String, String, String)>()
+    let resets = Recorder<(String, String, String, String)>()
     let logouts = Recorder<Void>()
     let unlocks = Recorder<String>()
 
@@ -72,8 +72,8 @@ final class AuthWorkerDouble: AuthWorking, @unchecked Sendable {
         try await gate?.wait()
         return try registerResult.get()
     }
-    func verifyRegistration(verificationId: String, code: String) async throws(NetworkError) -> Session {
-        verifications.record((verificationId, code))
+    func verifyRegistration(verificationId: String, code: String, idempotencyKey: String) async throws(NetworkError) -> Session {
+        verifications.record((verificationId, code, idempotencyKey))
         try await gate?.wait()
         return try verifyResult.get()
     }
@@ -82,8 +82,8 @@ final class AuthWorkerDouble: AuthWorking, @unchecked Sendable {
         try await gate?.wait()
         return try forgotResult.get()
     }
-    func resetPassword(verificationId: String, code: String, newPassword: String) async throws(NetworkError) {
-        resets.record((verificationId, code, newPassword))
+    func resetPassword(verificationId: String, code: String, newPassword: String, idempotencyKey: String) async throws(NetworkError) {
+        resets.record((verificationId, code, newPassword, idempotencyKey))
         try await gate?.wait()
         try resetResult.get()
     }

@@ -27,7 +27,7 @@ final class LoadingScreen: ViewController {
     }
 }
 
-@Suite("Application")
+@Suite("Application", .timeLimit(.minutes(1)))
 @MainActor
 struct ApplicationTests {
     @Test("Async work started from a key updates the screen once settled")

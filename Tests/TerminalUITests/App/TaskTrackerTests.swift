@@ -2,7 +2,7 @@ import Testing
 @testable import TerminalUI
 
 @MainActor
-@Suite("Task tracker")
+@Suite("Task tracker", .timeLimit(.minutes(1)))
 struct TaskTrackerTests {
     @Test("settle waits for every tracked task, and for tasks those tasks start")
     func settleWaitsForNested() async {
@@ -37,5 +37,26 @@ struct TaskTrackerTests {
         continuation.yield()
         await sut.settle()
         #expect(done)
+    }
+
+    @Test("a cancelled settle cancels the tasks it waits for, so a wait over its time limit ends")
+    func cancelledSettleCancelsWork() async {
+        let sut = TaskTracker()
+        // A gate that is never opened: only cancellation ends the wait on it.
+        let (gate, keepClosed) = AsyncStream<Void>.makeStream()
+        var outcome = "still waiting"
+        sut.run {
+            for await _ in gate {
+                outcome = "let through"
+                return
+            }
+            outcome = Task.isCancelled ? "cancelled" : "gate closed"
+        }
+        let waiter = Task { await sut.settle() }
+        waiter.cancel()
+        await waiter.value
+        #expect(outcome == "cancelled")
+        #expect(sut.runningCount == 0)
+        keepClosed.finish()
     }
 }

@@ -44,7 +44,7 @@ final class SignInScreen: ViewController {
     }
 }
 
-@Suite("Whole screens")
+@Suite("Whole screens", .timeLimit(.minutes(1)))
 @MainActor
 struct WholeScreenTests {
     @Test("A form screen shows its fields, an inline error, then the result of async work")

@@ -17,7 +17,8 @@ enum ForgotPasswordRoute: Sendable {
     case back
 }
 
-/// Asks for a reset code for a number, then sends the code with the new password.
+/// Asks for a reset code for a number, then sends the code with the new password; the same reset sent again reuses
+/// its Idempotency-Key, so a retry after a lost answer succeeds instead of being refused as a used code.
 @MainActor
 final class ForgotPasswordInteractor: ForgotPasswordBusinessLogic {
     private let presenter: any ForgotPasswordPresentationLogic
@@ -29,15 +30,19 @@ final class ForgotPasswordInteractor: ForgotPasswordBusinessLogic {
     private(set) var stage: ForgotPassword.Stage = .phone
     let inFlight: RequestInFlight
     private var pending: (phone: PhoneNumber, challenge: VerificationChallenge)?
+    /// The same reset sent again (challenge, code and new password) carries the same key.
+    private let resetKeys: RetryKeys<[String]>
 
     init(
         presenter: any ForgotPasswordPresentationLogic, auth: any AuthWorking,
-        codes: DevelopmentCodes, prefill: LastLogin?, tasks: TaskTracker
+        codes: DevelopmentCodes, prefill: LastLogin?, tasks: TaskTracker,
+        makeKey: @escaping () -> String = { UUID().uuidString }
     ) {
         self.presenter = presenter
         self.auth = auth
         self.codes = codes
         self.prefill = prefill
+        resetKeys = RetryKeys(makeKey: makeKey)
         inFlight = RequestInFlight(tasks: tasks)
     }
 
@@ -89,8 +94,9 @@ final class ForgotPasswordInteractor: ForgotPasswordBusinessLogic {
     private func reset(pending: (phone: PhoneNumber, challenge: VerificationChallenge), code: String, newPassword: String, form: ForgotPassword.Form) {
         presenter.presentSubmit(response: .started)
         let verificationId = pending.challenge.verificationId
+        let key = resetKeys.key(for: [verificationId, code, newPassword])
         inFlight.call({ [auth] () async throws(NetworkError) in
-            try await auth.resetPassword(verificationId: verificationId, code: code, newPassword: newPassword)
+            try await auth.resetPassword(verificationId: verificationId, code: code, newPassword: newPassword, idempotencyKey: key)
         }, then: { [weak self] result in
             guard let self else { return }
             switch result {

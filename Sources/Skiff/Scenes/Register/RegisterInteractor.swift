@@ -23,11 +23,10 @@ final class RegisterInteractor: RegisterBusinessLogic {
     private let presenter: any RegisterPresentationLogic
     private let auth: any AuthWorking
     private let prefill: LastLogin?
-    private let makeKey: () -> String
     var route: (RegisterRoute) -> Void = { _ in }
 
     let inFlight: RequestInFlight
-    private var lastKey: (registration: Registration, key: String)?
+    private let keys: RetryKeys<Registration>
 
     init(
         presenter: any RegisterPresentationLogic, auth: any AuthWorking, prefill: LastLogin?, tasks: TaskTracker,
@@ -36,7 +35,7 @@ final class RegisterInteractor: RegisterBusinessLogic {
         self.presenter = presenter
         self.auth = auth
         self.prefill = prefill
-        self.makeKey = makeKey
+        keys = RetryKeys(makeKey: makeKey)
         inFlight = RequestInFlight(tasks: tasks)
     }
 
@@ -62,8 +61,7 @@ final class RegisterInteractor: RegisterBusinessLogic {
             return
         }
         let registration = Registration(phone: phone, fullName: name, password: form.password)
-        let key = lastKey.flatMap { $0.registration == registration ? $0.key : nil } ?? makeKey()
-        lastKey = (registration, key)
+        let key = keys.key(for: registration)
         presenter.presentSubmit(response: .started)
         inFlight.call({ [auth] () async throws(NetworkError) in
             try await auth.register(registration, idempotencyKey: key)

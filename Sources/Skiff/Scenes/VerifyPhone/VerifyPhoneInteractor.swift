@@ -16,7 +16,8 @@ enum VerifyPhoneRoute: Sendable {
     case back
 }
 
-/// Sends the code back, keeps the new session, and can ask for a new code.
+/// Sends the code back, keeps the new session, and can ask for a new code. The same code sent again reuses its
+/// Idempotency-Key, so a retry after a lost answer signs in instead of being refused as a used code.
 @MainActor
 final class VerifyPhoneInteractor: VerifyPhoneBusinessLogic {
     private let presenter: any VerifyPhonePresentationLogic
@@ -27,6 +28,9 @@ final class VerifyPhoneInteractor: VerifyPhoneBusinessLogic {
     private let registration: Registration
     private var challenge: VerificationChallenge
     private var sent: DevelopmentCodes.ExpectedCode
+    /// The same code sent again for the same challenge carries the same key, also from a Verify phone built again
+    /// for the same registration (`verifyKeys` from the coordinator).
+    private let verifyKeys: RetryKeys<[String]>
     var route: (VerifyPhoneRoute) -> Void = { _ in }
 
     let inFlight: RequestInFlight
@@ -34,7 +38,7 @@ final class VerifyPhoneInteractor: VerifyPhoneBusinessLogic {
     init(
         presenter: any VerifyPhonePresentationLogic, auth: any AuthWorking, sessions: any SessionStoring,
         codes: DevelopmentCodes, registration: Registration, challenge: VerificationChallenge,
-        tasks: TaskTracker, makeKey: @escaping () -> String = { UUID().uuidString }
+        tasks: TaskTracker, verifyKeys: RetryKeys<[String]>? = nil, makeKey: @escaping () -> String = { UUID().uuidString }
     ) {
         self.presenter = presenter
         self.auth = auth
@@ -43,6 +47,7 @@ final class VerifyPhoneInteractor: VerifyPhoneBusinessLogic {
         self.registration = registration
         self.challenge = challenge
         self.makeKey = makeKey
+        self.verifyKeys = verifyKeys ?? RetryKeys(makeKey: makeKey)
         inFlight = RequestInFlight(tasks: tasks)
         // The code was sent just before this scene was built.
         sent = codes.expect(to: registration.phone.e164, for: .registration, margin: .seconds(60))
@@ -66,8 +71,9 @@ final class VerifyPhoneInteractor: VerifyPhoneBusinessLogic {
         presenter.presentSubmit(response: .started)
         let verificationId = challenge.verificationId
         let code = request.code
+        let key = verifyKeys.key(for: [verificationId, code])
         inFlight.call({ [auth] () async throws(NetworkError) in
-            try await auth.verifyRegistration(verificationId: verificationId, code: code)
+            try await auth.verifyRegistration(verificationId: verificationId, code: code, idempotencyKey: key)
         }, then: { [weak self] result in
             guard let self else { return }
             switch result {

@@ -30,9 +30,11 @@ struct AuthWorker: AuthWorking {
         } success: { Self.challenge(try $0.accepted.body.json) }
     }
 
-    func verifyRegistration(verificationId: String, code: String) async throws(NetworkError) -> Session {
+    func verifyRegistration(verificationId: String, code: String, idempotencyKey: String) async throws(NetworkError) -> Session {
         try await api.send { client in
-            try await client.verifyRegistration(body: .json(.init(verificationId: verificationId, code: code)))
+            try await client.verifyRegistration(
+                headers: .init(idempotencyKey: idempotencyKey), body: .json(.init(verificationId: verificationId, code: code))
+            )
         } success: { Self.session(try $0.created.body.json) }
     }
 
@@ -42,9 +44,12 @@ struct AuthWorker: AuthWorking {
         } success: { Self.challenge(try $0.accepted.body.json) }
     }
 
-    func resetPassword(verificationId: String, code: String, newPassword: String) async throws(NetworkError) {
+    func resetPassword(verificationId: String, code: String, newPassword: String, idempotencyKey: String) async throws(NetworkError) {
         try await api.send { client in
-            try await client.resetPassword(body: .json(.init(verificationId: verificationId, code: code, newPassword: newPassword)))
+            try await client.resetPassword(
+                headers: .init(idempotencyKey: idempotencyKey),
+                body: .json(.init(verificationId: verificationId, code: code, newPassword: newPassword))
+            )
         } success: { _ = try $0.noContent }
     }
 

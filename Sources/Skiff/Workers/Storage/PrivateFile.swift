@@ -1,13 +1,16 @@
 import Foundation
 
 /// Writes small private files: the folder private (`PrivateFolder`), the file created with mode 0600 from its
-/// first byte, flushed to disk and then renamed over the old one, so it is never readable by others, not even for
-/// a moment, and a reader finds the old file or the new one whole, never half of one.
+/// first byte, flushed to disk and then renamed over the old one, and the rename flushed too, so it is never
+/// readable by others, not even for a moment, a reader finds the old file or the new one whole, never half of one,
+/// and a written file survives a power cut. A process killed mid-write leaves only its temporary file
+/// (`.<name>.<pid>.<uuid>.tmp`), which the next read or write of that file removes once that process is gone.
 enum PrivateFile {
     static func write(_ data: Data, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         try PrivateFolder.prepare(folder)
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        removeLeftovers(of: url)
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UUID().uuidString).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }
         let written = data.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
@@ -16,6 +19,28 @@ enum PrivateFile {
         guard written == data.count, flushed, rename(temporary.path, url.path) == 0 else {
             unlink(temporary.path)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        syncFolder(folder)
+    }
+
+    /// Flushes `folder`'s entries (a rename into it) to disk.
+    private static func syncFolder(_ folder: URL) {
+        let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+
+    /// Removes the temporary files of `url` that processes which are no longer running left behind (killed
+    /// between creating one and renaming it); those of running processes, this one included, stay.
+    static func removeLeftovers(of url: URL) {
+        let folder = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let pid = name.dropFirst(prefix.count).prefix { $0 != "." }
+            guard let pid = pid_t(pid), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(folder.appendingPathComponent(name).path)
         }
     }
 
@@ -31,7 +56,8 @@ enum PrivateFile {
     }
 
     static func read(_ url: URL) -> Data? {
-        FileManager.default.contents(atPath: url.path)
+        removeLeftovers(of: url)
+        return FileManager.default.contents(atPath: url.path)
     }
 
     static func remove(_ url: URL) {

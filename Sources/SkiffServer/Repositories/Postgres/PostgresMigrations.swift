@@ -196,5 +196,8 @@ enum PostgresMigrations {
                 INCLUDE (category, currency, amount_minor) WHERE amount_minor < 0
             """,
         ]),
+        Migration(version: 5, statements: [
+            "ALTER TABLE verifications ADD COLUMN consumed_by TEXT",
+        ]),
     ]
 }

@@ -56,7 +56,8 @@ struct PostgresVerificationRepository: VerificationRepository {
     /// at one code, or at several codes of one number, queue up and are all counted.
     func attempt(
         id: String, at date: Date, failuresSince: Date, pause: @Sendable ([Date]) -> Date?,
-        isUsable: @Sendable (VerificationRecord) -> Bool, isRight: @Sendable (VerificationRecord) -> Bool
+        isUsable: @Sendable (VerificationRecord) -> Bool, isRight: @Sendable (VerificationRecord) -> Bool,
+        consumedBy: String?
     ) async throws -> CodeAttempt {
         let logger = database.logger
         return try await database.transaction { connection in
@@ -79,7 +80,8 @@ struct PostgresVerificationRepository: VerificationRepository {
             if let until = pause(failures) { return .paused(until: until) }
             if isRight(record) {
                 try await connection.query(
-                    "UPDATE verifications SET consumed_at = \(date.millisecondsSince1970) WHERE id = \(id)", logger: logger
+                    "UPDATE verifications SET consumed_at = \(date.millisecondsSince1970), consumed_by = \(consumedBy) WHERE id = \(id)",
+                    logger: logger
                 )
                 return .accepted(record)
             }
@@ -122,16 +124,16 @@ struct PostgresVerificationRepository: VerificationRepository {
     }
 
     private static let columns =
-        "id, phone, purpose, code_hash, user_id, subject, payload, created_at, expires_at, attempts, consumed_at"
+        "id, phone, purpose, code_hash, user_id, subject, payload, created_at, expires_at, attempts, consumed_at, consumed_by"
 
     private static func record(_ row: PostgresRow) throws -> VerificationRecord? {
-        let (id, phone, purpose, codeHash, userID, subject, payload, createdAt, expiresAt, attempts, consumedAt) =
-            try row.decode((String, String, String, String, String?, String?, Data?, Int64, Int64, Int, Int64?).self)
+        let (id, phone, purpose, codeHash, userID, subject, payload, createdAt, expiresAt, attempts, consumedAt, consumedBy) =
+            try row.decode((String, String, String, String, String?, String?, Data?, Int64, Int64, Int, Int64?, String?).self)
         guard let purpose = CodePurpose(rawValue: purpose) else { return nil }
         return VerificationRecord(
             id: id, phone: phone, purpose: purpose, codeHash: codeHash, userID: userID, subject: subject, payload: payload,
             createdAt: Date(millisecondsSince1970: createdAt), expiresAt: Date(millisecondsSince1970: expiresAt),
-            attempts: attempts, consumedAt: consumedAt.map(Date.init(millisecondsSince1970:))
+            attempts: attempts, consumedAt: consumedAt.map(Date.init(millisecondsSince1970:)), consumedBy: consumedBy
         )
     }
 }

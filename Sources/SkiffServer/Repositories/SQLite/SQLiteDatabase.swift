@@ -182,6 +182,11 @@ struct SQLiteDatabase: RepositoryStore {
                 END;
                 """)
         }
+        migrator.registerMigration("v7-code-replay") { db in
+            // Issue 11: who consumed a code (a keyed hash of the request's Idempotency-Key), so the same request
+            // retried after a lost answer is answered again.
+            try db.execute(sql: "ALTER TABLE verifications ADD COLUMN consumed_by TEXT")
+        }
         return migrator
     }
 }

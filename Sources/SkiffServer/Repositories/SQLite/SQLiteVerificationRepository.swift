@@ -47,7 +47,8 @@ struct SQLiteVerificationRepository: VerificationRepository {
 
     func attempt(
         id: String, at date: Date, failuresSince: Date, pause: @Sendable ([Date]) -> Date?,
-        isUsable: @Sendable (VerificationRecord) -> Bool, isRight: @Sendable (VerificationRecord) -> Bool
+        isUsable: @Sendable (VerificationRecord) -> Bool, isRight: @Sendable (VerificationRecord) -> Bool,
+        consumedBy: String?
     ) async throws -> CodeAttempt {
         try await pool.write { db in
             guard let record = try Self.fetch(id: id, db: db), isUsable(record) else { return .unusable }
@@ -58,7 +59,8 @@ struct SQLiteVerificationRepository: VerificationRepository {
             if let until = pause(failures.map(Date.init(millisecondsSince1970:))) { return .paused(until: until) }
             if isRight(record) {
                 try db.execute(
-                    sql: "UPDATE verifications SET consumed_at = ? WHERE id = ?", arguments: [date.millisecondsSince1970, id]
+                    sql: "UPDATE verifications SET consumed_at = ?, consumed_by = ? WHERE id = ?",
+                    arguments: [date.millisecondsSince1970, consumedBy, id]
                 )
                 return .accepted(record)
             }
@@ -97,7 +99,8 @@ struct SQLiteVerificationRepository: VerificationRepository {
         return VerificationRecord(
             id: row["id"], phone: row["phone"], purpose: purpose, codeHash: row["code_hash"], userID: row["user_id"],
             subject: row["subject"], payload: row["payload"], createdAt: row.date("created_at"),
-            expiresAt: row.date("expires_at"), attempts: row["attempts"], consumedAt: row.optionalDate("consumed_at")
+            expiresAt: row.date("expires_at"), attempts: row["attempts"], consumedAt: row.optionalDate("consumed_at"),
+            consumedBy: row["consumed_by"]
         )
     }
 }

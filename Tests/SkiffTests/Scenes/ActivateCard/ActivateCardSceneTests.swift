@@ -21,7 +21,7 @@ final class ActivateCardDisplaySpy: ActivateCardDisplayLogic {
 }
 
 @MainActor
-@Suite("ActivateCardInteractor")
+@Suite("ActivateCardInteractor", .timeLimit(.minutes(1)))
 struct ActivateCardInteractorTests {
     let presenter = ActivateCardPresenterSpy()
     let worker = CardWorkerDouble()

@@ -18,7 +18,7 @@ final class CardsPresenterSpy: CardsPresentationLogic {
 }
 
 @MainActor
-@Suite("Cards interactor")
+@Suite("Cards interactor", .timeLimit(.minutes(1)))
 struct CardsInteractorTests {
     let presenter = CardsPresenterSpy()
     let worker = CardWorkerDouble()

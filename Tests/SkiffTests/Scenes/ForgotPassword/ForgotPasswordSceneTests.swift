@@ -25,18 +25,40 @@ final class ForgotPasswordDisplaySpy: ForgotPasswordDisplayLogic {
 }
 
 @MainActor
-@Suite("ForgotPasswordInteractor")
+@Suite("ForgotPasswordInteractor", .timeLimit(.minutes(1)))
 struct ForgotPasswordInteractorTests {
     let presenter = ForgotPasswordPresenterSpy()
     let auth = AuthWorkerDouble()
     let outbox = OutboxDouble(code: "246810")
     let tasks = TaskTracker()
 
-    func makeSUT() -> ForgotPasswordInteractor {
+    func makeSUT(makeKey: @escaping () -> String = { "reset-key" }) -> ForgotPasswordInteractor {
         ForgotPasswordInteractor(
             presenter: presenter, auth: auth, codes: DevelopmentCodes(outbox: outbox, clock: .immediate()), prefill: nil,
-            tasks: tasks
+            tasks: tasks, makeKey: makeKey
         )
+    }
+
+    @Test("a reset sent again unchanged carries the same Idempotency-Key; a changed one a new key")
+    func resetRetryKeepsKey() async {
+        var made = 0
+        let sut = makeSUT(makeKey: { made += 1; return "key-\(made)" })
+        auth.resetResult.set(.failure(.timeout))
+        sut.submit(request: .init(form: .init(countryCode: "+1", phoneNumber: "2025550143")))
+        await tasks.settle()
+        let form = ForgotPassword.Form(
+            countryCode: "+1", phoneNumber: "2025550143", code: "246810", newPassword: "new-harbour-22", confirmPassword: "new-harbour-22"
+        )
+        sut.submit(request: .init(form: form))
+        await tasks.settle()
+        sut.submit(request: .init(form: form))
+        await tasks.settle()
+        var changed = form
+        changed.newPassword = "new-harbour-23"
+        changed.confirmPassword = "new-harbour-23"
+        sut.submit(request: .init(form: changed))
+        await tasks.settle()
+        #expect(auth.resets.all.map(\.3) == ["key-1", "key-1", "key-2"])
     }
 
     @Test("the number stage asks for a code and moves to the reset stage")

@@ -22,7 +22,7 @@ final class LockPresenterSpy: LockPresentationLogic {
 }
 
 @MainActor
-@Suite("Lock interactor")
+@Suite("Lock interactor", .timeLimit(.minutes(1)))
 struct LockInteractorTests {
     let presenter = LockPresenterSpy()
     let auth = AuthWorkerDouble()

@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("Lock screen")
+@Suite("Lock screen", .timeLimit(.minutes(1)))
 struct LockScreenTests {
     let clock = ManualIdleClock()
 

@@ -17,7 +17,7 @@ final class NotificationsDisplaySpy: NotificationsDisplayLogic {
 }
 
 @MainActor
-@Suite("NotificationsInteractor")
+@Suite("NotificationsInteractor", .timeLimit(.minutes(1)))
 struct NotificationsInteractorTests {
     let presenter = NotificationsPresenterSpy()
     let worker = NotificationsWorkerDouble()

@@ -21,7 +21,7 @@ final class VerifyPhoneDisplaySpy: VerifyPhoneDisplayLogic {
 }
 
 @MainActor
-@Suite("VerifyPhoneInteractor")
+@Suite("VerifyPhoneInteractor", .timeLimit(.minutes(1)))
 struct VerifyPhoneInteractorTests {
     let presenter = VerifyPhonePresenterSpy()
     let auth = AuthWorkerDouble()
@@ -75,6 +75,21 @@ struct VerifyPhoneInteractorTests {
             Issue.record("got \(routes)")
             return
         }
+    }
+
+    @Test("the same code sent again carries the same Idempotency-Key; another code a new key")
+    func retryKeepsKey() async {
+        var made = 0
+        let sut = VerifyPhoneInteractor(
+            presenter: presenter, auth: auth, sessions: sessions, codes: DevelopmentCodes(outbox: nil, clock: .immediate()),
+            registration: registration, challenge: Seeds.challenge, tasks: tasks, makeKey: { made += 1; return "key-\(made)" }
+        )
+        auth.verifyResult.set(.failure(.timeout))
+        for code in ["123456", "123456", "654321"] {
+            sut.submit(request: .init(code: code))
+            await tasks.settle()
+        }
+        #expect(auth.verifications.all.map(\.2) == ["key-1", "key-1", "key-2"])
     }
 
     @Test("a wrong code is reported and nothing is stored")

@@ -28,6 +28,31 @@ struct StoresTests {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    @Test("a write killed before its rename leaves the old file whole and a temporary file the next read removes; a running process's stays")
+    func killedWriteLeftovers() throws {
+        let paths = AppPaths.rooted(at: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = SessionStore(file: paths.sessionFile)
+        try store.save(Seeds.session)
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let killed = paths.state.appendingPathComponent(".session.json.\(ended.processIdentifier).\(UUID().uuidString).tmp")
+        let running = paths.state.appendingPathComponent(".session.json.\(getppid()).\(UUID().uuidString).tmp")
+        let own = paths.state.appendingPathComponent(".session.json.\(getpid()).\(UUID().uuidString).tmp")
+        for leftover in [killed, running, own] {
+            try Data(#"{"token":"tok_"#.utf8).write(to: leftover)
+        }
+        #expect(try store.load() == Seeds.session)
+        #expect(!FileManager.default.fileExists(atPath: killed.path))
+        #expect(FileManager.default.fileExists(atPath: running.path))
+        #expect(FileManager.default.fileExists(atPath: own.path))
+        try store.save(Seeds.session)
+        let names = try FileManager.default.contentsOfDirectory(atPath: paths.state.path)
+        #expect(names.filter { $0.hasSuffix(".tmp") }.sorted() == [running.lastPathComponent, own.lastPathComponent].sorted())
+    }
+
     @Test("preferences keep the last number and nothing else")
     func preferences() throws {
         let paths = AppPaths.rooted(at: folder)
