@@ -7,6 +7,13 @@ let scenesWithSnapshots = [
     "Notifications", "Register",
 ]
 
+/// `HomeBenchmarks` reaches the app's internals with `@testable import Skiff`. Debug builds allow that; a release
+/// build for a benchmark run sets `SKIFF_BENCHMARK_TESTABLE=1`, which builds `Skiff` for testing. The product is
+/// never built so: testability keeps internal classes open to subclassing, which costs optimisations.
+import Foundation
+let skiffTestability: [SwiftSetting] = ProcessInfo.processInfo.environment["SKIFF_BENCHMARK_TESTABLE"] == "1"
+    ? [.unsafeFlags(["-enable-testing"])] : []
+
 let package = Package(
     name: "Skiff",
     platforms: [.macOS(.v14)],
@@ -105,7 +112,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: skiffTestability
         ),
         .executableTarget(
             name: "skiff",
@@ -170,6 +178,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/ServerStoreBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+
+        .executableTarget(
+            name: "HomeBenchmarks",
+            dependencies: [
+                "Skiff", "SkiffCore", "TerminalUI", .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/HomeBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
 

@@ -87,6 +87,9 @@ struct KilledAppEndToEndTests {
                 tally.actions += 1
                 try await Task.sleep(for: .milliseconds(Int.random(in: 0..<60, using: &random)))
             }
+            // The last write is aimed at: the kill follows a key that writes the preferences by up to 20 ms.
+            try session.type("s")
+            try await Task.sleep(for: .microseconds(Int.random(in: 0..<20_000, using: &random)))
             #expect(kill(pid, SIGKILL) == 0, "\(context)")
             try await session.waitUntil("skiff has died (\(context))") { _ in (try? session.format("#{pane_dead}")) == "1" }
             if !temporaryFiles(in: folder).isEmpty { tally.killsMidWrite += 1 }
