@@ -89,6 +89,18 @@ public struct CellBuffer: Hashable, Sendable {
             }
             return text.utf8.count
         }
+        if text.unicodeScalars.allSatisfy(DisplayWidth.isSingleColumnGrapheme) {
+            // Box drawing, arrows, Latin-1 and punctuation: one grapheme and one column per scalar, as for ASCII.
+            var column = x
+            for scalar in text.unicodeScalars {
+                if column >= area.maxX { break }
+                if column >= area.minX {
+                    set(Cell(text: String(Character(scalar)), width: 1, style: style), x: column, y: y)
+                }
+                column += 1
+            }
+            return column - x
+        }
         var column = x
         for character in text {
             let grapheme: Character = character == "\t" ? " " : character

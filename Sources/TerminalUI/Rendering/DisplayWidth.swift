@@ -32,6 +32,9 @@ public enum DisplayWidth {
         if string.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
             return string.utf8.count
         }
+        if string.unicodeScalars.allSatisfy(isSingleColumnGrapheme) {
+            return string.unicodeScalars.count
+        }
         var total = 0
         for character in string {
             total += of(character)
@@ -58,6 +61,14 @@ public enum DisplayWidth {
             return 2
         }
         return 1
+    }
+
+    /// Whether `scalar` is, in any text made only of such scalars, a grapheme of its own one column wide: printable
+    /// ASCII and the frequent scalars of `commonWidth` (Latin-1, punctuation, arrows, box drawing, braille). None of
+    /// them extends the scalar before it or joins the one after, so such text needs no grapheme breaking.
+    static func isSingleColumnGrapheme(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        return (value >= 0x20 && value < 0x7F) || commonWidth(value) == 1
     }
 
     /// Widths of frequent single scalars (Latin-1, punctuation, arrows, box drawing, braille) known without

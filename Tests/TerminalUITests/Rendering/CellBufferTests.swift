@@ -14,6 +14,29 @@ struct CellBufferTests {
         #expect(buffer.lines == ["a漢b"])
     }
 
+    @Test("Text of box drawing, Latin-1 and punctuation is written one cell per character, as grapheme by grapheme", arguments: [
+        "┌──── Cards ────┐", "Café Zoë · −$4.50 → “paid” …", "│ ⠿ ▲ ▼ ◆", "e\u{301}tude ─", "─\u{FE0F}─", "née — 12 ½",
+    ])
+    func singleColumnText(_ text: String) {
+        var written = CellBuffer(size: Size(width: 12, height: 1))
+        let advanced = written.write(text, x: 2, y: 0, style: .plain, clip: Rect(x: 3, y: 0, width: 8, height: 1))
+        // The same text placed one grapheme at a time, each through the general path.
+        var expected = CellBuffer(size: Size(width: 12, height: 1))
+        var column = 2
+        for character in text {
+            let width = DisplayWidth.of(character)
+            if width == 0 { continue }
+            if column >= 11 { break }
+            if column >= 3 {
+                expected.set(Cell(text: String(character), width: width, style: .plain), x: column, y: 0)
+            }
+            column += width
+        }
+        #expect(written == expected)
+        #expect(advanced == column - 2)
+        #expect(DisplayWidth.of(text) == text.map(DisplayWidth.of).reduce(0, +))
+    }
+
     @Test("A wide grapheme never straddles the right edge of the clip")
     func rightClip() {
         var buffer = CellBuffer(size: Size(width: 6, height: 1))

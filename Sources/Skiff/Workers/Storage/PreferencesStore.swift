@@ -7,9 +7,11 @@ struct PreferencesStore: PreferencesStoring {
     private let file: URL
     private let logger: Logger
 
+    /// Removes what a run killed mid-write left of the file (`PrivateFile.removeLeftovers`).
     init(file: URL, logger: Logger = Logger(label: "skiff.storage")) {
         self.file = file
         self.logger = logger
+        PrivateFile.removeLeftovers(of: file)
     }
 
     func lastLogin() -> LastLogin? { read().lastLogin }

@@ -4,7 +4,8 @@ import Foundation
 /// first byte, flushed to disk and then renamed over the old one, and the rename flushed too, so it is never
 /// readable by others, not even for a moment, a reader finds the old file or the new one whole, never half of one,
 /// and a written file survives a power cut. A process killed mid-write leaves only its temporary file
-/// (`.<name>.<pid>.<uuid>.tmp`), which the next read or write of that file removes once that process is gone.
+/// (`.<name>.<pid>.<uuid>.tmp`), which the next store of that file, or its next write, removes once that process is
+/// gone.
 enum PrivateFile {
     static func write(_ data: Data, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
@@ -56,8 +57,7 @@ enum PrivateFile {
     }
 
     static func read(_ url: URL) -> Data? {
-        removeLeftovers(of: url)
-        return FileManager.default.contents(atPath: url.path)
+        FileManager.default.contents(atPath: url.path)
     }
 
     static func remove(_ url: URL) {

@@ -28,7 +28,7 @@ struct StoresTests {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    @Test("a write killed before its rename leaves the old file whole and a temporary file the next read removes; a running process's stays")
+    @Test("a write killed before its rename leaves the old file whole and a temporary file the next store removes; a running process's stays")
     func killedWriteLeftovers() throws {
         let paths = AppPaths.rooted(at: folder)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -44,11 +44,12 @@ struct StoresTests {
         for leftover in [killed, running, own] {
             try Data(#"{"token":"tok_"#.utf8).write(to: leftover)
         }
-        #expect(try store.load() == Seeds.session)
+        let next = SessionStore(file: paths.sessionFile)
+        #expect(try next.load() == Seeds.session)
         #expect(!FileManager.default.fileExists(atPath: killed.path))
         #expect(FileManager.default.fileExists(atPath: running.path))
         #expect(FileManager.default.fileExists(atPath: own.path))
-        try store.save(Seeds.session)
+        try next.save(Seeds.session)
         let names = try FileManager.default.contentsOfDirectory(atPath: paths.state.path)
         #expect(names.filter { $0.hasSuffix(".tmp") }.sorted() == [running.lastPathComponent, own.lastPathComponent].sorted())
     }
