@@ -3,9 +3,9 @@ import Foundation
 /// Writes small private files: the folder private (`PrivateFolder`), the file created with mode 0600 from its
 /// first byte, flushed to disk and then renamed over the old one, and the rename flushed too, so it is never
 /// readable by others, not even for a moment, a reader finds the old file or the new one whole, never half of one,
-/// and a written file survives a power cut. A process killed mid-write leaves only its temporary file
-/// (`.<name>.<pid>.<uuid>.tmp`), which the next store of that file, or its next write, removes once that process is
-/// gone.
+/// and a written file survives a power cut. The writer holds an advisory lock (`flock`) on its temporary file
+/// (`.<name>.<pid>.<uuid>.tmp`) until the rename; a process killed mid-write leaves the file unlocked, and the next
+/// store of that file, or its next write, removes it.
 enum PrivateFile {
     static func write(_ data: Data, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
@@ -14,10 +14,12 @@ enum PrivateFile {
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UUID().uuidString).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }
+        // Closed after the rename: the lock says "being written" for as long as the temporary name exists.
+        defer { close(descriptor) }
+        let locked = flock(descriptor, LOCK_EX) == 0
         let written = data.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
         let flushed = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == data.count, flushed, rename(temporary.path, url.path) == 0 else {
+        guard locked, written == data.count, flushed, rename(temporary.path, url.path) == 0 else {
             unlink(temporary.path)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }
@@ -32,16 +34,20 @@ enum PrivateFile {
         close(descriptor)
     }
 
-    /// Removes the temporary files of `url` that processes which are no longer running left behind (killed
-    /// between creating one and renaming it); those of running processes, this one included, stay.
+    /// Removes the temporary files of `url` that no writer holds: left by a process killed between creating one and
+    /// renaming it. A process's lock ends with it, whatever becomes of its pid (pids are reused: a check of the pid
+    /// alone kept files of killed runs). This process's own temporaries are left to its own writes.
     static func removeLeftovers(of url: URL) {
         let folder = url.deletingLastPathComponent()
         let prefix = ".\(url.lastPathComponent)."
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            let pid = name.dropFirst(prefix.count).prefix { $0 != "." }
-            guard let pid = pid_t(pid), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            unlink(folder.appendingPathComponent(name).path)
+            guard pid_t(name.dropFirst(prefix.count).prefix { $0 != "." }) != getpid() else { continue }
+            let path = folder.appendingPathComponent(name).path
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+            guard descriptor >= 0 else { continue }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
+            close(descriptor)
         }
     }
 

@@ -28,30 +28,32 @@ struct StoresTests {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    @Test("a write killed before its rename leaves the old file whole and a temporary file the next store removes; a running process's stays")
+    @Test("a write killed before its rename leaves the old file whole and an unlocked temporary the next store removes; one being written stays")
     func killedWriteLeftovers() throws {
         let paths = AppPaths.rooted(at: folder)
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = SessionStore(file: paths.sessionFile)
         try store.save(Seeds.session)
-        let ended = Process()
-        ended.executableURL = URL(fileURLWithPath: "/bin/true")
-        try ended.run()
-        ended.waitUntilExit()
-        let killed = paths.state.appendingPathComponent(".session.json.\(ended.processIdentifier).\(UUID().uuidString).tmp")
-        let running = paths.state.appendingPathComponent(".session.json.\(getppid()).\(UUID().uuidString).tmp")
+        // A killed writer's file is unlocked, whatever its pid now belongs to (here the test runner's parent).
+        let killed = paths.state.appendingPathComponent(".session.json.\(getppid()).\(UUID().uuidString).tmp")
+        let writing = paths.state.appendingPathComponent(".session.json.\(getppid()).\(UUID().uuidString).tmp")
         let own = paths.state.appendingPathComponent(".session.json.\(getpid()).\(UUID().uuidString).tmp")
-        for leftover in [killed, running, own] {
+        for leftover in [killed, writing, own] {
             try Data(#"{"token":"tok_"#.utf8).write(to: leftover)
         }
+        let writer = open(writing.path, O_RDONLY)
+        #expect(flock(writer, LOCK_EX) == 0)
         let next = SessionStore(file: paths.sessionFile)
         #expect(try next.load() == Seeds.session)
         #expect(!FileManager.default.fileExists(atPath: killed.path))
-        #expect(FileManager.default.fileExists(atPath: running.path))
+        #expect(FileManager.default.fileExists(atPath: writing.path))
         #expect(FileManager.default.fileExists(atPath: own.path))
         try next.save(Seeds.session)
         let names = try FileManager.default.contentsOfDirectory(atPath: paths.state.path)
-        #expect(names.filter { $0.hasSuffix(".tmp") }.sorted() == [running.lastPathComponent, own.lastPathComponent].sorted())
+        #expect(names.filter { $0.hasSuffix(".tmp") }.sorted() == [writing.lastPathComponent, own.lastPathComponent].sorted())
+        close(writer)
+        _ = SessionStore(file: paths.sessionFile)
+        #expect(!FileManager.default.fileExists(atPath: writing.path))
     }
 
     @Test("preferences keep the last number and nothing else")
