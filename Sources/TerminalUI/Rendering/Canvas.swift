@@ -56,9 +56,13 @@ public struct Canvas {
         let box = rect ?? Rect(origin: .zero, size: size)
         guard box.width >= 2, box.height >= 2 else { return }
         let b = theme.glyphs.border
-        let horizontal = String(repeating: b.horizontal, count: box.width - 2)
-        write(b.topLeft + horizontal + b.topRight, x: box.minX, y: box.minY, style: style)
-        write(b.bottomLeft + horizontal + b.bottomRight, x: box.minX, y: box.maxY - 1, style: style)
+        for (y, left, right) in [(box.minY, b.topLeft, b.topRight), (box.maxY - 1, b.bottomLeft, b.bottomRight)] {
+            write(left, x: box.minX, y: y, style: style)
+            surface.buffer.repeatGlyph(
+                b.horizontal, count: box.width - 2, x: frame.minX + box.minX + 1, y: frame.minY + y, style: style, clip: clip
+            )
+            write(right, x: box.maxX - 1, y: y, style: style)
+        }
         for y in (box.minY + 1)..<(box.maxY - 1) {
             write(b.vertical, x: box.minX, y: y, style: style)
             write(b.vertical, x: box.maxX - 1, y: y, style: style)

@@ -123,6 +123,22 @@ public struct CellBuffer: Hashable, Sendable {
         return column - x
     }
 
+    /// Writes `count` copies of `glyph` from column `x` on row `y` (a border's edge), one cell each when it is one
+    /// grapheme one column wide; any other glyph is written as text.
+    public mutating func repeatGlyph(_ glyph: String, count: Int, x: Int, y: Int, style: Style, clip: Rect? = nil) {
+        guard count > 0 else { return }
+        guard glyph.count == 1, DisplayWidth.of(glyph) == 1 else {
+            write(String(repeating: glyph, count: count), x: x, y: y, style: style, clip: clip)
+            return
+        }
+        let area = (clip ?? bounds).intersection(bounds)
+        guard y >= area.minY, y < area.maxY else { return }
+        let cell = Cell(text: glyph, width: 1, style: style)
+        for column in max(x, area.minX)..<max(max(x, area.minX), min(x + count, area.maxX)) {
+            set(cell, x: column, y: y)
+        }
+    }
+
     /// Fills a rectangle with blanks of a style.
     public mutating func fill(_ rect: Rect, style: Style) {
         let area = rect.intersection(bounds)

@@ -32,6 +32,8 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     /// Whether the person wants the Spending panel; it still folds away on a terminal smaller than this.
     private var showsSpending = false
     static let spendingMinimumSize = Size(width: 40, height: 24)
+    /// `rows` as the list draws them, by index, for the current `rows` only.
+    private var shownRows: [Int: ListRow] = [:]
     private var rows = Home.Update.ViewModel.TransactionRows(transactions: TransactionWindow(), blurred: false) { _ in
         .init(text: "", amount: "", isIncoming: false)
     }
@@ -146,8 +148,14 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     func numberOfRows(in listView: ListView) -> Int { rows.count }
 
     func listView(_ listView: ListView, rowAt index: Int) -> ListRow {
+        if let row = shownRows[index] { return row }
         let row = rows[index]
-        return ListRow(row.text, detail: row.amount)
+        let shown = ListRow(row.text, detail: row.amount)
+        // The rows on screen, formatted once for this view model rather than once per frame (dates and amounts
+        // cost more than drawing them); a few screens' worth at most.
+        if shownRows.count >= 200 { shownRows.removeAll(keepingCapacity: true) }
+        shownRows[index] = shown
+        return shown
     }
 
     // MARK: Display
@@ -188,6 +196,7 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
         transactions.emptyText = viewModel.emptyText ?? ""
         if viewModel.transactions != rows {
             rows = viewModel.transactions
+            shownRows.removeAll(keepingCapacity: true)
             transactions.reloadData()
         }
         if let message = viewModel.banner {
