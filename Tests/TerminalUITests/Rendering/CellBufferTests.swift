@@ -37,6 +37,17 @@ struct CellBufferTests {
         #expect(DisplayWidth.of(text) == text.map(DisplayWidth.of).reduce(0, +))
     }
 
+    @Test("A repeated glyph fills its run inside the clip only; a glyph wider than a column is written as text")
+    func repeatedGlyph() {
+        var buffer = CellBuffer(size: Size(width: 8, height: 2))
+        buffer.repeatGlyph("─", count: 10, x: -1, y: 0, style: .plain, clip: Rect(x: 1, y: 0, width: 5, height: 2))
+        #expect(buffer.lines[0] == " ─────")
+        buffer.repeatGlyph("漢", count: 3, x: 0, y: 1, style: .plain)
+        #expect(buffer.lines[1] == "漢漢漢")
+        buffer.repeatGlyph("─", count: 2, x: 0, y: 5, style: .plain)
+        #expect(buffer.lines.count == 2)
+    }
+
     @Test("A wide grapheme never straddles the right edge of the clip")
     func rightClip() {
         var buffer = CellBuffer(size: Size(width: 6, height: 1))
