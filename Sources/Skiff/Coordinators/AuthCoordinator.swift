@@ -15,8 +15,8 @@ final class AuthCoordinator: FinishingCoordinator {
     private let factory: SceneFactory
     private let notice: Login.Notice?
     private weak var login: (any LoginBusinessLogic)?
-    /// The Idempotency-Keys of the codes sent from Verify phone, kept while Register is open.
-    private var verifyKeys: RetryKeys<[String]>?
+    /// The Idempotency-Keys of the codes sent from Verify phone, new with each Register.
+    private var verifyKeys = RetryKeys<[String]>()
 
     init(navigation: NavigationController, factory: SceneFactory, notice: Login.Notice?) {
         self.navigation = navigation
@@ -45,18 +45,14 @@ final class AuthCoordinator: FinishingCoordinator {
             guard let self else { return }
             switch route {
             case .verify(let registration, let challenge): self.showVerify(registration: registration, challenge: challenge)
-            case .back:
-                self.verifyKeys = nil
-                _ = self.navigation.pop()
+            case .back: _ = self.navigation.pop()
             }
         }
         navigation.push(controller)
     }
 
     private func showVerify(registration: Registration, challenge: VerificationChallenge) {
-        let keys = verifyKeys ?? RetryKeys()
-        verifyKeys = keys
-        let (controller, interactor) = factory.verifyPhone(registration: registration, challenge: challenge, keys: keys)
+        let (controller, interactor) = factory.verifyPhone(registration: registration, challenge: challenge, keys: verifyKeys)
         interactor.route = { [weak self] route in
             guard let self else { return }
             switch route {

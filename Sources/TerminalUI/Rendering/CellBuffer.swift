@@ -132,9 +132,11 @@ public struct CellBuffer: Hashable, Sendable {
             return
         }
         let area = (clip ?? bounds).intersection(bounds)
-        guard y >= area.minY, y < area.maxY else { return }
+        let start = max(x, area.minX)
+        let end = min(x + count, area.maxX)
+        guard y >= area.minY, y < area.maxY, start < end else { return }
         let cell = Cell(text: glyph, width: 1, style: style)
-        for column in max(x, area.minX)..<max(max(x, area.minX), min(x + count, area.maxX)) {
+        for column in start..<end {
             set(cell, x: column, y: y)
         }
     }
