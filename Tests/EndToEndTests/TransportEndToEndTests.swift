@@ -1,131 +1,133 @@
 import Foundation
 import Testing
 
-/// Runs the real `skiff-server` and `skiff` binaries (no terminal needed) for what they refuse before starting,
-/// what `serve` seeds, and what the app logs about `--server`.
-@Suite("Transport end to end", .serialized)
-struct TransportEndToEndTests {
-    let server: String
-    let skiff: String
-    let folder: URL
+extension EndToEnd {
+    /// Runs the real `skiff-server` and `skiff` binaries (no terminal needed) for what they refuse before starting,
+    /// what `serve` seeds, and what the app logs about `--server`.
+    @Suite("Transport end to end", .serialized)
+    struct TransportEndToEndTests {
+        let server: String
+        let skiff: String
+        let folder: URL
 
-    init() throws {
-        server = try BuiltProduct.path("skiff-server")
-        skiff = try BuiltProduct.path("skiff")
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-transport-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    /// What a finished run left: its exit status and both outputs.
-    struct Outcome {
-        var status: Int32
-        var output: String
-        var errors: String
-    }
-
-    /// Starts `executable` with its outputs in files under `folder`, standard input empty.
-    private func launch(_ executable: String, _ arguments: [String], name: String) throws -> (Process, URL, URL) {
-        let output = folder.appendingPathComponent("\(name).out")
-        let errors = folder.appendingPathComponent("\(name).err")
-        try Data().write(to: output)
-        try Data().write(to: errors)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        return (process, output, errors)
-    }
-
-    /// Runs `executable` to its end, killing it after `timeout`.
-    private func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(60)) async throws -> Outcome {
-        let name = UUID().uuidString
-        let (process, output, errors) = try launch(executable, arguments, name: name)
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus,
-            output: (try? String(contentsOf: output, encoding: .utf8)) ?? "",
-            errors: (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-        )
-    }
-
-    /// Runs `serve` on a free loopback port until it says it listens, then stops it with SIGTERM.
-    private func serveUntilListening(_ arguments: [String]) async throws {
-        let (process, output, errors) = try launch(server, ["serve", "--port", "0"] + arguments, name: "serve-\(UUID().uuidString)")
-        let deadline = ContinuousClock.now + .seconds(60)
-        var log = ""
-        while process.isRunning, ContinuousClock.now < deadline, !log.contains("skiff-server listening") {
-            try await Task.sleep(for: .milliseconds(50))
-            log = ((try? String(contentsOf: errors, encoding: .utf8)) ?? "") + ((try? String(contentsOf: output, encoding: .utf8)) ?? "")
+        init() throws {
+            server = try BuiltProduct.path("skiff-server")
+            skiff = try BuiltProduct.path("skiff")
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-transport-e2e-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        #expect(log.contains("skiff-server listening"), "serve did not start: \(log)")
-    }
 
-    private func storage(_ name: String) -> [String] {
-        ["--database", folder.appendingPathComponent("\(name).sqlite").path,
-         "--sms-outbox", folder.appendingPathComponent("\(name).jsonl").path]
-    }
-
-    @Test("serve refuses plain HTTP and --demo off loopback, and half a TLS pair, saying what to do, before opening anything")
-    func serveRefusals() async throws {
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let cases: [([String], String)] = [
-            (["--host", "0.0.0.0"], "Give --tls-cert and --tls-key to serve HTTPS, or --insecure-http"),
-            (["--host", "0.0.0.0", "--insecure-http", "--demo"], "Leave out --demo, or listen on 127.0.0.1."),
-            (["--tls-cert", "server.pem"], "--tls-cert and --tls-key go together"),
-            (["--tls-key", "server-key.pem"], "--tls-cert and --tls-key go together"),
-        ]
-        for (arguments, message) in cases {
-            let outcome = try await run(server, ["serve", "--port", "0"] + arguments + storage("refused"))
-            #expect(outcome.status == 64, "\(arguments): \(outcome.errors)")
-            #expect(outcome.errors.contains(message), "\(arguments): \(outcome.errors)")
+        /// What a finished run left: its exit status and both outputs.
+        struct Outcome {
+            var status: Int32
+            var output: String
+            var errors: String
         }
-        let missing = folder.appendingPathComponent("missing.pem").path
-        let unreadable = try await run(server, ["serve", "--port", "0", "--tls-cert", missing, "--tls-key", missing] + storage("refused"))
-        #expect(unreadable.status != 0)
-        #expect(unreadable.errors.contains("The TLS certificate \(missing) cannot be read"), "\(unreadable.errors)")
-        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("refused.sqlite").path))
-    }
 
-    @Test("serve seeds no account unless --demo")
-    func demoIsOptIn() async throws {
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try await serveUntilListening(storage("plain"))
-        let plain = try await run(server, ["seed-demo"] + storage("plain"))
-        #expect(plain.output.contains("Seeded the demo account"), "\(plain.output)\(plain.errors)")
+        /// Starts `executable` with its outputs in files under `folder`, standard input empty.
+        private func launch(_ executable: String, _ arguments: [String], name: String) throws -> (Process, URL, URL) {
+            let output = folder.appendingPathComponent("\(name).out")
+            let errors = folder.appendingPathComponent("\(name).err")
+            try Data().write(to: output)
+            try Data().write(to: errors)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = try FileHandle(forWritingTo: output)
+            process.standardError = try FileHandle(forWritingTo: errors)
+            try process.run()
+            return (process, output, errors)
+        }
 
-        try await serveUntilListening(["--demo"] + storage("demo"))
-        let demo = try await run(server, ["seed-demo"] + storage("demo"))
-        #expect(demo.output.contains("The demo account exists already."), "\(demo.output)\(demo.errors)")
-    }
+        /// Runs `executable` to its end, killing it after `timeout`.
+        private func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(60)) async throws -> Outcome {
+            let name = UUID().uuidString
+            let (process, output, errors) = try launch(executable, arguments, name: name)
+            let deadline = ContinuousClock.now + timeout
+            while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            return Outcome(
+                status: process.terminationStatus,
+                output: (try? String(contentsOf: output, encoding: .utf8)) ?? "",
+                errors: (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            )
+        }
 
-    @Test("skiff refuses a plain http:// --server off this machine before the terminal starts, without its password")
-    func appRefusesPlaintext() async throws {
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let data = folder.appendingPathComponent("data").path
-        let outcome = try await run(skiff, ["--data-dir", data, "--server", "http://alex:hunter2@wallet.example.com:8080"])
-        #expect(outcome.status == 64)
-        #expect(outcome.errors.contains("--server http://wallet.example.com:8080 is not on this machine"), "\(outcome.errors)")
-        #expect(outcome.errors.contains("Use https://"))
-        #expect(!outcome.errors.contains("hunter2") && !outcome.output.contains("hunter2"))
-        #expect(!FileManager.default.fileExists(atPath: data))
-    }
+        /// Runs `serve` on a free loopback port until it says it listens, then stops it with SIGTERM.
+        private func serveUntilListening(_ arguments: [String]) async throws {
+            let (process, output, errors) = try launch(server, ["serve", "--port", "0"] + arguments, name: "serve-\(UUID().uuidString)")
+            let deadline = ContinuousClock.now + .seconds(60)
+            var log = ""
+            while process.isRunning, ContinuousClock.now < deadline, !log.contains("skiff-server listening") {
+                try await Task.sleep(for: .milliseconds(50))
+                log = ((try? String(contentsOf: errors, encoding: .utf8)) ?? "") + ((try? String(contentsOf: output, encoding: .utf8)) ?? "")
+            }
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            #expect(log.contains("skiff-server listening"), "serve did not start: \(log)")
+        }
 
-    @Test("skiff logs its --server without user information")
-    func appLogsWithoutUserInformation() async throws {
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let data = folder.appendingPathComponent("data")
-        // Without a terminal the app stops after logging where it would connect.
-        _ = try await run(skiff, ["--data-dir", data.path, "--server", "https://alex:hunter2@127.0.0.1:9"])
-        let log = try String(contentsOf: data.appendingPathComponent("state/skiff.log"), encoding: .utf8)
-        #expect(log.contains("server=https://127.0.0.1:9"), "\(log)")
-        #expect(!log.contains("hunter2") && !log.contains("alex"))
+        private func storage(_ name: String) -> [String] {
+            ["--database", folder.appendingPathComponent("\(name).sqlite").path,
+             "--sms-outbox", folder.appendingPathComponent("\(name).jsonl").path]
+        }
+
+        @Test("serve refuses plain HTTP and --demo off loopback, and half a TLS pair, saying what to do, before opening anything")
+        func serveRefusals() async throws {
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let cases: [([String], String)] = [
+                (["--host", "0.0.0.0"], "Give --tls-cert and --tls-key to serve HTTPS, or --insecure-http"),
+                (["--host", "0.0.0.0", "--insecure-http", "--demo"], "Leave out --demo, or listen on 127.0.0.1."),
+                (["--tls-cert", "server.pem"], "--tls-cert and --tls-key go together"),
+                (["--tls-key", "server-key.pem"], "--tls-cert and --tls-key go together"),
+            ]
+            for (arguments, message) in cases {
+                let outcome = try await run(server, ["serve", "--port", "0"] + arguments + storage("refused"))
+                #expect(outcome.status == 64, "\(arguments): \(outcome.errors)")
+                #expect(outcome.errors.contains(message), "\(arguments): \(outcome.errors)")
+            }
+            let missing = folder.appendingPathComponent("missing.pem").path
+            let unreadable = try await run(server, ["serve", "--port", "0", "--tls-cert", missing, "--tls-key", missing] + storage("refused"))
+            #expect(unreadable.status != 0)
+            #expect(unreadable.errors.contains("The TLS certificate \(missing) cannot be read"), "\(unreadable.errors)")
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("refused.sqlite").path))
+        }
+
+        @Test("serve seeds no account unless --demo")
+        func demoIsOptIn() async throws {
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try await serveUntilListening(storage("plain"))
+            let plain = try await run(server, ["seed-demo"] + storage("plain"))
+            #expect(plain.output.contains("Seeded the demo account"), "\(plain.output)\(plain.errors)")
+
+            try await serveUntilListening(["--demo"] + storage("demo"))
+            let demo = try await run(server, ["seed-demo"] + storage("demo"))
+            #expect(demo.output.contains("The demo account exists already."), "\(demo.output)\(demo.errors)")
+        }
+
+        @Test("skiff refuses a plain http:// --server off this machine before the terminal starts, without its password")
+        func appRefusesPlaintext() async throws {
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let data = folder.appendingPathComponent("data").path
+            let outcome = try await run(skiff, ["--data-dir", data, "--server", "http://alex:hunter2@wallet.example.com:8080"])
+            #expect(outcome.status == 64)
+            #expect(outcome.errors.contains("--server http://wallet.example.com:8080 is not on this machine"), "\(outcome.errors)")
+            #expect(outcome.errors.contains("Use https://"))
+            #expect(!outcome.errors.contains("hunter2") && !outcome.output.contains("hunter2"))
+            #expect(!FileManager.default.fileExists(atPath: data))
+        }
+
+        @Test("skiff logs its --server without user information")
+        func appLogsWithoutUserInformation() async throws {
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let data = folder.appendingPathComponent("data")
+            // Without a terminal the app stops after logging where it would connect.
+            _ = try await run(skiff, ["--data-dir", data.path, "--server", "https://alex:hunter2@127.0.0.1:9"])
+            let log = try String(contentsOf: data.appendingPathComponent("state/skiff.log"), encoding: .utf8)
+            #expect(log.contains("server=https://127.0.0.1:9"), "\(log)")
+            #expect(!log.contains("hunter2") && !log.contains("alex"))
+        }
     }
 }
