@@ -44,11 +44,8 @@ extension EndToEnd {
         func navigationResizeAndQuit() async throws {
             let session = try await startGallery()
             defer { session.kill() }
-            // How long a plain key takes to show on this machine right now: the Esc below is held to it.
-            let enterPressed = Date()
             try session.sendKeys("Down", "Enter")
             try await session.waitFor("Long number")
-            let keyDelay = Date().timeIntervalSince(enterPressed)
             try session.paste("Grace ")
             try session.type("Ada Zoë 漢字")
             try await session.waitFor("Raw value: Grace Ada Zoë 漢字")
@@ -58,15 +55,22 @@ extension EndToEnd {
             #expect(typed.contains("Name         Grace Ada Zoë 漢字"))
             #expect(typed.contains("Gallery › Text fields"))
 
-            let escapePressed = Date()
-            try session.sendKeys("Escape")
-            let back = try await session.waitForAbsence("Long number")
-            let escapeDelay = Date().timeIntervalSince(escapePressed)
-            // ncurses' own delay for a lone Esc is 1 s; the kit's is 25 ms. Under a loaded machine both keys slow down.
-            #expect(
-                escapeDelay < keyDelay + 0.9,
-                "a lone Esc took \(escapeDelay) s, a plain key \(keyDelay) s (ncurses' default delay is 1 s)"
-            )
+            // ncurses' own delay for a lone Esc is 1 s; the kit's is 25 ms. A loaded machine (the whole test run beside
+            // it) sometimes delays one Esc's frame past a second, so the fastest of up to three tries is what counts:
+            // a delay that is the terminal's would hold every try.
+            var escapeDelays: [TimeInterval] = []
+            var back = ""
+            for attempt in 0..<3 where escapeDelays.allSatisfy({ $0 >= 0.9 }) {
+                if attempt > 0 {
+                    try session.sendKeys("Enter")
+                    try await session.waitFor("Long number")
+                }
+                let escapePressed = Date()
+                try session.sendKeys("Escape")
+                back = try await session.waitForAbsence("Long number")
+                escapeDelays.append(Date().timeIntervalSince(escapePressed))
+            }
+            #expect(escapeDelays.min() ?? 9 < 0.9, "a lone Esc took \(escapeDelays) s (ncurses' default delay is 1 s)")
             #expect(back.contains("Every TerminalUI view"))
             #expect(!back.contains("›"))
 
