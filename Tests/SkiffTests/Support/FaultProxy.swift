@@ -50,9 +50,6 @@ final class FaultProxy: Sendable {
         var rules: [Rule] = []
         var listener: (any Channel)?
         var connections: [ObjectIdentifier: any Channel] = [:]
-        /// While connections are refused: a socket bound to the port but not listening, so that the port stays the
-        /// proxy's (a test running beside could otherwise be handed it) and a connection is refused.
-        var placeholder: Int32?
         /// Every request seen, as `METHOD /path`, and whether a fault hit it.
         var log: [(request: String, fault: Fault?)] = []
     }
@@ -108,47 +105,18 @@ final class FaultProxy: Sendable {
     /// Stops listening and closes every open connection: connecting to the port is refused until
     /// `acceptConnections()`.
     func refuseConnections() async {
-        let placeholder = Self.holdPort(port)
         let (listener, connections) = state.withLock { state in
-            defer { state.listener = nil; state.connections = [:]; state.placeholder = placeholder }
+            defer { state.listener = nil; state.connections = [:] }
             return (state.listener, Array(state.connections.values))
         }
         try? await listener?.close()
         for connection in connections { try? await connection.close() }
     }
 
-    /// Listens on the same port again after `refuseConnections()`: the new listener is bound beside the placeholder
-    /// (both with SO_REUSEPORT) before the placeholder goes, so the port is never free in between.
+    /// Listens on the same port again after `refuseConnections()`.
     func acceptConnections() async throws {
         guard state.withLock({ $0.listener == nil }) else { return }
         accept(on: try await Self.bind(port: port))
-        if let placeholder = state.withLock({ state in defer { state.placeholder = nil }; return state.placeholder }) {
-            close(placeholder)
-        }
-    }
-
-    /// A TCP socket bound to 127.0.0.1:`port` with SO_REUSEADDR and SO_REUSEPORT, not listening; nil if it could not
-    /// be made (the port is then simply closed, as before).
-    private static func holdPort(_ port: Int) -> Int32? {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return nil }
-        var on: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0 else {
-            close(descriptor)
-            return nil
-        }
-        return descriptor
     }
 
     func stop() async {
@@ -163,7 +131,6 @@ final class FaultProxy: Sendable {
     private static func bind(port: Int) async throws -> NIOAsyncChannel<Connection, Never> {
         try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .serverChannelOption(.socketOption(NIOBSDSocket.Option(rawValue: SO_REUSEPORT)), value: 1)
             .bind(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline()
