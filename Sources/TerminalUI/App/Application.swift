@@ -31,6 +31,8 @@ public final class Application {
     public private(set) var isStarted = false
     /// How many frames have been drawn.
     public private(set) var frameCount = 0
+    /// The rows the last frame drew (all of them for a whole frame).
+    public private(set) var lastDrawnRows: Range<Int>?
     /// Whether the terminal window has the focus, as last reported (true until a terminal reports otherwise).
     public private(set) var isTerminalFocused = true
     /// Called when the terminal reports that its window gained (true) or lost (false) the focus.
@@ -43,6 +45,13 @@ public final class Application {
     private let rootView = View()
     private var decoder = KeyDecoder()
     private var needsDisplay = true
+    /// Whether the next frame is drawn whole rather than only where views changed.
+    private var needsFullFrame = true
+    /// The last frame presented, which the next one starts from.
+    private var lastFrame: CellBuffer?
+    /// Whether every frame drawn in part is checked against the same frame drawn whole, stopping the program on
+    /// a difference. On by default for the headless terminal, which tests draw on; it doubles a frame's cost.
+    public var verifiesPartialFrames: Bool
     private var isRendering = false
     private var renderScheduled = false
     /// The async work started through `task(_:)`, for `settle()`.
@@ -62,6 +71,7 @@ public final class Application {
         self.environment = environment
         explicitTheme = theme
         self.theme = theme ?? .colored()
+        verifiesPartialFrames = terminal is HeadlessTerminal
         rootViewController.hostApplication = self
         if let navigation = rootViewController as? NavigationController {
             navigation.attachedApplication = self
@@ -147,6 +157,7 @@ public final class Application {
             terminal.resume()
             terminal.updateSize()
             needsDisplay = true
+            needsFullFrame = true
             render()
         case SIGWINCH:
             dispatch(.resize)
@@ -166,6 +177,7 @@ public final class Application {
         terminal.resume()
         terminal.updateSize()
         needsDisplay = true
+        needsFullFrame = true
         render()
     }
 
@@ -245,6 +257,7 @@ public final class Application {
             return
         case .resize:
             terminal.updateSize()
+            needsFullFrame = true
             setNeedsDisplay()
             return
         case .focus(let gained):
@@ -342,6 +355,11 @@ public final class Application {
     }
 
     /// Lays out and draws a frame and hands it to the terminal.
+    ///
+    /// Only the rows where a view asked to be drawn again (`View.setNeedsDisplay()`), moved, appeared or
+    /// disappeared are drawn, over a copy of the last frame; a frame where nothing changed is not drawn at all.
+    /// The whole screen is drawn on the first frame, after a resize or a return from the shell, and while the
+    /// help overlay or the size warning shows.
     public func render() {
         guard isStarted else { return }
         isRendering = true
@@ -349,23 +367,66 @@ public final class Application {
         needsDisplay = false
         let size = terminal.size
         let screen = Rect(origin: .zero, size: size)
-        let surface = DrawingSurface(buffer: CellBuffer(size: size))
-        let canvas = Canvas(surface: surface, frame: screen, clip: screen, theme: theme)
-        if isTooSmall {
-            drawTooSmall(in: canvas)
-        } else {
+        let showsOverlay = isTooSmall || isHelpVisible
+        var changedRows: Range<Int>?
+        if !isTooSmall {
             rootView.frame = screen
             rootViewController.view.frame = screen
             visibleViewController?.ensureFocus()
             rootView.layoutTree()
-            rootView.drawTree(in: canvas)
-            if isHelpVisible {
-                HelpOverlay(title: visibleViewController?.title ?? "", bindings: helpBindings).draw(in: canvas)
-            }
+            rootView.collectChangedRows(origin: .zero, clip: screen, isShown: true, into: &changedRows)
         }
+        let redrawsAll = needsFullFrame || showsOverlay || lastFrame?.size != size
+        needsFullFrame = showsOverlay
+        let rows: Range<Int>
+        if redrawsAll {
+            rows = 0..<size.height
+        } else if let changedRows {
+            rows = changedRows
+        } else {
+            updateAnimation()
+            return
+        }
+        let clip = Rect(x: 0, y: rows.lowerBound, width: size.width, height: rows.count)
+        var buffer = redrawsAll ? CellBuffer(size: size) : lastFrame ?? CellBuffer(size: size)
+        if !redrawsAll {
+            buffer.fill(clip, style: .plain)
+        }
+        let surface = DrawingSurface(buffer: buffer)
+        draw(in: Canvas(surface: surface, frame: screen, clip: clip, theme: theme))
+        if verifiesPartialFrames && !redrawsAll {
+            verifyPartialFrame(surface.buffer, rows: rows)
+        }
+        lastFrame = surface.buffer
+        lastDrawnRows = rows
         terminal.present(surface.buffer)
         frameCount += 1
         updateAnimation()
+    }
+
+    /// Draws the screen, or the part of it the canvas clips to.
+    private func draw(in canvas: Canvas) {
+        if isTooSmall {
+            drawTooSmall(in: canvas)
+            return
+        }
+        rootView.drawTree(in: canvas)
+        if isHelpVisible {
+            HelpOverlay(title: visibleViewController?.title ?? "", bindings: helpBindings).draw(in: canvas)
+        }
+    }
+
+    /// Stops the program when a frame drawn in part differs from the same frame drawn whole: a view changed
+    /// what it draws without calling `setNeedsDisplay()`.
+    private func verifyPartialFrame(_ partial: CellBuffer, rows: Range<Int>) {
+        let screen = Rect(origin: .zero, size: partial.size)
+        let whole = DrawingSurface(buffer: CellBuffer(size: partial.size))
+        draw(in: Canvas(surface: whole, frame: screen, clip: screen, theme: theme))
+        guard whole.buffer != partial else { return }
+        let row = (0..<partial.size.height).first { partial.line($0) != whole.buffer.line($0) }
+        let detail = row.map { "row \($0): drawn \"\(partial.line($0))\", expected \"\(whole.buffer.line($0))\"" }
+            ?? "same text, different styles"
+        preconditionFailure("A frame drawn in part (rows \(rows)) differs from the whole frame: \(detail)")
     }
 
     private var visibleViewController: ViewController? {

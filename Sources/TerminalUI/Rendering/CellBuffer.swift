@@ -24,20 +24,28 @@ public struct Cell: Hashable, Sendable {
 /// A rectangle of cells that views draw into; terminals present it.
 public struct CellBuffer: Hashable, Sendable {
     public private(set) var size: Size
-    public private(set) var cells: [Cell]
+    /// The cells row by row. Each row is its own array, so a frame that starts as a copy of the last one copies
+    /// only the rows it changes, and an unchanged row compares equal at once (it is the same storage).
+    private var rows: [[Cell]]
 
     /// A buffer of blanks.
     public init(size: Size, style: Style = .plain) {
         self.size = Size(width: max(0, size.width), height: max(0, size.height))
-        cells = Array(repeating: .blank(style), count: self.size.width * self.size.height)
+        rows = Array(repeating: Array(repeating: .blank(style), count: self.size.width), count: self.size.height)
     }
+
+    /// Every cell, row after row.
+    public var cells: [Cell] { rows.flatMap { $0 } }
+
+    /// The cells of one row.
+    public func row(_ y: Int) -> [Cell] { rows[y] }
 
     /// The whole buffer as a rectangle.
     public var bounds: Rect { Rect(origin: .zero, size: size) }
 
     /// The cell at a column and row.
     public subscript(x: Int, y: Int) -> Cell {
-        cells[y * size.width + x]
+        rows[y][x]
     }
 
     private static let asciiText: [String] = (0..<128).map { String(Unicode.Scalar(UInt8($0))) }
@@ -45,27 +53,29 @@ public struct CellBuffer: Hashable, Sendable {
     /// Puts a cell, keeping wide graphemes whole: a half that is overwritten turns the other half into a blank.
     public mutating func set(_ cell: Cell, x: Int, y: Int) {
         guard x >= 0, y >= 0, x < size.width, y < size.height else { return }
-        let index = y * size.width + x
-        let old = cells[index]
-        if old.isContinuation && x > 0 {
-            cells[index - 1] = .blank(cells[index - 1].style)
-        }
-        if old.width == 2 && x + 1 < size.width {
-            cells[index + 1] = .blank(old.style)
-        }
-        if cell.width == 2 {
-            guard x + 1 < size.width else {
-                cells[index] = .blank(cell.style)
-                return
+        let width = size.width
+        rows[y].withUnsafeMutableBufferPointer { line in
+            let old = line[x]
+            if old.isContinuation && x > 0 {
+                line[x - 1] = .blank(line[x - 1].style)
             }
-            let next = cells[index + 1]
-            if next.width == 2 && x + 2 < size.width {
-                cells[index + 2] = .blank(next.style)
+            if old.width == 2 && x + 1 < width {
+                line[x + 1] = .blank(old.style)
             }
-            cells[index] = cell
-            cells[index + 1] = Cell(text: "", width: 0, style: cell.style)
-        } else {
-            cells[index] = cell
+            if cell.width == 2 {
+                guard x + 1 < width else {
+                    line[x] = .blank(cell.style)
+                    return
+                }
+                let next = line[x + 1]
+                if next.width == 2 && x + 2 < width {
+                    line[x + 2] = .blank(next.style)
+                }
+                line[x] = cell
+                line[x + 1] = Cell(text: "", width: 0, style: cell.style)
+            } else {
+                line[x] = cell
+            }
         }
     }
 
@@ -146,6 +156,10 @@ public struct CellBuffer: Hashable, Sendable {
         let area = rect.intersection(bounds)
         guard !area.isEmpty else { return }
         for y in area.minY..<area.maxY {
+            if area.width == size.width {
+                rows[y] = Array(repeating: .blank(style), count: size.width)
+                continue
+            }
             for x in area.minX..<area.maxX {
                 set(.blank(style), x: x, y: y)
             }
@@ -158,7 +172,7 @@ public struct CellBuffer: Hashable, Sendable {
         guard !area.isEmpty else { return }
         for y in area.minY..<area.maxY {
             for x in area.minX..<area.maxX {
-                cells[y * size.width + x].style = transform(cells[y * size.width + x].style)
+                rows[y][x].style = transform(rows[y][x].style)
             }
         }
     }
@@ -166,8 +180,8 @@ public struct CellBuffer: Hashable, Sendable {
     /// One row as text, with trailing spaces removed.
     public func line(_ y: Int) -> String {
         var text = ""
-        for x in 0..<size.width {
-            text += cells[y * size.width + x].text
+        for cell in rows[y] {
+            text += cell.text
         }
         while text.last == " " {
             text.removeLast()

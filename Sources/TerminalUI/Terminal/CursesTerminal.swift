@@ -157,10 +157,14 @@ public final class CursesTerminal: Terminal {
         let width = buffer.size.width
         var text = [wchar_t](repeating: 0, count: 6)
         for y in 0..<buffer.size.height {
+            let row = buffer.row(y)
+            let previousRow = full ? nil : previous?.row(y)
+            // A row the frame did not draw is the last frame's own storage: equal at once.
+            if let previousRow, previousRow == row { continue }
             for x in 0..<width {
-                let cell = buffer[x, y]
+                let cell = row[x]
                 if cell.isContinuation { continue }
-                if !full, let previous, previous[x, y] == cell {
+                if let previousRow, previousRow[x] == cell {
                     continue
                 }
                 var count = 0

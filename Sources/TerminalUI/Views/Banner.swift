@@ -24,6 +24,7 @@ open class Banner: View {
 
     /// Hides the banner.
     public func clear() {
+        guard message != nil || !isHidden else { return }
         message = nil
         isHidden = true
         setNeedsDisplay()

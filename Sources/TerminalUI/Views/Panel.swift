@@ -1,7 +1,7 @@
 /// A bordered box with an optional title around one content view.
 @MainActor
 open class Panel: View {
-    public var title: String? { didSet { setNeedsDisplay() } }
+    public var title: String? { didSet { if title != oldValue { setNeedsDisplay() } } }
     /// Space between the border and the content.
     public var padding: EdgeInsets { didSet { setNeedsDisplay() } }
     public let content: View

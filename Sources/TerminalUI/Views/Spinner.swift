@@ -1,7 +1,7 @@
 /// An activity indicator with a caption; it animates only while running.
 @MainActor
 open class Spinner: View {
-    public var title: String { didSet { setNeedsDisplay() } }
+    public var title: String { didSet { if title != oldValue { setNeedsDisplay() } } }
     public private(set) var isRunning = false
     /// The current animation step.
     public private(set) var frameIndex = 0
@@ -21,6 +21,7 @@ open class Spinner: View {
 
     /// Stops animating and hides the spinner.
     public func stop() {
+        guard isRunning || !isHidden else { return }
         isRunning = false
         isHidden = true
         frameIndex = 0

@@ -2,9 +2,11 @@
 @MainActor
 open class StatusBar: View {
     /// The bindings whose keys are shown.
-    public var hints: [KeyBinding] = [] { didSet { setNeedsDisplay() } }
+    public var hints: [KeyBinding] = [] {
+        didSet { if hints.map(\.shownParts) != oldValue.map(\.shownParts) { setNeedsDisplay() } }
+    }
     /// Text shown at the right end.
-    public var message: String? { didSet { setNeedsDisplay() } }
+    public var message: String? { didSet { if message != oldValue { setNeedsDisplay() } } }
 
     public override init() {
         super.init()
@@ -12,7 +14,7 @@ open class StatusBar: View {
 
     /// The hint text as drawn, such as `Enter open  Esc back  ? help`.
     public var hintText: String {
-        hints.map { "\($0.keyLabel) \($0.help)" }.joined(separator: "  ")
+        hints.map { $0.shownParts.joined(separator: " ") }.joined(separator: "  ")
     }
 
     open override func sizeThatFits(_ proposal: Size) -> Size {
@@ -39,4 +41,9 @@ open class StatusBar: View {
             x += 2
         }
     }
+}
+
+extension KeyBinding {
+    /// The key label and the description, as the status bar draws them.
+    fileprivate var shownParts: [String] { [keyLabel, help] }
 }

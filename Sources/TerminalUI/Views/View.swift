@@ -19,12 +19,22 @@ open class View {
         didSet {
             if isFocused != oldValue {
                 focusDidChange()
+                // Views around this one may draw differently while they hold the focus (a panel's border).
+                var ancestor = superview
+                while let view = ancestor {
+                    view.needsDraw = true
+                    ancestor = view.superview
+                }
                 setNeedsDisplay()
             }
         }
     }
     /// Called on the root of a view tree when anything in it needs to be drawn again.
     public var onNeedsDisplay: (@MainActor () -> Void)?
+    /// Whether what the view draws changed since its last frame (set by `setNeedsDisplay()`).
+    var needsDraw = true
+    /// Where the view was drawn in the last frame, in screen coordinates; nil when it was not drawn.
+    var drawnRect: Rect?
 
     public init() {}
 
@@ -84,8 +94,12 @@ open class View {
         parent.setNeedsDisplay()
     }
 
-    /// Asks for the screen to be drawn again.
+    /// Asks for the view to be drawn again in the next frame (with whatever lies over or under it).
+    ///
+    /// A frame redraws only the rows of the views that asked, so a view calls this whenever anything it draws
+    /// changes.
     public func setNeedsDisplay() {
+        needsDraw = true
         var view: View = self
         while let parent = view.superview {
             view = parent
@@ -151,6 +165,29 @@ open class View {
         layoutSubviews()
         for subview in subviews where !subview.isHidden {
             subview.layoutTree()
+        }
+    }
+
+    /// The rows of the screen that must be drawn again: where views that asked for it were and are now, and
+    /// where views moved, appeared or disappeared; clears the requests. `origin` is this view's superview's
+    /// top-left corner on screen and `clip` what of the screen it may draw on.
+    func collectChangedRows(origin: Point, clip: Rect, isShown: Bool, into rows: inout Range<Int>?) {
+        let onScreen = frame.offsetBy(dx: origin.x, dy: origin.y)
+        let shown = isShown && !isHidden
+        let drawn: Rect? = shown ? onScreen.intersection(clip) : nil
+        let now = drawn.flatMap { $0.isEmpty ? nil : $0 }
+        if needsDraw || now != drawnRect {
+            for rect in [drawnRect, now] {
+                guard let rect else { continue }
+                let span = rect.minY..<rect.maxY
+                rows = rows.map { min($0.lowerBound, span.lowerBound)..<max($0.upperBound, span.upperBound) } ?? span
+            }
+        }
+        needsDraw = false
+        drawnRect = now
+        for subview in subviews {
+            subview.collectChangedRows(
+                origin: onScreen.origin, clip: now ?? .zero, isShown: shown && now != nil, into: &rows)
         }
     }
 

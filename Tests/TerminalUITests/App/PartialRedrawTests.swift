@@ -1,0 +1,119 @@
+import Testing
+@testable import TerminalUI
+
+/// Three labels on rows 1 to 3 under the header, and a list below them.
+@MainActor
+private final class RowsScreen: ViewController, ListViewDataSource {
+    let first = Label("First")
+    let second = Label("Second")
+    let third = Label("Third")
+    let list = ListView(emptyText: "Nothing")
+    var items = (0..<40).map { "Item \($0)" }
+
+    override func viewDidLoad() {
+        let stack = VStack()
+        stack.add(first, size: .fixed(1))
+        stack.add(second, size: .fixed(1))
+        stack.add(third, size: .fixed(1))
+        stack.add(Panel(title: "Items", content: list), size: .fill)
+        view.addSubview(stack)
+        list.dataSource = self
+        focus(list)
+    }
+
+    func numberOfRows(in listView: ListView) -> Int { items.count }
+    func listView(_ listView: ListView, rowAt index: Int) -> ListRow { ListRow(items[index]) }
+}
+
+/// A view that draws a value it changes without asking to be drawn again: the mistake the check catches.
+@MainActor
+private final class ForgetfulView: View {
+    var value = "before"
+    override func draw(in canvas: Canvas) { canvas.write(value, x: 0, y: 0) }
+}
+
+@Suite("Partial redraw", .timeLimit(.minutes(1)))
+@MainActor
+struct PartialRedrawTests {
+    @Test("A label's change draws only its row, over the rest of the last frame")
+    func labelRow() async throws {
+        let screen = RowsScreen(title: "Rows")
+        let (app, terminal) = try makeApp(NavigationController(root: screen))
+        #expect(app.lastDrawnRows == 0..<16)
+        let before = terminal.lines
+        screen.second.text = "Changed"
+        await app.settle()
+        #expect(app.lastDrawnRows == 2..<3)
+        #expect(terminal.lines[2] == "Changed")
+        #expect(terminal.lines.enumerated().filter { $0.offset != 2 }.map(\.element)
+            == before.enumerated().filter { $0.offset != 2 }.map(\.element))
+    }
+
+    @Test("A step in a list draws the list's rows, not the labels, border or status bar")
+    func listStep() throws {
+        let screen = RowsScreen(title: "Rows")
+        let (app, terminal) = try makeApp(NavigationController(root: screen))
+        app.send(.down)
+        let rows = try #require(app.lastDrawnRows)
+        #expect(rows.lowerBound >= 5 && rows.upperBound <= 14)
+        #expect(terminal.lines[6].contains("Item 1"))
+    }
+
+    @Test("A view that is hidden, shown or moved is drawn again where it was and where it is")
+    func hiddenAndMoved() async throws {
+        let screen = RowsScreen(title: "Rows")
+        let (app, terminal) = try makeApp(NavigationController(root: screen))
+        screen.first.isHidden = true
+        await app.settle()
+        #expect(terminal.lines[1] == "Second")
+        #expect(terminal.lines[2] == "Third")
+        screen.first.isHidden = false
+        await app.settle()
+        #expect(terminal.lines[1...3] == ["First", "Second", "Third"])
+    }
+
+    @Test("A key that changes nothing draws no frame")
+    func unchangedKey() throws {
+        let screen = RowsScreen(title: "Rows")
+        let (app, terminal) = try makeApp(NavigationController(root: screen))
+        let frames = terminal.presentCount
+        app.send(.character("x"))
+        #expect(terminal.presentCount == frames)
+        app.send(.down)
+        #expect(terminal.presentCount == frames + 1)
+    }
+
+    @Test("The screen is drawn whole again after the help overlay closes and after a resize")
+    func wholeFrames() throws {
+        let screen = RowsScreen(title: "Rows")
+        let (app, terminal) = try makeApp(NavigationController(root: screen))
+        app.send(.character("?"))
+        #expect(app.lastDrawnRows == 0..<16)
+        app.send(.character("?"))
+        #expect(app.lastDrawnRows == 0..<16)
+        #expect(terminal.lines[1] == "First")
+        terminal.resize(width: 50, height: 14)
+        app.send(.resize)
+        #expect(app.lastDrawnRows == 0..<14)
+    }
+
+    @Test("A view that changes what it draws without asking stops a checked program")
+    func forgottenRedrawIsCaught() async {
+        await #expect(processExitsWith: .failure) {
+            await MainActor.run {
+                let forgetful = ForgetfulView()
+                let root = ViewController(title: "Check")
+                let label = Label("Label")
+                let stack = VStack()
+                stack.add(forgetful, size: .fixed(1))
+                stack.add(label, size: .fixed(1))
+                root.view.addSubview(stack)
+                let app = Application(terminal: HeadlessTerminal(width: 40, height: 12), rootViewController: root)
+                try? app.start()
+                forgetful.value = "after"
+                label.text = "Changed"
+                app.renderIfNeeded()
+            }
+        }
+    }
+}
