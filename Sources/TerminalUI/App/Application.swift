@@ -45,6 +45,8 @@ public final class Application {
     private let rootView = View()
     private var decoder = KeyDecoder()
     private var needsDisplay = true
+    /// Whether a view changed in a way that may move or resize views since the last layout.
+    private var needsLayout = true
     /// Whether the next frame is drawn whole rather than only where views changed.
     private var needsFullFrame = true
     /// The last frame presented, which the next one starts from.
@@ -86,7 +88,10 @@ public final class Application {
         try terminal.start()
         isStarted = true
         theme = explicitTheme ?? Theme.forTerminal(terminal.capabilities, environment: environment)
-        rootView.onNeedsDisplay = { [weak self] in self?.setNeedsDisplay() }
+        rootView.onNeedsDisplay = { [weak self] layoutMayChange in
+            if layoutMayChange { self?.needsLayout = true }
+            self?.setNeedsDisplay()
+        }
         rootView.addSubview(rootViewController.view)
         rootViewController.beginAppearance(true)
         rootViewController.endAppearance(true)
@@ -368,16 +373,22 @@ public final class Application {
         let size = terminal.size
         let screen = Rect(origin: .zero, size: size)
         let showsOverlay = isTooSmall || isHelpVisible
+        let redrawsAll = needsFullFrame || showsOverlay || lastFrame?.size != size
+        needsFullFrame = showsOverlay
         var changedRows: Range<Int>?
         if !isTooSmall {
             rootView.frame = screen
             rootViewController.view.frame = screen
             visibleViewController?.ensureFocus()
-            rootView.layoutTree()
+            rootViewController.willDrawFrame()
+            if needsLayout || redrawsAll {
+                rootView.layoutTree()
+                needsLayout = false
+            } else if verifiesPartialFrames {
+                verifyLayoutUnchanged()
+            }
             rootView.collectChangedRows(origin: .zero, clip: screen, isShown: true, into: &changedRows)
         }
-        let redrawsAll = needsFullFrame || showsOverlay || lastFrame?.size != size
-        needsFullFrame = showsOverlay
         let rows: Range<Int>
         if redrawsAll {
             rows = 0..<size.height
@@ -414,6 +425,16 @@ public final class Application {
         if isHelpVisible {
             HelpOverlay(title: visibleViewController?.title ?? "", bindings: helpBindings).draw(in: canvas)
         }
+    }
+
+    /// Stops the program when laying out again would move, resize, show or hide a view although no view said its
+    /// change could (`setNeedsDisplay(sizeUnchanged: true)` passed for a change that alters a size).
+    private func verifyLayoutUnchanged() {
+        let before = rootView.layoutState
+        rootView.layoutTree()
+        let after = rootView.layoutState
+        guard !before.elementsEqual(after, by: { $0.0 == $1.0 && $0.1 == $1.1 }) else { return }
+        preconditionFailure("A frame skipped layout, but laying out again changes views' frames")
     }
 
     /// Stops the program when a frame drawn in part differs from the same frame drawn whole: a view changed

@@ -263,18 +263,23 @@ open class NavigationController: ViewController {
 
     // MARK: Layout
 
+    /// The breadcrumb and the key hints follow the visible screen on every frame, laid out or not.
+    override func willDrawFrame() {
+        header.titles = coveringViewController.map { [$0.title] } ?? viewControllers.map(\.title)
+        statusBar.hints = statusHints
+        visibleViewController?.willDrawFrame()
+    }
+
     func layout(in bounds: Rect) {
         var content = bounds
         header.isHidden = !showsHeader
         statusBar.isHidden = !showsStatusBar
         if showsHeader {
             header.frame = Rect(x: 0, y: 0, width: bounds.width, height: 1)
-            header.titles = coveringViewController.map { [$0.title] } ?? viewControllers.map(\.title)
             content = content.inset(by: EdgeInsets(top: 1))
         }
         if showsStatusBar {
             statusBar.frame = Rect(x: 0, y: bounds.maxY - 1, width: bounds.width, height: 1)
-            statusBar.hints = statusHints
             content = content.inset(by: EdgeInsets(bottom: 1))
         }
         if let cover = coveringViewController {

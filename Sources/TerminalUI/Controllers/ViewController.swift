@@ -121,6 +121,10 @@ open class ViewController {
         return true
     }
 
+    /// Called before every frame, laid out or not: containers bring what they show of their children (titles, key
+    /// hints) up to date here.
+    func willDrawFrame() {}
+
     /// Focuses the first focusable view when nothing valid is focused.
     func ensureFocus() {
         let views = focusableViews

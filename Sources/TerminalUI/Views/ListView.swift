@@ -99,7 +99,7 @@ open class ListView: View {
         if let nearEndReportedAt, nearEndReportedAt != rowCount {
             self.nearEndReportedAt = nil
         }
-        setNeedsDisplay()
+        setNeedsDisplay(sizeUnchanged: true)
     }
 
     /// Selects a row (clamped) and scrolls it into view.
@@ -115,7 +115,7 @@ open class ListView: View {
         }
         checkNearEnd(reaching: clamped)
         reportVisibleRows()
-        setNeedsDisplay()
+        setNeedsDisplay(sizeUnchanged: true)
     }
 
     /// Scrolls by a number of rows (the mouse wheel), moving the selection only as far as needed to keep it
@@ -135,7 +135,7 @@ open class ListView: View {
         }
         checkNearEnd(reaching: lastVisible)
         reportVisibleRows()
-        setNeedsDisplay()
+        setNeedsDisplay(sizeUnchanged: true)
     }
 
     open override func handleMouse(_ event: MouseEvent) -> Bool {

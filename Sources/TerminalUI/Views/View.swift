@@ -29,8 +29,9 @@ open class View {
             }
         }
     }
-    /// Called on the root of a view tree when anything in it needs to be drawn again.
-    public var onNeedsDisplay: (@MainActor () -> Void)?
+    /// Called on the root of a view tree when anything in it needs to be drawn again, with whether the change
+    /// may alter a view's size or place (false for one that only changes what a view shows in place).
+    public var onNeedsDisplay: (@MainActor (_ layoutMayChange: Bool) -> Void)?
     /// Whether what the view draws changed since its last frame (set by `setNeedsDisplay()`).
     var needsDraw = true
     /// Where the view was drawn in the last frame, in screen coordinates; nil when it was not drawn.
@@ -97,14 +98,24 @@ open class View {
     /// Asks for the view to be drawn again in the next frame (with whatever lies over or under it).
     ///
     /// A frame redraws only the rows of the views that asked, so a view calls this whenever anything it draws
-    /// changes.
-    public func setNeedsDisplay() {
+    /// changes. With `sizeUnchanged` (a selection or a scroll position that moved) the frame skips laying out
+    /// again: pass it only when neither this view's size nor any other view's place can follow from the change.
+    public func setNeedsDisplay(sizeUnchanged: Bool = false) {
         needsDraw = true
         var view: View = self
         while let parent = view.superview {
             view = parent
         }
-        view.onNeedsDisplay?()
+        view.onNeedsDisplay?(!sizeUnchanged)
+    }
+
+    /// Every view's frame and whether it is hidden, in tree order.
+    var layoutState: [(Rect, Bool)] {
+        var state = [(frame, isHidden)]
+        for subview in subviews {
+            state += subview.layoutState
+        }
+        return state
     }
 
     /// Whether `view` is this view or lies inside it.

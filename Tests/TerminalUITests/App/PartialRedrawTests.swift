@@ -32,6 +32,17 @@ private final class ForgetfulView: View {
     override func draw(in canvas: Canvas) { canvas.write(value, x: 0, y: 0) }
 }
 
+/// A view that grows but says its size is unchanged: the mistake the layout check catches.
+@MainActor
+private final class GrowingView: View {
+    var lines = 1
+    func grow() {
+        lines += 1
+        setNeedsDisplay(sizeUnchanged: true)
+    }
+    override func sizeThatFits(_ proposal: Size) -> Size { Size(width: proposal.width, height: min(lines, proposal.height)) }
+}
+
 @Suite("Partial redraw", .timeLimit(.minutes(1)))
 @MainActor
 struct PartialRedrawTests {
@@ -115,5 +126,35 @@ struct PartialRedrawTests {
                 app.renderIfNeeded()
             }
         }
+    }
+
+    @Test("A change that resizes a view but says it does not stops a checked program")
+    func wrongSizeUnchangedIsCaught() async {
+        await #expect(processExitsWith: .failure) {
+            await MainActor.run {
+                let growing = GrowingView()
+                let root = ViewController(title: "Check")
+                let stack = VStack()
+                stack.add(growing, size: .fit)
+                stack.add(Label("Below"), size: .fixed(1))
+                root.view.addSubview(stack)
+                let app = Application(terminal: HeadlessTerminal(width: 40, height: 12), rootViewController: root)
+                try? app.start()
+                growing.grow()
+                app.renderIfNeeded()
+            }
+        }
+    }
+
+    @Test("A list step moves the selection without laying out again, and a label's new text is laid out")
+    func layoutOnlyWhenSizesMayChange() async throws {
+        let screen = RowsScreen(title: "Rows")
+        let (app, terminal) = try makeApp(NavigationController(root: screen))
+        app.send(.down)
+        #expect(terminal.lines[6].contains("Item 1"))
+        screen.first.isHidden = true
+        await app.settle()
+        #expect(terminal.lines[1] == "Second")
+        #expect(terminal.lines[3].contains("Items"))
     }
 }
