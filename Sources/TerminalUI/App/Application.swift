@@ -56,6 +56,9 @@ public final class Application {
     public var verifiesPartialFrames: Bool
     private var isRendering = false
     private var renderScheduled = false
+    /// Whether keys are being handled now; the frame is drawn when they are done, so a change needs no task to
+    /// draw it later.
+    private var isHandlingInput = false
     /// The async work started through `task(_:)`, for `settle()`.
     public let tasks = TaskTracker()
     private var animationTask: Task<Void, Never>?
@@ -198,6 +201,8 @@ public final class Application {
 
     /// Decodes raw bytes as typed input and handles the keys.
     public func process(_ bytes: [UInt8]) {
+        isHandlingInput = true
+        defer { isHandlingInput = false }
         for key in decoder.decode(bytes) {
             dispatch(key)
         }
@@ -234,12 +239,16 @@ public final class Application {
 
     /// Handles one key as if typed, then draws if anything changed.
     public func send(_ key: Key) {
+        isHandlingInput = true
+        defer { isHandlingInput = false }
         dispatch(key)
         renderIfNeeded()
     }
 
     /// Handles keys in order.
     public func send(_ keys: [Key]) {
+        isHandlingInput = true
+        defer { isHandlingInput = false }
         for key in keys {
             dispatch(key)
         }
@@ -344,7 +353,7 @@ public final class Application {
     public func setNeedsDisplay() {
         guard !isRendering else { return }
         needsDisplay = true
-        guard !renderScheduled, isStarted else { return }
+        guard !renderScheduled, isStarted, !isHandlingInput else { return }
         renderScheduled = true
         Task { @MainActor [weak self] in
             self?.renderScheduled = false
