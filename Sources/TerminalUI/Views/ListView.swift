@@ -48,6 +48,9 @@ open class ListView: View {
     public var wheelStep = 3
     /// Shown when there are no rows.
     public var emptyText: String { didSet { setNeedsDisplay() } }
+    /// A muted line after the last row, such as more rows loading. It is seen only at the end of the list, so rows
+    /// fetched ahead arrive without moving anything on screen.
+    public var footer: String? { didSet { if footer != oldValue { setNeedsDisplay() } } }
     /// What Enter does to a row, as the help overlay words it ("open transaction").
     public var openHelp = "open"
     private var rowCount = 0
@@ -168,12 +171,15 @@ open class ListView: View {
     private func scrollToSelection() {
         guard let selected = selectedIndex else { return }
         let height = visibleRowCount
+        // On the last row, the footer below it comes into view too.
+        let footerRows = footer == nil ? 0 : 1
+        let bottom = selected == rowCount - 1 ? selected + footerRows : selected
         if selected < scrollOffset {
             scrollOffset = selected
-        } else if selected >= scrollOffset + height {
-            scrollOffset = selected - height + 1
+        } else if bottom >= scrollOffset + height {
+            scrollOffset = min(selected, bottom - height + 1)
         }
-        scrollOffset = max(0, min(scrollOffset, max(0, rowCount - height)))
+        scrollOffset = max(0, min(scrollOffset, max(0, rowCount + footerRows - height)))
     }
 
     private func reportVisibleRows() {
@@ -219,6 +225,9 @@ open class ListView: View {
             }
             let textRoom = max(0, width - 2 - (detailWidth > 0 ? detailWidth + 2 : 0))
             canvas.write(row.text, x: 1, y: y, style: style, maxWidth: textRoom)
+        }
+        if let footer, end == rowCount, end - scrollOffset < canvas.size.height {
+            canvas.write(footer, x: 1, y: end - scrollOffset, style: theme.muted, maxWidth: max(0, width - 2))
         }
     }
 }

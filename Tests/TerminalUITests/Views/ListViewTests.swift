@@ -38,6 +38,30 @@ struct ListViewTests {
         #expect(sut.selectedIndex == 0)
     }
 
+    @Test("A footer shows after the last row only: off screen while rows remain below, in view on the last row")
+    func footer() {
+        let source = ArrayDataSource(count: 10)
+        let sut = ListView()
+        sut.dataSource = source
+        sut.footer = "Loading more"
+        #expect(render(sut, width: 20, height: 4, focused: true) == [" Row 0", " Row 1", " Row 2", " Row 3"])
+        _ = sut.handle(.end)
+        #expect(sut.selectedIndex == 9)
+        #expect(render(sut, width: 20, height: 4, focused: true) == [" Row 7", " Row 8", " Row 9", " Loading more"])
+        sut.footer = nil
+        #expect(render(sut, width: 20, height: 4, focused: true) == [" Row 6", " Row 7", " Row 8", " Row 9"])
+        let twoRows = ArrayDataSource(count: 2), threeRows = ArrayDataSource(count: 3)
+        let short = ListView()
+        short.dataSource = twoRows
+        short.footer = "Loading more"
+        #expect(render(short, width: 20, height: 4, focused: true) == [" Row 0", " Row 1", " Loading more", ""])
+        let oneLine = ListView()
+        oneLine.dataSource = threeRows
+        oneLine.footer = "Loading more"
+        _ = oneLine.handle(.end)
+        #expect(render(oneLine, width: 20, height: 1, focused: true) == [" Row 2"])
+    }
+
     @Test("The selected row is highlighted, in the focused style only while focused")
     func highlight() {
         let sut = ListView()

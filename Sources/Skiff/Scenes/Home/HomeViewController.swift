@@ -90,6 +90,8 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
         view.addSubview(stack)
 
         transactions.dataSource = self
+        // The next page is asked for two screens ahead, so PageDown never reaches the last row loaded while it comes.
+        transactions.nearEndThreshold = 30
         transactions.openHelp = "open transaction"
         transactions.onSelect = { [weak self] index in self?.interactor?.selectTransaction(request: .init(index: index)) }
         transactions.onNearEnd = { [weak self] in self?.interactor?.loadMore(request: .init()) }
@@ -204,12 +206,13 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
         } else {
             banner.clear()
         }
-        if viewModel.isBusy || viewModel.isLoadingMore {
-            spinner.title = viewModel.isBusy ? "Loading…" : "Loading more transactions…"
+        if viewModel.isBusy {
             spinner.start()
         } else {
             spinner.stop()
         }
+        // At the end of the list, not on a line of its own: a page fetched ahead arrives without the list moving.
+        transactions.footer = viewModel.isLoadingMore ? "Loading more transactions…" : nil
     }
 }
 
