@@ -110,6 +110,7 @@ open class ListView: View {
         guard rowCount > 0 else { return }
         let clamped = min(max(0, index), rowCount - 1)
         let changed = clamped != selectedIndex
+        let previous = selectedIndex, previousOffset = scrollOffset, previousCount = rowCount
         selectedIndex = clamped
         scrollToSelection()
         if changed {
@@ -118,7 +119,13 @@ open class ListView: View {
         }
         checkNearEnd(reaching: clamped)
         reportVisibleRows()
-        setNeedsDisplay(sizeUnchanged: true)
+        if let previous, scrollOffset == previousOffset, rowCount == previousCount, selectedIndex == clamped {
+            // Only the row left and the row reached look different.
+            let top = min(previous, clamped) - scrollOffset, bottom = max(previous, clamped) - scrollOffset
+            setNeedsDisplay(rows: top..<(bottom + 1))
+        } else {
+            setNeedsDisplay(sizeUnchanged: true)
+        }
     }
 
     /// Scrolls by a number of rows (the mouse wheel), moving the selection only as far as needed to keep it

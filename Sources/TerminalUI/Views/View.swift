@@ -36,6 +36,8 @@ open class View {
     var needsDraw = true
     /// Where the view was drawn in the last frame, in screen coordinates; nil when it was not drawn.
     var drawnRect: Rect?
+    /// Rows of the view (in its own coordinates) to draw again when the rest of it is unchanged.
+    var changedOwnRows: Range<Int>?
 
     public init() {}
 
@@ -102,11 +104,22 @@ open class View {
     /// again: pass it only when neither this view's size nor any other view's place can follow from the change.
     public func setNeedsDisplay(sizeUnchanged: Bool = false) {
         needsDraw = true
+        notifyRoot(layoutMayChange: !sizeUnchanged)
+    }
+
+    /// Asks for some of the view's rows (in its own coordinates) to be drawn again, the rest being unchanged
+    /// (a list's selection moving from one row to another); implies `sizeUnchanged`.
+    public func setNeedsDisplay(rows: Range<Int>) {
+        changedOwnRows = changedOwnRows.map { min($0.lowerBound, rows.lowerBound)..<max($0.upperBound, rows.upperBound) } ?? rows
+        notifyRoot(layoutMayChange: false)
+    }
+
+    private func notifyRoot(layoutMayChange: Bool) {
         var view: View = self
         while let parent = view.superview {
             view = parent
         }
-        view.onNeedsDisplay?(!sizeUnchanged)
+        view.onNeedsDisplay?(layoutMayChange)
     }
 
     /// Every view's frame and whether it is hidden, in tree order.
@@ -187,14 +200,18 @@ open class View {
         let shown = isShown && !isHidden
         let drawn: Rect? = shown ? onScreen.intersection(clip) : nil
         let now = drawn.flatMap { $0.isEmpty ? nil : $0 }
+        var spans: [Range<Int>] = []
         if needsDraw || now != drawnRect {
-            for rect in [drawnRect, now] {
-                guard let rect else { continue }
-                let span = rect.minY..<rect.maxY
-                rows = rows.map { min($0.lowerBound, span.lowerBound)..<max($0.upperBound, span.upperBound) } ?? span
-            }
+            spans = [drawnRect, now].compactMap { $0.map { $0.minY..<$0.maxY } }
+        } else if let own = changedOwnRows, let now {
+            let span = max(now.minY, onScreen.minY + own.lowerBound)..<min(now.maxY, onScreen.minY + own.upperBound)
+            if !span.isEmpty { spans = [span] }
+        }
+        for span in spans {
+            rows = rows.map { min($0.lowerBound, span.lowerBound)..<max($0.upperBound, span.upperBound) } ?? span
         }
         needsDraw = false
+        changedOwnRows = nil
         drawnRect = now
         for subview in subviews {
             subview.collectChangedRows(
