@@ -116,6 +116,9 @@ extension EndToEnd {
                 try session.sendKeys("Enter")
                 try await session.waitFor(homeMarker)
             }
+            // Home's loads (summary, cards, page, spending) all in: a screen caught between two of them, still for a
+            // moment under load, would change after `fg` and not match.
+            try await session.waitUntil("Home has loaded", timeout: 60) { $0.contains("Spent $") && !$0.contains("Loading") }
             switch screen {
             case .login, .home:
                 break
