@@ -64,14 +64,35 @@ final class FaultProxy: Sendable {
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Starts a proxy on a free loopback port in front of `upstream` (a plain `http://` server).
+    ///
+    /// The port is below the kernel's ephemeral range (32768–60999 here), so while the proxy refuses connections
+    /// neither a listener bound to port 0 nor an outgoing connection can be given it, and listening again finds it
+    /// free. (Picked by the kernel, it was taken meanwhile now and then: `EADDRINUSE` on listening again.) Proxies
+    /// of this process never share one.
     static func start(upstream: URL, lateBy: Duration) async throws -> FaultProxy {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        let listener = try await bind(port: 0)
-        let port = listener.channel.localAddress?.port ?? 0
-        let proxy = FaultProxy(port: port, upstream: upstream, lateBy: lateBy, client: client)
-        proxy.accept(on: listener)
-        return proxy
+        var lastError: (any Error)?
+        for _ in 0..<100 {
+            let port = Int.random(in: Self.ports)
+            guard Self.portsHeld.withLock({ $0.insert(port).inserted }) else { continue }
+            do {
+                let listener = try await bind(port: port)
+                let proxy = FaultProxy(port: port, upstream: upstream, lateBy: lateBy, client: client)
+                proxy.accept(on: listener)
+                return proxy
+            } catch {
+                _ = Self.portsHeld.withLock { $0.remove(port) }
+                lastError = error
+            }
+        }
+        try? await client.shutdown()
+        throw lastError ?? CancellationError()
     }
+
+    /// Where proxies listen: below the ephemeral ports, above the well-known ones.
+    private static let ports = 20_000...32_767
+    /// The ports this process's proxies hold, listening or refusing.
+    private static let portsHeld = Mutex<Set<Int>>([])
 
     private init(port: Int, upstream: URL, lateBy: Duration, client: HTTPClient) {
         self.port = port
@@ -122,6 +143,7 @@ final class FaultProxy: Sendable {
     func stop() async {
         await refuseConnections()
         try? await client.shutdown()
+        _ = Self.portsHeld.withLock { $0.remove(port) }
     }
 
     // MARK: Serving
