@@ -144,9 +144,16 @@ final class TmuxSession {
         return text
     }
 
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc module does not
+    /// declare; nil where the C library lacks it.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
     /// Runs a program found on PATH with standard input from /dev/null and its output in a file; returns the
-    /// wait status. (Not `Process`: the first tmux command forks the server, which keeps inherited descriptors,
-    /// and `Process.waitUntilExit` was seen never to return then.)
+    /// wait status. Descriptors above 2 are closed in the child. (Not `Process`: the first tmux command forks the
+    /// server, which keeps inherited descriptors, and `Process.waitUntilExit` was seen never to return then.)
     private static func spawn(_ arguments: [String], outputPath: String) throws -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -154,6 +161,9 @@ final class TmuxSession {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of this process goes with it: the tmux server outlives the command and kept, for example, a
+        // fault proxy's listening socket open, so the port stayed taken (and took connections) after the proxy closed it.
+        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "TMUX")
         if (environment["TERM"] ?? "").isEmpty || environment["TERM"] == "dumb" {
