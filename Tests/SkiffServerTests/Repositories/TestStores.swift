@@ -63,11 +63,19 @@ enum TestPostgres {
         }
         guard var components = URLComponents(string: baseURL) else { throw TestFailure("SKIFF_TEST_POSTGRES_URL is not a URL") }
         let name = "skiff_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try await withAdmin(baseURL) { _ = try await $0.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) }
+        do {
+            try await withAdmin(baseURL) { _ = try await $0.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) }
+        } catch let error as PSQLError {
+            throw TestFailure("PostgreSQL, creating \(name): \(String(reflecting: error))")
+        }
         components.path = "/" + name
         guard let databaseURL = components.string else { throw TestFailure("cannot name the test database") }
         do {
             try await body(databaseURL)
+        } catch let error as PSQLError {
+            try? await withAdmin(baseURL) { _ = try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")) }
+            // PSQLError's description hides everything; the test database holds no secrets, so say what happened.
+            throw TestFailure("PostgreSQL: \(String(reflecting: error))")
         } catch {
             try? await withAdmin(baseURL) { _ = try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")) }
             throw error
