@@ -8,15 +8,18 @@ import Testing
 
 @Suite("Transport: TLS, and what may listen off loopback")
 struct TransportTests {
-    /// GET `url` with a client that trusts the system's authorities plus `authority`.
-    private func status(of url: String, trusting authority: URL?) async throws -> UInt {
+    /// GET `url` with a client that trusts the system's authorities plus `authority`, waiting at most `limit`.
+    /// A request expected to succeed gets 30 s: a debug server's TLS handshake under a full parallel test run once
+    /// took more than 5 s (a CI read timeout). Plain HTTP to the TLS port is never answered, only timed out, so a
+    /// request expected to fail keeps 5 s.
+    private func status(of url: String, trusting authority: URL?, limit: Int64 = 30) async throws -> UInt {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let authority { tls.additionalTrustRoots = [.file(authority.path)] }
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
-        configuration.timeout = .init(connect: .seconds(3), read: .seconds(5))
+        configuration.timeout = .init(connect: .seconds(limit), read: .seconds(limit))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         do {
-            let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(5))
+            let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(limit))
             try await client.shutdown()
             return response.status.code
         } catch {
@@ -40,10 +43,10 @@ struct TransportTests {
         #expect(try await status(of: "https://127.0.0.1:\(instance.port)/health", trusting: authority.authorityCertificateFile) == 200)
         #expect(try await status(of: "https://localhost:\(instance.port)/health", trusting: authority.authorityCertificateFile) == 200)
         await #expect(throws: (any Error).self) {
-            try await status(of: "https://127.0.0.1:\(instance.port)/health", trusting: nil)
+            try await status(of: "https://127.0.0.1:\(instance.port)/health", trusting: nil, limit: 5)
         }
         await #expect(throws: (any Error).self) {
-            try await status(of: "http://127.0.0.1:\(instance.port)/health", trusting: nil)
+            try await status(of: "http://127.0.0.1:\(instance.port)/health", trusting: nil, limit: 5)
         }
         #expect(server.logText.contains("skiff-server listening") && server.logText.contains("https"))
         await instance.stop()
