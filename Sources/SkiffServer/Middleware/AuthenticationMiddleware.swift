@@ -26,11 +26,20 @@ struct AuthenticationMiddleware: ServerMiddleware {
         }
     }
 
+    /// The token of an `Authorization: Bearer <token>` header (the scheme in any case, spaces or tabs around the
+    /// token), or nil when there is none, it is empty or longer than 200 bytes. Read on the UTF-8 bytes: Foundation's
+    /// trimming and lowercasing were 2.8 % of an authenticated read's CPU (BENCHMARKS.md).
     static func bearerToken(_ request: HTTPRequest) -> String? {
         guard let value = request.headerFields[.authorization] else { return nil }
-        let parts = value.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty || token.count > 200 ? nil : token
+        let bytes = value.utf8
+        guard let space = bytes.firstIndex(of: UInt8(ascii: " ")) else { return nil }
+        // `| 0x20` lowercases an ASCII letter; "bearer" is all letters, so no other byte can match one.
+        guard bytes[..<space].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }) else { return nil }
+        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var start = bytes.index(after: space), end = bytes.endIndex
+        while start < end, isBlank(bytes[start]) { start = bytes.index(after: start) }
+        while end > start, isBlank(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
+        let length = bytes.distance(from: start, to: end)
+        return length == 0 || length > 200 ? nil : String(value[start..<end])
     }
 }

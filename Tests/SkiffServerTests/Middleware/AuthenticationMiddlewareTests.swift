@@ -27,4 +27,29 @@ struct AuthenticationMiddlewareTests {
             }
         }
     }
+
+    @Test("the bearer token is read from the header in any case of the scheme, without the blanks around it")
+    func bearerTokenParsing() {
+        func token(_ header: String?) -> String? {
+            var fields = HTTPFields()
+            if let header { fields[.authorization] = header }
+            return AuthenticationMiddleware.bearerToken(HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/", headerFields: fields))
+        }
+        #expect(token("Bearer abc123") == "abc123")
+        #expect(token("bearer abc123") == "abc123")
+        #expect(token("BeArEr abc123") == "abc123")
+        #expect(token("Bearer   abc123 \t") == "abc123")
+        #expect(token("Bearer \tab c") == "ab c")
+        #expect(token("Bearer " + String(repeating: "a", count: 200)) == String(repeating: "a", count: 200))
+        #expect(token("Bearer " + String(repeating: "a", count: 201)) == nil)
+        #expect(token(nil) == nil)
+        #expect(token("Bearer") == nil)
+        #expect(token("Bearer ") == nil)
+        #expect(token("Bearer  \t ") == nil)
+        #expect(token("Basic abc123") == nil)
+        #expect(token("Bearers abc123") == nil)
+        #expect(token("Bearex abc123") == nil)
+        #expect(token("Bear\u{E9}r abc123") == nil)
+        #expect(token("Bearer t\u{F6}ken") == "t\u{F6}ken")
+    }
 }
