@@ -32,10 +32,29 @@ final class Gate: @unchecked Sendable {
     /// How many requests are held here right now.
     var held: Int { lock.withLock { waiting } }
     func wait() async throws(NetworkError) {
+        let hold = Hold()
         lock.withLock { waiting += 1 }
-        defer { lock.withLock { waiting -= 1 } }
-        for await _ in stream { return }
-        throw .cancelled
+        // A request stops being held the moment its task is cancelled, not when the task next runs: a harness that
+        // settles "every task but the held ones" then waits for the cancelled one to end (under a loaded CI run it
+        // once returned first, and the screen still said "Logging in" after Esc).
+        let release: @Sendable () -> Void = { [self] in
+            lock.withLock {
+                if hold.active { hold.active = false; waiting -= 1 }
+            }
+        }
+        defer { release() }
+        let opened = await withTaskCancellationHandler {
+            for await _ in stream { return true }
+            return false
+        } onCancel: {
+            release()
+        }
+        if !opened { throw .cancelled }
+    }
+
+    /// Whether one `wait` still counts in `held`; read and written under the gate's lock.
+    private final class Hold: @unchecked Sendable {
+        var active = true
     }
 }
 
