@@ -16,8 +16,8 @@ let skiffTestability: [SwiftSetting] = ProcessInfo.processInfo.environment["SKIF
 
 /// How the release `skiff` is linked on Linux (DECISIONS.md, BENCHMARKS.md): the Swift runtime and Foundation
 /// linked in (`-static-stdlib`, with the libraries static Foundation needs), by lld with relative relocations
-/// packed (`-z pack-relative-relocs`, which glibc 2.36 applies). Fewer pages are touched to start and to run: RSS at
-/// Home 43 → 37 MB. Debug builds and the tests link as before.
+/// packed (`-z pack-relative-relocs`, which glibc 2.36 applies): fewer pages touched to start and to run (the
+/// figures are in BENCHMARKS.md). Debug builds and the tests link as before.
 let releaseClientLinking: [LinkerSetting] = [
     .unsafeFlags(
         [
