@@ -93,15 +93,29 @@ final class TmuxSession {
     }
 
     /// Waits until `condition` holds for the pane's text, polling every 50 ms for at most `timeout` seconds.
+    ///
+    /// A capture can be taken while the program is still writing a frame (a new banner above rows of the old
+    /// form), so a screen that first meets the condition is returned only once it is still there one poll
+    /// later: either unchanged, or a third capture in a row meets the condition too (a spinner that keeps
+    /// turning never holds still).
     @discardableResult
     func waitUntil(_ what: String, timeout: Double = 15, _ condition: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var screen = ""
+        var previous: String?
+        var heldFor = 0
         while Date() < deadline {
             screen = try capture()
-            if condition(screen) { return screen }
+            if condition(screen) {
+                if screen == previous || heldFor >= 2 { return screen }
+                heldFor += 1
+            } else {
+                heldFor = 0
+            }
+            previous = screen
             try await Task.sleep(nanoseconds: 50_000_000)
         }
+        if heldFor > 0 { return screen }
         throw TmuxError(description: "Timed out after \(timeout) s waiting until \(what). Screen:\n\(screen)")
     }
 

@@ -9,8 +9,10 @@ import Testing
 struct ServerTrustTests {
     let demoPhone = try! PhoneNumber.parse(countryCode: DemoCredentials.demo.countryCode, number: DemoCredentials.demo.phoneNumber)
 
+    /// A login that must succeed gets 30 s: under a full parallel test run a debug server's TLS handshake and
+    /// bcrypt have taken longer than 5 s. One refused for trust fails at the handshake, long before either limit.
     private func login(_ server: LiveServer, trust: ServerTrust) async throws -> Session {
-        let api = APIClient(baseURL: server.instance.baseURL, trust: trust, tokens: SessionTokenBox(), timeout: .seconds(5),
+        let api = APIClient(baseURL: server.instance.baseURL, trust: trust, tokens: SessionTokenBox(), timeout: .seconds(30),
                             middlewares: [], onUnauthorised: {})
         do {
             let session = try await AuthWorker(api: api).login(phone: demoPhone, password: DemoCredentials.demo.password)
