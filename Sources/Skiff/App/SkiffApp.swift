@@ -85,8 +85,10 @@ public final class SkiffApp {
         }
     }
 
-    /// Shows the first screen and runs until the person quits; returns the exit status.
-    public func run() async throws -> Int32 {
+    /// Shows the first screen and runs until the person quits; returns the exit status. `afterFirstFrame` is called
+    /// once the first screen is on the terminal.
+    public func run(afterFirstFrame: (@MainActor () -> Void)? = nil) async throws -> Int32 {
+        application.onFirstFrame = afterFirstFrame
         coordinator.start()
         let status: Int32
         do {

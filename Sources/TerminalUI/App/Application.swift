@@ -39,6 +39,8 @@ public final class Application {
     public var onFocusChange: (@MainActor (Bool) -> Void)?
     /// Called before each key the person types is handled (not for resizes or focus reports).
     public var onKeyPress: (@MainActor (Key) -> Void)?
+    /// Called once, when the first frame has been written to the terminal (work that can wait for it waits for this).
+    public var onFirstFrame: (@MainActor () -> Void)?
 
     private let environment: [String: String]
     private let explicitTheme: Theme?
@@ -99,6 +101,10 @@ public final class Application {
         rootViewController.beginAppearance(true)
         rootViewController.endAppearance(true)
         render()
+        if let onFirstFrame {
+            self.onFirstFrame = nil
+            onFirstFrame()
+        }
     }
 
     /// Starts, then handles input and signals until `quit`; returns the exit status.

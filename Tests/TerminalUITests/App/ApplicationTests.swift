@@ -48,6 +48,24 @@ struct ApplicationTests {
         #expect(!app.isAnimating)
     }
 
+    @Test("onFirstFrame is called once, with the first frame already on the terminal")
+    func firstFrameHook() async throws {
+        let screen = LoadingScreen(title: "Load")
+        let terminal = HeadlessTerminal(width: 40, height: 12, capabilities: .init(hasColor: true, isUnicode: true))
+        let app = Application(terminal: terminal, rootViewController: NavigationController(root: screen))
+        var seen: [(presented: Int, line: String)] = []
+        app.onFirstFrame = { seen.append((terminal.presentCount, terminal.lines[1])) }
+        #expect(seen.isEmpty)
+        try app.start()
+        #expect(seen.count == 1)
+        #expect(seen.first?.presented == 1)
+        #expect(seen.first?.line == "Idle")
+        app.send(.character("l"))
+        await app.settle()
+        #expect(terminal.presentCount > 1)
+        #expect(seen.count == 1)
+    }
+
     @Test("Nothing is drawn while nothing changes")
     func idleDrawsNothing() async throws {
         let (app, terminal) = try makeApp(NavigationController(root: ViewController(title: "Idle")))
