@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import Logging
 import Skiff
@@ -7,61 +6,37 @@ import TerminalUI
 
 /// `skiff`: the terminal wallet. Starts its own server on 127.0.0.1 unless `--server` names one.
 @main
-struct SkiffCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "skiff",
-        abstract: "A keyboard-driven terminal wallet.",
-        discussion: """
-            Without --server, Skiff starts its own server on 127.0.0.1 (a free port) with its database under \
-            $XDG_DATA_HOME/skiff, seeded with a demo account on first run. The session and the log are kept under \
-            $XDG_STATE_HOME/skiff, the Home cache under $XDG_CACHE_HOME/skiff.
-            """,
-        version: "0.1.0"
-    )
-
-    @Option(name: .long, help: ArgumentHelp(
-        "Use this server instead of starting one: https://host[:port], or http:// on this machine only.", valueName: "url"
-    ))
-    var server: String?
-
-    @Option(name: .customLong("ca-file"), help: ArgumentHelp(
-        "Also trust this certificate authority (PEM) for an https:// --server.", valueName: "pem"
-    ))
-    var certificateAuthorityFile: String?
-
-    @Option(name: .customLong("lock-after"), help: ArgumentHelp(
-        "Lock after this many seconds without a key (0: never).", valueName: "seconds"
-    ))
-    var lockAfterSeconds: Int = 300
-
-    @Option(name: .customLong("data-dir"), help: ArgumentHelp("Keep every file under this folder instead of the XDG directories.", valueName: "path"))
-    var dataDirectory: String?
-
-    @Flag(name: .customLong("no-mouse"), help: "Leave the mouse to the terminal (also SKIFF_NO_MOUSE=1); Shift-drag selects text either way in most terminals.")
-    var noMouse = false
-
-    func validate() throws {
-        if lockAfterSeconds < 0 {
-            throw ValidationError("--lock-after takes a number of seconds, 0 or more.")
-        }
-        if let server {
-            do {
-                _ = try ServerAddress(parsing: server)
-            } catch {
-                throw ValidationError(error.description)
+enum SkiffCommand {
+    static func main() async {
+        let options: CommandLineOptions
+        do {
+            switch try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+            case .help:
+                print(CommandLineOptions.help, terminator: "")
+                exit(0)
+            case .version:
+                print(CommandLineOptions.version)
+                exit(0)
+            case .run(let parsed):
+                options = parsed
             }
+        } catch {
+            FileHandle.standardError.write(Data(CommandLineOptions.usageMessage(for: error).utf8))
+            exit(64)  // EX_USAGE
         }
-        if certificateAuthorityFile != nil, server == nil {
-            throw ValidationError("--ca-file is for an https:// --server; the built-in server needs none.")
-        }
-        if let dataDirectory, dataDirectory.isEmpty {
-            throw ValidationError("--data-dir needs a folder.")
+        do {
+            try await run(options)
+        } catch let failure as ExitStatus {
+            exit(failure.status)
+        } catch {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            exit(1)
         }
     }
 
-    func run() async throws {
+    static func run(_ options: CommandLineOptions) async throws {
         var trust = ServerTrust.system
-        if let certificateAuthorityFile {
+        if let certificateAuthorityFile = options.certificateAuthorityFile {
             do {
                 trust = try ServerTrust(certificateAuthorityFile: certificateAuthorityFile)
             } catch {
@@ -70,7 +45,7 @@ struct SkiffCommand: AsyncParsableCommand {
         }
 
         let environment = ProcessInfo.processInfo.environment
-        let paths = dataDirectory.map { AppPaths.rooted(at: URL(fileURLWithPath: $0, isDirectory: true)) } ?? AppPaths.standard(environment: environment)
+        let paths = options.dataDirectory.map { AppPaths.rooted(at: URL(fileURLWithPath: $0, isDirectory: true)) } ?? AppPaths.standard(environment: environment)
         // Every file the app, SQLite or the embedded server creates is the owner's alone from its first byte.
         umask(0o077)
         let folderNotices: [String]
@@ -100,7 +75,7 @@ struct SkiffCommand: AsyncParsableCommand {
         let (firstFrame, firstFrameShown) = AsyncStream<Void>.makeStream()
         let embedded: Task<SkiffServerInstance, any Error>?
         let endpoint: ServerEndpoint
-        if let server {
+        if let server = options.server {
             embedded = nil
             endpoint = ServerEndpoint(url: try ServerAddress(parsing: server).url)
         } else {
@@ -127,7 +102,7 @@ struct SkiffCommand: AsyncParsableCommand {
         logger.info("Starting", metadata: [
             "server": "\(endpoint.description)", "embedded": "\(embedded != nil)",
         ])
-        let reportsMouse = MouseSetting.reportsMouse(noMouseFlag: noMouse, environment: environment)
+        let reportsMouse = MouseSetting.reportsMouse(noMouseFlag: options.noMouse, environment: environment)
         let status: Int32
         do {
             status = try await MainActor.run {
@@ -135,7 +110,7 @@ struct SkiffCommand: AsyncParsableCommand {
                     terminal: CursesTerminal(environment: environment, reportsMouse: reportsMouse),
                     configuration: SkiffAppConfiguration(
                         server: endpoint, paths: paths, isEmbeddedServer: embedded != nil, trust: trust,
-                        lockAfter: lockAfterSeconds > 0 ? .seconds(lockAfterSeconds) : nil
+                        lockAfter: options.lockAfterSeconds > 0 ? .seconds(options.lockAfterSeconds) : nil
                     ),
                     environment: environment, logger: logger
                 )
@@ -149,11 +124,16 @@ struct SkiffCommand: AsyncParsableCommand {
         }
         await (try? embedded?.value)?.stop()
         logger.info("Stopped", metadata: ["status": "\(status)"])
-        if status != 0 { throw ExitCode(status) }
+        if status != 0 { throw ExitStatus(status: status) }
     }
 }
 
 /// Why the built-in server did not start, as the app's screens say it.
+/// The app ended with a status other than 0 (a signal's 128 + n).
+struct ExitStatus: Error {
+    let status: Int32
+}
+
 struct EmbeddedServerError: Error, CustomStringConvertible {
     let description: String
 }
