@@ -23,6 +23,9 @@ public final class SkiffApp {
     let coordinator: AppCoordinator
     /// The live workers' client (nil with worker doubles); `run()` closes it when the app ends.
     let api: APIClient?
+    /// The live Home cache, opened after the first frame (nil with worker doubles).
+    private let deferredCache: DeferredCacheStore?
+    private var cacheOpening: Task<Void, Never>?
 
     /// Builds the app on `terminal` from ready dependencies (tests pass doubles and a headless terminal).
     init(terminal: any Terminal, dependencies: AppDependencies, environment: [String: String], idleLock: IdleLockSettings? = nil) {
@@ -32,13 +35,15 @@ public final class SkiffApp {
             navigation: navigation, dependencies: dependencies, tasks: application.tasks, idleLock: idleLock
         )
         api = nil
+        deferredCache = nil
         Self.configure(application, coordinator: coordinator, privacy: dependencies.formatting.privacy)
     }
 
-    /// Builds the app against a real server: HTTP workers, the session file, preferences and the GRDB cache.
+    /// Builds the app against a real server: HTTP workers, the session file, preferences and the GRDB cache (opened
+    /// once the first frame is out: `DeferredCacheStore`).
     public init(terminal: any Terminal, configuration: SkiffAppConfiguration, environment: [String: String], logger: Logger) throws {
         let paths = configuration.paths
-        let cache = try CacheStore(file: paths.cacheDatabase, logger: logger)
+        let cache = DeferredCacheStore(logger: logger) { try CacheStore(file: paths.cacheDatabase, logger: logger) }
         let relay = SessionExpiryRelay()
         let tokens = SessionTokenBox()
         let api = APIClient(
@@ -65,6 +70,7 @@ public final class SkiffApp {
         relay.coordinator = coordinator
         relay.application = application
         self.api = api
+        deferredCache = cache
         Self.configure(application, coordinator: coordinator, privacy: dependencies.formatting.privacy)
     }
 
@@ -86,17 +92,25 @@ public final class SkiffApp {
     }
 
     /// Shows the first screen and runs until the person quits; returns the exit status. `afterFirstFrame` is called
-    /// once the first screen is on the terminal.
+    /// once the first screen is on the terminal, when the Home cache starts opening too (off the main actor).
     public func run(afterFirstFrame: (@MainActor () -> Void)? = nil) async throws -> Int32 {
-        application.onFirstFrame = afterFirstFrame
+        application.onFirstFrame = { [weak self] in
+            afterFirstFrame?()
+            if let cache = self?.deferredCache {
+                self?.cacheOpening = Task.detached { cache.open() }
+            }
+        }
         coordinator.start()
         let status: Int32
         do {
             status = try await application.run()
         } catch {
+            await cacheOpening?.value
             await api?.shutdown()
             throw error
         }
+        // A quit right after the first frame still lets the cache finish opening (or setting a damaged file aside).
+        await cacheOpening?.value
         await api?.shutdown()
         return status
     }
