@@ -9,7 +9,6 @@ enum Lock {
             var userName: String
         }
         struct ViewModel: Hashable, Sendable {
-            var title: String
             var message: PromptedText
         }
     }

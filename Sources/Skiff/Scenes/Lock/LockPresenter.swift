@@ -18,7 +18,6 @@ final class LockPresenter: LockPresentationLogic, ScenePresentation {
     func presentLoad(response: Lock.Load.Response) {
         let whose = response.userName.isEmpty ? "your" : "\(response.userName)'s"
         viewController?.displayLoad(viewModel: .init(
-            title: "Locked",
             message: PromptedText(
                 "Skiff locked itself after a while without a key. Enter \(whose) password to go back where you were.",
                 prompts: [KeyPrompt(.submit, "unlock"), KeyPrompt(.logout, "log out")]

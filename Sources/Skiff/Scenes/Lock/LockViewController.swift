@@ -7,12 +7,12 @@ protocol LockDisplayLogic: AnyObject {
     func displayLogout(viewModel: Lock.Logout.ViewModel)
 }
 
-/// "Locked", a password field and a status line: drawn instead of every other screen while the app is locked.
+/// Whose session is locked, a password field and a status line under the "Locked" breadcrumb: drawn instead of
+/// every other screen while the app is locked.
 @MainActor
 final class LockViewController: SceneViewController, LockDisplayLogic, SceneDisplay {
     var interactor: (any LockBusinessLogic)?
 
-    private let heading = Label("", style: .title)
     private let message = Label("", style: .muted, overflow: .wrap)
     private let form = Form()
     let password = SecureField(maxLength: 128)
@@ -32,7 +32,6 @@ final class LockViewController: SceneViewController, LockDisplayLogic, SceneDisp
 
     override func viewDidLoad() {
         let stack = VStack(spacing: 1)
-        stack.add(heading, size: .fixed(1))
         stack.add(message)
         form.addField("Password", password)
         stack.add(form)
@@ -47,7 +46,6 @@ final class LockViewController: SceneViewController, LockDisplayLogic, SceneDisp
     }
 
     func displayLoad(viewModel: Lock.Load.ViewModel) {
-        heading.text = viewModel.title
         message.text = sentence(viewModel.message)
     }
 

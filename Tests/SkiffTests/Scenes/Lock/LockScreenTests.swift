@@ -40,6 +40,7 @@ struct LockScreenTests {
         await idle(harness, for: .seconds(1))
         #expect(harness.top is LockViewController)
         #expect(harness.terminal.lines[0] == " Locked")
+        #expect(harness.screen.components(separatedBy: "Locked").count == 2, "the breadcrumb says it, once")
         expectNothingSensitive(harness.screen)
         assertSnapshot(of: harness.terminal, as: .screen, named: "lock")
     }
