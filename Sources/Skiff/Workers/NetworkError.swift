@@ -13,6 +13,9 @@ struct FieldError: Hashable, Sendable {
 enum NetworkError: Error, Hashable, Sendable {
     /// No connection could be made.
     case unreachable
+    /// A connection was made but no secure session: the TLS handshake failed, most often because the server's
+    /// certificate is not trusted (a private authority without `--ca-file`, a self-signed or expired certificate).
+    case notSecure
     /// The server took longer than the request timeout.
     case timeout
     /// The session is missing, expired or revoked (401).

@@ -24,7 +24,7 @@ struct ServerTrustTests {
         }
     }
 
-    @Test("the app's client reaches an https server with --ca-file, and is refused without it")
+    @Test("the app's client reaches an https server with --ca-file; without it the handshake is refused as not secure")
     func trustsThePrivateAuthority() async throws {
         let authority = try TestCertificateAuthority()
         defer { authority.remove() }
@@ -35,7 +35,9 @@ struct ServerTrustTests {
 
         let trusted = try ServerTrust(certificateAuthorityFile: authority.authorityCertificateFile.path)
         #expect(try await login(server, trust: trusted).user.fullName == DemoCredentials.demo.fullName)
-        await #expect(throws: NetworkError.unreachable) { try await login(server, trust: .system) }
+        // Refused at the handshake, and said so: not "can't reach", which would send the person to check the network.
+        await #expect(throws: NetworkError.notSecure) { try await login(server, trust: .system) }
+        #expect(Formatting().message(for: .notSecure)?.contains("start Skiff with --ca-file") == true)
         await server.stop()
     }
 

@@ -83,6 +83,9 @@ struct Formatting: Sendable {
     func message(for error: NetworkError) -> String? {
         switch error {
         case .unreachable: "Can't reach the server. Check the connection and try again."
+        case .notSecure:
+            "Can't make a secure connection: the server's certificate is not trusted. If it comes from a private "
+                + "certificate authority, start Skiff with --ca-file."
         case .timeout: "The server took too long to answer. Try again."
         case .unauthorised: "Your session has ended. Please log in again."
         case .validation(let detail, _): detail

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import NIOSSL
 import OpenAPIRuntime
 import SkiffAPI
 
@@ -31,6 +32,7 @@ enum NetworkErrorMapping {
             }
         }
         if Task.isCancelled { return .cancelled }
+        if let tls = error as? NIOSSLError, case .handshakeFailed = tls { return .notSecure }
         if error is DecodingError { return .server(status: 0, detail: "Unreadable answer") }
         return .unreachable
     }
