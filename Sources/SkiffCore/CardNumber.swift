@@ -53,10 +53,13 @@ public struct CardNumber: Hashable, Sendable, Redacted {
     public var masked: String { CardNumber.mask(last4: last4) }
 
     /// `Visa •••• 4242`.
-    public var redactedDescription: String { "\(brand.displayName) \(masked)" }
+    public var redactedDescription: String { CardNumber.name(brand: brand, last4: last4) }
 
     /// `•••• 4242` from the last four digits alone.
     public static func mask(last4: String) -> String { "•••• " + last4 }
+
+    /// `Visa •••• 4242`: how a card is named wherever it is shown or spoken of.
+    public static func name(brand: CardBrand, last4: String) -> String { "\(brand.displayName) \(mask(last4: last4))" }
 
     /// Strips spaces and dashes; refuses anything else that is not a digit.
     public static func digitsOnly(_ raw: String) throws(Problem) -> String {

@@ -153,6 +153,9 @@ public struct Card: Hashable, Sendable, Codable, Identifiable {
 
     /// `•••• 4242`.
     public var masked: String { CardNumber.mask(last4: last4) }
+
+    /// `Visa •••• 4242`.
+    public var name: String { CardNumber.name(brand: brand, last4: last4) }
 }
 
 /// A one-time code was sent; the code goes back with this id.

@@ -19,7 +19,7 @@ final class ActivateCardPresenter: ActivateCardPresentationLogic, ScenePresentat
 
     func presentLoad(response: ActivateCard.Load.Response) {
         viewController?.displayLoad(viewModel: .init(
-            title: "Activate \(response.card.brand.displayName) \(response.card.masked)",
+            title: "Activate \(response.card.name)",
             instructions: PromptedText(
                 "Enter the last four digits printed on your card.", prompts: [KeyPrompt(.submit, "get a code")]
             )
@@ -41,7 +41,7 @@ final class ActivateCardPresenter: ActivateCardPresentationLogic, ScenePresentat
             viewModel.instructions = "We sent a 6-digit code to your phone. It works until \(formatting.time(challenge.expiresAt))."
             viewModel.banner = formatting.developmentBanner(code: code)
         case .activated(let card):
-            viewModel.banner = BannerMessage(.info, "\(card.brand.displayName) \(card.masked) is active.")
+            viewModel.banner = BannerMessage(.info, "\(card.name) is active.")
             viewModel.clearCode = true
         case .failed(.validation(let detail, _)):
             viewModel.fieldErrors = [stage == .code ? .code : .last4: detail]

@@ -53,7 +53,7 @@ final class AddCardPresenter: AddCardPresentationLogic, ScenePresentation {
             stage = .confirm
             viewModel.stage = .confirm
             viewModel.confirmRows = [
-                .init(label: "Card", value: "\(brand.displayName) \(CardNumber.mask(last4: last4))"),
+                .init(label: "Card", value: CardNumber.name(brand: brand, last4: last4)),
                 .init(label: "Name", value: holderName),
                 .init(label: "Expires", value: formatting.expiry(month: expiry.month, year: expiry.year)),
             ]
@@ -61,7 +61,7 @@ final class AddCardPresenter: AddCardPresentationLogic, ScenePresentation {
         case .started:
             viewModel.isBusy = true
         case .added(let card):
-            viewModel.banner = BannerMessage(.info, "\(card.brand.displayName) \(card.masked) added.")
+            viewModel.banner = BannerMessage(.info, "\(card.name) added.")
             viewModel.clearSecrets = true
         case .failed(.conflict):
             viewModel.banner = BannerMessage(.error, "This card is already in your wallet.")

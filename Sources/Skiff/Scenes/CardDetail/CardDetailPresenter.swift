@@ -18,7 +18,7 @@ final class CardDetailPresenter: CardDetailPresentationLogic, ScenePresentation 
     func presentLoad(response: CardDetail.Load.Response) {
         let card = response.card
         viewController?.displayLoad(viewModel: .init(
-            title: "\(card.brand.displayName) \(card.masked)",
+            title: card.name,
             rows: [
                 .init(label: "Brand", value: card.brand.displayName),
                 .init(label: "Number", value: card.masked),

@@ -117,10 +117,10 @@ final class CardsInteractor: CardsBusinessLogic {
         switch (change, result) {
         case (.remove(let card), .success):
             state.cards.removeAll { $0.id == card.id }
-            state.notice = "\(card.brand.displayName) \(card.masked) removed."
+            state.notice = "\(card.name) removed."
         case (_, .success(let card?)):
             if let index = state.cards.firstIndex(where: { $0.id == card.id }) { state.cards[index] = card }
-            state.notice = "\(card.brand.displayName) \(card.masked) \(card.frozen ? "frozen" : "unfrozen")."
+            state.notice = "\(card.name) \(card.frozen ? "frozen" : "unfrozen")."
         case (_, .failure(let error)):
             state.error = error
         case (_, .success(nil)):

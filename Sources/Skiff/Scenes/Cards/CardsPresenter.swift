@@ -30,17 +30,15 @@ final class CardsPresenter: CardsPresentationLogic, ScenePresentation {
         let card = response.card
         viewController?.displayRemove(viewModel: .init(
             title: "Remove card",
-            message: "Remove \(card.brand.displayName) \(card.masked) from your account?",
+            message: "Remove \(card.name) from your account?",
             confirm: "Remove", cancel: "Keep", cardID: card.id
         ))
     }
 
     private func row(_ card: Card) -> Cards.Update.ViewModel.Row {
-        let owner = card.kind == .issued ? "Skiff card" : "Added card"
         return .init(
-            title: "\(card.brand.displayName) \(card.masked)",
-            detail: "\(owner) · expires \(formatting.expiry(month: card.expiryMonth, year: card.expiryYear)) · "
-                + formatting.cardStatus(card),
+            title: card.name,
+            detail: formatting.cardSummary(card),
             freezeHelp: card.frozen ? "unfreeze card" : "freeze card",
             canRemove: card.kind == .external,
             isFrozen: card.frozen

@@ -340,7 +340,7 @@ final class HomeInteractor: HomeBusinessLogic {
         let card = request.card
         state.cards.removeAll { $0.id == card.id }
         state.cards.append(card)
-        state.notice = "\(card.brand.displayName) \(card.masked) added."
+        state.notice = "\(card.name) added."
         saveCurrent()
         present()
     }

@@ -100,14 +100,11 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
     ]
 
     private func cardRow(_ card: Card) -> Home.Update.ViewModel.CardRow {
-        let owner = card.kind == .issued ? "Skiff card" : "Added card"
         let needsActivation = card.kind == .issued && card.status == .inactive && !card.frozen
-        let status = formatting.cardStatus(card)
         return .init(
-            title: "\(card.brand.displayName) \(card.masked)",
+            title: card.name,
             detail: PromptedText(
-                "\(owner) · expires \(formatting.expiry(month: card.expiryMonth, year: card.expiryYear)) · \(status)"
-                    + (needsActivation ? "." : ""),
+                formatting.cardSummary(card) + (needsActivation ? "." : ""),
                 prompts: needsActivation ? [KeyPrompt(.activateCard, "activate")] : []
             ),
             needsActivation: needsActivation

@@ -187,9 +187,12 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
             cardRows = viewModel.cards
             for item in cards.items { cards.remove(item.view) }
             if let empty = viewModel.cardsEmptyText { cards.add(Label(sentence(empty), style: .muted)) }
+            // As wide as the widest title ("American Express •••• 0005" needs 26), so no brand is cut and the details
+            // line up; never narrower than 20.
+            let titleWidth = viewModel.cards.map { DisplayWidth.of($0.title) }.reduce(20, max)
             for card in viewModel.cards {
                 let line = HStack(spacing: 2)
-                line.add(Label(card.title, style: card.needsActivation ? .title : .text), size: .fixed(20))
+                line.add(Label(card.title, style: card.needsActivation ? .title : .text), size: .fixed(titleWidth))
                 line.add(Label(sentence(card.detail), style: .muted), size: .fill)
                 cards.add(line, size: .fixed(1))
             }

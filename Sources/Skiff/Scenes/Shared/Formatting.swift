@@ -79,6 +79,12 @@ struct Formatting: Sendable {
         return card.status == .active ? "Active" : "Inactive"
     }
 
+    /// `Skiff card · expires 11/30 · Inactive`: a card's line in a list, after its name.
+    func cardSummary(_ card: Card) -> String {
+        let owner = card.kind == .issued ? "Skiff card" : "Added card"
+        return "\(owner) · expires \(expiry(month: card.expiryMonth, year: card.expiryYear)) · \(cardStatus(card))"
+    }
+
     /// A sentence for a failed call, or nil where nothing needs saying (the person cancelled).
     func message(for error: NetworkError) -> String? {
         switch error {

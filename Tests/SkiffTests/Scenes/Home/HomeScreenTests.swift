@@ -61,6 +61,22 @@ struct HomeScreenTests {
         #expect(!harness.screen.contains("Search:"))
     }
 
+    @Test("an American Express card's whole title shows, and every card's details start in the same column")
+    func longBrandName() async throws {
+        let amex = Card(id: "c_amex", kind: .external, brand: .amex, last4: "0005", expiryMonth: 4, expiryYear: 2029,
+                        holderName: "ALEX RIVERA", status: .active)
+        let harness = ScreenHarness(session: Seeds.session) {
+            $0.account.pages.set(.success(Self.pages(60)))
+            $0.cards.cardsResult.set(.success([Seeds.issuedCard, amex]))
+        }
+        try await harness.start()
+        let lines = harness.terminal.lines
+        let amexLine = try #require(lines.first { $0.contains("American Express •••• 0005") })
+        let visaLine = try #require(lines.first { $0.contains("Visa •••• 0005") })
+        #expect(amexLine.range(of: "Added card")?.lowerBound.utf16Offset(in: amexLine)
+            == visaLine.range(of: "Skiff card")?.lowerBound.utf16Offset(in: visaLine))
+    }
+
     @Test("many cards on a short terminal: the cards panel gives way and the transactions keep three rows")
     func manyCardsShortTerminal() async throws {
         let cards = (0..<12).map { n in
