@@ -140,6 +140,8 @@ def main():
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--pages", type=int, default=500)
     parser.add_argument("--search", default="zzqxj")
+    parser.add_argument("--tour", action="store_true",
+                        help="after the figures, visit every screen once (unmeasured; for scripts/link-order.py)")
     args = parser.parse_args()
     env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", SKIFF_NO_MOUSE="1")
 
@@ -188,7 +190,29 @@ def main():
     os.write(fd, b"\r")
     _, last = read_until(fd, shows("match"), timeout=60)
     print(f"search '{args.search}' (no match) to its answer on screen: {(last - sent) * 1000:.1f} ms")
+    if args.tour:
+        tour(fd)
     stop(pid, fd)
+
+
+def tour(fd):
+    """Home's other screens and Login's, each left with Esc: what a session beyond the list runs."""
+    def keys(data, wait=0.5):
+        os.write(fd, data)
+        settle(fd, wait)
+    keys(b"\x1b")  # the search
+    for key in (b"s", b"s", b"?"):
+        keys(key)
+    keys(b"\x1b")
+    for screen, inside in ((b"c", b"\x1b[B\r\x1b"), (b"n", b"\x1b[B\r\x1b"), (b"v", b"12"), (b"a", b"4242 42")):
+        keys(screen, 1.0)
+        keys(inside, 1.0)
+        keys(b"\x1b", 1.0)
+    keys(b"L", 1.0)  # log out, to Login
+    for screen in (b"\x0e", b"\x10"):  # Ctrl-N create an account, Ctrl-P forgot password
+        keys(screen, 1.0)
+        keys(b"\t20255501\t", 0.5)
+        keys(b"\x1b", 1.0)
 
 
 if __name__ == "__main__":
