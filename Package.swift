@@ -14,11 +14,12 @@ import Foundation
 let skiffTestability: [SwiftSetting] = ProcessInfo.processInfo.environment["SKIFF_BENCHMARK_TESTABLE"] == "1"
     ? [.unsafeFlags(["-enable-testing"])] : []
 
+let packageDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
+
 /// How the release `skiff` is linked on Linux (DECISIONS.md, BENCHMARKS.md): the Swift runtime and Foundation
 /// linked in (`-static-stdlib`, with the libraries static Foundation needs), by lld with relative relocations
 /// packed (`-z pack-relative-relocs`, which glibc 2.36 applies): fewer pages touched to start and to run (the
 /// figures are in BENCHMARKS.md). Debug builds and the tests link as before.
-let packageDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 let releaseClientLinking: [LinkerSetting] = [
     .unsafeFlags(
         [

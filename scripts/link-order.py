@@ -3,7 +3,7 @@
 --symbol-ordering-file.
 
     scripts/link-order.py --binary .build-release/release/skiff --out Sources/skiff/link-order.txt -- \
-        scripts/bench-pty.py --skiff {binary} --runs 2 --steps 20 --pages 20
+        python3 scripts/bench-pty.py --skiff {binary} --runs 2 --steps 20 --pages 30 --tour
 
 The command after `--` is the session; `{binary}` in it stands for a wrapper that runs the binary under this
 script's tracer, once per start. The tracer (ptrace, Linux x86-64) puts a breakpoint on the first byte of every
@@ -15,11 +15,11 @@ runs, spread over the whole executable, keep most of its code resident; linked t
 Sampling (perf) cannot make this list: it sees the hot functions, not the thousands run once at start-up; uprobes
 can, but the kernel allows about 60,000 trace events and removes them at ~100 a second. See BENCHMARKS.md.
 """
-import argparse, ctypes, os, shlex, signal, stat, subprocess, sys, tempfile
+import argparse, ctypes, os, shlex, shutil, signal, stat, subprocess, sys, tempfile
 
 PTRACE_TRACEME, PTRACE_PEEKUSER, PTRACE_POKEUSER, PTRACE_CONT = 0, 3, 6, 7
 PTRACE_SETOPTIONS, PTRACE_GETEVENTMSG = 0x4200, 0x4201
-PTRACE_O_TRACECLONE, PTRACE_O_TRACEEXEC, PTRACE_O_EXITKILL = 0x8, 0x10, 0x100000
+PTRACE_O_TRACECLONE, PTRACE_O_EXITKILL = 0x8, 0x100000
 PTRACE_EVENT_CLONE = 3
 RIP = 16 * 8  # offsetof(struct user_regs_struct, rip)
 WALL = 0x40000000
@@ -75,7 +75,7 @@ def trace(binary, record, argv):
     # Signals meant for the program (bench-pty stops it with SIGTERM) go to it.
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT):
         signal.signal(sig, lambda number, _: os.kill(child, number))
-    _, status = os.waitpid(child, WALL)  # stopped at exec
+    os.waitpid(child, WALL)  # stopped at exec
     ptrace(PTRACE_SETOPTIONS, child, 0, PTRACE_O_TRACECLONE | PTRACE_O_EXITKILL)
     base = load_base(child, binary)
     mem = os.open(f"/proc/{child}/mem", os.O_RDWR)
@@ -140,24 +140,30 @@ def main():
         parser.error("give the session to run after --, with {binary} where the binary goes")
     binary = os.path.realpath(args.binary)
     folder = tempfile.mkdtemp(prefix="link-order-")
-    record, wrapper = os.path.join(folder, "record"), os.path.join(folder, "traced")
-    with open(wrapper, "w") as f:
-        f.write(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(os.path.realpath(__file__))} --trace "
-                f"{shlex.quote(binary)} {shlex.quote(record)} {shlex.quote(binary)} \"$@\"\n")
-    os.chmod(wrapper, stat.S_IRWXU)
-    result = subprocess.run([part.replace("{binary}", wrapper) for part in command])
-    if result.returncode != 0:
-        print(f"the session failed (status {result.returncode}); no list written", file=sys.stderr)
-        return 1
-    seen, ordered, starts = set(), [], 0
-    with open(record) as f:
-        for line in f:
-            name = line.rstrip("\n")
-            if not name:
-                starts += 1
-            elif name not in seen:
-                seen.add(name)
-                ordered.append(name)
+    try:
+        record, wrapper = os.path.join(folder, "record"), os.path.join(folder, "traced")
+        with open(wrapper, "w") as f:
+            f.write(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(os.path.realpath(__file__))} "
+                    f"--trace {shlex.quote(binary)} {shlex.quote(record)} {shlex.quote(binary)} \"$@\"\n")
+        os.chmod(wrapper, stat.S_IRWXU)
+        result = subprocess.run([part.replace("{binary}", wrapper) for part in command])
+        if result.returncode != 0:
+            print(f"the session failed (status {result.returncode}); no list written", file=sys.stderr)
+            return 1
+        if not os.path.exists(record):
+            print("the session never started {binary}; no list written", file=sys.stderr)
+            return 1
+        seen, ordered, starts = set(), [], 0
+        with open(record) as f:
+            for line in f:
+                name = line.rstrip("\n")
+                if not name:
+                    starts += 1
+                elif name not in seen:
+                    seen.add(name)
+                    ordered.append(name)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     with open(args.out, "w") as f:
         f.write("".join(name + "\n" for name in ordered))
     print(f"{len(ordered)} functions run over {starts} starts, written to {args.out}", file=sys.stderr)

@@ -25,7 +25,7 @@ final class CardDetailPresenter: CardDetailPresentationLogic, ScenePresentation 
                 .init(label: "Holder", value: card.holderName),
                 .init(label: "Expires", value: formatting.expiry(month: card.expiryMonth, year: card.expiryYear)),
                 .init(label: "Issued by", value: card.kind == .issued ? "Skiff" : "Another bank (added card)"),
-                .init(label: "Status", value: card.status == .active ? "Active" : "Inactive"),
+                .init(label: "Status", value: formatting.activation(card.status)),
                 .init(label: "Frozen", value: card.frozen ? "Yes: it cannot be used or activated" : "No"),
             ],
             hint: card.frozen ? "Unfreeze it with f on Cards." : nil

@@ -75,8 +75,12 @@ struct Formatting: Sendable {
 
     /// `Active` or `Inactive`; `Frozen` while frozen, whatever the status it returns to.
     func cardStatus(_ card: Card) -> String {
-        if card.frozen { return "Frozen" }
-        return card.status == .active ? "Active" : "Inactive"
+        card.frozen ? "Frozen" : activation(card.status)
+    }
+
+    /// `Active` or `Inactive`, frozen or not.
+    func activation(_ status: CardStatus) -> String {
+        status == .active ? "Active" : "Inactive"
     }
 
     /// `Skiff card · expires 11/30 · Inactive`: a card's line in a list, after its name.
