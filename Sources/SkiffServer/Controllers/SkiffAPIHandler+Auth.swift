@@ -15,7 +15,7 @@ extension SkiffAPIHandler {
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
         let signedIn = try await auth.verifyRegistration(
             verificationID: body.verificationId, code: body.code,
-            idempotencyKey: try input.headers.idempotencyKey.map(IdempotencyMiddleware.validated)
+            idempotencyKey: IdempotencyMiddleware.replayKey
         )
         return .created(.init(body: .json(signedIn.api)))
     }
@@ -52,7 +52,7 @@ extension SkiffAPIHandler {
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
         try await auth.resetPassword(
             verificationID: body.verificationId, code: body.code, newPassword: body.newPassword,
-            idempotencyKey: try input.headers.idempotencyKey.map(IdempotencyMiddleware.validated)
+            idempotencyKey: IdempotencyMiddleware.replayKey
         )
         return .noContent(.init())
     }

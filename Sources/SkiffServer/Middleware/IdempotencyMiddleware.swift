@@ -14,12 +14,18 @@ struct IdempotencyMiddleware: ServerMiddleware {
     let logger: Logger
 
     static let operations: Set<String> = ["register", "addCard"]
+    /// Operations that consume a one-time code and take an optional Idempotency-Key to answer a retry
+    /// (`OneTimeCodeService`); the middleware validates it and hands it on as `replayKey`.
+    static let replayOperations: Set<String> = ["verifyRegistration", "resetPassword"]
+    /// The Idempotency-Key of a `replayOperations` request exactly as sent. The generated handler's header value
+    /// is percent-decoded ("a%20b" arrives as "a b"), so it is not what the contract's pattern describes.
+    @TaskLocal static var replayKey: String?
     static let headerName = HTTPField.Name("Idempotency-Key")!
     static let replayedHeaderName = HTTPField.Name("Idempotent-Replayed")!
     /// A reservation this old belongs to a request whose server stopped before answering.
     static let abandonedAfter: TimeInterval = 5 * 60
 
-    /// `key` when it matches the contract's pattern (1 to 255 visible ASCII characters); otherwise a 422.
+    /// `key` when it matches the contract's pattern (1 to 255 visible ASCII characters); otherwise a 400 naming the header.
     static func validated(_ key: String) throws -> String {
         guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw Problem.validation(field: "Idempotency-Key", "Send a unique Idempotency-Key header (such as a UUID) of 1 to 255 visible ASCII characters.")
@@ -34,6 +40,10 @@ struct IdempotencyMiddleware: ServerMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        if Self.replayOperations.contains(operationID) {
+            let replayKey = try request.headerFields[Self.headerName].map(Self.validated)
+            return try await Self.$replayKey.withValue(replayKey) { try await next(request, body, metadata) }
+        }
         guard Self.operations.contains(operationID) else { return try await next(request, body, metadata) }
         let idempotencyKey = try Self.validated(request.headerFields[Self.headerName] ?? "")
         // RequestSizeLimitMiddleware refuses a larger body, declared or streamed, as it arrives.

@@ -543,6 +543,28 @@ struct AuthRoutesTests {
         }
     }
 
+    @Test("An Idempotency-Key is taken as sent: '%' and '+' are ordinary characters, not an encoding")
+    func replayKeyAsSent() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            let forgot = try await client.send(.post, "/v1/auth/password/forgot", json: ["countryCode": "+1", "phoneNumber": "2025550100"])
+            let id = try #require(forgot.json["verificationId"] as? String)
+            let code = try server.lastCode(to: user.phone)
+            let body = ["verificationId": id, "code": code, "newPassword": "a new long passphrase"]
+            for key in ["%zz", "100%", "a+b"] {
+                let wrongCode = ["verificationId": id, "code": code == "000000" ? "000001" : "000000", "newPassword": "a new long passphrase"]
+                let reply = try await client.send(.post, "/v1/auth/password/reset", json: wrongCode, idempotencyKey: key)
+                #expect(reply.problemType == "urn:skiff:problem:invalid-code", "key \(key)")
+            }
+            #expect(try await client.send(.post, "/v1/auth/password/reset", json: body, idempotencyKey: "a%20b").status == .noContent)
+            #expect(try await client.send(.post, "/v1/auth/password/reset", json: body, idempotencyKey: "a%20b").status == .noContent)
+            let decoded = try await client.send(.post, "/v1/auth/password/reset", json: body, idempotencyKey: "a b")
+            #expect(decoded.errorFields == ["Idempotency-Key"])
+        }
+    }
+
     @Test("A reset asked for an unknown number can never be completed")
     func resetUnknownNumber() async throws {
         let server = try TestServer()
