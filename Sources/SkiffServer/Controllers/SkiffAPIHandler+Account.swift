@@ -4,12 +4,12 @@ import SkiffAPI
 extension SkiffAPIHandler {
     func getMe(_ input: Operations.GetMe.Input) async throws -> Operations.GetMe.Output {
         let caller = try Caller.required()
-        guard let user = try await repositories.accounts.user(id: caller.userID) else { throw Problem.unauthorized }
-        let unread = try await repositories.notifications.unreadCount(userID: user.id)
+        guard let overview = try await repositories.accounts.overview(id: caller.userID) else { throw Problem.unauthorized }
+        let user = overview.user
         return .ok(.init(body: .json(.init(
             user: user.api,
             balance: .init(amountMinor: user.balanceMinor, currency: user.currency),
-            unreadNotifications: unread
+            unreadNotifications: overview.unreadNotifications
         ))))
     }
 

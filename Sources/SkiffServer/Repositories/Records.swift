@@ -16,6 +16,12 @@ struct UserRecord: Sendable, Equatable {
     var createdAt: Date
 }
 
+/// A user with the count of their unread notifications: what Home's header shows, read in one statement.
+struct AccountOverview: Sendable, Equatable {
+    var user: UserRecord
+    var unreadNotifications: Int
+}
+
 /// A session; the token itself is never stored, only its SHA-256.
 struct SessionRecord: Sendable, Equatable {
     var tokenHash: String

@@ -6,6 +6,8 @@ protocol AccountRepository: Sendable {
     /// transaction; throws `RepositoryError.duplicate` when the phone number is taken.
     func create(_ account: NewAccount) async throws
     func user(id: String) async throws -> UserRecord?
+    /// The user and how many of their notifications are unread, in one read (`GET /v1/me`).
+    func overview(id: String) async throws -> AccountOverview?
     func user(phone: String) async throws -> UserRecord?
     /// Replaces the password hash and revokes every session of the user, at once.
     func resetPassword(userID: String, passwordHash: String, at date: Date) async throws
@@ -85,7 +87,6 @@ protocol TransactionRepository: Sendable {
 /// Notifications, newest first.
 protocol NotificationRepository: Sendable {
     func notifications(userID: String, limit: Int) async throws -> [NotificationRecord]
-    func unreadCount(userID: String) async throws -> Int
     func insert(_ notification: NotificationRecord) async throws
     /// False when the user has no such notification.
     func markRead(id: String, userID: String, at date: Date) async throws -> Bool

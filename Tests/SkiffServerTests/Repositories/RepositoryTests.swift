@@ -20,7 +20,8 @@ struct RepositoryTests {
             #expect(try await repositories.accounts.user(id: "nobody") == nil)
             #expect(try await repositories.cards.cards(userID: "u1").map(\.kind) == [.issued])
             #expect(try await repositories.transactions.page(userID: "u1", after: nil, query: nil, limit: 10).count == 1)
-            #expect(try await repositories.notifications.unreadCount(userID: "u1") == 1)
+            #expect(try await repositories.accounts.overview(id: "u1") == AccountOverview(user: user, unreadNotifications: 1))
+            #expect(try await repositories.accounts.overview(id: "nobody") == nil)
             await #expect(throws: RepositoryError.duplicate) {
                 try await makeUser(repositories, id: "u2", phone: "+12025550100")
             }
@@ -558,12 +559,13 @@ struct RepositoryTests {
             #expect(list.map(\.id) == ["n2", "welcome-u1"])
             #expect(list.first == later)
             #expect(try await repositories.notifications.notifications(userID: "u1", limit: 1).map(\.id) == ["n2"])
-            #expect(try await repositories.notifications.unreadCount(userID: "u1") == 2)
+            #expect(try await repositories.accounts.overview(id: "u1")?.unreadNotifications == 2)
+            #expect(try await repositories.accounts.overview(id: "u2")?.unreadNotifications == 1)
             #expect(try await !repositories.notifications.markRead(id: "n2", userID: "u2", at: now))
             #expect(try await repositories.notifications.markRead(id: "n2", userID: "u1", at: now.addingTimeInterval(20)))
             #expect(try await repositories.notifications.markRead(id: "n2", userID: "u1", at: now.addingTimeInterval(40)))
             #expect(try await repositories.notifications.notifications(userID: "u1", limit: 1).first?.readAt == now.addingTimeInterval(20))
-            #expect(try await repositories.notifications.unreadCount(userID: "u1") == 1)
+            #expect(try await repositories.accounts.overview(id: "u1")?.unreadNotifications == 1)
         }
     }
 

@@ -33,6 +33,19 @@ struct PostgresAccountRepository: AccountRepository {
         try await database.rows("SELECT \(unescaped: Self.columns) FROM users WHERE id = \(id)").first.map(Self.user)
     }
 
+    func overview(id: String) async throws -> AccountOverview? {
+        try await database.rows("""
+            SELECT \(unescaped: Self.columns),
+                (SELECT COUNT(*) FROM notifications WHERE user_id = users.id AND read_at IS NULL) AS unread
+            FROM users WHERE id = \(id)
+            """).first.map { row in
+            let unread = try row.decode(
+                (String, String, String, String, String, String, Int64, String, Int64, Int64).self
+            ).9
+            return AccountOverview(user: try Self.user(row), unreadNotifications: Int(unread))
+        }
+    }
+
     func user(phone: String) async throws -> UserRecord? {
         try await database.rows("SELECT \(unescaped: Self.columns) FROM users WHERE phone = \(phone)").first.map(Self.user)
     }

@@ -17,11 +17,6 @@ struct PostgresNotificationRepository: NotificationRepository {
         }
     }
 
-    func unreadCount(userID: String) async throws -> Int {
-        try await database.rows("SELECT COUNT(*) FROM notifications WHERE user_id = \(userID) AND read_at IS NULL")
-            .first?.decode(Int.self) ?? 0
-    }
-
     func insert(_ notification: NotificationRecord) async throws {
         _ = try await database.rows(Self.insertQuery(notification))
     }

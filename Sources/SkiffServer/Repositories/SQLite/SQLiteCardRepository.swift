@@ -5,18 +5,18 @@ struct SQLiteCardRepository: CardRepository {
     let pool: DatabasePool
 
     func cards(userID: String) async throws -> [CardRecord] {
-        try await pool.read { db in
+        // One statement: no transaction needed around it, and its prepared form is kept per connection.
+        try await pool.unsafeRead { db in
             try Row.fetchAll(
-                db,
-                sql: "SELECT * FROM cards WHERE user_id = ? ORDER BY kind = 'issued' DESC, created_at, id",
+                db.cachedStatement(sql: "SELECT * FROM cards WHERE user_id = ? ORDER BY kind = 'issued' DESC, created_at, id"),
                 arguments: [userID]
             ).compactMap(Self.card)
         }
     }
 
     func card(id: String, userID: String) async throws -> CardRecord? {
-        try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM cards WHERE id = ? AND user_id = ?", arguments: [id, userID])
+        try await pool.unsafeRead { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM cards WHERE id = ? AND user_id = ?"), arguments: [id, userID])
                 .flatMap(Self.card)
         }
     }

@@ -19,15 +19,6 @@ struct SQLiteNotificationRepository: NotificationRepository {
         }
     }
 
-    func unreadCount(userID: String) async throws -> Int {
-        try await pool.unsafeRead { db in
-            try Int.fetchOne(
-                db.cachedStatement(sql: "SELECT COUNT(*) FROM notifications WHERE user_id = ? AND read_at IS NULL"),
-                arguments: [userID]
-            ) ?? 0
-        }
-    }
-
     func insert(_ notification: NotificationRecord) async throws {
         try await pool.write { db in try Self.insert(notification, db: db) }
     }
