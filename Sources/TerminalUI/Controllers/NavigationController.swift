@@ -248,9 +248,14 @@ open class NavigationController: ViewController {
         return bindings
     }
 
-    /// The hints the status bar shows for the visible screen.
+    /// The visible screen's own hints, which give way on a narrow status bar.
     var statusHints: [KeyBinding] {
-        var hints = (visibleViewController?.keyBindings ?? []).filter(\.showsInStatusBar)
+        (visibleViewController?.keyBindings ?? []).filter(\.showsInStatusBar)
+    }
+
+    /// The hints of moving between screens and of help, which the status bar always keeps.
+    var trailingStatusHints: [KeyBinding] {
+        var hints: [KeyBinding] = []
         if canGoBack {
             hints.append(.described([.escape], "back"))
         }
@@ -267,6 +272,7 @@ open class NavigationController: ViewController {
     override func willDrawFrame() {
         header.titles = coveringViewController.map { [$0.title] } ?? viewControllers.map(\.title)
         statusBar.hints = statusHints
+        statusBar.trailingHints = trailingStatusHints
         visibleViewController?.willDrawFrame()
     }
 

@@ -1,9 +1,16 @@
 /// The bottom line: key hints taken from key bindings, and an optional message on the right.
+///
+/// `hints` are drawn first and give way, from the last, when the line is too narrow for all of them; the
+/// `trailingHints` that follow them (the keys that move between screens, and help, which lists every key) stay.
 @MainActor
 open class StatusBar: View {
-    /// The bindings whose keys are shown.
+    /// The bindings whose keys are shown, as many as fit.
     public var hints: [KeyBinding] = [] {
         didSet { if hints.map(\.shownParts) != oldValue.map(\.shownParts) { setNeedsDisplay() } }
+    }
+    /// The bindings shown after `hints`, kept when the line is narrow.
+    public var trailingHints: [KeyBinding] = [] {
+        didSet { if trailingHints.map(\.shownParts) != oldValue.map(\.shownParts) { setNeedsDisplay() } }
     }
     /// Text shown at the right end.
     public var message: String? { didSet { if message != oldValue { setNeedsDisplay() } } }
@@ -12,9 +19,9 @@ open class StatusBar: View {
         super.init()
     }
 
-    /// The hint text as drawn, such as `Enter open  Esc back  ? help`.
+    /// The hint text when all of it fits, such as `Enter open  Esc back  ? help`.
     public var hintText: String {
-        hints.map { $0.shownParts.joined(separator: " ") }.joined(separator: "  ")
+        (hints + trailingHints).map { $0.shownParts.joined(separator: " ") }.joined(separator: "  ")
     }
 
     open override func sizeThatFits(_ proposal: Size) -> Size {
@@ -31,14 +38,23 @@ open class StatusBar: View {
             canvas.write(message, x: width - messageWidth - 1, y: 0, style: theme.statusBar, maxWidth: messageWidth)
         }
         let limit = width - (messageWidth > 0 ? messageWidth + 2 : 0)
+        // Room kept for the trailing hints: each one's width, and two columns before each.
+        let trailingWidth = trailingHints.reduce(0) { $0 + 2 + $1.shownWidth }
         var x = 1
-        for hint in hints {
-            let key = hint.keyLabel
-            let needed = key.displayWidth + 1 + hint.help.displayWidth
-            guard x + needed <= limit else { break }
-            x += canvas.write(key, x: x, y: 0, style: theme.statusKey)
+        var first = true
+        func draw(_ hint: KeyBinding) {
+            if !first { x += 2 }
+            first = false
+            x += canvas.write(hint.keyLabel, x: x, y: 0, style: theme.statusKey)
             x += canvas.write(" " + hint.help, x: x, y: 0, style: theme.statusBar)
-            x += 2
+        }
+        for hint in hints {
+            guard x + (first ? 0 : 2) + hint.shownWidth + trailingWidth <= limit else { break }
+            draw(hint)
+        }
+        for hint in trailingHints {
+            guard x + (first ? 0 : 2) + hint.shownWidth <= limit else { break }
+            draw(hint)
         }
     }
 }
@@ -46,4 +62,6 @@ open class StatusBar: View {
 extension KeyBinding {
     /// The key label and the description, as the status bar draws them.
     fileprivate var shownParts: [String] { [keyLabel, help] }
+    /// The columns the status bar draws for this binding.
+    fileprivate var shownWidth: Int { keyLabel.displayWidth + 1 + help.displayWidth }
 }

@@ -157,6 +157,21 @@ struct CompositeViewTests {
         #expect(render(sut, width: 40, height: 1) == [" Enter open  r refresh  Esc back  Saved"])
     }
 
+    @Test("The trailing hints stay when the line is too narrow: the screen's own hints give way from the last")
+    func statusBarTrailingHints() {
+        let sut = StatusBar()
+        sut.hints = [KeyBinding(.enter, "open") {}, KeyBinding(.character("r"), "refresh") {}]
+        sut.trailingHints = [.described([.escape], "back"), .described([.character("?")], "help")]
+        #expect(sut.hintText == "Enter open  r refresh  Esc back  ? help")
+        #expect(render(sut, width: 40, height: 1) == [" Enter open  r refresh  Esc back  ? help"])
+        #expect(render(sut, width: 39, height: 1) == [" Enter open  Esc back  ? help"])
+        #expect(render(sut, width: 29, height: 1) == [" Enter open  Esc back  ? help"])
+        #expect(render(sut, width: 28, height: 1) == [" Esc back  ? help"])
+        #expect(render(sut, width: 12, height: 1) == [" Esc back"])
+        sut.message = "Saved"
+        #expect(render(sut, width: 37, height: 1) == [" Enter open  Esc back  ? help  Saved"])
+    }
+
     @Test("A spinner is hidden until started, animates while running, and hides when stopped")
     func spinner() {
         let sut = Spinner("Loading")
