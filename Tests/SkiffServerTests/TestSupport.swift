@@ -195,6 +195,17 @@ extension TestServer {
         return (verificationID, try lastCode(to: "+1" + number.filter(\.isNumber)))
     }
 
+    /// Asks for a password reset of a +1 number with an account and returns its verification id and the code sent.
+    func startReset(
+        _ client: any TestClientProtocol, number: String = "202 555 0100"
+    ) async throws -> (verificationID: String, code: String) {
+        let started = try await client.send(.post, "/v1/auth/password/forgot", json: ["countryCode": "+1", "phoneNumber": number])
+        guard started.status == .accepted, let verificationID = started.json["verificationId"] as? String else {
+            throw TestFailure("forgot answered \(started.status): \(started.body)")
+        }
+        return (verificationID, try lastCode(to: "+1" + number.filter(\.isNumber)))
+    }
+
     func register(
         _ client: any TestClientProtocol, number: String = "202 555 0100", name: String = "Sam Carter",
         password: String = Seeds.password

@@ -489,9 +489,7 @@ struct AuthRoutesTests {
                 .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "2025550100", "password": Seeds.password]
             )
             let otherToken = try #require(other.json["token"] as? String)
-            let forgot = try await client.send(.post, "/v1/auth/password/forgot", json: ["countryCode": "+1", "phoneNumber": "2025550100"])
-            let id = try #require(forgot.json["verificationId"] as? String)
-            let code = try server.lastCode(to: user.phone)
+            let (id, code) = try await server.startReset(client)
 
             let common = try await client.send(
                 .post, "/v1/auth/password/reset", json: ["verificationId": id, "code": code, "newPassword": "password1"]
@@ -523,10 +521,8 @@ struct AuthRoutesTests {
         let server = try TestServer()
         defer { server.remove() }
         try await server.withRouter { client in
-            let user = try await server.register(client)
-            let forgot = try await client.send(.post, "/v1/auth/password/forgot", json: ["countryCode": "+1", "phoneNumber": "2025550100"])
-            let id = try #require(forgot.json["verificationId"] as? String)
-            let code = try server.lastCode(to: user.phone)
+            _ = try await server.register(client)
+            let (id, code) = try await server.startReset(client)
             let body = ["verificationId": id, "code": code, "newPassword": "a new long passphrase"]
             #expect(try await client.send(.post, "/v1/auth/password/reset", json: body, idempotencyKey: "reset-1").status == .noContent)
             #expect(try await client.send(.post, "/v1/auth/password/reset", json: body, idempotencyKey: "reset-1").status == .noContent)
@@ -548,10 +544,8 @@ struct AuthRoutesTests {
         let server = try TestServer()
         defer { server.remove() }
         try await server.withRouter { client in
-            let user = try await server.register(client)
-            let forgot = try await client.send(.post, "/v1/auth/password/forgot", json: ["countryCode": "+1", "phoneNumber": "2025550100"])
-            let id = try #require(forgot.json["verificationId"] as? String)
-            let code = try server.lastCode(to: user.phone)
+            _ = try await server.register(client)
+            let (id, code) = try await server.startReset(client)
             let body = ["verificationId": id, "code": code, "newPassword": "a new long passphrase"]
             for key in ["%zz", "100%", "a+b"] {
                 let wrongCode = ["verificationId": id, "code": code == "000000" ? "000001" : "000000", "newPassword": "a new long passphrase"]
