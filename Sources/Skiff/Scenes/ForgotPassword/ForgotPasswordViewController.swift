@@ -26,7 +26,8 @@ final class ForgotPasswordViewController: SceneViewController, ForgotPasswordDis
         super.init(title: "Forgot password")
         keyBindings = [
             bind(.submit, .enter, "continue") { [weak self] in self?.screen.submit() },
-            bind(.retry, .ctrl("r"), "retry") { [weak self] in self?.screen.submit() },
+            // The same as Enter; the banner names it when a request could not reach the server.
+            bind(.retry, .ctrl("r"), "retry", showsInStatusBar: false) { [weak self] in self?.screen.submit() },
         ]
     }
 

@@ -26,7 +26,8 @@ final class LoginViewController: SceneViewController, LoginDisplayLogic, SceneDi
         super.init(title: "Log in")
         keyBindings = [
             bind(.submit, .enter, "log in") { [weak self] in self?.screen.submit() },
-            bind(.retry, .ctrl("r"), "retry") { [weak self] in self?.screen.submit() },
+            // The same as Enter; the banner names it when a request could not reach the server.
+            bind(.retry, .ctrl("r"), "retry", showsInStatusBar: false) { [weak self] in self?.screen.submit() },
             KeyBinding(.ctrl("n"), "create account") { [weak self] in self?.navigate(.register) },
             KeyBinding(.ctrl("p"), "forgot password") { [weak self] in self?.navigate(.forgotPassword) },
             KeyBinding(.ctrl("q"), "quit") { [weak self] in self?.application?.quit() },
