@@ -53,7 +53,10 @@ public struct CardNumber: Hashable, Sendable, Redacted {
     public var masked: String { CardNumber.mask(last4: last4) }
 
     /// `Visa •••• 4242`.
-    public var redactedDescription: String { CardNumber.name(brand: brand, last4: last4) }
+    public var name: String { CardNumber.name(brand: brand, last4: last4) }
+
+    /// `Visa •••• 4242`: the card's name, never more of the number.
+    public var redactedDescription: String { name }
 
     /// `•••• 4242` from the last four digits alone.
     public static func mask(last4: String) -> String { "•••• " + last4 }

@@ -63,7 +63,7 @@ struct CardService: Sendable {
         }
         try await notifications.insert(NotificationRecord(
             id: UUID().uuidString.lowercased(), userID: userID, title: "Card added",
-            body: "\(number.redactedDescription) is on your account.", createdAt: now, readAt: nil
+            body: "\(number.name) is on your account.", createdAt: now, readAt: nil
         ))
         logger.info("card added", metadata: ["user": "\(userID)", "card": "\(card.id)"])
         return card

@@ -39,10 +39,9 @@ struct PostgresAccountRepository: AccountRepository {
                 (SELECT COUNT(*) FROM notifications WHERE user_id = users.id AND read_at IS NULL) AS unread
             FROM users WHERE id = \(id)
             """).first.map { row in
-            let unread = try row.decode(
-                (String, String, String, String, String, String, Int64, String, Int64, Int64).self
-            ).9
-            return AccountOverview(user: try Self.user(row), unreadNotifications: Int(unread))
+            AccountOverview(
+                user: try Self.user(row), unreadNotifications: Int(try row.makeRandomAccess()["unread"].decode(Int64.self))
+            )
         }
     }
 
