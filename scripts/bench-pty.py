@@ -11,6 +11,7 @@ same one (later run).
 import argparse, fcntl, os, pty, re, select, statistics, struct, sys, tempfile, termios, time
 
 QUIET = 0.08
+DOWN, PAGE_DOWN = b"\x1b[B", b"\x1b[6~"
 ESCAPES = re.compile(rb"\x1b(\[[0-9;?]*[A-Za-z]|\([A-Za-z0-9]|[=>])")
 
 
@@ -75,6 +76,25 @@ def key_latencies(fd, key, count):
             lat.append((last - sent) * 1000)
             sizes.append(len(buf))
     return lat, sizes
+
+
+def cpu_ns(pid):
+    """CPU time every thread of the process has run, in nanoseconds (`/proc/PID/task/*/schedstat`)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except FileNotFoundError:
+            pass
+    return total
+
+
+def measured_keys(pid, fd, key, count):
+    """`key_latencies`, and the summary line with the CPU the process spent per key."""
+    before = cpu_ns(pid)
+    lat, sizes = key_latencies(fd, key, count)
+    return f"{summary(lat, sizes)}; CPU per key {(cpu_ns(pid) - before) / count / 1000:.0f} µs"
 
 
 def rss_kib(pid):
@@ -173,14 +193,11 @@ def main():
     time.sleep(10)
     print(f"idle wake-ups in 10 s at Home (all threads, voluntary + involuntary): {woke(before, wakeups(pid))}")
 
-    lat, sizes = key_latencies(fd, b"\x1b[B", args.steps)
-    print(f"Down near the top: {summary(lat, sizes)}")
-    lat, sizes = key_latencies(fd, b"\x1b[6~", args.pages)
-    print(f"PageDown x{args.pages}: {summary(lat, sizes)}")
+    print(f"Down near the top: {measured_keys(pid, fd, DOWN, args.steps)}")
+    print(f"PageDown x{args.pages}: {measured_keys(pid, fd, PAGE_DOWN, args.pages)}")
     settle(fd, 2.0)
     print(f"RSS after {args.pages} PageDowns: {rss_kib(pid) / 1024:.1f} MB")
-    lat, sizes = key_latencies(fd, b"\x1b[B", args.steps)
-    print(f"Down after {args.pages} PageDowns: {summary(lat, sizes)}")
+    print(f"Down after {args.pages} PageDowns: {measured_keys(pid, fd, DOWN, args.steps)}")
 
     os.write(fd, b"/")
     settle(fd)
