@@ -505,7 +505,7 @@ public final class Application {
     public var isAnimating: Bool { animationTask != nil }
 
     private func updateAnimation() {
-        let animating = !rootView.animatingViews.isEmpty && exitStatus == nil
+        let animating = rootView.hasAnimatingViews && exitStatus == nil
         if animating, animationTask == nil {
             animationTask = Task { @MainActor [weak self] in
                 while !Task.isCancelled {

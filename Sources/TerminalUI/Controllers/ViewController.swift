@@ -126,15 +126,17 @@ open class ViewController {
     func willDrawFrame() {}
 
     /// Focuses the first focusable view when nothing valid is focused.
+    ///
+    /// Runs before every frame, so the usual case (the focused view is still in `focusableViews`) is answered by
+    /// walking up from that view, without collecting the screen's focusable views.
     func ensureFocus() {
-        let views = focusableViews
-        if let current = focusedView, views.contains(where: { $0 === current }) {
+        if let current = focusedView, current.isFocusable(within: view) {
             if current.isFocused != isVisible { current.isFocused = isVisible }
             return
         }
         focusedView?.isFocused = false
         focusedView = nil
-        if let first = views.first {
+        if let first = focusableViews.first {
             focus(first)
         }
     }

@@ -119,6 +119,8 @@ open class ListView: View {
         }
         checkNearEnd(reaching: clamped)
         reportVisibleRows()
+        // Already there (Down on the last row): nothing to draw again.
+        if !changed, scrollOffset == previousOffset, rowCount == previousCount { return }
         if let previous, scrollOffset == previousOffset, rowCount == previousCount, selectedIndex == clamped {
             // Only the row left and the row reached look different.
             let top = min(previous, clamped) - scrollOffset, bottom = max(previous, clamped) - scrollOffset

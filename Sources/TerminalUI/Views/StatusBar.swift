@@ -6,11 +6,11 @@
 open class StatusBar: View {
     /// The bindings whose keys are shown, as many as fit.
     public var hints: [KeyBinding] = [] {
-        didSet { if hints.map(\.shownParts) != oldValue.map(\.shownParts) { setNeedsDisplay() } }
+        didSet { if !hints.showSame(as: oldValue) { setNeedsDisplay() } }
     }
     /// The bindings shown after `hints`, kept when the line is narrow.
     public var trailingHints: [KeyBinding] = [] {
-        didSet { if trailingHints.map(\.shownParts) != oldValue.map(\.shownParts) { setNeedsDisplay() } }
+        didSet { if !trailingHints.showSame(as: oldValue) { setNeedsDisplay() } }
     }
     /// Text shown at the right end.
     public var message: String? { didSet { if message != oldValue { setNeedsDisplay() } } }
@@ -64,4 +64,12 @@ extension KeyBinding {
     fileprivate var shownParts: [String] { [keyLabel, help] }
     /// The columns the status bar draws for this binding.
     fileprivate var shownWidth: Int { keyLabel.displayWidth + 1 + help.displayWidth }
+}
+
+extension Array where Element == KeyBinding {
+    /// Whether the status bar would draw these bindings as it draws `other`: the same keys and descriptions in the
+    /// same order. Hints are set before every frame, so this compares without building their labels.
+    fileprivate func showSame(as other: [KeyBinding]) -> Bool {
+        elementsEqual(other) { $0.keys == $1.keys && $0.help == $1.help }
+    }
 }

@@ -174,6 +174,25 @@ open class View {
         return result
     }
 
+    /// Whether this view is one of `root.focusableViews`: it can take the focus, and neither it nor a view above it
+    /// up to `root` is hidden.
+    func isFocusable(within root: View) -> Bool {
+        guard canFocus else { return false }
+        var current: View? = self
+        while let view = current {
+            if view.isHidden { return false }
+            if view === root { return true }
+            current = view.superview
+        }
+        return false
+    }
+
+    /// Whether a view in this subtree is animating (`animatingViews` is not empty), found without collecting them.
+    var hasAnimatingViews: Bool {
+        guard !isHidden else { return false }
+        return isAnimating || subviews.contains { $0.hasAnimatingViews }
+    }
+
     /// Views in this subtree that are animating.
     var animatingViews: [View] {
         guard !isHidden else { return [] }

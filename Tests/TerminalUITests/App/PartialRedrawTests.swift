@@ -97,6 +97,22 @@ struct PartialRedrawTests {
         #expect(terminal.presentCount == frames + 1)
     }
 
+    @Test("Up on the first row and Down on the last draw no frame; the step before them does")
+    func stepPastTheEnds() throws {
+        let screen = RowsScreen(title: "Rows")
+        let (app, terminal) = try makeApp(NavigationController(root: screen))
+        let frames = terminal.presentCount
+        app.send(.up)
+        #expect(terminal.presentCount == frames)
+        app.send(.end)
+        #expect(terminal.presentCount == frames + 1)
+        #expect(terminal.lines.contains { $0.contains("Item 39") })
+        app.send(.down)
+        #expect(terminal.presentCount == frames + 1)
+        app.send(.up)
+        #expect(terminal.presentCount == frames + 2)
+    }
+
     @Test("The screen is drawn whole again after the help overlay closes and after a resize")
     func wholeFrames() throws {
         let screen = RowsScreen(title: "Rows")

@@ -172,6 +172,35 @@ struct FocusTests {
         #expect(screen.focusedView === field)
     }
 
+    @Test("A focused view that is hidden, sits in a hidden stack, is disabled or is removed gives the focus to the first focusable view at the next frame")
+    func focusLeavesWhatCannotHoldIt() async throws {
+        let a = TextField(), b = TextField(), c = Button("Go")
+        let inner = VStack()
+        inner.add(b, size: .fixed(1))
+        let screen = StackScreen("Form", [(a, .fixed(1)), (inner, .fixed(1)), (c, .fixed(1))])
+        let (app, _) = try makeApp(NavigationController(root: screen))
+        screen.focus(b)
+        inner.isHidden = true
+        await app.settle()
+        #expect(screen.focusedView === a)
+        #expect(a.isFocused && !b.isFocused)
+        inner.isHidden = false
+        screen.focus(c)
+        c.isEnabled = false
+        await app.settle()
+        #expect(screen.focusedView === a)
+        #expect(!c.isFocused)
+        screen.focus(b)
+        inner.remove(b)
+        await app.settle()
+        #expect(screen.focusedView === a)
+        screen.focus(a)
+        a.isHidden = true
+        await app.settle()
+        #expect(screen.focusedView === nil)
+        #expect(!a.isFocused)
+    }
+
     @Test("Focus returns to where it was when a screen comes back")
     func restoredAfterPop() throws {
         let a = TextField(), b = TextField()
