@@ -6,7 +6,7 @@
 //   pty-floor scroll   ncursesw: the same list scrolled by one row per key, all 13 rows handed to ncurses
 //                      (a step that scrolls)
 //
-// Every mode shows "Transactions" when ready and ends on 'q'. Built and driven by scripts/pty-floor.py.
+// Every mode shows "Transactions" when ready and ends on 'q' or Ctrl-Q. Built and driven by scripts/pty-floor.py.
 #define _XOPEN_SOURCE_EXTENDED 1
 #define NCURSES_WIDECHAR 1
 #include <locale.h>
@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
         write(1, "Transactions\r\n", 14);
         for (;;) {
             ssize_t count = read(0, input, sizeof input);
-            if (count <= 0 || input[0] == 'q') return 0;
+            if (count <= 0 || input[0] == 'q' || input[0] == 0x11) return 0;
             write(1, frame, sizeof frame);
         }
     }
@@ -66,7 +66,7 @@ int main(int argc, char **argv) {
     int top = 0, selected = 0;
     for (;;) {
         ssize_t count = read(0, input, sizeof input);
-        if (count <= 0 || input[0] == 'q') break;
+        if (count <= 0 || input[0] == 'q' || input[0] == 0x11) break;
         if (scrolls) {
             selected += 1;
             if (selected - top >= ROWS) top += 1;

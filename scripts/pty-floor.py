@@ -7,7 +7,7 @@ over after 80 ms of silence) on scripts/pty-floor.c, a C program with no Skiff i
 Prints, per mode and round, the median and p99 latency, the bytes per step and the CPU the program spent per key
 (`/proc/PID/schedstat` of every thread).
 """
-import argparse, importlib.util, os, subprocess, sys, tempfile, time
+import argparse, importlib.util, os, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("bench_pty", os.path.join(HERE, "bench-pty.py"))
@@ -29,14 +29,7 @@ def main():
             bench.read_until(fd, bench.shows("Transactions"))
             bench.settle(fd)
             print(f"{mode:7} {bench.measured_keys(pid, fd, bench.DOWN, args.steps)}")
-            os.write(fd, b"q")
-            time.sleep(0.2)
-            try:
-                os.kill(pid, 15)
-            except OSError:
-                pass
-            os.waitpid(pid, 0)
-            os.close(fd)
+            bench.stop(pid, fd)
 
 
 if __name__ == "__main__":

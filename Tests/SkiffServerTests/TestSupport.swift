@@ -189,10 +189,7 @@ extension TestServer {
             json: ["countryCode": "+1", "phoneNumber": number, "fullName": name, "password": password],
             idempotencyKey: idempotencyKey
         )
-        guard started.status == .accepted, let verificationID = started.json["verificationId"] as? String else {
-            throw TestFailure("register answered \(started.status): \(started.body)")
-        }
-        return (verificationID, try lastCode(to: "+1" + number.filter(\.isNumber)))
+        return try startedVerification(started, by: "register", to: number)
     }
 
     /// Asks for a password reset of a +1 number with an account and returns its verification id and the code sent.
@@ -200,8 +197,15 @@ extension TestServer {
         _ client: any TestClientProtocol, number: String = "202 555 0100"
     ) async throws -> (verificationID: String, code: String) {
         let started = try await client.send(.post, "/v1/auth/password/forgot", json: ["countryCode": "+1", "phoneNumber": number])
+        return try startedVerification(started, by: "forgot", to: number)
+    }
+
+    /// The verification `request` started for a +1 number: its id, from a 202 answer, and the code sent to the number.
+    private func startedVerification(
+        _ started: Reply, by request: String, to number: String
+    ) throws -> (verificationID: String, code: String) {
         guard started.status == .accepted, let verificationID = started.json["verificationId"] as? String else {
-            throw TestFailure("forgot answered \(started.status): \(started.body)")
+            throw TestFailure("\(request) answered \(started.status): \(started.body)")
         }
         return (verificationID, try lastCode(to: "+1" + number.filter(\.isNumber)))
     }

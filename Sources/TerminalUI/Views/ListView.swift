@@ -119,15 +119,17 @@ open class ListView: View {
         }
         checkNearEnd(reaching: clamped)
         reportVisibleRows()
-        // Already there (Down on the last row): nothing to draw again.
-        if !changed, scrollOffset == previousOffset, rowCount == previousCount { return }
-        if let previous, scrollOffset == previousOffset, rowCount == previousCount, selectedIndex == clamped {
-            // Only the row left and the row reached look different.
-            let top = min(previous, clamped) - scrollOffset, bottom = max(previous, clamped) - scrollOffset
-            setNeedsDisplay(rows: top..<(bottom + 1))
-        } else {
-            setNeedsDisplay(sizeUnchanged: true)
+        if scrollOffset == previousOffset, rowCount == previousCount {
+            // Already there (Down on the last row): nothing to draw again.
+            guard changed else { return }
+            if let previous, selectedIndex == clamped {
+                // Only the row left and the row reached look different.
+                let top = min(previous, clamped) - scrollOffset, bottom = max(previous, clamped) - scrollOffset
+                setNeedsDisplay(rows: top..<(bottom + 1))
+                return
+            }
         }
+        setNeedsDisplay(sizeUnchanged: true)
     }
 
     /// Scrolls by a number of rows (the mouse wheel), moving the selection only as far as needed to keep it
