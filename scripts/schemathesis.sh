@@ -36,15 +36,15 @@ start_server() {
 }
 start_server || { echo "skiff-server did not start:" >&2; cat "$work/server.log" >&2; exit 1; }
 
-# Two sessions of the demo account: one for every operation, one for logout (scripts/schemathesis.toml).
+# Three sessions of the demo account: one for every operation, one for logout, one for lock (scripts/schemathesis.toml).
 sign_in() {
     curl -fsS -H 'Content-Type: application/json' \
         -d '{"countryCode": "+1", "phoneNumber": "202 555 0143", "password": "sail-away-2026"}' "$base/v1/auth/login" \
         | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])'
 }
-SKIFF_FUZZ_TOKEN="$(sign_in)" && SKIFF_FUZZ_LOGOUT_TOKEN="$(sign_in)" \
+SKIFF_FUZZ_TOKEN="$(sign_in)" && SKIFF_FUZZ_LOGOUT_TOKEN="$(sign_in)" && SKIFF_FUZZ_LOCK_TOKEN="$(sign_in)" \
     || { echo "the demo account did not sign in" >&2; cat "$work/server.log" >&2; exit 1; }
-export SKIFF_FUZZ_TOKEN SKIFF_FUZZ_LOGOUT_TOKEN
+export SKIFF_FUZZ_TOKEN SKIFF_FUZZ_LOGOUT_TOKEN SKIFF_FUZZ_LOCK_TOKEN
 
 status=0
 schemathesis --config-file scripts/schemathesis.toml run "$base/openapi.yaml" \

@@ -9,12 +9,15 @@ package struct OpenAPIOperation: Hashable, Sendable {
     package var path: String
     /// True when the operation's `security` is empty (`security: []`), or it has none and neither has the document.
     package var needsNoCredentials: Bool
+    /// True when the operation says `x-skiff-allowed-while-locked: true`: a locked session may call it.
+    package var isAllowedWhileLocked: Bool
 
-    package init(id: String, method: String, path: String, needsNoCredentials: Bool) {
+    package init(id: String, method: String, path: String, needsNoCredentials: Bool, isAllowedWhileLocked: Bool = false) {
         self.id = id
         self.method = method
         self.path = path
         self.needsNoCredentials = needsNoCredentials
+        self.isAllowedWhileLocked = isAllowedWhileLocked
     }
 }
 
@@ -33,7 +36,8 @@ package enum OpenAPIOperations {
                 guard let id = operation.child("operationId")?.value, !id.isEmpty else { continue }
                 operations.append(OpenAPIOperation(
                     id: id, method: operation.key, path: path.key,
-                    needsNoCredentials: operation.child("security").map(isEmptySecurity) ?? documentNeedsNoCredentials
+                    needsNoCredentials: operation.child("security").map(isEmptySecurity) ?? documentNeedsNoCredentials,
+                    isAllowedWhileLocked: operation.child("x-skiff-allowed-while-locked")?.value == "true"
                 ))
             }
         }

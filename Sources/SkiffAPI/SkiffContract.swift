@@ -10,6 +10,11 @@ package enum SkiffContract {
         operations.filter(\.needsNoCredentials).map(\.id)
     )
 
+    /// The operations the contract marks `x-skiff-allowed-while-locked: true`: a locked session may call them.
+    package static let operationIDsAllowedWhileLocked: Set<String> = Set(
+        operations.filter(\.isAllowedWhileLocked).map(\.id)
+    )
+
     /// The text of `openapi.yaml`.
     package static var document: String {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"),

@@ -57,6 +57,14 @@ extension Problem {
         detail: "The session token is missing, expired or revoked."
     )
 
+    /// 423, not 401: the session is not gone, and a client that reads every 401 as "signed out" (and forgets the
+    /// token, as Skiff's did) must not forget the token that the password will open again.
+    static let sessionLocked = Problem(
+        status: HTTPResponse.Status(code: 423, reasonPhrase: "Locked"), slug: "session-locked",
+        title: "This session is locked.",
+        detail: "Unlock it with the password (POST /v1/session/unlock), or log out."
+    )
+
     static let invalidCredentials = Problem(
         status: .unauthorized, slug: "invalid-credentials", title: "The phone number or password is not right.",
         detail: "Check the phone number and password and try again."

@@ -6,12 +6,12 @@ public struct SkiffServerLimits: Sendable {
     public var sessionLifetime: TimeInterval = 12 * 3600
     /// A session ends after this long without a request (30 min).
     public var sessionIdleTimeout: TimeInterval = 30 * 60
-    /// Use of a session is written at most this often, to spare the database a write per request.
+    /// A session is locked after this long without a request (5 min): until its password is given again
+    /// (`POST /v1/session/unlock`) it answers only unlock, lock and logout.
+    public var sessionLockAfter: TimeInterval = 5 * 60
+    /// Use of a session is written at most this often, to spare the database a write per request; idle times
+    /// count from the use last written, so they may end up to this much early.
     public var sessionTouchInterval: TimeInterval = 60
-    /// A session read from the database is believed this long by the instance that read it, so a burst of
-    /// requests reads it once. A logout or password reset on another instance is honoured within this time; 0 reads
-    /// the database on every request.
-    public var sessionCacheLifetime: TimeInterval = 1
     /// A one-time code is good for 10 minutes.
     public var codeLifetime: TimeInterval = 10 * 60
     /// Wrong tries that kill a code.

@@ -18,6 +18,7 @@ struct OpenAPIOperationsTests {
               operationId: open
               # a comment
               security: []
+              x-skiff-allowed-while-locked: true
               responses:
                 '204': { description: Done. }
           '/v1/items/{id}':
@@ -53,6 +54,11 @@ struct OpenAPIOperationsTests {
         #expect(open == ["open", "spaced"])
     }
 
+    @Test("only an operation marked x-skiff-allowed-while-locked: true is allowed while locked")
+    func allowedWhileLocked() {
+        #expect(OpenAPIOperations.parse(document).filter(\.isAllowedWhileLocked).map(\.id) == ["open"])
+    }
+
     @Test("without a document-wide requirement, an operation without its own needs no credentials")
     func noDocumentSecurity() {
         let operations = OpenAPIOperations.parse("""
@@ -83,5 +89,6 @@ struct OpenAPIOperationsTests {
         #expect(Set(ids).count == ids.count)
         #expect(SkiffContract.unauthenticatedOperationIDs.contains("login"))
         #expect(!SkiffContract.unauthenticatedOperationIDs.contains("getMe"))
+        #expect(SkiffContract.operationIDsAllowedWhileLocked == ["unlockSession", "lockSession", "logout"])
     }
 }

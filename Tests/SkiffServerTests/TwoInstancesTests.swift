@@ -98,7 +98,7 @@ struct TwoInstances {
 
 @Suite("Two instances on one PostgreSQL database")
 struct TwoInstancesTests {
-    @Test("A session made on one instance works on the other; a logout on one is seen by the other within the session cache's lifetime")
+    @Test("A session made on one instance works on the other; a logout on one is refused by the other at once")
     func sessionsAndLogout() async throws {
         try await TwoInstances.run { servers in
             let token = try await servers.register(number: "2025550100")
@@ -109,10 +109,42 @@ struct TwoInstancesTests {
             #expect(onB.body == onA.body)
 
             #expect(try await servers.a.send(.post, "/v1/auth/logout", token: token).status == .noContent)
+            // B read the session a moment ago; no time passes, and still its very next request is refused.
+            #expect(try await servers.b.send(.get, "/v1/me", token: token).status == .unauthorized)
             #expect(try await servers.a.send(.get, "/v1/me", token: token).status == .unauthorized)
-            // B believes the session it read for the cache's lifetime, then reads the logout from the database.
+        }
+    }
+
+    @Test("A lock made on one instance is answered session-locked by the other at once, and an unlock on it opens both")
+    func lockAcrossInstances() async throws {
+        try await TwoInstances.run { servers in
+            let token = try await servers.register(number: "2025550105")
             #expect(try await servers.b.send(.get, "/v1/me", token: token).status == .ok)
-            servers.server.clock.advance(by: servers.server.configuration.limits.sessionCacheLifetime)
+            #expect(try await servers.a.send(.post, "/v1/session/lock", token: token).status == .noContent)
+            let locked = try await servers.b.send(.get, "/v1/me", token: token)
+            #expect(locked.status.code == 423)
+            #expect(locked.problemType == "urn:skiff:problem:session-locked")
+            let unlock = try await servers.b.send(.post, "/v1/session/unlock", json: ["password": Seeds.password], token: token)
+            #expect(unlock.status == .noContent)
+            #expect(try await servers.a.send(.get, "/v1/me", token: token).status == .ok)
+        }
+    }
+
+    @Test("A password reset on one instance ends the sessions the other has just served")
+    func resetAcrossInstances() async throws {
+        try await TwoInstances.run { servers in
+            let token = try await servers.register(number: "2025550106")
+            #expect(try await servers.b.send(.get, "/v1/me", token: token).status == .ok)
+            let forgot = try await servers.a.send(
+                .post, "/v1/auth/password/forgot", json: ["countryCode": "+1", "phoneNumber": "2025550106"]
+            )
+            let id = try #require(forgot.json["verificationId"] as? String)
+            let code = try servers.server.lastCode(to: "+12025550106")
+            let reset = try await servers.a.send(
+                .post, "/v1/auth/password/reset",
+                json: ["verificationId": id, "code": code, "newPassword": "a-new-harbour-2031"]
+            )
+            #expect(reset.status == .noContent)
             #expect(try await servers.b.send(.get, "/v1/me", token: token).status == .unauthorized)
         }
     }

@@ -36,7 +36,12 @@ extension SkiffAPIHandler {
     func unlockSession(_ input: Operations.UnlockSession.Input) async throws -> Operations.UnlockSession.Output {
         let caller = try Caller.required()
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
-        try await auth.unlock(userID: caller.userID, password: body.password)
+        try await auth.unlock(userID: caller.userID, tokenHash: caller.tokenHash, password: body.password)
+        return .noContent(.init())
+    }
+
+    func lockSession(_ input: Operations.LockSession.Input) async throws -> Operations.LockSession.Output {
+        try await auth.lock(tokenHash: try Caller.required().tokenHash)
         return .noContent(.init())
     }
 

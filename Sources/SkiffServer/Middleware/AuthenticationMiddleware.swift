@@ -4,7 +4,9 @@ import OpenAPIRuntime
 import SkiffAPI
 
 /// Requires a live bearer token on every operation except those the contract marks `security: []`
-/// (registration, sign-in, password reset, and logout, which reads the token when there is one).
+/// (registration, sign-in, password reset, and logout, which reads the token when there is one). A locked
+/// session's token is refused with `session-locked` (423) except on the operations the contract marks
+/// `x-skiff-allowed-while-locked` (unlock, lock, logout).
 struct AuthenticationMiddleware: ServerMiddleware {
     let sessions: SessionService
 
@@ -17,10 +19,15 @@ struct AuthenticationMiddleware: ServerMiddleware {
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let token = Self.bearerToken(request)
         var caller: Caller?
+        let needsNoCredentials = SkiffContract.unauthenticatedOperationIDs.contains(operationID)
         if let token, let session = try await sessions.authenticate(token: token) {
-            caller = Caller(userID: session.userID, tokenHash: session.tokenHash)
+            if session.lockedAt == nil || SkiffContract.operationIDsAllowedWhileLocked.contains(operationID) {
+                caller = Caller(userID: session.userID, tokenHash: session.tokenHash)
+            } else if !needsNoCredentials {
+                throw Problem.sessionLocked
+            }
         }
-        if caller == nil, !SkiffContract.unauthenticatedOperationIDs.contains(operationID) { throw Problem.unauthorized }
+        if caller == nil, !needsNoCredentials { throw Problem.unauthorized }
         return try await Caller.$current.withValue(caller) {
             try await next(request, body, metadata)
         }

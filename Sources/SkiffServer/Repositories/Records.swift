@@ -30,6 +30,9 @@ struct SessionRecord: Sendable, Equatable {
     var lastUsedAt: Date
     var expiresAt: Date
     var revokedAt: Date?
+    /// Locked (by its owner's app, or by the server after `SkiffServerLimits.sessionLockAfter` unused): only
+    /// unlock, lock and logout are served until unlocked.
+    var lockedAt: Date? = nil
 }
 
 /// A one-time code as stored: its keyed hash, never the code.

@@ -20,6 +20,11 @@ protocol SessionRepository: Sendable {
     /// Records use of the session.
     func touch(tokenHash: String, at date: Date) async throws
     func revoke(tokenHash: String, at date: Date) async throws
+    /// Locks the session at `date` unless it is locked already. With `unusedSince`, only if no use was written
+    /// after it: an idle lock decided on an earlier read never undoes an unlock made meanwhile.
+    func lock(tokenHash: String, at date: Date, unusedSince: Date?) async throws
+    /// Lifts the lock and records use at `date`, so the idle time starts again.
+    func unlock(tokenHash: String, at date: Date) async throws
 }
 
 /// One-time codes.

@@ -127,8 +127,9 @@ struct AuthService: Sendable {
         return SignedIn(token: opened.token, expiresAt: opened.session.expiresAt, user: user)
     }
 
-    /// Checks the signed-in user's password again, through the same per-number throttle as `login`.
-    func unlock(userID: String, password: String) async throws {
+    /// Checks the signed-in user's password again, through the same per-number throttle as `login`, and lifts the
+    /// session's lock.
+    func unlock(userID: String, tokenHash: String, password: String) async throws {
         if password.isEmpty { throw Problem.validation(field: "password", PasswordPolicy.Problem.empty.message) }
         guard let user = try await accounts.user(id: userID) else { throw Problem.unauthorized }
         try await throttle.beginAttempt(phone: user.phone)
@@ -137,6 +138,12 @@ struct AuthService: Sendable {
             throw Problem.wrongPassword
         }
         try await throttle.recordSuccess(phone: user.phone)
+        try await sessions.unlock(tokenHash: tokenHash)
+    }
+
+    /// Locks the session until `unlock`.
+    func lock(tokenHash: String) async throws {
+        try await sessions.lock(tokenHash: tokenHash)
     }
 
     func logout(tokenHash: String) async throws {
@@ -179,7 +186,6 @@ struct AuthService: Sendable {
             return
         }
         try await accounts.resetPassword(userID: userID, passwordHash: try await passwords.hash(newPassword), at: clock.now())
-        sessions.forgetSessions(of: userID)
         try await throttle.recordSuccess(phone: record.phone)
         logger.info("password reset", metadata: ["user": "\(userID)"])
     }

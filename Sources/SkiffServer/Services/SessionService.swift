@@ -1,18 +1,13 @@
 import Foundation
 
-/// Opens, checks and revokes sessions: 12 h absolute, 30 min idle.
+/// Opens, checks, locks and revokes sessions: 12 h absolute, locked after 5 min and ended after 30 min unused.
+///
+/// Every check reads the session from the database, so a logout, a password reset or a lock made by any
+/// instance is refused by every instance at the next request (nothing here remembers a session between requests).
 struct SessionService: Sendable {
     let repository: any SessionRepository
     let clock: any ServerClock
     let limits: SkiffServerLimits
-    let cache: SessionCache
-
-    init(repository: any SessionRepository, clock: any ServerClock, limits: SkiffServerLimits) {
-        self.repository = repository
-        self.clock = clock
-        self.limits = limits
-        cache = SessionCache(lifetime: limits.sessionCacheLifetime)
-    }
 
     /// The token to hand out (shown once) and the stored session.
     struct Opened: Sendable {
@@ -31,36 +26,38 @@ struct SessionService: Sendable {
         return Opened(token: token, session: session)
     }
 
-    /// The live session of `token`, its use recorded; nil when unknown, revoked, past 12 h or idle too long.
-    /// A session read within the cache's lifetime is not read again (see `SessionCache`).
+    /// The session of `token` as it stands now; nil when unknown, revoked, past 12 h or idle too long. A session
+    /// unused for `sessionLockAfter` is locked here and comes back with `lockedAt` set; a locked session's
+    /// requests are no use of it (they neither touch it nor keep it from ending). Use of a live one is recorded.
     func authenticate(token: String) async throws -> SessionRecord? {
         let now = clock.now()
         let hash = SessionToken.hash(token)
-        let session: SessionRecord
-        if let cached = cache.session(tokenHash: hash, now: now) {
-            session = cached
-        } else {
-            guard let stored = try await repository.session(tokenHash: hash) else { return nil }
-            cache.keep(stored, readAt: now)
-            session = stored
-        }
-        guard session.revokedAt == nil, now < session.expiresAt,
-              now.timeIntervalSince(session.lastUsedAt) < limits.sessionIdleTimeout
+        guard var session = try await repository.session(tokenHash: hash), session.revokedAt == nil,
+              now < session.expiresAt
         else { return nil }
-        if now.timeIntervalSince(session.lastUsedAt) >= limits.sessionTouchInterval {
+        let idle = now.timeIntervalSince(session.lastUsedAt)
+        guard idle < limits.sessionIdleTimeout else { return nil }
+        if session.lockedAt != nil { return session }
+        if idle >= limits.sessionLockAfter {
+            try await repository.lock(tokenHash: hash, at: now, unusedSince: session.lastUsedAt)
+            session.lockedAt = now
+            return session
+        }
+        if idle >= limits.sessionTouchInterval {
             try await repository.touch(tokenHash: hash, at: now)
-            cache.touched(tokenHash: hash, at: now)
         }
         return session
     }
 
     func revoke(tokenHash: String) async throws {
-        cache.forget(tokenHash: tokenHash)
         try await repository.revoke(tokenHash: tokenHash, at: clock.now())
     }
 
-    /// Forgets what this instance remembers of `userID`'s sessions, after something revoked them all.
-    func forgetSessions(of userID: String) {
-        cache.forget(userID: userID)
+    func lock(tokenHash: String) async throws {
+        try await repository.lock(tokenHash: tokenHash, at: clock.now(), unusedSince: nil)
+    }
+
+    func unlock(tokenHash: String) async throws {
+        try await repository.unlock(tokenHash: tokenHash, at: clock.now())
     }
 }

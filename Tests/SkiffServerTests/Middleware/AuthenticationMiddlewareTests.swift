@@ -28,6 +28,29 @@ struct AuthenticationMiddlewareTests {
         }
     }
 
+    @Test("with a locked session's token, every operation of the contract answers session-locked but unlock, lock and logout")
+    func lockedSessionEverywhere() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            #expect(try await client.send(.post, "/v1/session/lock", token: user.token).status == .noContent)
+            for operation in SkiffContract.operations where operation.id != "logout" {
+                let uri = operation.path.replacing(/\{[^}]+\}/, with: "any-id")
+                let method = try #require(HTTPRequest.Method(operation.method.uppercased()))
+                let reply = try await client.send(method, uri, token: user.token)
+                if SkiffContract.operationIDsAllowedWhileLocked.contains(operation.id) {
+                    #expect(reply.status.code != 423, "\(operation.id) refused a locked session")
+                    #expect(reply.status != .unauthorized, "\(operation.id) did not know the locked session")
+                } else if SkiffContract.unauthenticatedOperationIDs.contains(operation.id) {
+                    #expect(reply.status.code != 423, "\(operation.id) needs no session, locked or not")
+                } else {
+                    #expect(reply.isSessionLocked, "\(operation.id) answered \(reply.status) for a locked session")
+                }
+            }
+        }
+    }
+
     @Test("the bearer token is read from the header in any case of the scheme, without the blanks around it")
     func bearerTokenParsing() {
         func token(_ header: String?) -> String? {

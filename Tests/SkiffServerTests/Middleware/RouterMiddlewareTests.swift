@@ -175,6 +175,7 @@ struct RouterMiddlewareTests {
                 "resetPassword": try await client.send(
                     .post, "/v1/auth/password/reset", json: ["verificationId": "v", "code": "123456", "newPassword": Seeds.password]
                 ),
+                "lockSession": try await client.send(.post, "/v1/session/lock", token: token),
                 "unlockSession": try await client.send(.post, "/v1/session/unlock", json: ["password": "sail-away-2026"], token: token),
                 "logout": try await client.send(.post, "/v1/auth/logout", token: token),
             ]

@@ -61,6 +61,30 @@ struct RepositoryTests {
         }
     }
 
+    @Test("A session is locked once; an idle lock loses to a use written after its read; unlock writes a use", arguments: TestStore.allCases)
+    func sessionLock(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let sessions = store.repositories.sessions
+            _ = try await makeUser(store.repositories, id: "u1", phone: "+12025550100")
+            try await sessions.create(session("hash", userID: "u1"))
+            #expect(try await sessions.session(tokenHash: "hash")?.lockedAt == nil)
+            try await sessions.lock(tokenHash: "hash", at: now.addingTimeInterval(10), unusedSince: nil)
+            try await sessions.lock(tokenHash: "hash", at: now.addingTimeInterval(20), unusedSince: nil)
+            #expect(try await sessions.session(tokenHash: "hash")?.lockedAt == now.addingTimeInterval(10))
+
+            try await sessions.unlock(tokenHash: "hash", at: now.addingTimeInterval(30))
+            let unlocked = try #require(try await sessions.session(tokenHash: "hash"))
+            #expect(unlocked.lockedAt == nil)
+            #expect(unlocked.lastUsedAt == now.addingTimeInterval(30))
+
+            // An idle lock decided on a read from before the unlock's use does nothing.
+            try await sessions.lock(tokenHash: "hash", at: now.addingTimeInterval(400), unusedSince: now)
+            #expect(try await sessions.session(tokenHash: "hash")?.lockedAt == nil)
+            try await sessions.lock(tokenHash: "hash", at: now.addingTimeInterval(400), unusedSince: now.addingTimeInterval(30))
+            #expect(try await sessions.session(tokenHash: "hash")?.lockedAt == now.addingTimeInterval(400))
+        }
+    }
+
     @Test("A code is stored unless its history refuses it; tries are counted, a right one consumes it", arguments: TestStore.allCases)
     func verifications(store: TestStore) async throws {
         try await store.withFresh { store in

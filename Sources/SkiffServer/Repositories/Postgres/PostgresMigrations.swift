@@ -199,5 +199,8 @@ enum PostgresMigrations {
         Migration(version: 5, statements: [
             "ALTER TABLE verifications ADD COLUMN consumed_by TEXT",
         ]),
+        Migration(version: 6, statements: [
+            "ALTER TABLE sessions ADD COLUMN locked_at BIGINT",
+        ]),
     ]
 }

@@ -6,24 +6,25 @@ struct PostgresSessionRepository: SessionRepository {
 
     func create(_ session: SessionRecord) async throws {
         _ = try await database.rows("""
-            INSERT INTO sessions (token_hash, user_id, created_at, last_used_at, expires_at, revoked_at)
+            INSERT INTO sessions (token_hash, user_id, created_at, last_used_at, expires_at, revoked_at, locked_at)
             VALUES (\(session.tokenHash), \(session.userID), \(session.createdAt.millisecondsSince1970),
                     \(session.lastUsedAt.millisecondsSince1970), \(session.expiresAt.millisecondsSince1970),
-                    \(session.revokedAt?.millisecondsSince1970))
+                    \(session.revokedAt?.millisecondsSince1970), \(session.lockedAt?.millisecondsSince1970))
             """)
     }
 
     func session(tokenHash: String) async throws -> SessionRecord? {
         try await database.rows("""
-            SELECT token_hash, user_id, created_at, last_used_at, expires_at, revoked_at
+            SELECT token_hash, user_id, created_at, last_used_at, expires_at, revoked_at, locked_at
             FROM sessions WHERE token_hash = \(tokenHash)
             """).first.map { row in
-            let (tokenHash, userID, createdAt, lastUsedAt, expiresAt, revokedAt) =
-                try row.decode((String, String, Int64, Int64, Int64, Int64?).self)
+            let (tokenHash, userID, createdAt, lastUsedAt, expiresAt, revokedAt, lockedAt) =
+                try row.decode((String, String, Int64, Int64, Int64, Int64?, Int64?).self)
             return SessionRecord(
                 tokenHash: tokenHash, userID: userID, createdAt: Date(millisecondsSince1970: createdAt),
                 lastUsedAt: Date(millisecondsSince1970: lastUsedAt), expiresAt: Date(millisecondsSince1970: expiresAt),
-                revokedAt: revokedAt.map(Date.init(millisecondsSince1970:))
+                revokedAt: revokedAt.map(Date.init(millisecondsSince1970:)),
+                lockedAt: lockedAt.map(Date.init(millisecondsSince1970:))
             )
         }
     }
@@ -39,6 +40,22 @@ struct PostgresSessionRepository: SessionRepository {
         _ = try await database.rows("""
             UPDATE sessions SET revoked_at = \(date.millisecondsSince1970)
             WHERE token_hash = \(tokenHash) AND revoked_at IS NULL
+            """)
+    }
+
+    func lock(tokenHash: String, at date: Date, unusedSince: Date?) async throws {
+        let unusedSince = unusedSince?.millisecondsSince1970
+        _ = try await database.rows("""
+            UPDATE sessions SET locked_at = \(date.millisecondsSince1970)
+            WHERE token_hash = \(tokenHash) AND locked_at IS NULL
+              AND (\(unusedSince)::BIGINT IS NULL OR last_used_at <= \(unusedSince))
+            """)
+    }
+
+    func unlock(tokenHash: String, at date: Date) async throws {
+        _ = try await database.rows("""
+            UPDATE sessions SET locked_at = NULL, last_used_at = GREATEST(last_used_at, \(date.millisecondsSince1970))
+            WHERE token_hash = \(tokenHash)
             """)
     }
 }

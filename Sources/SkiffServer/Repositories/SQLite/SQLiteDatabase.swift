@@ -187,6 +187,10 @@ struct SQLiteDatabase: RepositoryStore {
             // retried after a lost answer is answered again.
             try db.execute(sql: "ALTER TABLE verifications ADD COLUMN consumed_by TEXT")
         }
+        migrator.registerMigration("v8-session-lock") { db in
+            // Issue 23: a session locked by its app or by the server's idle lock, until its password is given again.
+            try db.execute(sql: "ALTER TABLE sessions ADD COLUMN locked_at INTEGER")
+        }
         return migrator
     }
 }
