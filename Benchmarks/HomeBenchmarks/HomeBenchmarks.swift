@@ -81,6 +81,7 @@ struct Offline: AuthWorking, NotificationsWorking {
         throw .unreachable
     }
     func logout() async throws(NetworkError) { throw .unreachable }
+    func lock() async throws(NetworkError) { throw .unreachable }
     func unlock(password: String) async throws(NetworkError) { throw .unreachable }
     func notifications() async throws(NetworkError) -> [AppNotification] { throw .unreachable }
     func markRead(id: String) async throws(NetworkError) { throw .unreachable }

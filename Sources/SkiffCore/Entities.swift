@@ -22,17 +22,33 @@ public struct Session: Hashable, Sendable, Codable, Redacted {
     public var token: String
     public var expiresAt: Date
     public var user: User
+    /// Locked (the idle lock, or the server said so): only the password opens it again.
+    public var isLocked: Bool
 
-    public init(token: String, expiresAt: Date, user: User) {
+    public init(token: String, expiresAt: Date, user: User, isLocked: Bool = false) {
         self.token = token
         self.expiresAt = expiresAt
         self.user = user
+        self.isLocked = isLocked
+    }
+
+    /// Reads a session saved before sessions could be locked as not locked.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            token: try container.decode(String.self, forKey: .token),
+            expiresAt: try container.decode(Date.self, forKey: .expiresAt),
+            user: try container.decode(User.self, forKey: .user),
+            isLocked: try container.decodeIfPresent(Bool.self, forKey: .isLocked) ?? false
+        )
     }
 
     /// Whether the session's absolute lifetime has passed at `now`.
     public func isExpired(at now: Date) -> Bool { expiresAt <= now }
 
-    public var redactedDescription: String { "Session(user: \(user.id), expiresAt: \(expiresAt), token: <redacted>)" }
+    public var redactedDescription: String {
+        "Session(user: \(user.id), expiresAt: \(expiresAt), isLocked: \(isLocked), token: <redacted>)"
+    }
 }
 
 /// What Home shows at the top: who, how much, how many unread notifications.

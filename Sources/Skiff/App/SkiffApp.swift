@@ -3,7 +3,7 @@ import Logging
 import SkiffCore
 import TerminalUI
 
-/// Passes a 401 seen on any thread to the app coordinator, as tracked work on the main actor.
+/// Passes a 401 or a 423 seen on any thread to the app coordinator, as tracked work on the main actor.
 @MainActor
 final class SessionExpiryRelay {
     weak var coordinator: AppCoordinator?
@@ -12,6 +12,12 @@ final class SessionExpiryRelay {
     nonisolated func fire() {
         Task { @MainActor in
             self.application?.task { [weak self] in self?.coordinator?.sessionDidExpire() }
+        }
+    }
+
+    nonisolated func fireLocked() {
+        Task { @MainActor in
+            self.application?.task { [weak self] in self?.coordinator?.sessionDidLock() }
         }
     }
 }
@@ -47,8 +53,9 @@ public final class SkiffApp {
         let relay = SessionExpiryRelay()
         let tokens = SessionTokenBox()
         let api = APIClient(
-            endpoint: configuration.server, trust: configuration.trust, tokens: tokens, timeout: configuration.requestTimeout
-        ) { relay.fire() }
+            endpoint: configuration.server, trust: configuration.trust, tokens: tokens, timeout: configuration.requestTimeout,
+            onUnauthorised: { relay.fire() }, onLocked: { relay.fireLocked() }
+        )
         let dependencies = AppDependencies(
             auth: AuthWorker(api: api), account: AccountWorker(api: api), cards: CardWorker(api: api),
             notifications: NotificationsWorker(api: api),

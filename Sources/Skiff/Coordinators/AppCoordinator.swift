@@ -2,7 +2,7 @@ import SkiffCore
 import TerminalUI
 
 /// The root of the app: Launch decides, then Auth or Home runs as a child; a logout or a 401 anywhere clears
-/// the stack and returns to Login.
+/// the stack and returns to Login; a locked session (saved so, or answered so by the server) shows Lock.
 @MainActor
 final class AppCoordinator: Coordinator {
     var children: [any Coordinator] = []
@@ -13,7 +13,8 @@ final class AppCoordinator: Coordinator {
     /// Locks the app when left alone, while someone is signed in.
     private(set) var idleLock: IdleLockCoordinator?
 
-    /// `tasks` is where the scenes' async work runs (the application's tracked tasks); `idleLock` nil never locks.
+    /// `tasks` is where the scenes' async work runs (the application's tracked tasks); with `idleLock` nil the app
+    /// never locks by itself, but still shows Lock for a session that is locked.
     init(navigation: NavigationController, dependencies: AppDependencies, tasks: TaskTracker, idleLock: IdleLockSettings? = nil) {
         self.navigation = navigation
         self.dependencies = dependencies
@@ -31,6 +32,7 @@ final class AppCoordinator: Coordinator {
         interactor.route = { [weak self] route in
             switch route {
             case .home(let session): self?.showHome(session)
+            case .locked(let session): self?.showHome(session, locked: true)
             case .login(let notice): self?.showAuth(notice: notice)
             }
         }
@@ -46,6 +48,11 @@ final class AppCoordinator: Coordinator {
         showAuth(notice: .sessionEnded)
     }
 
+    /// The server said the session is locked: cover every screen with Lock until the password is given again.
+    func sessionDidLock() {
+        idleLock?.lock(.server)
+    }
+
     private func showAuth(notice: Login.Notice?) {
         stopIdleLock()
         dependencies.tokens.set(nil)
@@ -57,25 +64,31 @@ final class AppCoordinator: Coordinator {
         }
     }
 
-    private func showHome(_ session: Session) {
+    /// Home, under Lock when `locked`: the cover goes on first, so Home is not even loaded (no cached account
+    /// read, no request) until the password is accepted.
+    private func showHome(_ session: Session, locked: Bool = false) {
         stopIdleLock()
         dependencies.tokens.set(session.token)
         children.removeAll()
-        startChild(HomeCoordinator(navigation: navigation, factory: factory, session: session)) { [weak self] event in
+        let lock = IdleLockCoordinator(navigation: navigation, factory: factory, session: session, settings: idleLockSettings)
+        lock.onFinish = { [weak self] event in
+            switch event {
+            case .loggedOut: self?.showAuth(notice: .loggedOut)
+            }
+        }
+        idleLock = lock
+        if locked { lock.lock(.lockedBefore) }
+        let home = HomeCoordinator(navigation: navigation, factory: factory, session: session)
+        startChild(home) { [weak self] event in
             switch event {
             case .finished: self?.showAuth(notice: .loggedOut)
             }
         }
-        if let idleLockSettings {
-            let lock = IdleLockCoordinator(navigation: navigation, factory: factory, session: session, settings: idleLockSettings)
-            lock.onFinish = { [weak self] event in
-                switch event {
-                case .loggedOut: self?.showAuth(notice: .loggedOut)
-                }
-            }
-            idleLock = lock
-            lock.start()
+        // Locked by the server's answer, Home's last fetch was refused: fetch it again once unlocked.
+        lock.onUnlock = { [weak home] reason in
+            if reason == .server { home?.refresh() }
         }
+        lock.start()
     }
 
     private func stopIdleLock() {

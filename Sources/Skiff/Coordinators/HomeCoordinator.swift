@@ -40,6 +40,11 @@ final class HomeCoordinator: FinishingCoordinator {
         navigation.setViewControllers([controller])
     }
 
+    /// Fetches Home's account, cards and transactions again.
+    func refresh() {
+        home?.refresh(request: .init())
+    }
+
     private func showTransaction(_ transaction: Transaction) {
         let (controller, interactor) = factory.transactionDetail(transaction)
         interactor.route = { [weak self] route in

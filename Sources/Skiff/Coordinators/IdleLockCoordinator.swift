@@ -1,9 +1,10 @@
 import SkiffCore
 import TerminalUI
 
-/// While someone is signed in: after a while without a key, covers every screen (modals included) with Lock,
-/// and takes the cover away once the server accepts the password, leaving the screens as they were but for
-/// their secrets (passwords, codes, card numbers), which are emptied when locking.
+/// While someone is signed in: covers every screen (modals included) with Lock after a while without a key, when
+/// the server answers that the session is locked, or at once when it was locked when Skiff last ran; takes the
+/// cover away once the server accepts the password, leaving the screens as they were but for their secrets
+/// (passwords, codes, card numbers), which are emptied when locking.
 @MainActor
 final class IdleLockCoordinator: FinishingCoordinator {
     enum Event {
@@ -13,58 +14,65 @@ final class IdleLockCoordinator: FinishingCoordinator {
 
     var children: [any Coordinator] = []
     var onFinish: (Event) -> Void = { _ in }
+    /// The password was accepted; the argument says why the session had been locked.
+    var onUnlock: (LockReason) -> Void = { _ in }
     private let navigation: NavigationController
     private let factory: SceneFactory
     private let session: Session
-    private let timer: IdleTimer
+    /// Counts the time without a key; nil when the app never locks by itself (`--lock-after 0`).
+    private let timer: IdleTimer?
     /// The Lock screen while locked.
     private(set) var lockScreen: LockViewController?
 
-    init(navigation: NavigationController, factory: SceneFactory, session: Session, settings: IdleLockSettings) {
+    init(navigation: NavigationController, factory: SceneFactory, session: Session, settings: IdleLockSettings?) {
         self.navigation = navigation
         self.factory = factory
         self.session = session
-        timer = IdleTimer(timeout: settings.after, clock: settings.clock)
+        timer = settings.map { IdleTimer(timeout: $0.after, clock: $0.clock) }
     }
 
     var isLocked: Bool { lockScreen != nil }
 
+    /// Starts counting, unless locked already.
     func start() {
-        timer.onIdle = { [weak self] in self?.lock() }
-        timer.start()
+        timer?.onIdle = { [weak self] in self?.lock(.idle) }
+        if !isLocked { timer?.start() }
     }
 
     /// A key was pressed: the idle time starts again.
     func userDidType() {
-        timer.noteActivity()
+        timer?.noteActivity()
     }
 
-    /// Empties the secrets of every screen and covers them all with Lock.
-    func lock() {
+    /// Empties the secrets of every screen, marks the session locked (the saved file first, then the server),
+    /// and only then covers every screen with Lock.
+    func lock(_ reason: LockReason) {
         guard !isLocked else { return }
-        timer.stop()
+        timer?.stop()
         for controller in navigation.viewControllers + navigation.presentedViewControllers where controller.isViewLoaded {
             controller.view.clearSecrets()
         }
-        let (controller, interactor) = factory.lock(userName: session.user.fullName)
+        let (controller, interactor) = factory.lock(userName: session.user.fullName, reason: reason)
         interactor.route = { [weak self] route in
             guard let self else { return }
             switch route {
             case .unlocked:
                 removeLock()
-                timer.start()
+                timer?.start()
+                onUnlock(reason)
             case .loggedOut:
                 stop()
                 onFinish(.loggedOut)
             }
         }
+        interactor.engage(request: .init())
         lockScreen = controller
         navigation.cover(with: controller)
     }
 
     /// Stops counting and takes the lock away (the session ended).
     func stop() {
-        timer.stop()
+        timer?.stop()
         removeLock()
     }
 

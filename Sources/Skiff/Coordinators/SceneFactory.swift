@@ -112,11 +112,11 @@ struct SceneFactory {
         return assemble(AddCardViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
-    func lock(userName: String) -> (LockViewController, LockInteractor) {
+    func lock(userName: String, reason: LockReason) -> (LockViewController, LockInteractor) {
         let presenter = LockPresenter(formatting: formatting)
         let interactor = LockInteractor(
             presenter: presenter, auth: dependencies.auth, sessions: dependencies.sessions, cache: dependencies.cache,
-            userName: userName, tasks: tasks
+            userName: userName, reason: reason, tasks: tasks
         )
         return assemble(LockViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
     }

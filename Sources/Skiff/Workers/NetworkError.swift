@@ -20,6 +20,8 @@ enum NetworkError: Error, Hashable, Sendable {
     case timeout
     /// The session is missing, expired or revoked (401).
     case unauthorised
+    /// The session is locked (423 `session-locked`): only the password opens it again.
+    case locked
     /// The server refused the input (400 / 422), with per-field reasons where it gave them.
     case validation(detail: String, fields: [FieldError])
     /// Too many attempts (429): wait this many seconds.

@@ -10,7 +10,9 @@ protocol AuthWorking: Sendable {
     /// `idempotencyKey`: the same for the same reset sent again, so a retry after a lost answer succeeds.
     func resetPassword(verificationId: String, code: String, newPassword: String, idempotencyKey: String) async throws(NetworkError)
     func logout() async throws(NetworkError)
-    /// Checks the signed-in user's password again (the idle lock); a wrong one is `.validation` on `password`.
+    /// Locks the session on the server: until `unlock`, every other request answers `.locked`.
+    func lock() async throws(NetworkError)
+    /// Checks the signed-in user's password again and unlocks the session; a wrong one is `.validation` on `password`.
     func unlock(password: String) async throws(NetworkError)
 }
 

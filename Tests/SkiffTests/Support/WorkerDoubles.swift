@@ -66,7 +66,10 @@ final class AuthWorkerDouble: AuthWorking, @unchecked Sendable {
     let resetResult = Stubbed<Void>(.success(()))
     let logoutResult = Stubbed<Void>(.success(()))
     let unlockResult = Stubbed<Void>(.success(()))
+    let lockResult = Stubbed<Void>(.success(()))
     var gate: Gate?
+    /// Holds only the lock call.
+    var lockGate: Gate?
 
     let logins = Recorder<(phone: PhoneNumber, password: String)>()
     let registrations = Recorder<(Registration, String)>()
@@ -75,9 +78,20 @@ final class AuthWorkerDouble: AuthWorking, @unchecked Sendable {
     let resets = Recorder<(String, String, String, String)>()
     let logouts = Recorder<Void>()
     let unlocks = Recorder<String>()
+    let locks = Recorder<Void>()
+    /// The lock and unlock calls, in the order they reached the server.
+    let lockCalls = Recorder<String>()
+
+    func lock() async throws(NetworkError) {
+        locks.record(())
+        try await lockGate?.wait()
+        lockCalls.record("lock")
+        try lockResult.get()
+    }
 
     func unlock(password: String) async throws(NetworkError) {
         unlocks.record(password)
+        lockCalls.record("unlock")
         try await gate?.wait()
         try unlockResult.get()
     }

@@ -5,8 +5,8 @@ protocol LaunchBusinessLogic: AnyObject {
     func start(request: Launch.Start.Request)
 }
 
-/// A stored, unexpired session goes to Home; anything else to Login (an expired session is forgotten, and an
-/// unreadable one was set aside by the store: Login says so).
+/// A stored, unexpired session goes to Home, or to Lock when it was saved locked; anything else to Login (an
+/// expired session is forgotten, and an unreadable one was set aside by the store: Login says so).
 @MainActor
 final class LaunchInteractor: LaunchBusinessLogic {
     private let presenter: any LaunchPresentationLogic
@@ -33,7 +33,7 @@ final class LaunchInteractor: LaunchBusinessLogic {
         }
         if let session = stored {
             if !session.isExpired(at: clock.now()) {
-                route(.home(session))
+                route(session.isLocked ? .locked(session) : .home(session))
                 return
             }
             sessions.clear()

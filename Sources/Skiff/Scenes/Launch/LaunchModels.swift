@@ -12,6 +12,8 @@ enum Launch {
 /// Where the app starts.
 enum LaunchRoute: Sendable {
     case home(Session)
+    /// Lock over Home: the saved session was locked.
+    case locked(Session)
     /// Login, with a notice when the saved session could not be read.
     case login(Login.Notice?)
 }

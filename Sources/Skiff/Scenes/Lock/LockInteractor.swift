@@ -3,6 +3,7 @@ import TerminalUI
 
 @MainActor
 protocol LockBusinessLogic: AnyObject {
+    func engage(request: Lock.Engage.Request)
     func load(request: Lock.Load.Request)
     func unlock(request: Lock.Unlock.Request)
     func logout(request: Lock.Logout.Request)
@@ -16,7 +17,8 @@ enum LockRoute: Sendable {
     case loggedOut
 }
 
-/// Checks the password with the server (a wrong one counts toward the sign-in throttle there), or logs out.
+/// Holds the lock where it outlives the screen (the saved session and the server), checks the password with the
+/// server (a wrong one counts toward the sign-in throttle there), or logs out.
 @MainActor
 final class LockInteractor: LockBusinessLogic {
     private let presenter: any LockPresentationLogic
@@ -24,23 +26,36 @@ final class LockInteractor: LockBusinessLogic {
     private let sessions: any SessionStoring
     private let cache: any CacheStoring
     private let userName: String
+    private let reason: LockReason
+    private let tasks: TaskTracker
     let request: RequestInFlight
+    /// Telling the server of the lock; an unlock waits for it, so the lock can never land after the unlock.
+    private var telling: Task<Void, Never>?
     var route: (LockRoute) -> Void = { _ in }
 
     init(
         presenter: any LockPresentationLogic, auth: any AuthWorking, sessions: any SessionStoring, cache: any CacheStoring,
-        userName: String, tasks: TaskTracker
+        userName: String, reason: LockReason = .idle, tasks: TaskTracker
     ) {
         self.presenter = presenter
         self.auth = auth
         self.sessions = sessions
         self.cache = cache
         self.userName = userName
+        self.reason = reason
+        self.tasks = tasks
         request = RequestInFlight(tasks: tasks)
     }
 
+    /// Marks the saved session locked, so no later start shows Home without the password, then tells the server,
+    /// which from then on refuses the token for anything but unlock and logout. Offline, the saved mark holds alone.
+    func engage(request: Lock.Engage.Request) {
+        try? sessions.setLocked(true)
+        telling = tasks.run { [auth] in try? await auth.lock() }
+    }
+
     func load(request: Lock.Load.Request) {
-        presenter.presentLoad(response: .init(userName: userName))
+        presenter.presentLoad(response: .init(userName: userName, reason: reason))
     }
 
     func unlock(request: Lock.Unlock.Request) {
@@ -51,12 +66,16 @@ final class LockInteractor: LockBusinessLogic {
         }
         presenter.presentUnlock(response: .started)
         let password = request.password
+        let telling = telling
         self.request.call({ [auth] () async throws(NetworkError) in
+            await telling?.value
             try await auth.unlock(password: password)
         }, then: { [weak self] result in
             guard let self else { return }
             switch result {
-            case .success: route(.unlocked)
+            case .success:
+                try? sessions.setLocked(false)
+                route(.unlocked)
             case .failure(let error): presenter.presentUnlock(response: .refused(error))
             }
         })

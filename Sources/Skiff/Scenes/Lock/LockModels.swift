@@ -1,12 +1,28 @@
 import SkiffCore
 
+/// Why the session is locked.
+enum LockReason: Hashable, Sendable {
+    /// No key for the lock time.
+    case idle
+    /// It was locked when Skiff last ran.
+    case lockedBefore
+    /// The server answered that it holds the session locked (its own idle time, or another copy of Skiff).
+    case server
+}
+
 /// The idle lock: the password again, checked by the server, or log out.
 enum Lock {
-    /// The screen comes up: whose session is locked.
+    /// Before the screen is drawn: the saved session is marked locked, then the server is told.
+    enum Engage {
+        struct Request: Sendable {}
+    }
+
+    /// The screen comes up: whose session is locked, and why.
     enum Load {
         struct Request: Sendable {}
         struct Response: Sendable {
             var userName: String
+            var reason: LockReason
         }
         struct ViewModel: Hashable, Sendable {
             var message: PromptedText

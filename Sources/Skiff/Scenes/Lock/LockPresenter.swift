@@ -17,9 +17,14 @@ final class LockPresenter: LockPresentationLogic, ScenePresentation {
 
     func presentLoad(response: Lock.Load.Response) {
         let whose = response.userName.isEmpty ? "your" : "\(response.userName)'s"
+        let why = switch response.reason {
+        case .idle: "Skiff locked itself after a while without a key."
+        case .lockedBefore: "Skiff was locked when it last ran."
+        case .server: "This session was locked: it went unused for a while, or another Skiff locked it."
+        }
         viewController?.displayLoad(viewModel: .init(
             message: PromptedText(
-                "Skiff locked itself after a while without a key. Enter \(whose) password to go back where you were.",
+                "\(why) Enter \(whose) password to go back where you were.",
                 prompts: [KeyPrompt(.submit, "unlock"), KeyPrompt(.logout, "log out")]
             )
         ))

@@ -98,6 +98,7 @@ struct Formatting: Sendable {
                 + "certificate authority, start Skiff with --ca-file."
         case .timeout: "The server took too long to answer. Try again."
         case .unauthorised: "Your session has ended. Please log in again."
+        case .locked: "Skiff is locked. Enter your password to go on."
         case .validation(let detail, _): detail
         case .throttled(let seconds): "Too many attempts. Try again in \(countdown(seconds: seconds))."
         case .conflict(let detail): detail

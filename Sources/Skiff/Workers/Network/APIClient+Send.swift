@@ -26,6 +26,7 @@ extension Operations.VerifyRegistration.Output: ProblemAnswering {}
 extension Operations.ForgotPassword.Output: ProblemAnswering {}
 extension Operations.ResetPassword.Output: ProblemAnswering {}
 extension Operations.Logout.Output: ProblemAnswering {}
+extension Operations.LockSession.Output: ProblemAnswering {}
 extension Operations.UnlockSession.Output: ProblemAnswering {}
 extension Operations.GetMe.Output: ProblemAnswering {}
 extension Operations.ListTransactions.Output: ProblemAnswering {}

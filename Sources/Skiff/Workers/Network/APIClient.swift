@@ -13,24 +13,27 @@ final class APIClient: Sendable {
     private let httpClient: HTTPClient
     let tokens: SessionTokenBox
 
-    /// `onUnauthorised` runs (on any thread) when a signed-in request answers 401: the session is gone.
+    /// `onUnauthorised` runs (on any thread) when a signed-in request answers 401: the session is gone;
+    /// `onLocked` when one answers 423: the server holds the session locked.
     /// `trust` checks an `https://` server's certificate; `timeout` bounds every request. `middlewares` (run
     /// nearest the network) are for tests.
     convenience init(
         endpoint: ServerEndpoint, trust: ServerTrust, tokens: SessionTokenBox, timeout: Duration,
-        onUnauthorised: @escaping @Sendable () -> Void
+        onUnauthorised: @escaping @Sendable () -> Void, onLocked: @escaping @Sendable () -> Void = {}
     ) {
         let (seconds, attoseconds) = timeout.components
         self.init(
             baseURL: endpoint.knownURL ?? URL(string: "http://127.0.0.1")!, trust: trust, tokens: tokens,
             timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000),
-            middlewares: [ServerEndpointMiddleware(endpoint: endpoint)], onUnauthorised: onUnauthorised
+            middlewares: [ServerEndpointMiddleware(endpoint: endpoint)], onUnauthorised: onUnauthorised,
+            onLocked: onLocked
         )
     }
 
     init(
         baseURL: URL, trust: ServerTrust = .system, tokens: SessionTokenBox, timeout: TimeAmount,
-        middlewares: [any ClientMiddleware], onUnauthorised: @escaping @Sendable () -> Void
+        middlewares: [any ClientMiddleware], onUnauthorised: @escaping @Sendable () -> Void,
+        onLocked: @escaping @Sendable () -> Void = {}
     ) {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(3), read: timeout)
@@ -45,7 +48,7 @@ final class APIClient: Sendable {
             transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: timeout)),
             middlewares: [
                 BearerTokenMiddleware { [tokens] in tokens.current },
-                UnauthorisedMiddleware(tokens: tokens, onUnauthorised: onUnauthorised),
+                UnauthorisedMiddleware(tokens: tokens, onUnauthorised: onUnauthorised, onLocked: onLocked),
             ] + middlewares
         )
     }

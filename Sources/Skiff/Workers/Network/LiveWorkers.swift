@@ -57,6 +57,10 @@ struct AuthWorker: AuthWorking {
         try await api.send { try await $0.logout() } success: { _ = try $0.noContent }
     }
 
+    func lock() async throws(NetworkError) {
+        try await api.send { try await $0.lockSession() } success: { _ = try $0.noContent }
+    }
+
     func unlock(password: String) async throws(NetworkError) {
         try await api.send { try await $0.unlockSession(body: .json(.init(password: password))) } success: { _ = try $0.noContent }
     }

@@ -42,6 +42,7 @@ enum NetworkErrorMapping {
         let detail = problem?.detail ?? problem?.title ?? "The server refused the request."
         switch status {
         case 401: return .unauthorised
+        case 423: return .locked
         case 400, 422:
             return .validation(detail: detail, fields: (problem?.errors ?? []).map { FieldError(field: $0.field, message: $0.message) })
         case 404: return .notFound

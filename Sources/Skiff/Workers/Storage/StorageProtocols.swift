@@ -9,6 +9,15 @@ protocol SessionStoring: Sendable {
     func clear()
 }
 
+extension SessionStoring {
+    /// Marks the saved session locked or not; does nothing without one.
+    func setLocked(_ locked: Bool) throws {
+        guard var session = try load(), session.isLocked != locked else { return }
+        session.isLocked = locked
+        try save(session)
+    }
+}
+
 /// Small settings kept between runs.
 protocol PreferencesStoring: Sendable {
     func lastLogin() -> LastLogin?

@@ -31,6 +31,20 @@ struct LaunchSceneTests {
         }
     }
 
+    @Test("a stored session saved locked goes to Lock, never Home")
+    func lockedSession() {
+        var locked = Seeds.session
+        locked.isLocked = true
+        let sut = LaunchInteractor(presenter: LaunchPresenterSpy(), sessions: SessionStoreDouble(locked), serverDescription: "x", clock: .immediate())
+        var routes: [LaunchRoute] = []
+        sut.route = { routes.append($0) }
+        sut.start(request: .init())
+        guard case .locked(locked) = routes.last, routes.count == 1 else {
+            Issue.record("got \(routes)")
+            return
+        }
+    }
+
     @Test("an expired session is forgotten and Login shows")
     func expired() {
         var old = Seeds.session

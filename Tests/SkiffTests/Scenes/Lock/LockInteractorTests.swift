@@ -34,11 +34,76 @@ struct LockInteractorTests {
         LockInteractor(presenter: presenter, auth: auth, sessions: sessions, cache: cache, userName: "Alex Rivera", tasks: tasks)
     }
 
-    @Test("load presents whose session is locked")
+    @Test("load presents whose session is locked, and why")
     func load() {
         let sut = makeSUT()
         sut.load(request: .init())
         #expect(presenter.loadResponses.map(\.userName) == ["Alex Rivera"])
+        #expect(presenter.loadResponses.map(\.reason) == [.idle])
+        let restarted = LockInteractor(
+            presenter: presenter, auth: auth, sessions: sessions, cache: cache, userName: "Alex Rivera",
+            reason: .lockedBefore, tasks: tasks
+        )
+        restarted.load(request: .init())
+        #expect(presenter.loadResponses.last?.reason == .lockedBefore)
+    }
+
+    @Test("engage marks the saved session locked at once, before the server is told, then tells it")
+    func engage() async {
+        let gate = Gate()
+        auth.lockGate = gate
+        let sut = makeSUT()
+        sut.engage(request: .init())
+        // Nothing has run off the main actor yet: the file says locked already.
+        #expect(sessions.load()?.isLocked == true)
+        #expect(auth.lockCalls.count == 0)
+        gate.open()
+        await tasks.settle()
+        #expect(auth.lockCalls.all == ["lock"])
+        #expect(sessions.load()?.isLocked == true)
+    }
+
+    @Test("offline, the lock still holds: the saved session stays locked and nothing is shown for it")
+    func engageOffline() async {
+        auth.lockResult.set(.failure(.unreachable))
+        let sut = makeSUT()
+        sut.engage(request: .init())
+        await tasks.settle()
+        #expect(auth.locks.count == 1)
+        #expect(sessions.load()?.isLocked == true)
+        #expect(presenter.unlockResponses.isEmpty)
+    }
+
+    @Test("an accepted password clears the saved lock; a refused one leaves it")
+    func unlockClearsSavedLock() async {
+        let sut = makeSUT()
+        sut.engage(request: .init())
+        auth.unlockResult.set(.failure(.validation(detail: "The password is not right.", fields: [])))
+        sut.unlock(request: .init(password: "wrong"))
+        await tasks.settle()
+        #expect(sessions.load()?.isLocked == true)
+        auth.unlockResult.set(.success(()))
+        sut.unlock(request: .init(password: "harbour-lights-9"))
+        await tasks.settle()
+        #expect(sessions.load()?.isLocked == false)
+        #expect(sessions.load()?.token == Seeds.session.token)
+    }
+
+    @Test("an unlock typed while the lock is still on its way reaches the server after it")
+    func unlockWaitsForLock() async {
+        let gate = Gate()
+        auth.lockGate = gate
+        let sut = makeSUT()
+        var routes: [LockRoute] = []
+        sut.route = { routes.append($0) }
+        sut.engage(request: .init())
+        sut.unlock(request: .init(password: "harbour-lights-9"))
+        for _ in 0..<20 { await Task.yield() }
+        #expect(auth.unlocks.count == 0)
+        gate.open()
+        await tasks.settle()
+        #expect(auth.lockCalls.all == ["lock", "unlock"])
+        if case .unlocked? = routes.first {} else { Issue.record("expected .unlocked, got \(routes)") }
     }
 
     @Test("the password the server accepts routes to unlocked")

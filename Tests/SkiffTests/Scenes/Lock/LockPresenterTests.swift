@@ -33,10 +33,29 @@ struct LockPresenterTests {
 
     @Test("load names whose password unlocks, and the keys to unlock and to log out")
     func load() {
-        makeSUT().presentLoad(response: .init(userName: "Alex Rivera"))
+        makeSUT().presentLoad(response: .init(userName: "Alex Rivera", reason: .idle))
         let viewModel = display.loadViewModels.last
         #expect(viewModel?.message.text.contains("Alex Rivera's password") == true)
         #expect(viewModel?.message.prompts == [KeyPrompt(.submit, "unlock"), KeyPrompt(.logout, "log out")])
+    }
+
+    @Test("load says why it is locked: no key for a while, locked at the last run, or the server's lock")
+    func reasons() {
+        let sut = makeSUT()
+        for reason in [LockReason.idle, .lockedBefore, .server] {
+            sut.presentLoad(response: .init(userName: "Alex Rivera", reason: reason))
+        }
+        #expect(display.loadViewModels.map { $0.message.text.components(separatedBy: " Enter ").first } == [
+            "Skiff locked itself after a while without a key.",
+            "Skiff was locked when it last ran.",
+            "This session was locked: it went unused for a while, or another Skiff locked it.",
+        ])
+    }
+
+    @Test("a request refused because the session is locked says so")
+    func lockedRefusal() {
+        makeSUT().presentUnlock(response: .refused(.locked))
+        #expect(display.unlockViewModels.last?.status == "Skiff is locked. Enter your password to go on.")
     }
 
     @Test("a wrong password is an error that empties the field")

@@ -43,6 +43,61 @@ struct LockScreenTests {
         #expect(harness.screen.components(separatedBy: "Locked").count == 2, "the breadcrumb says it, once")
         expectNothingSensitive(harness.screen)
         assertSnapshot(of: harness.terminal, as: .screen, named: "lock")
+        #expect(harness.sessions.load()?.isLocked == true)
+        #expect(harness.auth.locks.count == 1)
+    }
+
+    @Test("a start with the session saved locked shows Lock, never Home, and loads nothing of Home until unlocked")
+    func lockedStart() async throws {
+        var locked = Seeds.session
+        locked.isLocked = true
+        let harness = ScreenHarness(session: locked, idleLock: IdleLockSettings(after: .seconds(300), clock: clock)) {
+            $0.account.pages.set(.success(HomeScreenTests.pages(30)))
+        }
+        try await harness.start()
+        #expect(harness.top is LockViewController)
+        #expect(harness.screen.contains("Skiff was locked when it last ran."))
+        expectNothingSensitive(harness.screen)
+        let home = try #require(harness.navigation.viewControllers.first as? HomeViewController)
+        #expect(!home.isViewLoaded, "Home, its cache and its requests wait for the password")
+        #expect(harness.account.calls.count == 0)
+        #expect(harness.auth.locks.count == 1, "the server is told again: it may not have heard before")
+        #expect(harness.sessions.load()?.isLocked == true)
+        // The lock needs no count of its own while locked.
+        await idle(harness, for: .seconds(600))
+        #expect(clock.pendingCount == 0)
+
+        await harness.type("sail-away-2026")
+        await harness.send(.enter)
+        #expect(harness.top is HomeViewController)
+        #expect(harness.screen.contains("Balance $1,234.56"))
+        #expect(harness.sessions.load()?.isLocked == false)
+        await idle(harness, for: .seconds(300))
+        #expect(harness.top is LockViewController)
+    }
+
+    @Test("the server's session-locked answer covers Home with Lock, also with the idle lock off")
+    func serverLock() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(HomeScreenTests.pages(30))) }
+        try await harness.start()
+        #expect(harness.top is HomeViewController)
+        // A refresh the server refuses: the live client's middleware reports the 423 to the coordinator.
+        harness.account.summaryResult.set(.failure(.locked))
+        await harness.send(.character("r"))
+        harness.app.coordinator.sessionDidLock()
+        await harness.settle()
+        #expect(harness.top is LockViewController)
+        #expect(harness.screen.contains("This session was locked: it went unused for a while, or another Skiff locked it."))
+        expectNothingSensitive(harness.screen)
+        #expect(harness.sessions.load()?.isLocked == true)
+        #expect(harness.auth.locks.count == 1)
+        harness.account.summaryResult.set(.success(Seeds.summary))
+        await harness.type("sail-away-2026")
+        await harness.send(.enter)
+        #expect(harness.top is HomeViewController)
+        #expect(harness.sessions.load()?.isLocked == false)
+        #expect(harness.screen.contains("Balance $1,234.56"))
+        #expect(!harness.screen.contains("locked"), "Home fetched again what was refused while locked")
     }
 
     @Test("each key starts the count again, with no alarm set per key")
@@ -130,6 +185,7 @@ struct LockScreenTests {
         #expect(harness.top is LoginViewController)
         #expect(harness.auth.logouts.count == 1)
         #expect(harness.sessions.load() == nil)
+        #expect(harness.sessions.clears == 1)
         #expect(harness.navigation.coveringViewController == nil)
         await idle(harness, for: .seconds(600))
         #expect(harness.top is LoginViewController)

@@ -148,6 +148,27 @@ struct LiveWorkersTests {
         await server.stop()
     }
 
+    @Test("after lock the token answers .locked and the lock hook fires, not the 401 one; unlock opens it again")
+    func locked() async throws {
+        let server = try await LiveServer.start()
+        let expired = Counter(), locked = Counter()
+        let api = APIClient(
+            baseURL: server.instance.baseURL, tokens: SessionTokenBox(), timeout: .seconds(10), middlewares: [],
+            onUnauthorised: { expired.increment() }, onLocked: { locked.increment() }
+        )
+        let auth = AuthWorker(api: api)
+        api.tokens.set(try await auth.login(phone: demoPhone, password: DemoCredentials.demo.password).token)
+        try await auth.lock()
+        await #expect(throws: NetworkError.locked) { try await AccountWorker(api: api).summary() }
+        await #expect(throws: NetworkError.locked) { try await CardWorker(api: api).cards() }
+        #expect(locked.count == 2)
+        #expect(expired.count == 0)
+        try await auth.unlock(password: DemoCredentials.demo.password)
+        #expect(try await AccountWorker(api: api).summary().user.fullName == "Alex Rivera")
+        await api.shutdown()
+        await server.stop()
+    }
+
     @Test("a refused password comes back as a validation error on its field")
     func validation() async throws {
         let server = try await LiveServer.start()

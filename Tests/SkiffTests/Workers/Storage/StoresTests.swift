@@ -28,6 +28,26 @@ struct StoresTests {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    @Test("the lock is kept in the session file, so a new start reads it; a file from before locks reads unlocked")
+    func sessionLock() throws {
+        let paths = AppPaths.rooted(at: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = SessionStore(file: paths.sessionFile)
+        try store.setLocked(true)
+        #expect(try store.load() == nil, "no session, nothing to lock")
+        try store.save(Seeds.session)
+        try store.setLocked(true)
+        let next = SessionStore(file: paths.sessionFile)
+        #expect(try next.load()?.isLocked == true)
+        #expect(try next.load()?.token == Seeds.session.token)
+        try next.setLocked(false)
+        #expect(try SessionStore(file: paths.sessionFile).load() == Seeds.session)
+
+        let old = #"{"token":"tok_1","expiresAt":"2031-01-01T00:00:00Z","user":{"id":"u1","fullName":"Alex Rivera","countryCode":"+1","phoneNumber":"2025550143"}}"#
+        try Data(old.utf8).write(to: paths.sessionFile)
+        #expect(try SessionStore(file: paths.sessionFile).load()?.isLocked == false)
+    }
+
     @Test("a write killed before its rename leaves the old file whole and an unlocked temporary the next store removes; one being written stays")
     func killedWriteLeftovers() throws {
         let paths = AppPaths.rooted(at: folder)
