@@ -418,11 +418,12 @@ struct AuthRoutesTests {
         defer { server.remove() }
         try await server.withRouter { client in
             let user = try await server.register(client)
-            server.clock.advance(by: 29 * 60)
+            server.clock.advance(by: 4 * 60)
             #expect(try await client.send(.get, "/v1/me", token: user.token).status == .ok)
             server.clock.advance(by: 29 * 60)
-            #expect(try await client.send(.get, "/v1/me", token: user.token).status == .ok)
-            server.clock.advance(by: 30 * 60)
+            // Locked by the server after 5 minutes, not ended; a locked session's requests do not keep it alive.
+            #expect(try await client.send(.get, "/v1/me", token: user.token).status.code == 423)
+            server.clock.advance(by: 60)
             #expect(try await client.send(.get, "/v1/me", token: user.token).status == .unauthorized)
         }
     }
@@ -433,11 +434,12 @@ struct AuthRoutesTests {
         defer { server.remove() }
         try await server.withRouter { client in
             let login = try await server.register(client)
-            for _ in 0..<(12 * 3 - 1) {
-                server.clock.advance(by: 20 * 60)
+            // A request every 4 minutes: never idle long enough for the server's 5-minute lock.
+            for _ in 0..<(12 * 15 - 1) {
+                server.clock.advance(by: 4 * 60)
                 #expect(try await client.send(.get, "/v1/me", token: login.token).status == .ok)
             }
-            server.clock.advance(by: 20 * 60)
+            server.clock.advance(by: 4 * 60)
             #expect(try await client.send(.get, "/v1/me", token: login.token).status == .unauthorized)
         }
     }
