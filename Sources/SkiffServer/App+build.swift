@@ -28,7 +28,11 @@ public func buildApplication(
         router: router,
         server: httpServer,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "skiff-server"),
-        services: [RepositoryStoreService(store: server.store)],
+        // Stopped in reverse order: the purge ends before the store closes.
+        services: [
+            RepositoryStoreService(store: server.store),
+            PurgeService(store: server.store, clock: configuration.clock, limits: configuration.limits, logger: logger),
+        ],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             logger.info("skiff-server listening", metadata: ["scheme": "\(scheme)", "host": "\(configuration.host)", "port": "\(port)"])

@@ -156,6 +156,12 @@ extension Problem {
         )
     }
 
+    /// A total of stored amounts that does not fit in 64-bit minor units: the data, not the request, is at fault.
+    static let amountsTooLarge = Problem(
+        status: .internalServerError, slug: "amounts-too-large", title: "The amounts are too large to add.",
+        detail: "A total of these amounts does not fit in the range amounts are kept in."
+    )
+
     static let internalError = Problem(
         status: .internalServerError, slug: "internal", title: "Something went wrong on the server.",
         detail: "The request could not be completed. Try again later."

@@ -39,6 +39,10 @@ public struct SkiffServerLimits: Sendable {
     public var wrongCodesPerNumberPerDay = 20
     /// Codes asked for from one client address in any hour, whatever the numbers.
     public var codesPerAddressPerHour = 20
+    /// How often the purge deletes what no rule reads any more (`PurgeService`).
+    public var purgeInterval: TimeInterval = 10 * 60
+    /// Rows one purge statement deletes at most, so no write holds the database long.
+    public var purgeBatchSize = 1000
     /// Requests to `/v1/auth/` one client address may make at once (the token bucket's size).
     public var authRequestBurst = 20
     /// One more `/v1/auth/` request is allowed per client address this often (the bucket's refill).

@@ -20,16 +20,23 @@ extension SkiffAPIHandler {
         return .ok(.init(body: .json(.init(
             month: month.description,
             categories: categories.map { .init(category: $0.category, amountMinor: $0.amountMinor, currency: $0.currency) },
-            totals: Self.totals(categories),
+            totals: try Self.totals(categories),
             previousMonth: previous.description,
-            previousTotals: Self.totals(previousCategories)
+            previousTotals: try Self.totals(previousCategories)
         ))))
     }
 
-    /// One total per currency, in the order of the currencies' names.
-    private static func totals(_ categories: [CategorySpendingRecord]) -> [Components.Schemas.Money] {
-        Dictionary(grouping: categories, by: \.currency)
-            .map { currency, rows in Components.Schemas.Money(amountMinor: rows.reduce(0) { $0 + $1.amountMinor }, currency: currency) }
+    /// One total per currency, in the order of the currencies' names; `amountsTooLarge` when one does not fit.
+    private static func totals(_ categories: [CategorySpendingRecord]) throws -> [Components.Schemas.Money] {
+        try Dictionary(grouping: categories, by: \.currency)
+            .map { currency, rows in
+                let total = try rows.reduce(Int64(0)) { sum, row in
+                    let (added, overflow) = sum.addingReportingOverflow(row.amountMinor)
+                    if overflow { throw Problem.amountsTooLarge }
+                    return added
+                }
+                return Components.Schemas.Money(amountMinor: total, currency: currency)
+            }
             .sorted { $0.currency < $1.currency }
     }
 }

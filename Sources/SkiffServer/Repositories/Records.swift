@@ -52,9 +52,22 @@ struct VerificationRecord: Sendable, Equatable {
     var expiresAt: Date
     var attempts: Int
     var consumedAt: Date?
-    /// The keyed hash of the Idempotency-Key the consuming request carried: the same request sent again with it
-    /// (its answer was lost) is answered again instead of being refused as a used code.
+    /// The keyed hash of the whole request that consumed the code, Idempotency-Key included
+    /// (`OneTimeCodeService.replayHash`): that request sent again (its answer was lost) is answered again instead
+    /// of being refused as a used code. Nil when it carried no key, or once a password reset ended its replay.
     var consumedBy: String? = nil
+}
+
+/// How the caller reads one try at a stored code (`VerificationRepository.attempt`).
+enum CodeTry: Sendable, Equatable {
+    /// Used, expired, exhausted, for something else, or a used code tried without an Idempotency-Key.
+    case unusable
+    /// The right code for an unused code: consume it.
+    case right
+    /// A wrong code, or a replay of a used code that is not the request that used it: count it.
+    case wrong
+    /// The very request that consumed the code, sent again.
+    case replay
 }
 
 /// The outcome of one try at a one-time code.
@@ -65,13 +78,29 @@ enum CodeAttempt: Sendable, Equatable {
     case wrong(attempts: Int)
     /// Unknown, used, expired, exhausted, or for something else.
     case unusable
+    /// The request that consumed the code, sent again: nothing changes.
+    case replayed(VerificationRecord)
+    /// A try at a used code that is not the request that used it: counted as a wrong try.
+    case replayMissed(attempts: Int)
     /// Not checked: the code's number has had too many wrong tries lately; tries resume at this date.
     case paused(until: Date)
 }
 
+extension CodePurpose {
+    /// The purposes whose codes count against the same caps per number as this one's. Anyone who knows a number
+    /// can ask for a registration or reset code; only its signed-in owner for a card activation, so strangers
+    /// using up the first can never close the second.
+    var sharingCaps: [CodePurpose] {
+        switch self {
+        case .registration, .passwordReset: [.registration, .passwordReset]
+        case .cardActivation: [.cardActivation]
+        }
+    }
+}
+
 /// When codes were issued lately, for the caps per number and per client address; oldest first.
 struct CodeIssueHistory: Sendable, Equatable {
-    /// Codes sent to the number.
+    /// Codes sent to the number, for the purposes that share the caps of the one asked for.
     var phone: [Date]
     /// Codes asked for from the client address, whatever the number.
     var address: [Date]

@@ -1,4 +1,5 @@
 import Foundation
+import SkiffCore
 
 /// Accounts: users, their balance, and the records registration creates together.
 protocol AccountRepository: Sendable {
@@ -9,8 +10,9 @@ protocol AccountRepository: Sendable {
     /// The user and how many of their notifications are unread, in one read (`GET /v1/me`).
     func overview(id: String) async throws -> AccountOverview?
     func user(phone: String) async throws -> UserRecord?
-    /// Replaces the password hash and revokes every session of the user, at once.
-    func resetPassword(userID: String, passwordHash: String, at date: Date) async throws
+    /// Replaces the password hash, revokes every session of the user and ends the replay of every code of the
+    /// user's (its registration's, its resets') but `keepingReplayOf`, at once.
+    func resetPassword(userID: String, passwordHash: String, at date: Date, keepingReplayOf verificationID: String?) async throws
 }
 
 /// Sessions, looked up by the SHA-256 of their token.
@@ -29,10 +31,12 @@ protocol SessionRepository: Sendable {
 
 /// One-time codes.
 protocol VerificationRepository: Sendable {
-    /// The codes issued to `phone`, and those asked for from `address`, after `since`.
-    func issueHistory(phone: String, address: String, since: Date) async throws -> CodeIssueHistory
-    /// In one step, serialised per number and per address: reads the history as `issueHistory` does and hands it
-    /// to `refusal`; when that refuses, returns its answer and stores nothing. Otherwise stores `record`, asked for
+    /// The codes issued to `phone` for purposes that share `purpose`'s caps (`CodePurpose.sharingCaps`), and those
+    /// asked for from `address`, after `since`.
+    func issueHistory(phone: String, purpose: CodePurpose, address: String, since: Date) async throws -> CodeIssueHistory
+    /// In one step, serialised per number and per address: reads the history of `record`'s number and purpose as
+    /// `issueHistory` does and hands it to `refusal`; when that refuses, returns its answer and stores nothing.
+    /// Otherwise stores `record`, asked for
     /// from `address`, ends every unused earlier code of the same number and purpose (they expire at the new
     /// code's creation), and returns nil.
     func create<Refusal: Sendable>(
@@ -40,15 +44,14 @@ protocol VerificationRepository: Sendable {
         refusal: @Sendable (CodeIssueHistory) -> Refusal?
     ) async throws -> Refusal?
     func verification(id: String) async throws -> VerificationRecord?
-    /// Checks a try at code `id` in one step, so that parallel guesses cannot pass the limits: `isUsable`
-    /// refuses records that are used, expired, exhausted or for something else; then `pause` sees when the
-    /// wrong tries at any code of the same number after `failuresSince` were made (oldest first) and may pause
-    /// the number; then `isRight` decides the try. A right try consumes the code, recording `consumedBy`, a wrong
-    /// one counts, on the code and on its number.
+    /// Checks a try at code `id` in one step, so that parallel guesses cannot pass the limits: `judge` reads the
+    /// record (`CodeTry`) and an unusable one changes nothing; then `pause` sees when the wrong tries at any code
+    /// of the same number after `failuresSince` were made (oldest first) and may pause the number; then a right
+    /// try consumes the code, recording `consumedBy`, a replay changes nothing, and a wrong one (a replay miss
+    /// too) counts, on the code and on its number.
     func attempt(
         id: String, at date: Date, failuresSince: Date, pause: @Sendable ([Date]) -> Date?,
-        isUsable: @Sendable (VerificationRecord) -> Bool, isRight: @Sendable (VerificationRecord) -> Bool,
-        consumedBy: String?
+        judge: @Sendable (VerificationRecord) -> CodeTry, consumedBy: String?
     ) async throws -> CodeAttempt
 }
 

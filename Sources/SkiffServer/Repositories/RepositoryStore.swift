@@ -6,6 +6,9 @@ protocol RepositoryStore: Sendable {
     var repositories: Repositories { get }
     /// True when no user exists yet.
     func isEmpty() async throws -> Bool
+    /// Deletes the rows `cutoffs` says no rule reads any more (`PurgeRule.all`), at most `batchSize` rows of a
+    /// table per statement, each statement its own transaction, until none is left.
+    func purge(_ cutoffs: PurgeCutoffs, batchSize: Int) async throws -> PurgeCounts
     /// Releases the connections; the repositories must not be used afterwards.
     func close() async
 }

@@ -44,7 +44,7 @@ struct AuthService: Sendable {
         }
         try problems.check()
         guard let phone else { throw Problem.internalError }
-        try await codes.checkLimits(phone: phone.e164, address: clientAddress)
+        try await codes.checkLimits(phone: phone.e164, purpose: .registration, address: clientAddress)
         let pending = PendingRegistration(
             countryCode: phone.countryCode, nationalNumber: phone.nationalNumber, fullName: name,
             passwordHash: try await passwords.hash(password)
@@ -115,29 +115,29 @@ struct AuthService: Sendable {
         if password.isEmpty { problems.schema("password", PasswordPolicy.Problem.empty.message) }
         try problems.check()
         guard let phone else { throw Problem.internalError }
-        try await throttle.beginAttempt(phone: phone.e164)
+        try await throttle.beginAttempt(.number(phone.e164))
         let user = try await accounts.user(phone: phone.e164)
         guard try await passwords.verify(password, hash: user?.passwordHash), let user else {
             logger.info("sign-in refused")
             throw Problem.invalidCredentials
         }
-        try await throttle.recordSuccess(phone: phone.e164)
+        try await throttle.recordSuccess(.number(phone.e164))
         let opened = try await sessions.open(userID: user.id)
         logger.info("signed in", metadata: ["user": "\(user.id)"])
         return SignedIn(token: opened.token, expiresAt: opened.session.expiresAt, user: user)
     }
 
-    /// Checks the signed-in user's password again, through the same per-number throttle as `login`, and lifts the
-    /// session's lock.
+    /// Checks the signed-in user's password again, through a throttle of the user's own (failed sign-ins on the
+    /// number, anyone's, never pause it), and lifts the session's lock.
     func unlock(userID: String, tokenHash: String, password: String) async throws {
         if password.isEmpty { throw Problem.validation(field: "password", PasswordPolicy.Problem.empty.message) }
         guard let user = try await accounts.user(id: userID) else { throw Problem.unauthorized }
-        try await throttle.beginAttempt(phone: user.phone)
+        try await throttle.beginAttempt(.unlock(userID: user.id))
         guard try await passwords.verify(password, hash: user.passwordHash) else {
             logger.info("unlock refused", metadata: ["user": "\(user.id)"])
             throw Problem.wrongPassword
         }
-        try await throttle.recordSuccess(phone: user.phone)
+        try await throttle.recordSuccess(.unlock(userID: user.id))
         try await sessions.unlock(tokenHash: tokenHash)
     }
 
@@ -164,9 +164,10 @@ struct AuthService: Sendable {
         )
     }
 
-    /// Sets the new password and revokes every session of the user. The same request sent again with its
-    /// Idempotency-Key (its answer was lost) is answered again when the password is the one it set; another
-    /// password needs a new code.
+    /// Sets the new password, revokes every session of the user and ends the replay of the user's earlier codes.
+    /// The same request sent again with its Idempotency-Key (its answer was lost) sets the same password again:
+    /// the code's replay is bound to the new password's keyed hash, so it is never answered from a password
+    /// check, and another password needs a new code.
     func resetPassword(verificationID: String, code: String, newPassword: String, idempotencyKey: String? = nil) async throws {
         var problems = FieldProblems()
         do { try Self.validateCode(code) } catch let problem as Problem { problems.add(problem) }
@@ -175,19 +176,17 @@ struct AuthService: Sendable {
         }
         try problems.check()
         let accepted = try await codes.consume(
-            id: verificationID, code: code, purpose: .passwordReset, replayKey: idempotencyKey
+            id: verificationID, code: code, purpose: .passwordReset, replayKey: idempotencyKey,
+            replayBinding: key.mac("reset-password", newPassword)
         )
         let record = accepted.record
         guard let userID = record.userID else { throw Problem.codeExpired }
-        if accepted.replayed {
-            guard let user = try await accounts.user(id: userID),
-                  try await passwords.verify(newPassword, hash: user.passwordHash)
-            else { throw Problem.codeExpired }
-            return
-        }
-        try await accounts.resetPassword(userID: userID, passwordHash: try await passwords.hash(newPassword), at: clock.now())
-        try await throttle.recordSuccess(phone: record.phone)
-        logger.info("password reset", metadata: ["user": "\(userID)"])
+        try await accounts.resetPassword(
+            userID: userID, passwordHash: try await passwords.hash(newPassword), at: clock.now(),
+            keepingReplayOf: record.id
+        )
+        try await throttle.recordSuccess(.number(record.phone))
+        logger.info(accepted.replayed ? "password reset replayed" : "password reset", metadata: ["user": "\(userID)"])
     }
 
     /// Parses a phone number, adding a field problem when it is not valid: one the contract's patterns state,

@@ -1,17 +1,35 @@
 import Foundation
 
-/// Pauses sign-in on a number after repeated failures: 30 s after the fifth, doubling up to 15 min.
+/// Pauses password checks after repeated failures: 30 s after the fifth, doubling up to 15 min. Sign-in is
+/// counted per number (anyone may try it); the unlock of a signed-in session per user, apart, so that strangers'
+/// failures on a number never pause its owner's unlock.
 struct LoginThrottle: Sendable {
     let repository: any LoginThrottleRepository
     let clock: any ServerClock
     let limits: SkiffServerLimits
 
-    /// Throws `tooManyAttempts` while the number is paused; otherwise counts this attempt as failed until
+    /// What the failures are counted on.
+    enum Subject: Sendable {
+        /// Sign-in with this E.164 number.
+        case number(String)
+        /// Unlocking a session of this user.
+        case unlock(userID: String)
+
+        /// The row the repository keeps (numbers start with `+`, so the two never meet).
+        var key: String {
+            switch self {
+            case .number(let phone): phone
+            case .unlock(let userID): "unlock:" + userID
+            }
+        }
+    }
+
+    /// Throws `tooManyAttempts` while the subject is paused; otherwise counts this attempt as failed until
     /// `recordSuccess` says otherwise.
-    func beginAttempt(phone: String) async throws {
+    func beginAttempt(_ subject: Subject) async throws {
         let now = clock.now()
         let limits = limits
-        let pausedUntil = try await repository.beginAttempt(phone: phone, at: now) { failures in
+        let pausedUntil = try await repository.beginAttempt(phone: subject.key, at: now) { failures in
             guard failures >= limits.loginFailuresBeforeLockout else { return nil }
             let doublings = min(failures - limits.loginFailuresBeforeLockout, 20)
             let wait = min(limits.loginMaxLockout, limits.loginFirstLockout * pow(2, Double(doublings)))
@@ -22,7 +40,7 @@ struct LoginThrottle: Sendable {
         }
     }
 
-    func recordSuccess(phone: String) async throws {
-        try await repository.reset(phone: phone)
+    func recordSuccess(_ subject: Subject) async throws {
+        try await repository.reset(phone: subject.key)
     }
 }

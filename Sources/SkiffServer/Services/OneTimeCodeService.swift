@@ -4,8 +4,9 @@ import SkiffCore
 
 /// Issues and checks six-digit codes: CSPRNG digits, stored as a keyed hash, short-lived, single use,
 /// attempt-limited, ended by the next code of the same number and purpose, and capped: one per number per resend
-/// interval, so many per number per hour and per day, so many per client address per hour, and so many wrong tries
-/// per number per day across all its codes.
+/// interval, so many per number per hour and per day (anonymous purposes and signed-in ones each have their own,
+/// `CodePurpose.sharingCaps`), so many per client address per hour, and so many wrong tries per number per day
+/// across all its codes.
 struct OneTimeCodeService: Sendable {
     let repository: any VerificationRepository
     let sender: any CodeSender
@@ -45,9 +46,11 @@ struct OneTimeCodeService: Sendable {
 
     /// Throws the 429 that `issue` would answer now, without storing anything: lets a caller refuse before it
     /// does costly work (hashing a password) for a code it could not get.
-    func checkLimits(phone: String, address: String) async throws {
+    func checkLimits(phone: String, purpose: CodePurpose, address: String) async throws {
         let now = clock.now()
-        let history = try await repository.issueHistory(phone: phone, address: address, since: now.addingTimeInterval(-Self.day))
+        let history = try await repository.issueHistory(
+            phone: phone, purpose: purpose, address: address, since: now.addingTimeInterval(-Self.day)
+        )
         if let refusal = refusal(for: history, at: now) { throw refusal.problem(at: now) }
     }
 
@@ -77,7 +80,7 @@ struct OneTimeCodeService: Sendable {
         if send {
             try await sender.send(OutgoingCode(to: phone, code: code, purpose: purpose, sentAt: now))
         }
-        logger.info("one-time code issued", metadata: ["verification": "\(id)", "purpose": "\(purpose.rawValue)"])
+        logger.info("one-time code issued", metadata: ["purpose": "\(purpose.rawValue)"])
         return Challenge(verificationID: id, expiresAt: record.expiresAt)
     }
 
@@ -117,52 +120,73 @@ struct OneTimeCodeService: Sendable {
     /// answer `codeExpired`; a wrong code counts a try. `matches` lets the caller refuse a code issued for
     /// something else (another user, another card) with the same answer as an unknown one; `alsoRequired`
     /// makes the try wrong however right the code (a wrong last four digits of a card), so it counts too.
-    /// With `replayKey` (the request's Idempotency-Key), a code this key consumed within the idempotency
-    /// retention is accepted again as `replayed`, so a request whose answer was lost can be sent again; the
-    /// caller answers it as it did the first time, finishing whatever the first try did not get to.
+    ///
+    /// With `replayKey` (the request's Idempotency-Key), the code is consumed bound to the whole request: a keyed
+    /// hash of the key, the verification id, the code and `replayBinding` (the rest of the request, such as the
+    /// new password's keyed hash). The same request sent again within the idempotency retention (its answer was
+    /// lost) is accepted again as `replayed`, so the caller answers it as it did the first time, finishing
+    /// whatever the first try did not get to. Any other try at a used code with a key is a replay miss: it counts
+    /// as a wrong try, on the code and on its number, answers `codeExpired`, and once the code's tries are spent
+    /// no replay is accepted. A password reset ends the replays of its user's earlier codes
+    /// (`AccountRepository.resetPassword`).
     @discardableResult
     func consume(
         id: String, code: String, purpose: CodePurpose, matches: @escaping @Sendable (VerificationRecord) -> Bool = { _ in true },
-        alsoRequired: Bool = true, replayKey: String? = nil
+        alsoRequired: Bool = true, replayKey: String? = nil, replayBinding: String = ""
     ) async throws -> Accepted {
         let now = clock.now()
         let maxAttempts = limits.codeMaxAttempts
+        let retention = limits.idempotencyRetention
         let codeHash = hash(code: code, verificationID: id)
-        let consumedBy = replayKey.map { key.mac("code-replay", $0) }
+        let consumedBy = replayKey.map {
+            Self.replayHash(serverKey: key, replayKey: $0, verificationID: id, code: code, binding: replayBinding)
+        }
         let wrongTriesPerDay = limits.wrongCodesPerNumberPerDay
         let outcome = try await repository.attempt(
             id: id, at: now, failuresSince: now.addingTimeInterval(-Self.day),
             pause: { failures in Self.capEnd(failures, limit: wrongTriesPerDay, window: Self.day, at: now) },
-            isUsable: { record in
-                record.purpose == purpose && matches(record) && record.consumedAt == nil
-                    && record.attempts < maxAttempts && now < record.expiresAt
+            judge: { record in
+                guard record.purpose == purpose, matches(record), record.attempts < maxAttempts else { return .unusable }
+                if let consumedAt = record.consumedAt {
+                    guard let consumedBy, let recordedBy = record.consumedBy,
+                          now < consumedAt.addingTimeInterval(retention)
+                    else { return .unusable }
+                    return constantTimeEquals(consumedBy, recordedBy) ? .replay : .wrong
+                }
+                guard now < record.expiresAt else { return .unusable }
+                return constantTimeEquals(codeHash, record.codeHash) && alsoRequired ? .right : .wrong
             },
-            isRight: { record in constantTimeEquals(codeHash, record.codeHash) && alsoRequired },
             consumedBy: consumedBy
         )
         switch outcome {
         case .accepted(let record):
             return Accepted(record: record, replayed: false)
+        case .replayed(let record):
+            logger.info("one-time code request replayed", metadata: ["purpose": "\(purpose.rawValue)"])
+            return Accepted(record: record, replayed: true)
+        case .replayMissed:
+            logger.info("one-time code replay refused", metadata: ["purpose": "\(purpose.rawValue)"])
+            throw Problem.codeExpired
         case .unusable:
-            if let consumedBy, let record = try await repository.verification(id: id), let consumedAt = record.consumedAt,
-               record.purpose == purpose, matches(record), alsoRequired,
-               now < consumedAt.addingTimeInterval(limits.idempotencyRetention),
-               let recordedBy = record.consumedBy, constantTimeEquals(consumedBy, recordedBy),
-               constantTimeEquals(codeHash, record.codeHash)
-            {
-                logger.info("one-time code request replayed", metadata: ["verification": "\(id)"])
-                return Accepted(record: record, replayed: true)
-            }
             throw Problem.codeExpired
         case .paused(let until):
-            logger.info("one-time code tries paused", metadata: ["verification": "\(id)"])
+            logger.info("one-time code tries paused", metadata: ["purpose": "\(purpose.rawValue)"])
             throw Problem.codeTriesPaused(retryAfter: Problem.secondsUntil(until, from: now))
         case .wrong(let attempts):
             let left = maxAttempts - attempts
-            logger.info("wrong one-time code", metadata: ["verification": "\(id)", "attemptsLeft": "\(max(0, left))"])
+            logger.info("wrong one-time code", metadata: ["purpose": "\(purpose.rawValue)", "attemptsLeft": "\(max(0, left))"])
             if left <= 0 { throw Problem.codeExpired }
             throw Problem.invalidCode(attemptsLeft: left)
         }
+    }
+
+    /// What a consumed code records of the request that consumed it: a keyed hash over every part, each with its
+    /// length, so no two different requests give the same input.
+    static func replayHash(
+        serverKey: ServerKey, replayKey: String, verificationID: String, code: String, binding: String
+    ) -> String {
+        let parts = [replayKey, verificationID, code, binding]
+        return serverKey.mac("code-replay", parts.map { "\($0.utf8.count):\($0)" }.joined(separator: ";"))
     }
 
     func hash(code: String, verificationID: String) -> String {

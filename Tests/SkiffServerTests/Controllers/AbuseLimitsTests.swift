@@ -64,6 +64,26 @@ struct AbuseLimitsTests {
         }
     }
 
+    @Test("Strangers' reset requests use up the number's anonymous caps only: its signed-in owner still gets card codes")
+    func strangersKeepCardActivationOpen() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            let forgot: [String: any Sendable] = ["countryCode": "+1", "phoneNumber": "2025550100"]
+            var statuses: [HTTPResponse.Status] = []
+            for _ in 1...5 {
+                server.clock.advance(by: 31)
+                statuses.append(try await client.send(.post, "/v1/auth/password/forgot", json: forgot).status)
+            }
+            // The registration's code and four resets fill the hour's five.
+            #expect(statuses == [.accepted, .accepted, .accepted, .accepted, .tooManyRequests])
+            server.clock.advance(by: 31)
+            let (_, _, _, code) = try await server.startIssuedCardActivation(client, token: user.token)
+            #expect(server.sender.last?.purpose == .cardActivation && server.sender.last?.code == code)
+        }
+    }
+
     @Test("After 20 wrong tries in a day across a number's codes, even the right code answers 429 with Retry-After")
     func wrongTriesPerNumber() async throws {
         let server = try TestServer()

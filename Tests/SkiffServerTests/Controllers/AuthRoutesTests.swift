@@ -233,7 +233,7 @@ struct AuthRoutesTests {
         try await server.withRouter { client in
             let (id, code) = try await server.startRegistration(client, number: "2025550100", name: "Sam", idempotencyKey: "reg")
             // What a server killed between consuming the code and creating the account leaves behind.
-            let consumedBy = try ServerKey.load(for: server.configuration).mac("code-replay", "verify-1")
+            let consumedBy = try Self.replayHash(server, key: "verify-1", id: id, code: code)
             let database = try DatabaseQueue(path: server.databasePath)
             try await database.write { db in
                 try db.execute(
@@ -250,6 +250,102 @@ struct AuthRoutesTests {
             let me = try await client.send(.get, "/v1/me", token: token)
             #expect((me.json["user"] as? [String: Any])?["fullName"] as? String == "Sam")
             #expect(try await client.send(.get, "/v1/cards", token: token).array.count == 1)
+        }
+    }
+
+    /// What a server records of the request that consumed a code (`OneTimeCodeService.replayHash`).
+    static func replayHash(_ server: TestServer, key: String, id: String, code: String, binding: String = "") throws -> String {
+        OneTimeCodeService.replayHash(
+            serverKey: try ServerKey.load(for: server.configuration), replayKey: key, verificationID: id, code: code,
+            binding: binding
+        )
+    }
+
+    @Test("Replay misses count as wrong tries on the code; once its tries are spent, not even the right request replays")
+    func replayMissesAreCounted() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let (id, code) = try await server.startRegistration(client, number: "2025550100", name: "Sam", idempotencyKey: "reg")
+            let body = ["verificationId": id, "code": code]
+            let first = try await client.send(.post, "/v1/auth/register/verify", json: body, idempotencyKey: "verify-1")
+            #expect(first.status == .created)
+            let wrong = code == "000000" ? "000001" : "000000"
+            for key in ["verify-1", "verify-2", "verify-3", "verify-4", "verify-5"] {
+                let miss = try await client.send(
+                    .post, "/v1/auth/register/verify", json: ["verificationId": id, "code": key == "verify-1" ? wrong : code],
+                    idempotencyKey: key
+                )
+                #expect(miss.problemType == "urn:skiff:problem:code-expired")
+            }
+            let database = try DatabaseQueue(path: server.databasePath)
+            let failures = try await database.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM code_failures WHERE phone = '+12025550100'")
+            }
+            #expect(failures == 5)
+            let replay = try await client.send(.post, "/v1/auth/register/verify", json: body, idempotencyKey: "verify-1")
+            #expect(replay.problemType == "urn:skiff:problem:code-expired")
+        }
+    }
+
+    @Test("A password reset ends the replay of the registration and of earlier resets; no verification id is logged")
+    func resetEndsReplays() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let (id, code) = try await server.startRegistration(client, number: "2025550100", name: "Sam", idempotencyKey: "reg")
+            let registration = ["verificationId": id, "code": code]
+            #expect(try await client.send(.post, "/v1/auth/register/verify", json: registration, idempotencyKey: "verify-1").status == .created)
+            #expect(try await client.send(.post, "/v1/auth/register/verify", json: registration, idempotencyKey: "verify-1").status == .created)
+
+            server.clock.advance(by: 31)
+            let (resetID, resetCode) = try await server.startReset(client)
+            let reset = ["verificationId": resetID, "code": resetCode, "newPassword": "a new long passphrase"]
+            #expect(try await client.send(.post, "/v1/auth/password/reset", json: reset, idempotencyKey: "reset-1").status == .noContent)
+            let afterReset = try await client.send(.post, "/v1/auth/register/verify", json: registration, idempotencyKey: "verify-1")
+            #expect(afterReset.problemType == "urn:skiff:problem:code-expired")
+            #expect(try await client.send(.post, "/v1/auth/password/reset", json: reset, idempotencyKey: "reset-1").status == .noContent)
+
+            server.clock.advance(by: 31)
+            let (laterID, laterCode) = try await server.startReset(client)
+            let later = ["verificationId": laterID, "code": laterCode, "newPassword": "the third long passphrase"]
+            #expect(try await client.send(.post, "/v1/auth/password/reset", json: later, idempotencyKey: "reset-2").status == .noContent)
+            let earlier = try await client.send(.post, "/v1/auth/password/reset", json: reset, idempotencyKey: "reset-1")
+            #expect(earlier.problemType == "urn:skiff:problem:code-expired")
+            let login = try await client.send(
+                .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "2025550100", "password": "the third long passphrase"]
+            )
+            #expect(login.status == .ok)
+            #expect(!server.logText.contains(resetID) && !server.logText.contains(laterID))
+        }
+    }
+
+    @Test("A reset replay is answered from the first request's binding, never a password check: it finishes a reset cut short")
+    func resetReplayFinishesReset() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            _ = try await server.register(client)
+            let (id, code) = try await server.startReset(client)
+            let newPassword = "a new long passphrase"
+            // What a server killed between consuming the code and setting the password leaves behind.
+            let serverKey = try ServerKey.load(for: server.configuration)
+            let consumedBy = try Self.replayHash(
+                server, key: "reset-1", id: id, code: code, binding: serverKey.mac("reset-password", newPassword)
+            )
+            let database = try DatabaseQueue(path: server.databasePath)
+            try await database.write { db in
+                try db.execute(
+                    sql: "UPDATE verifications SET consumed_at = ?, consumed_by = ? WHERE id = ?",
+                    arguments: [server.clock.now().millisecondsSince1970, consumedBy, id]
+                )
+            }
+            let body = ["verificationId": id, "code": code, "newPassword": newPassword]
+            #expect(try await client.send(.post, "/v1/auth/password/reset", json: body, idempotencyKey: "reset-1").status == .noContent)
+            let login = try await client.send(
+                .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "2025550100", "password": newPassword]
+            )
+            #expect(login.status == .ok)
         }
     }
 
@@ -562,3 +658,4 @@ struct AuthRoutesTests {
         }
     }
 }
+

@@ -108,4 +108,25 @@ struct SpendingRoutesTests {
             #expect(reply.status == .unauthorized)
         }
     }
+
+    @Test("Totals that do not fit in 64 bits answer a problem instead of trapping")
+    func totalTooLarge() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let registered = try await server.register(client)
+            // A store holding two debits of the largest amount, in two categories of one currency.
+            let store = try SQLiteDatabase(path: server.databasePath)
+            let now = server.clock.now()
+            try await store.repositories.transactions.insert(userID: registered.userID, count: 2) { index in
+                NewTransaction(
+                    amountMinor: -Int64.max, currency: "USD", merchant: "Huge \(index)", category: "Category \(index)",
+                    createdAt: now
+                )
+            }
+            let reply = try await client.send(.get, "/v1/spending", token: registered.token)
+            #expect(reply.status == .internalServerError)
+            #expect(reply.problemType == "urn:skiff:problem:amounts-too-large")
+        }
+    }
 }

@@ -32,8 +32,28 @@ struct UnlockRoutesTests {
         }
     }
 
-    @Test("Wrong unlock passwords count toward the login throttle of the number")
-    func sharesLoginThrottle() async throws {
+    @Test("Strangers' failed sign-ins on the number pause sign-in, never the signed-in owner's unlock")
+    func strangersNeverPauseUnlock() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            for _ in 1...6 {
+                _ = try await client.send(
+                    .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "2025550100", "password": "a stranger's guess"]
+                )
+            }
+            let login = try await client.send(
+                .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "2025550100", "password": Seeds.password]
+            )
+            #expect(login.status == .tooManyRequests)
+            let unlock = try await client.send(.post, "/v1/session/unlock", json: ["password": Seeds.password], token: user.token)
+            #expect(unlock.status == .noContent)
+        }
+    }
+
+    @Test("Wrong unlock passwords pause that user's unlock with Retry-After, and not the number's sign-in")
+    func unlockHasItsOwnThrottle() async throws {
         let server = try TestServer()
         defer { server.remove() }
         try await server.withRouter { client in
@@ -48,7 +68,10 @@ struct UnlockRoutesTests {
             let login = try await client.send(
                 .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "2025550100", "password": Seeds.password]
             )
-            #expect(login.status == .tooManyRequests)
+            #expect(login.status == .ok)
+            server.clock.advance(by: 30)
+            let later = try await client.send(.post, "/v1/session/unlock", json: ["password": Seeds.password], token: user.token)
+            #expect(later.status == .noContent)
         }
     }
 

@@ -29,17 +29,45 @@ struct RepositoryTests {
         }
     }
 
-    @Test("A password reset replaces the hash and revokes every open session", arguments: TestStore.allCases)
+    @Test(
+        "A password reset replaces the hash, revokes every open session and ends the replay of the user's other codes",
+        arguments: TestStore.allCases
+    )
     func resetPassword(store: TestStore) async throws {
         try await store.withFresh { store in
             let repositories = store.repositories
             _ = try await makeUser(repositories, id: "u1", phone: "+12025550100")
+            _ = try await makeUser(repositories, id: "u2", phone: "+12025550101")
             try await repositories.sessions.create(session("a", userID: "u1"))
             try await repositories.sessions.create(session("b", userID: "u1", revokedAt: now))
-            try await repositories.accounts.resetPassword(userID: "u1", passwordHash: "new-hash", at: now.addingTimeInterval(60))
+            // The registration's code has the account's id; the resets' name their user.
+            let codes: [(id: String, purpose: CodePurpose, userID: String?)] = [
+                ("u1", .registration, nil), ("old-reset", .passwordReset, "u1"), ("this-reset", .passwordReset, "u1"),
+                ("u2", .registration, nil), ("other-reset", .passwordReset, "u2"),
+            ]
+            for code in codes {
+                var record = verification(code.id, phone: "+1202555\(code.id.count)", purpose: code.purpose)
+                record.userID = code.userID
+                _ = try await repositories.verifications.create(
+                    record, address: "a", historySince: now, refusal: { _ in Bool?.none }
+                )
+                _ = try await repositories.verifications.attempt(
+                    id: code.id, at: now, { _ in true }, isRight: { _ in true }, consumedBy: "request-\(code.id)"
+                )
+            }
+            try await repositories.accounts.resetPassword(
+                userID: "u1", passwordHash: "new-hash", at: now.addingTimeInterval(60), keepingReplayOf: "this-reset"
+            )
             #expect(try await repositories.accounts.user(id: "u1")?.passwordHash == "new-hash")
             #expect(try await repositories.sessions.session(tokenHash: "a")?.revokedAt == now.addingTimeInterval(60))
             #expect(try await repositories.sessions.session(tokenHash: "b")?.revokedAt == now)
+            var replayable: [String: String?] = [:]
+            for code in codes { replayable[code.id] = try await repositories.verifications.verification(id: code.id)?.consumedBy }
+            let expected: [String: String?] = [
+                "u1": String?.none, "old-reset": String?.none, "this-reset": "request-this-reset", "u2": "request-u2",
+                "other-reset": "request-other-reset",
+            ]
+            #expect(replayable == expected)
         }
     }
 
@@ -98,12 +126,15 @@ struct RepositoryTests {
             )
             #expect(refused == CodeIssueHistory(phone: [now], address: []))
             #expect(try await codes.verification(id: "v2") == nil)
-            #expect(try await codes.issueHistory(phone: first.phone, address: "203.0.113.1", since: since)
+            #expect(try await codes.issueHistory(phone: first.phone, purpose: first.purpose, address: "203.0.113.1", since: since)
                 == CodeIssueHistory(phone: [now], address: [now]))
-            #expect(try await codes.issueHistory(phone: "+12025550199", address: "203.0.113.1", since: since)
+            #expect(try await codes.issueHistory(phone: "+12025550199", purpose: first.purpose, address: "203.0.113.1", since: since)
                 == CodeIssueHistory(phone: [], address: [now]))
-            #expect(try await codes.issueHistory(phone: first.phone, address: "203.0.113.1", since: now)
+            #expect(try await codes.issueHistory(phone: first.phone, purpose: first.purpose, address: "203.0.113.1", since: now)
                 == CodeIssueHistory(phone: [], address: []))
+            // Anonymous purposes have caps of their own: a card activation code does not count against them.
+            #expect(try await codes.issueHistory(phone: first.phone, purpose: .passwordReset, address: "203.0.113.1", since: since)
+                == CodeIssueHistory(phone: [], address: [now]))
 
             let usable: @Sendable (VerificationRecord) -> Bool = { $0.consumedAt == nil && $0.attempts < 5 }
             #expect(try await codes.attempt(id: "v1", at: now, usable, isRight: { _ in false }) == .wrong(attempts: 1))
@@ -118,6 +149,113 @@ struct RepositoryTests {
             #expect(try await codes.verification(id: "v1")?.consumedBy == "replay-key-hash")
             #expect(try await codes.attempt(id: "v1", at: now, usable, isRight: { _ in true }) == .unusable)
             #expect(try await codes.attempt(id: "missing", at: now, usable, isRight: { _ in true }) == .unusable)
+
+            // A used code: its replay changes nothing; a replay miss counts on the code and on its number.
+            let later = now.addingTimeInterval(20)
+            let consumed = try #require(try await codes.verification(id: "v1"))
+            let replayed = try await codes.attempt(
+                id: "v1", at: later, failuresSince: now.addingTimeInterval(-1), pause: { _ in nil }, judge: { _ in .replay },
+                consumedBy: "replay-key-hash"
+            )
+            #expect(replayed == .replayed(consumed))
+            let missed = try await codes.attempt(
+                id: "v1", at: later, failuresSince: now.addingTimeInterval(-1), pause: { _ in nil }, judge: { _ in .wrong },
+                consumedBy: "another-request"
+            )
+            #expect(missed == .replayMissed(attempts: 2))
+            #expect(try await codes.verification(id: "v1")?.attempts == 2)
+            #expect(try await codes.verification(id: "v1")?.consumedBy == "replay-key-hash")
+            let paused = try await codes.attempt(
+                id: "v1", at: later, failuresSince: now.addingTimeInterval(-1), pause: { $0 == [now, later] ? later : nil },
+                judge: { _ in .replay }, consumedBy: "replay-key-hash"
+            )
+            #expect(paused == .paused(until: later))
+        }
+    }
+
+    @Test("A purge deletes, in batches, what no rule reads any more, and keeps what one still does", arguments: TestStore.allCases)
+    func purge(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let repositories = store.repositories
+            let codes = repositories.verifications
+            _ = try await makeUser(repositories, id: "u1", phone: "+12025550100")
+            let purgeAt = now.addingTimeInterval(2 * 86_400)
+            let hourBefore = purgeAt.addingTimeInterval(-3600)
+
+            // Codes: two from two days before go; one still counted by the caps' 24 h and one still replayable stay.
+            var replayable = verification("replayable", phone: "+12025550104", createdAt: purgeAt.addingTimeInterval(-25 * 3600))
+            replayable.expiresAt = purgeAt.addingTimeInterval(-22 * 3600)
+            for record in [
+                verification("old", phone: "+12025550101"), verification("old-used", phone: "+12025550102"),
+                verification("counted", phone: "+12025550103", createdAt: purgeAt.addingTimeInterval(-23 * 3600)), replayable,
+            ] {
+                _ = try await codes.create(record, address: "a", historySince: now, refusal: { _ in Bool?.none })
+            }
+            _ = try await codes.attempt(id: "old-used", at: now.addingTimeInterval(5), { _ in true }, isRight: { _ in true })
+            _ = try await codes.attempt(
+                id: "replayable", at: purgeAt.addingTimeInterval(-23 * 3600), { _ in true }, isRight: { _ in true },
+                consumedBy: "request"
+            )
+            // Wrong tries: one two days old goes, one an hour old stays.
+            _ = try await codes.attempt(id: "old", at: now, { _ in true }, isRight: { _ in false })
+            _ = try await codes.attempt(id: "counted", at: hourBefore, { _ in true }, isRight: { _ in false })
+
+            // Failure counts: an old one goes; one paused past the purge and a recent one stay.
+            let throttle = repositories.loginThrottle
+            _ = try await throttle.beginAttempt(phone: "+12025550101", at: now) { _ in nil }
+            _ = try await throttle.beginAttempt(phone: "+12025550102", at: now) { _ in purgeAt.addingTimeInterval(60) }
+            _ = try await throttle.beginAttempt(phone: "+12025550103", at: hourBefore) { _ in nil }
+
+            // Sessions: one that expired and one revoked two days before go; a live one and one ended an hour ago stay.
+            let sessions: [SessionRecord] = [
+                session("expired", userID: "u1"),
+                SessionRecord(
+                    tokenHash: "revoked", userID: "u1", createdAt: now, lastUsedAt: now, expiresAt: purgeAt.addingTimeInterval(3600),
+                    revokedAt: now.addingTimeInterval(60)
+                ),
+                SessionRecord(
+                    tokenHash: "live", userID: "u1", createdAt: hourBefore, lastUsedAt: hourBefore,
+                    expiresAt: purgeAt.addingTimeInterval(11 * 3600), revokedAt: nil
+                ),
+                SessionRecord(
+                    tokenHash: "just-ended", userID: "u1", createdAt: purgeAt.addingTimeInterval(-13 * 3600),
+                    lastUsedAt: hourBefore, expiresAt: hourBefore, revokedAt: nil
+                ),
+            ]
+            for record in sessions { try await repositories.sessions.create(record) }
+
+            // Idempotency keys: one from two days before goes, one an hour old stays.
+            // (`begin` itself clears what it finds expired: these clear nothing.)
+            for (key, date) in [("old", now), ("recent", hourBefore)] {
+                _ = try await repositories.idempotency.begin(
+                    scope: "u1", key: key, requestHash: "hash", at: date, expiredBefore: now.addingTimeInterval(-1),
+                    abandonedBefore: now.addingTimeInterval(-1)
+                )
+            }
+
+            let cutoffs = PurgeService.cutoffs(at: purgeAt, limits: SkiffServerLimits())
+            let counts = try await store.purge(cutoffs, batchSize: 1)
+            #expect(counts == PurgeCounts(verifications: 2, codeFailures: 1, loginThrottle: 1, sessions: 2, idempotencyKeys: 1))
+            #expect(try await store.purge(cutoffs, batchSize: 1000) == PurgeCounts())
+
+            for (id, kept) in [("old", false), ("old-used", false), ("counted", true), ("replayable", true)] {
+                #expect((try await codes.verification(id: id) != nil) == kept, "\(id)")
+            }
+            #expect(try await codes.verification(id: "replayable")?.consumedBy == "request")
+            #expect(try await codes.issueHistory(phone: "+12025550103", purpose: .cardActivation, address: "a", since: now)
+                == CodeIssueHistory(phone: [purgeAt.addingTimeInterval(-23 * 3600)], address: [
+                    purgeAt.addingTimeInterval(-25 * 3600), purgeAt.addingTimeInterval(-23 * 3600),
+                ]))
+            for (hash, kept) in [("expired", false), ("revoked", false), ("live", true), ("just-ended", true)] {
+                #expect((try await repositories.sessions.session(tokenHash: hash) != nil) == kept, "\(hash)")
+            }
+            let stillPaused = try await throttle.beginAttempt(phone: "+12025550102", at: purgeAt) { _ in nil }
+            #expect(stillPaused == purgeAt.addingTimeInterval(60))
+            let recent = try await repositories.idempotency.begin(
+                scope: "u1", key: "recent", requestHash: "hash", at: purgeAt, expiredBefore: purgeAt.addingTimeInterval(-86_400),
+                abandonedBefore: purgeAt.addingTimeInterval(-7200)
+            )
+            #expect(recent == .inFlight)
         }
     }
 
@@ -165,18 +303,18 @@ struct RepositoryTests {
             let seen = try await codes.attempt(
                 id: "v1", at: tenLater, failuresSince: since,
                 pause: { $0 == [start, tenLater] ? tenLater.addingTimeInterval(86_400) : nil },
-                isUsable: { _ in true }, isRight: { _ in true }, consumedBy: nil
+                judge: { _ in .right }, consumedBy: nil
             )
             #expect(seen == .paused(until: tenLater.addingTimeInterval(86_400)))
             #expect(try await codes.verification(id: "v1")?.consumedAt == nil)
             let recent = try await codes.attempt(
                 id: "v1", at: tenLater, failuresSince: now, pause: { $0 == [tenLater] ? tenLater : nil },
-                isUsable: { _ in true }, isRight: { _ in true }, consumedBy: nil
+                judge: { _ in .right }, consumedBy: nil
             )
             #expect(recent == .paused(until: tenLater))
             let otherNumber = try await codes.attempt(
                 id: "elsewhere", at: tenLater, failuresSince: since, pause: { $0.isEmpty ? nil : tenLater },
-                isUsable: { _ in true }, isRight: { _ in true }, consumedBy: nil
+                judge: { _ in .right }, consumedBy: nil
             )
             #expect(otherNumber != .paused(until: tenLater))
         }
@@ -641,8 +779,8 @@ extension VerificationRepository {
         isRight: @Sendable (VerificationRecord) -> Bool, consumedBy: String? = nil
     ) async throws -> CodeAttempt {
         try await attempt(
-            id: id, at: date, failuresSince: date.addingTimeInterval(-86_400), pause: { _ in nil }, isUsable: isUsable,
-            isRight: isRight, consumedBy: consumedBy
+            id: id, at: date, failuresSince: date.addingTimeInterval(-86_400), pause: { _ in nil },
+            judge: { record in isUsable(record) ? (isRight(record) ? .right : .wrong) : .unusable }, consumedBy: consumedBy
         )
     }
 }

@@ -62,6 +62,7 @@ struct RedactedTests {
                 secrets: [code]
             ),
             Holder(name: "Session", value: Seeds.session, secrets: [Seeds.session.token]),
+            Holder(name: "Lock.Unlock.Request", value: Lock.Unlock.Request(password: password), secrets: [password]),
         ]
     }()
 

@@ -73,13 +73,23 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
               let previous = spending.previousTotals.first(where: { $0.currency == currency }), previous.amountMinor > 0
         else { return "Spent \(spent) · nothing in \(previousMonth)" }
         let current = spending.totals.first { $0.currency == currency }?.amountMinor ?? 0
-        let percent = Int((Double(current - previous.amountMinor) / Double(previous.amountMinor) * 100).rounded())
-        let change = switch percent {
-        case 0: "about the same as"
-        case 1...: "\(percent)% more than"
-        default: "\(-percent)% less than"
+        let change = switch Self.percentChange(from: previous.amountMinor, to: current) {
+        case nil: current > previous.amountMinor ? "far more than" : "far less than"
+        case 0?: "about the same as"
+        case let percent? where percent > 0: "\(percent)% more than"
+        case let percent?: "\(-percent)% less than"
         }
         return "Spent \(spent) · \(change) \(previousMonth) (\(formatting.amount(previous)))"
+    }
+
+    /// The change from `previous` (above zero) to `current` in whole percent; nil when it is too large to say in
+    /// digits (amounts near the ends of their range, which plain arithmetic would trap on).
+    static func percentChange(from previous: Int64, to current: Int64) -> Int? {
+        let (difference, overflow) = current.subtractingReportingOverflow(previous)
+        guard !overflow, previous > 0 else { return nil }
+        let percent = (Double(difference) / Double(previous) * 100).rounded()
+        guard percent.magnitude < 1_000_000 else { return nil }
+        return Int(percent)
     }
 
     private func spendingEmptyText(_ response: Home.LoadSpending.Response) -> String {

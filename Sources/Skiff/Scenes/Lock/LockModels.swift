@@ -31,7 +31,7 @@ enum Lock {
 
     /// Enter: check the password with the server.
     enum Unlock {
-        struct Request: Sendable {
+        struct Request: Sendable, Redacted {
             var password: String
         }
         enum Response: Sendable {

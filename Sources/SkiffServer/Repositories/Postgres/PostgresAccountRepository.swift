@@ -49,7 +49,7 @@ struct PostgresAccountRepository: AccountRepository {
         try await database.rows("SELECT \(unescaped: Self.columns) FROM users WHERE phone = \(phone)").first.map(Self.user)
     }
 
-    func resetPassword(userID: String, passwordHash: String, at date: Date) async throws {
+    func resetPassword(userID: String, passwordHash: String, at date: Date, keepingReplayOf verificationID: String?) async throws {
         let logger = database.logger
         try await database.transaction { connection in
             try await connection.query("UPDATE users SET password_hash = \(passwordHash) WHERE id = \(userID)", logger: logger)
@@ -57,6 +57,12 @@ struct PostgresAccountRepository: AccountRepository {
                 "UPDATE sessions SET revoked_at = \(date.millisecondsSince1970) WHERE user_id = \(userID) AND revoked_at IS NULL",
                 logger: logger
             )
+            // A registration's verification has the account's id; a reset's names the user.
+            try await connection.query("""
+                UPDATE verifications SET consumed_by = NULL
+                WHERE (user_id = \(userID) OR id = \(userID)) AND consumed_by IS NOT NULL
+                  AND id IS DISTINCT FROM \(verificationID)
+                """, logger: logger)
         }
     }
 

@@ -20,7 +20,8 @@ struct PostgresLoginThrottleRepository: LoginThrottleRepository {
             if let lockedUntil, lockedUntil > date.millisecondsSince1970 { return Date(millisecondsSince1970: lockedUntil) }
             let failures = current + 1
             try await connection.query("""
-                UPDATE login_throttle SET failures = \(failures), locked_until = \(lockout(failures)?.millisecondsSince1970)
+                UPDATE login_throttle SET failures = \(failures), locked_until = \(lockout(failures)?.millisecondsSince1970),
+                    last_failed_at = \(date.millisecondsSince1970)
                 WHERE phone = \(phone)
                 """, logger: logger)
             return nil

@@ -202,5 +202,14 @@ enum PostgresMigrations {
         Migration(version: 6, statements: [
             "ALTER TABLE sessions ADD COLUMN locked_at BIGINT",
         ]),
+        // Issue 23: consumed_by binds the whole request now; the earlier values bound the Idempotency-Key alone.
+        // And for the purge: when a failure count last grew, and the ages the purge reads.
+        Migration(version: 7, statements: [
+            "UPDATE verifications SET consumed_by = NULL WHERE consumed_by IS NOT NULL",
+            "ALTER TABLE login_throttle ADD COLUMN last_failed_at BIGINT",
+            "CREATE INDEX verifications_age ON verifications (created_at)",
+            "CREATE INDEX code_failures_age ON code_failures (failed_at)",
+            "CREATE INDEX sessions_expiry ON sessions (expires_at)",
+        ]),
     ]
 }

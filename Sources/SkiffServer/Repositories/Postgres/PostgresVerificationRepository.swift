@@ -6,10 +6,12 @@ import SkiffCore
 struct PostgresVerificationRepository: VerificationRepository {
     let database: PostgresDatabase
 
-    func issueHistory(phone: String, address: String, since: Date) async throws -> CodeIssueHistory {
+    func issueHistory(phone: String, purpose: CodePurpose, address: String, since: Date) async throws -> CodeIssueHistory {
         let logger = database.logger
         return try await database.transaction { connection in
-            try await Self.history(phone: phone, address: address, since: since, connection: connection, logger: logger)
+            try await Self.history(
+                phone: phone, purpose: purpose, address: address, since: since, connection: connection, logger: logger
+            )
         }
     }
 
@@ -26,7 +28,8 @@ struct PostgresVerificationRepository: VerificationRepository {
             )
             try await Self.lockNumber(record.phone, connection: connection, logger: logger)
             let history = try await Self.history(
-                phone: record.phone, address: address, since: since, connection: connection, logger: logger
+                phone: record.phone, purpose: record.purpose, address: address, since: since, connection: connection,
+                logger: logger
             )
             if let refused = refusal(history) { return refused }
             let created = record.createdAt.millisecondsSince1970
@@ -56,8 +59,7 @@ struct PostgresVerificationRepository: VerificationRepository {
     /// at one code, or at several codes of one number, queue up and are all counted.
     func attempt(
         id: String, at date: Date, failuresSince: Date, pause: @Sendable ([Date]) -> Date?,
-        isUsable: @Sendable (VerificationRecord) -> Bool, isRight: @Sendable (VerificationRecord) -> Bool,
-        consumedBy: String?
+        judge: @Sendable (VerificationRecord) -> CodeTry, consumedBy: String?
     ) async throws -> CodeAttempt {
         let logger = database.logger
         return try await database.transaction { connection in
@@ -69,7 +71,9 @@ struct PostgresVerificationRepository: VerificationRepository {
             let rows = try await connection.query(
                 "SELECT \(unescaped: Self.columns) FROM verifications WHERE id = \(id) FOR UPDATE", logger: logger
             ).collect()
-            guard let record = try rows.first.flatMap(Self.record), isUsable(record) else { return .unusable }
+            guard let record = try rows.first.flatMap(Self.record) else { return .unusable }
+            let judged = judge(record)
+            if judged == .unusable { return .unusable }
             var failures: [Date] = []
             for try await failedAt in try await connection.query("""
                 SELECT failed_at FROM code_failures
@@ -78,12 +82,17 @@ struct PostgresVerificationRepository: VerificationRepository {
                 failures.append(Date(millisecondsSince1970: failedAt))
             }
             if let until = pause(failures) { return .paused(until: until) }
-            if isRight(record) {
+            switch judged {
+            case .unusable: return .unusable
+            case .replay: return .replayed(record)
+            case .right:
                 try await connection.query(
                     "UPDATE verifications SET consumed_at = \(date.millisecondsSince1970), consumed_by = \(consumedBy) WHERE id = \(id)",
                     logger: logger
                 )
                 return .accepted(record)
+            case .wrong:
+                break
             }
             try await connection.query("UPDATE verifications SET attempts = attempts + 1 WHERE id = \(id)", logger: logger)
             try await connection.query(
@@ -93,7 +102,8 @@ struct PostgresVerificationRepository: VerificationRepository {
             try await connection.query(
                 "INSERT INTO code_failures (phone, failed_at) VALUES (\(phone), \(date.millisecondsSince1970))", logger: logger
             )
-            return .wrong(attempts: record.attempts + 1)
+            let attempts = record.attempts + 1
+            return record.consumedAt == nil ? .wrong(attempts: attempts) : .replayMissed(attempts: attempts)
         }
     }
 
@@ -104,13 +114,15 @@ struct PostgresVerificationRepository: VerificationRepository {
     }
 
     private static func history(
-        phone: String, address: String, since: Date, connection: PostgresConnection, logger: Logger
+        phone: String, purpose: CodePurpose, address: String, since: Date, connection: PostgresConnection, logger: Logger
     ) async throws -> CodeIssueHistory {
         var history = CodeIssueHistory(phone: [], address: [])
         let since = since.millisecondsSince1970
-        for try await createdAt in try await connection.query(
-            "SELECT created_at FROM verifications WHERE phone = \(phone) AND created_at > \(since) ORDER BY created_at",
-            logger: logger
+        for try await createdAt in try await connection.query("""
+            SELECT created_at FROM verifications
+            WHERE phone = \(phone) AND created_at > \(since) AND purpose = ANY(\(purpose.sharingCaps.map(\.rawValue))::TEXT[])
+            ORDER BY created_at
+            """, logger: logger
         ).decode(Int64.self) {
             history.phone.append(Date(millisecondsSince1970: createdAt))
         }

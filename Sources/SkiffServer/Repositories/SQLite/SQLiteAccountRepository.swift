@@ -63,12 +63,20 @@ struct SQLiteAccountRepository: AccountRepository {
         }
     }
 
-    func resetPassword(userID: String, passwordHash: String, at date: Date) async throws {
+    func resetPassword(userID: String, passwordHash: String, at date: Date, keepingReplayOf verificationID: String?) async throws {
         try await pool.write { db in
             try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [passwordHash, userID])
             try db.execute(
                 sql: "UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
                 arguments: [date.millisecondsSince1970, userID]
+            )
+            // A registration's verification has the account's id; a reset's names the user.
+            try db.execute(
+                sql: """
+                    UPDATE verifications SET consumed_by = NULL
+                    WHERE (user_id = ? OR id = ?) AND consumed_by IS NOT NULL AND id IS NOT ?
+                    """,
+                arguments: [userID, userID, verificationID]
             )
         }
     }

@@ -191,6 +191,19 @@ struct SQLiteDatabase: RepositoryStore {
             // Issue 23: a session locked by its app or by the server's idle lock, until its password is given again.
             try db.execute(sql: "ALTER TABLE sessions ADD COLUMN locked_at INTEGER")
         }
+        migrator.registerMigration("v9-code-replay-binding") { db in
+            // Issue 23: consumed_by now binds the whole request (OneTimeCodeService.replayHash); the earlier values
+            // bound the Idempotency-Key alone, so they end.
+            try db.execute(sql: "UPDATE verifications SET consumed_by = NULL WHERE consumed_by IS NOT NULL")
+            // And for the purge (SQLiteDatabase.purge): when a number's failure count last grew, and the ages the
+            // purge reads.
+            try db.execute(sql: """
+                ALTER TABLE login_throttle ADD COLUMN last_failed_at INTEGER;
+                CREATE INDEX verifications_age ON verifications(created_at);
+                CREATE INDEX code_failures_age ON code_failures(failed_at);
+                CREATE INDEX sessions_expiry ON sessions(expires_at);
+                """)
+        }
         return migrator
     }
 }

@@ -11,8 +11,8 @@ struct SQLiteLoginThrottleRepository: LoginThrottleRepository {
             if let lockedUntil = current?.lockedUntil, lockedUntil > date { return lockedUntil }
             let failures = (current?.failures ?? 0) + 1
             try db.execute(
-                sql: "INSERT OR REPLACE INTO login_throttle (phone, failures, locked_until) VALUES (?, ?, ?)",
-                arguments: [phone, failures, lockout(failures)?.millisecondsSince1970]
+                sql: "INSERT OR REPLACE INTO login_throttle (phone, failures, locked_until, last_failed_at) VALUES (?, ?, ?, ?)",
+                arguments: [phone, failures, lockout(failures)?.millisecondsSince1970, date.millisecondsSince1970]
             )
             return nil
         }

@@ -5,8 +5,8 @@ import SkiffCore
 struct SQLiteVerificationRepository: VerificationRepository {
     let pool: DatabasePool
 
-    func issueHistory(phone: String, address: String, since: Date) async throws -> CodeIssueHistory {
-        try await pool.read { db in try Self.history(phone: phone, address: address, since: since, db: db) }
+    func issueHistory(phone: String, purpose: CodePurpose, address: String, since: Date) async throws -> CodeIssueHistory {
+        try await pool.read { db in try Self.history(phone: phone, purpose: purpose, address: address, since: since, db: db) }
     }
 
     func create<Refusal: Sendable>(
@@ -14,7 +14,9 @@ struct SQLiteVerificationRepository: VerificationRepository {
         refusal: @Sendable (CodeIssueHistory) -> Refusal?
     ) async throws -> Refusal? {
         try await pool.write { db in
-            if let refused = refusal(try Self.history(phone: record.phone, address: address, since: since, db: db)) {
+            if let refused = refusal(
+                try Self.history(phone: record.phone, purpose: record.purpose, address: address, since: since, db: db)
+            ) {
                 return refused
             }
             let created = record.createdAt.millisecondsSince1970
@@ -47,22 +49,28 @@ struct SQLiteVerificationRepository: VerificationRepository {
 
     func attempt(
         id: String, at date: Date, failuresSince: Date, pause: @Sendable ([Date]) -> Date?,
-        isUsable: @Sendable (VerificationRecord) -> Bool, isRight: @Sendable (VerificationRecord) -> Bool,
-        consumedBy: String?
+        judge: @Sendable (VerificationRecord) -> CodeTry, consumedBy: String?
     ) async throws -> CodeAttempt {
         try await pool.write { db in
-            guard let record = try Self.fetch(id: id, db: db), isUsable(record) else { return .unusable }
+            guard let record = try Self.fetch(id: id, db: db) else { return .unusable }
+            let judged = judge(record)
+            if judged == .unusable { return .unusable }
             let failures = try Int64.fetchAll(
                 db, sql: "SELECT failed_at FROM code_failures WHERE phone = ? AND failed_at > ? ORDER BY failed_at",
                 arguments: [record.phone, failuresSince.millisecondsSince1970]
             )
             if let until = pause(failures.map(Date.init(millisecondsSince1970:))) { return .paused(until: until) }
-            if isRight(record) {
+            switch judged {
+            case .unusable: return .unusable
+            case .replay: return .replayed(record)
+            case .right:
                 try db.execute(
                     sql: "UPDATE verifications SET consumed_at = ?, consumed_by = ? WHERE id = ?",
                     arguments: [date.millisecondsSince1970, consumedBy, id]
                 )
                 return .accepted(record)
+            case .wrong:
+                break
             }
             try db.execute(sql: "UPDATE verifications SET attempts = attempts + 1 WHERE id = ?", arguments: [id])
             try db.execute(
@@ -73,15 +81,26 @@ struct SQLiteVerificationRepository: VerificationRepository {
                 sql: "INSERT INTO code_failures (phone, failed_at) VALUES (?, ?)",
                 arguments: [record.phone, date.millisecondsSince1970]
             )
-            return .wrong(attempts: record.attempts + 1)
+            let attempts = record.attempts + 1
+            return record.consumedAt == nil ? .wrong(attempts: attempts) : .replayMissed(attempts: attempts)
         }
     }
 
-    private static func history(phone: String, address: String, since: Date, db: Database) throws -> CodeIssueHistory {
+    private static func history(
+        phone: String, purpose: CodePurpose, address: String, since: Date, db: Database
+    ) throws -> CodeIssueHistory {
         let since = since.millisecondsSince1970
+        let purposes = purpose.sharingCaps.map(\.rawValue)
+        var arguments: StatementArguments = [phone, since]
+        arguments += StatementArguments(purposes)
         let toPhone = try Int64.fetchAll(
-            db, sql: "SELECT created_at FROM verifications WHERE phone = ? AND created_at > ? ORDER BY created_at",
-            arguments: [phone, since]
+            db,
+            sql: """
+                SELECT created_at FROM verifications
+                WHERE phone = ? AND created_at > ? AND purpose IN (\(databaseQuestionMarks(count: purposes.count)))
+                ORDER BY created_at
+                """,
+            arguments: arguments
         )
         let fromAddress = try Int64.fetchAll(
             db, sql: "SELECT created_at FROM verifications WHERE requested_by = ? AND created_at > ? ORDER BY created_at",

@@ -198,6 +198,22 @@ struct HomePresenterTests {
         #expect(summary([], [100_000]) == "Spent nothing yet · 100% less than October ($1,000.00)")
     }
 
+    @Test("spending: amounts at the ends of their range give a sane change, not a trap")
+    func spendingChangeAtTheLimits() {
+        func summary(_ total: Int64, _ previous: Int64) -> String {
+            var spending = Seeds.spending
+            spending.totals = [Money(amountMinor: total, currency: "USD")]
+            spending.previousTotals = [Money(amountMinor: previous, currency: "USD")]
+            makeSUT().presentLoadSpending(response: .init(spending: spending, isShown: true, isLoading: false, error: nil))
+            return display.spendings.last!.summary
+        }
+        #expect(summary(.max, 1).hasSuffix("· far more than October ($0.01)"))
+        #expect(summary(.min, 1).hasSuffix("· far less than October ($0.01)"))
+        #expect(summary(.max, .max).hasSuffix("· about the same as October ($92,233,720,368,547,758.07)"))
+        #expect(HomePresenter.percentChange(from: 100_000, to: 112_000) == 12)
+        #expect(HomePresenter.percentChange(from: 1, to: .max) == nil)
+    }
+
     @Test("spending: at most six bars, the largest; loading, failure and empty wording")
     func spendingStates() {
         var many = Seeds.spending
