@@ -95,18 +95,20 @@ struct SkiffServerComponents: Sendable {
         }
     }
 
-    /// The routes of the contract behind the problem, size-limit, method, client-address, auth rate-limit,
-    /// authentication and idempotency middleware, and the contract itself at `/openapi.yaml`.
+    /// The routes of the contract behind the problem, request-target (plain path, no NUL), size-limit, method,
+    /// client-address, auth rate-limit, NUL-in-JSON, authentication and idempotency middleware, and the contract itself at `/openapi.yaml`.
     func buildRouter() throws -> Router<SkiffRequestContext> {
         let router = Router(context: SkiffRequestContext.self)
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: NoStoreMiddleware())
         router.add(middleware: ProblemMiddleware(logger: configuration.logger))
+        router.add(middleware: RequestTargetMiddleware())
         router.add(middleware: RequestSizeLimitMiddleware())
         router.add(middleware: MethodNotAllowedMiddleware())
         let trustedProxies = Set(configuration.trustedProxies.compactMap(ClientAddress.normalized))
         router.add(middleware: ClientAddressMiddleware(trustedProxies: trustedProxies))
         router.add(middleware: AuthRequestLimitMiddleware(buckets: authRequests))
+        router.add(middleware: NulTextMiddleware())
         router.get("/health") { _, _ in HTTPResponse.Status.ok }
         router.get("/openapi.yaml") { _, _ in
             Response(

@@ -141,6 +141,15 @@ extension Problem {
         )
     }
 
+    static let nonCanonicalPath = Problem(
+        status: .badRequest, slug: "non-canonical-path", title: "This address is not written in its plain form.",
+        detail: "Send the path without empty, '.' or '..' segments, encoded '/', '.' or '\\', or a trailing '/'."
+    )
+
+    static func nulCharacter(field: String) -> Problem {
+        validation(field: field, "This field holds a NUL character (\\u0000), which no text takes.")
+    }
+
     static func methodNotAllowed(allowed: [String]) -> Problem {
         Problem(
             status: .methodNotAllowed, slug: "method-not-allowed", title: "This address does not take that method.",
