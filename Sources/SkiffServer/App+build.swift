@@ -20,14 +20,21 @@ public func buildApplication(
     if let warning = try configuration.checkExposure() {
         logger.warning("\(warning)")
     }
-    let httpServer: HTTPServerBuilder = try configuration.tls.map { try .tls(tlsConfiguration: $0.serverConfiguration()) } ?? .http1()
+    let limits = configuration.limits
+    let http1 = HTTPServerBuilder.http1(configuration: .init(
+        additionalChannelHandlers: [RequestReadTimeoutHandler(limits: limits)], idleTimeout: .timeInterval(limits.connectionIdleTimeout)
+    ))
+    let httpServer = try configuration.tls.map { try .tls(http1, tlsConfiguration: $0.serverConfiguration()) } ?? http1
     let scheme = configuration.tls == nil ? "http" : "https"
     let server = try await SkiffServerComponents(configuration)
     let router = try server.buildRouter()
     return Application(
         router: router,
         server: httpServer,
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "skiff-server"),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "skiff-server",
+            availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)
+        ),
         services: [RepositoryStoreService(store: server.store)],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port

@@ -44,5 +44,16 @@ public struct SkiffServerLimits: Sendable {
     /// One more `/v1/auth/` request is allowed per client address this often (the bucket's refill).
     public var authRequestRefillInterval: TimeInterval = 3
 
+    /// A new connection must send its first request's head whole within this time (a TLS handshake included), or
+    /// it is closed: clients that connect and send headers slowly or never (slowloris) cannot hold sockets.
+    public var requestHeadTimeout: TimeInterval = 10
+    /// A request's body (64 KiB at most) must have arrived whole this long after its head.
+    public var requestBodyTimeout: TimeInterval = 30
+    /// A connection that sends nothing while no answer is being written is closed after this time: a kept-alive
+    /// connection between requests, or one sending a later request's head slowly.
+    public var connectionIdleTimeout: TimeInterval = 60
+    /// Connections open at once; past it, new ones wait in the listen backlog until one closes.
+    public var maxConnections = 512
+
     public init() {}
 }
