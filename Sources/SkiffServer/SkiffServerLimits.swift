@@ -39,6 +39,10 @@ public struct SkiffServerLimits: Sendable {
     public var wrongCodesPerNumberPerDay = 20
     /// Codes asked for from one client address in any hour, whatever the numbers.
     public var codesPerAddressPerHour = 20
+    /// Codes sent to the numbers of one country code in any hour, counted in the database across instances: a
+    /// burst of registrations to one country's numbers (SMS pumping through premium-rate ranges) stops here, at a
+    /// cost of a pause for that country's new codes until the hour has passed.
+    public var codesPerCountryPerHour = 1_000
     /// Requests to `/v1/auth/` one client address may make at once (the token bucket's size).
     public var authRequestBurst = 20
     /// One more `/v1/auth/` request is allowed per client address this often (the bucket's refill).

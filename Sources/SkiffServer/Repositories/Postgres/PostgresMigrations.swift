@@ -199,5 +199,10 @@ enum PostgresMigrations {
         Migration(version: 5, statements: [
             "ALTER TABLE verifications ADD COLUMN consumed_by TEXT",
         ]),
+        // Issue 23: the country code of the number a code went to, for the cap on texts per country code.
+        Migration(version: 8, statements: [
+            "ALTER TABLE verifications ADD COLUMN country_code TEXT",
+            "CREATE INDEX verifications_country ON verifications (country_code, created_at)",
+        ]),
     ]
 }

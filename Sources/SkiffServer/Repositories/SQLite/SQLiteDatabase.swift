@@ -187,6 +187,13 @@ struct SQLiteDatabase: RepositoryStore {
             // retried after a lost answer is answered again.
             try db.execute(sql: "ALTER TABLE verifications ADD COLUMN consumed_by TEXT")
         }
+        migrator.registerMigration("v11-code-country") { db in
+            // Issue 23: the country code of the number a code went to, for the cap on texts per country code.
+            try db.execute(sql: """
+                ALTER TABLE verifications ADD COLUMN country_code TEXT;
+                CREATE INDEX verifications_country ON verifications(country_code, created_at);
+                """)
+        }
         return migrator
     }
 }
