@@ -146,8 +146,9 @@ extension Problem {
         detail: "Send the path without empty, '.' or '..' segments, encoded '/', '.' or '\\', or a trailing '/'."
     )
 
+    /// 422: the contract's schemas allow any character in most texts; that none takes NUL is a rule in words.
     static func nulCharacter(field: String) -> Problem {
-        validation(field: field, "This field holds a NUL character (\\u0000), which no text takes.")
+        unprocessable([FieldError(field: field, message: "This field holds a NUL character (\\u0000), which no text takes.")])
     }
 
     static func methodNotAllowed(allowed: [String]) -> Problem {

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 
-/// Refuses a JSON body that holds a NUL character (`\u0000`) in any string, key or value, with a 400 naming the
+/// Refuses a JSON body that holds a NUL character (`\u0000`) in any string, key or value, with a 422 naming the
 /// field, before an operation decodes it: no text the API takes has one, and the database would cut the text there
 /// (SQLite) or refuse it (PostgreSQL). Runs after the per-address bucket, so a refused client costs no body read;
 /// the path and query are checked by `RequestTargetMiddleware`.

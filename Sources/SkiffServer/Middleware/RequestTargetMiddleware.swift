@@ -8,17 +8,21 @@ import Hummingbird
 /// rules that decide by path (the per-address bucket over `/v1/auth/`, `Cache-Control: no-store` under `/v1/`,
 /// 405 with `Allow`, a problem's `instance`) compare the text: refusing every other spelling of a path makes the
 /// text and the route one. NUL (`%00`) would reach the database, which cuts a C string there (SQLite) or refuses
-/// it (PostgreSQL).
+/// it (PostgreSQL); it answers 422, as in a JSON body (`NulTextMiddleware`).
 struct RequestTargetMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let problem = Self.problem(path: request.uri.path, query: request.uri.query) { throw problem }
         return try await next(request, context)
     }
 
-    /// Why `path` and `query` (both as sent, still percent-encoded) are refused, or nil when they are not.
+    /// Why `path` and `query` (both as sent, still percent-encoded) are refused, or nil when they are not. A NUL
+    /// names its query parameter, or `path`.
     static func problem(path: String, query: String?) -> Problem? {
-        if containsNul(path) || query.map(containsNul) == true {
-            return .badRequest("The address holds a NUL character (%00), which no path or query parameter takes.")
+        if containsNul(path) { return .nulCharacter(field: "path") }
+        if let query, containsNul(query) {
+            let parameter = query.split(separator: "&").first(where: { containsNul(String($0)) })
+            let name = parameter.map { String($0.prefix { $0 != "=" }) }.flatMap { containsNul($0) ? nil : $0 }
+            return .nulCharacter(field: name ?? "query")
         }
         return isCanonical(path) ? nil : .nonCanonicalPath
     }

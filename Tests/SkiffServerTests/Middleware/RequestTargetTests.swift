@@ -85,29 +85,31 @@ struct RequestTargetTests {
     }
 }
 
-/// Issue 23, point 11: a NUL character anywhere in the input is a 400 problem, never a 500, on both stores.
+/// Issue 23, point 11: a NUL character anywhere in the input is a 422 problem naming where, never a 500, on both stores.
 @Suite("NUL in input")
 struct NulInputTests {
-    @Test("A NUL in a search, a path id or a JSON field answers 400 with a problem", arguments: TestStore.allCases)
+    @Test("A NUL in a search, a path id or a JSON field answers 422 with a problem naming it", arguments: TestStore.allCases)
     func nulRefused(store: TestStore) async throws {
         try await TestServer.withRouter(on: store) { server, client in
             let user = try await server.register(client)
             let cardID = try #require(try await client.send(.get, "/v1/cards", token: user.token).array.first?["id"] as? String)
-            for path in ["/v1/transactions?query=%00", "/v1/transactions?query=coffee%00shop", "/v1/transactions?cursor=%00"] {
+            for (path, field) in [("/v1/transactions?query=%00", "query"), ("/v1/transactions?limit=5&query=coffee%00shop", "query"),
+                                  ("/v1/transactions?cursor=%00", "cursor")] {
                 let reply = try await client.send(.get, path, token: user.token)
-                #expect(reply.status == .badRequest, "\(path): \(reply.status) \(reply.body)")
+                #expect(reply.status == .unprocessableContent, "\(path): \(reply.status) \(reply.body)")
                 #expect(reply.contentType == "application/problem+json", "\(path)")
+                #expect(reply.errorFields == [field], "\(path)")
             }
             for (method, path) in [(HTTPRequest.Method.put, "/v1/cards/%00/freeze"), (.delete, "/v1/cards/\(cardID)%00"),
                                    (.post, "/v1/notifications/%00/read")] {
                 let reply = try await client.send(method, path, token: user.token)
-                #expect(reply.status == .badRequest, "\(path): \(reply.status) \(reply.body)")
-                #expect(reply.contentType == "application/problem+json", "\(path)")
+                #expect(reply.status == .unprocessableContent, "\(path): \(reply.status) \(reply.body)")
+                #expect(reply.errorFields == ["path"], "\(path)")
             }
             let login = try await client.send(
                 .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "202555\u{0}0100", "password": Seeds.password]
             )
-            #expect(login.status == .badRequest)
+            #expect(login.status == .unprocessableContent)
             #expect(login.errorFields == ["phoneNumber"])
             #expect(login.body.contains("NUL"))
             let register = try await client.send(
@@ -115,14 +117,14 @@ struct NulInputTests {
                 json: ["countryCode": "+1", "phoneNumber": "202 555 0101", "fullName": "Sam\u{0}Carter", "password": Seeds.password],
                 idempotencyKey: UUID().uuidString
             )
-            #expect(register.status == .badRequest, "\(register.body)")
+            #expect(register.status == .unprocessableContent, "\(register.body)")
             #expect(register.errorFields == ["fullName"])
             let card = try await client.send(
                 .post, "/v1/cards",
                 json: ["number": Seeds.visa, "expiryMonth": 12, "expiryYear": 2031, "cvc": "123", "holderName": "Sam\u{0}"],
                 token: user.token, idempotencyKey: UUID().uuidString
             )
-            #expect(card.status == .badRequest, "\(card.body)")
+            #expect(card.status == .unprocessableContent, "\(card.body)")
             #expect(card.errorFields == ["holderName"])
             #expect(try await client.send(.get, "/v1/transactions?query=coffee", token: user.token).status == .ok)
         }
