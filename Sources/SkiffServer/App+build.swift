@@ -20,14 +20,21 @@ public func buildApplication(
     if let warning = try configuration.checkExposure() {
         logger.warning("\(warning)")
     }
-    let httpServer: HTTPServerBuilder = try configuration.tls.map { try .tls(tlsConfiguration: $0.serverConfiguration()) } ?? .http1()
+    let limits = configuration.limits
+    let http1 = HTTPServerBuilder.http1(configuration: .init(
+        additionalChannelHandlers: [RequestReadTimeoutHandler(limits: limits)], idleTimeout: .timeInterval(limits.connectionIdleTimeout)
+    ))
+    let httpServer = try configuration.tls.map { try .tls(http1, tlsConfiguration: $0.serverConfiguration()) } ?? http1
     let scheme = configuration.tls == nil ? "http" : "https"
     let server = try await SkiffServerComponents(configuration)
     let router = try server.buildRouter()
     return Application(
         router: router,
         server: httpServer,
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "skiff-server"),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "skiff-server",
+            availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)
+        ),
         // Stopped in reverse order: the purge ends before the store closes.
         services: [
             RepositoryStoreService(store: server.store),
@@ -99,18 +106,20 @@ struct SkiffServerComponents: Sendable {
         }
     }
 
-    /// The routes of the contract behind the problem, size-limit, method, client-address, auth rate-limit,
-    /// authentication and idempotency middleware, and the contract itself at `/openapi.yaml`.
+    /// The routes of the contract behind the problem, request-target (plain path, no NUL), size-limit, method,
+    /// client-address, auth rate-limit, NUL-in-JSON, authentication and idempotency middleware, and the contract itself at `/openapi.yaml`.
     func buildRouter() throws -> Router<SkiffRequestContext> {
         let router = Router(context: SkiffRequestContext.self)
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: NoStoreMiddleware())
         router.add(middleware: ProblemMiddleware(logger: configuration.logger))
+        router.add(middleware: RequestTargetMiddleware())
         router.add(middleware: RequestSizeLimitMiddleware())
         router.add(middleware: MethodNotAllowedMiddleware())
         let trustedProxies = Set(configuration.trustedProxies.compactMap(ClientAddress.normalized))
         router.add(middleware: ClientAddressMiddleware(trustedProxies: trustedProxies))
         router.add(middleware: AuthRequestLimitMiddleware(buckets: authRequests))
+        router.add(middleware: NulTextMiddleware())
         router.get("/health") { _, _ in HTTPResponse.Status.ok }
         router.get("/openapi.yaml") { _, _ in
             Response(

@@ -4,7 +4,7 @@ extension Problem {
     static func codeLimitReached(retryAfter seconds: Int) -> Problem {
         Problem(
             status: .tooManyRequests, slug: "code-limit-reached", title: "Too many codes were asked for.",
-            detail: "No more codes can be sent to this number or asked for from this network for now. "
+            detail: "No more codes can be sent to this number or its country, or asked for from this network, for now. "
                 + "Try again in \(seconds) seconds.",
             retryAfterSeconds: seconds
         )

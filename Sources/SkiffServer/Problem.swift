@@ -149,6 +149,16 @@ extension Problem {
         )
     }
 
+    static let nonCanonicalPath = Problem(
+        status: .badRequest, slug: "non-canonical-path", title: "This address is not written in its plain form.",
+        detail: "Send the path without empty, '.' or '..' segments, encoded '/', '.' or '\\', or a trailing '/'."
+    )
+
+    /// 422: the contract's schemas allow any character in most texts; that none takes NUL is a rule in words.
+    static func nulCharacter(field: String) -> Problem {
+        unprocessable([FieldError(field: field, message: "This field holds a NUL character (\\u0000), which no text takes.")])
+    }
+
     static func methodNotAllowed(allowed: [String]) -> Problem {
         Problem(
             status: .methodNotAllowed, slug: "method-not-allowed", title: "This address does not take that method.",

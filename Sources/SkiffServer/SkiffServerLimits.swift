@@ -43,10 +43,25 @@ public struct SkiffServerLimits: Sendable {
     public var purgeInterval: TimeInterval = 10 * 60
     /// Rows one purge statement deletes at most, so no write holds the database long.
     public var purgeBatchSize = 1000
+    /// Codes sent to the numbers of one country code in any hour, counted in the database across instances: a
+    /// burst of registrations to one country's numbers (SMS pumping through premium-rate ranges) stops here, at a
+    /// cost of a pause for that country's new codes until the hour has passed.
+    public var codesPerCountryPerHour = 1_000
     /// Requests to `/v1/auth/` one client address may make at once (the token bucket's size).
     public var authRequestBurst = 20
     /// One more `/v1/auth/` request is allowed per client address this often (the bucket's refill).
     public var authRequestRefillInterval: TimeInterval = 3
+
+    /// A new connection must send its first request's head whole within this time (a TLS handshake included), or
+    /// it is closed: clients that connect and send headers slowly or never (slowloris) cannot hold sockets.
+    public var requestHeadTimeout: TimeInterval = 10
+    /// A request's body (64 KiB at most) must have arrived whole this long after its head.
+    public var requestBodyTimeout: TimeInterval = 30
+    /// A connection that sends nothing while no answer is being written is closed after this time: a kept-alive
+    /// connection between requests, or one sending a later request's head slowly.
+    public var connectionIdleTimeout: TimeInterval = 60
+    /// Connections open at once; past it, new ones wait in the listen backlog until one closes.
+    public var maxConnections = 512
 
     public init() {}
 }

@@ -4,7 +4,7 @@ import SkiffCore
 /// The server named by `--server`: `https://` anywhere, plain `http://` only on this machine (`LoopbackAddress`).
 /// Shown and logged without `user:password@`.
 public struct ServerAddress: Sendable, CustomStringConvertible {
-    /// The address requests go to, as given.
+    /// The address requests go to, as given but for a trailing `/`.
     public let url: URL
 
     /// Why an address is refused, worded without the address's user information.
@@ -23,7 +23,10 @@ public struct ServerAddress: Sendable, CustomStringConvertible {
                 + "http:// would carry your password and session readable on the network. Use https:// (with --ca-file "
                 + "when the server's certificate comes from a private certificate authority).")
         }
-        self.url = url
+        // Without its trailing "/", so that no request path starts "//", which the server refuses as not plain.
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        while components?.percentEncodedPath.hasSuffix("/") == true { components?.percentEncodedPath.removeLast() }
+        self.url = components?.url ?? url
     }
 
     /// The address without user information, for logs, messages and the screen.

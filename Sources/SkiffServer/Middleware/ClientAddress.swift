@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The address of the client behind the current request, set by `ClientAddressMiddleware` for every route.
+/// The address of the client behind the current request, as every per-address limit counts it, set by
+/// `ClientAddressMiddleware` for every route: an IPv4 address, or an IPv6 address's /64 network (`limitKey`).
 ///
 /// It is the connection's peer. Only when that peer is a configured trusted proxy is `X-Forwarded-For` read, from
 /// the right: the first hop that is not itself a trusted proxy is the client (entries further left were written by
@@ -18,6 +19,25 @@ public enum ClientAddress {
     /// `text` as an IP address in its canonical form (so `::0001` and `::1` are one), or nil when it is not one.
     public static func normalized(_ text: String) -> String? {
         try? SocketAddress(ipAddress: text.trimmingCharacters(in: .whitespaces), port: 0).ipAddress
+    }
+
+    /// What per-address limits count `address` (canonical, from `normalized`) under: an IPv4 address alone (an
+    /// IPv4-mapped IPv6 address as its IPv4 address), an IPv6 address by its /64 network, such as
+    /// `2001:db8:1:2::/64`. One subscriber or host is usually given a whole /64, so counting IPv6 addresses one by
+    /// one would hand it 2^64 budgets.
+    static func limitKey(_ address: String) -> String {
+        guard case .v6(let v6)? = try? SocketAddress(ipAddress: address, port: 0) else { return address }
+        var raw = v6.address
+        let mappedIPv4: String? = withUnsafeMutableBytes(of: &raw.sin6_addr) { bytes in
+            if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+                return bytes[12..<16].map(String.init).joined(separator: ".")
+            }
+            for index in 8..<16 { bytes[index] = 0 }
+            return nil
+        }
+        if let mappedIPv4 { return mappedIPv4 }
+        raw.sin6_scope_id = 0
+        return SocketAddress(raw, host: "").ipAddress.map { $0 + "/64" } ?? address
     }
 
     /// The client of a request from `peer` that carried the `X-Forwarded-For` values `forwardedFor`.
@@ -44,8 +64,8 @@ public enum ClientAddress {
     }
 }
 
-/// Works out the client address of every request (see `ClientAddress`) and makes it `ClientAddress.current` for
-/// the rest of the chain.
+/// Works out the client address of every request (see `ClientAddress`) and makes its `limitKey`
+/// `ClientAddress.current` for the rest of the chain.
 struct ClientAddressMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
     /// Normalised addresses of the proxies whose `X-Forwarded-For` is believed.
     let trustedProxies: Set<String>
@@ -60,7 +80,7 @@ struct ClientAddressMiddleware<Context: RemoteAddressRequestContext>: RouterMidd
                 peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: Self.forwardedFor],
                 trustedProxies: trustedProxies
             )
-        return try await ClientAddress.$current.withValue(address) { try await next(request, context) }
+        return try await ClientAddress.$current.withValue(ClientAddress.limitKey(address)) { try await next(request, context) }
     }
 }
 

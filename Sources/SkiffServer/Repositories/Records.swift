@@ -98,12 +98,23 @@ extension CodePurpose {
     }
 }
 
-/// When codes were issued lately, for the caps per number and per client address; oldest first.
+/// When codes were issued lately, for the caps per number, per client address and per country code; oldest first.
 struct CodeIssueHistory: Sendable, Equatable {
     /// Codes sent to the number, for the purposes that share the caps of the one asked for.
     var phone: [Date]
     /// Codes asked for from the client address, whatever the number.
     var address: [Date]
+    /// The newest codes sent to numbers of the country code (`CountryCodeWindow`).
+    var country: [Date] = []
+}
+
+/// Which codes of one country code an issue history holds: the newest `newest` issued after `since`, all that
+/// the country's cap needs to read however many texts the country gets.
+struct CountryCodeWindow: Sendable, Equatable {
+    /// Digits only: `1`, `44`.
+    var countryCode: String
+    var since: Date
+    var newest: Int
 }
 
 /// Consecutive failed sign-ins on one number.

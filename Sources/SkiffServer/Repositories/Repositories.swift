@@ -31,16 +31,17 @@ protocol SessionRepository: Sendable {
 
 /// One-time codes.
 protocol VerificationRepository: Sendable {
-    /// The codes issued to `phone` for purposes that share `purpose`'s caps (`CodePurpose.sharingCaps`), and those
-    /// asked for from `address`, after `since`.
-    func issueHistory(phone: String, purpose: CodePurpose, address: String, since: Date) async throws -> CodeIssueHistory
-    /// In one step, serialised per number and per address: reads the history of `record`'s number and purpose as
-    /// `issueHistory` does and hands it to `refusal`; when that refuses, returns its answer and stores nothing.
-    /// Otherwise stores `record`, asked for
-    /// from `address`, ends every unused earlier code of the same number and purpose (they expire at the new
-    /// code's creation), and returns nil.
+    /// The codes issued to `phone` for purposes that share `purpose`'s caps (`CodePurpose.sharingCaps`), those
+    /// asked for from `address`, after `since`, and those of `country`'s window.
+    func issueHistory(
+        phone: String, purpose: CodePurpose, address: String, country: CountryCodeWindow, since: Date
+    ) async throws -> CodeIssueHistory
+    /// In one step, serialised per number, per address and per country code: reads the history of `record`'s number
+    /// and purpose as `issueHistory` does and hands it to `refusal`; when that refuses, returns its answer and stores
+    /// nothing. Otherwise stores `record`, asked for from `address` for a number of `country`'s code, ends every
+    /// unused earlier code of the same number and purpose (they expire at the new code's creation), and returns nil.
     func create<Refusal: Sendable>(
-        _ record: VerificationRecord, address: String, historySince since: Date,
+        _ record: VerificationRecord, address: String, country: CountryCodeWindow, historySince since: Date,
         refusal: @Sendable (CodeIssueHistory) -> Refusal?
     ) async throws -> Refusal?
     func verification(id: String) async throws -> VerificationRecord?

@@ -44,13 +44,15 @@ struct AuthService: Sendable {
         }
         try problems.check()
         guard let phone else { throw Problem.internalError }
-        try await codes.checkLimits(phone: phone.e164, purpose: .registration, address: clientAddress)
+        try await codes.checkLimits(
+            phone: phone.e164, purpose: .registration, countryCode: phone.countryCode, address: clientAddress
+        )
         let pending = PendingRegistration(
             countryCode: phone.countryCode, nationalNumber: phone.nationalNumber, fullName: name,
             passwordHash: try await passwords.hash(password)
         )
         return try await codes.issue(
-            phone: phone.e164, purpose: .registration, userID: nil, address: clientAddress,
+            phone: phone.e164, countryCode: phone.countryCode, purpose: .registration, userID: nil, address: clientAddress,
             payload: try JSONEncoder().encode(pending)
         )
     }
@@ -160,7 +162,8 @@ struct AuthService: Sendable {
         guard let phone else { throw Problem.internalError }
         let user = try await accounts.user(phone: phone.e164)
         return try await codes.issue(
-            phone: phone.e164, purpose: .passwordReset, userID: user?.id, address: clientAddress, send: user != nil
+            phone: phone.e164, countryCode: phone.countryCode, purpose: .passwordReset, userID: user?.id,
+            address: clientAddress, send: user != nil
         )
     }
 

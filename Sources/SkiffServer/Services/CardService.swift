@@ -94,7 +94,8 @@ struct CardService: Sendable {
         guard !card.frozen else { throw Problem.cardFrozen }
         guard let user = try await accounts.user(id: userID) else { throw Problem.unauthorized }
         return try await codes.issue(
-            phone: user.phone, purpose: .cardActivation, userID: userID, address: clientAddress, subject: cardID
+            phone: user.phone, countryCode: user.countryCode, purpose: .cardActivation, userID: userID,
+            address: clientAddress, subject: cardID
         )
     }
 

@@ -5,8 +5,8 @@ import SkiffCore
 /// Issues and checks six-digit codes: CSPRNG digits, stored as a keyed hash, short-lived, single use,
 /// attempt-limited, ended by the next code of the same number and purpose, and capped: one per number per resend
 /// interval, so many per number per hour and per day (anonymous purposes and signed-in ones each have their own,
-/// `CodePurpose.sharingCaps`), so many per client address per hour, and so many wrong tries per number per day
-/// across all its codes.
+/// `CodePurpose.sharingCaps`), so many per client address per hour, so many per country code per hour, and so many
+/// wrong tries per number per day across all its codes.
 struct OneTimeCodeService: Sendable {
     let repository: any VerificationRepository
     let sender: any CodeSender
@@ -25,7 +25,7 @@ struct OneTimeCodeService: Sendable {
     enum Refusal: Sendable, Equatable {
         /// A code went to the number less than the resend interval ago.
         case resendTooSoon(until: Date)
-        /// The number's hourly or daily cap, or the client address's hourly cap, is reached.
+        /// The number's hourly or daily cap, or the client address's or the country code's hourly cap, is reached.
         case capReached(until: Date)
 
         var until: Date {
@@ -46,19 +46,25 @@ struct OneTimeCodeService: Sendable {
 
     /// Throws the 429 that `issue` would answer now, without storing anything: lets a caller refuse before it
     /// does costly work (hashing a password) for a code it could not get.
-    func checkLimits(phone: String, purpose: CodePurpose, address: String) async throws {
+    func checkLimits(phone: String, purpose: CodePurpose, countryCode: String, address: String) async throws {
         let now = clock.now()
         let history = try await repository.issueHistory(
-            phone: phone, purpose: purpose, address: address, since: now.addingTimeInterval(-Self.day)
+            phone: phone, purpose: purpose, address: address, country: countryWindow(countryCode, at: now),
+            since: now.addingTimeInterval(-Self.day)
         )
         if let refusal = refusal(for: history, at: now) { throw refusal.problem(at: now) }
     }
 
-    /// Creates a code for `phone`, asked for from client `address`, and sends it, unless `send` is false (a reset
-    /// asked for an unknown number: the answer looks the same, no message goes out). Earlier unused codes of the
-    /// number for `purpose` end.
+    /// The codes of `countryCode` (digits only) that its hourly cap reads at `now`.
+    private func countryWindow(_ countryCode: String, at now: Date) -> CountryCodeWindow {
+        CountryCodeWindow(countryCode: countryCode, since: now.addingTimeInterval(-Self.hour), newest: limits.codesPerCountryPerHour)
+    }
+
+    /// Creates a code for `phone` (E.164, of country code `countryCode`), asked for from client `address`, and sends
+    /// it, unless `send` is false (a reset asked for an unknown number: the answer looks the same, no message goes
+    /// out, and it counts as one that did). Earlier unused codes of the number for `purpose` end.
     func issue(
-        phone: String, purpose: CodePurpose, userID: String?, address: String, subject: String? = nil,
+        phone: String, countryCode: String, purpose: CodePurpose, userID: String?, address: String, subject: String? = nil,
         payload: Data? = nil, send: Bool = true
     ) async throws -> Challenge {
         let now = clock.now()
@@ -71,7 +77,7 @@ struct OneTimeCodeService: Sendable {
         )
         let service = self
         if let refusal = try await repository.create(
-            record, address: address, historySince: now.addingTimeInterval(-Self.day),
+            record, address: address, country: countryWindow(countryCode, at: now), historySince: now.addingTimeInterval(-Self.day),
             refusal: { history in service.refusal(for: history, at: now) }
         ) {
             logger.info("one-time code refused", metadata: ["purpose": "\(purpose.rawValue)"])
@@ -94,6 +100,7 @@ struct OneTimeCodeService: Sendable {
             Self.capEnd(history.phone, limit: limits.codesPerNumberPerHour, window: Self.hour, at: now),
             Self.capEnd(history.phone, limit: limits.codesPerNumberPerDay, window: Self.day, at: now),
             Self.capEnd(history.address, limit: limits.codesPerAddressPerHour, window: Self.hour, at: now),
+            Self.capEnd(history.country, limit: limits.codesPerCountryPerHour, window: Self.hour, at: now),
         ]
         refusals += caps.compactMap { $0.map(Refusal.capReached(until:)) }
         return refusals.max { $0.until < $1.until }

@@ -49,7 +49,7 @@ struct RepositoryTests {
                 var record = verification(code.id, phone: "+1202555\(code.id.count)", purpose: code.purpose)
                 record.userID = code.userID
                 _ = try await repositories.verifications.create(
-                    record, address: "a", historySince: now, refusal: { _ in Bool?.none }
+                    record, address: "a", country: .plusOne, historySince: now, refusal: { _ in Bool?.none }
                 )
                 _ = try await repositories.verifications.attempt(
                     id: code.id, at: now, { _ in true }, isRight: { _ in true }, consumedBy: "request-\(code.id)"
@@ -119,22 +119,27 @@ struct RepositoryTests {
             let codes = store.repositories.verifications
             let first = verification("v1", payload: Data([1, 2, 3]))
             let since = now.addingTimeInterval(-3600)
-            #expect(try await codes.create(first, address: "203.0.113.1", historySince: since, refusal: { _ in Bool?.none }) == nil)
+            #expect(try await codes.create(first, address: "203.0.113.1", country: .plusOne, historySince: since, refusal: { _ in Bool?.none }) == nil)
             #expect(try await codes.verification(id: "v1") == first)
             let refused = try await codes.create(
-                verification("v2"), address: "198.51.100.9", historySince: since, refusal: { $0 }
+                verification("v2"), address: "198.51.100.9", country: .plusOne, historySince: since, refusal: { $0 }
             )
-            #expect(refused == CodeIssueHistory(phone: [now], address: []))
+            #expect(refused == CodeIssueHistory(phone: [now], address: [], country: [now]))
             #expect(try await codes.verification(id: "v2") == nil)
-            #expect(try await codes.issueHistory(phone: first.phone, purpose: first.purpose, address: "203.0.113.1", since: since)
-                == CodeIssueHistory(phone: [now], address: [now]))
-            #expect(try await codes.issueHistory(phone: "+12025550199", purpose: first.purpose, address: "203.0.113.1", since: since)
-                == CodeIssueHistory(phone: [], address: [now]))
-            #expect(try await codes.issueHistory(phone: first.phone, purpose: first.purpose, address: "203.0.113.1", since: now)
-                == CodeIssueHistory(phone: [], address: []))
+            #expect(try await codes.issueHistory(
+                phone: first.phone, purpose: first.purpose, address: "203.0.113.1", country: .plusOne, since: since
+            ) == CodeIssueHistory(phone: [now], address: [now], country: [now]))
+            #expect(try await codes.issueHistory(
+                phone: "+12025550199", purpose: first.purpose, address: "203.0.113.1", country: .plusOne, since: since
+            ) == CodeIssueHistory(phone: [], address: [now], country: [now]))
+            let fromNow = CountryCodeWindow(countryCode: "1", since: now, newest: 10)
+            #expect(try await codes.issueHistory(
+                phone: first.phone, purpose: first.purpose, address: "203.0.113.1", country: fromNow, since: now
+            ) == CodeIssueHistory(phone: [], address: [], country: []))
             // Anonymous purposes have caps of their own: a card activation code does not count against them.
-            #expect(try await codes.issueHistory(phone: first.phone, purpose: .passwordReset, address: "203.0.113.1", since: since)
-                == CodeIssueHistory(phone: [], address: [now]))
+            #expect(try await codes.issueHistory(
+                phone: first.phone, purpose: .passwordReset, address: "203.0.113.1", country: .plusOne, since: since
+            ) == CodeIssueHistory(phone: [], address: [now], country: [now]))
 
             let usable: @Sendable (VerificationRecord) -> Bool = { $0.consumedAt == nil && $0.attempts < 5 }
             #expect(try await codes.attempt(id: "v1", at: now, usable, isRight: { _ in false }) == .wrong(attempts: 1))
@@ -189,7 +194,7 @@ struct RepositoryTests {
                 verification("old", phone: "+12025550101"), verification("old-used", phone: "+12025550102"),
                 verification("counted", phone: "+12025550103", createdAt: purgeAt.addingTimeInterval(-23 * 3600)), replayable,
             ] {
-                _ = try await codes.create(record, address: "a", historySince: now, refusal: { _ in Bool?.none })
+                _ = try await codes.create(record, address: "a", country: .plusOne, historySince: now, refusal: { _ in Bool?.none })
             }
             _ = try await codes.attempt(id: "old-used", at: now.addingTimeInterval(5), { _ in true }, isRight: { _ in true })
             _ = try await codes.attempt(
@@ -242,8 +247,10 @@ struct RepositoryTests {
                 #expect((try await codes.verification(id: id) != nil) == kept, "\(id)")
             }
             #expect(try await codes.verification(id: "replayable")?.consumedBy == "request")
-            #expect(try await codes.issueHistory(phone: "+12025550103", purpose: .cardActivation, address: "a", since: now)
-                == CodeIssueHistory(phone: [purgeAt.addingTimeInterval(-23 * 3600)], address: [
+            let noCountry = CountryCodeWindow(countryCode: "44", since: .distantPast, newest: 10)
+            #expect(try await codes.issueHistory(
+                phone: "+12025550103", purpose: .cardActivation, address: "a", country: noCountry, since: now
+            ) == CodeIssueHistory(phone: [purgeAt.addingTimeInterval(-23 * 3600)], address: [
                     purgeAt.addingTimeInterval(-25 * 3600), purgeAt.addingTimeInterval(-23 * 3600),
                 ]))
             for (hash, kept) in [("expired", false), ("revoked", false), ("live", true), ("just-ended", true)] {
@@ -259,21 +266,44 @@ struct RepositoryTests {
         }
     }
 
+    @Test("A code's history holds the newest codes of its country code within the window, oldest first", arguments: TestStore.allCases)
+    func countryHistory(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let codes = store.repositories.verifications
+            for (index, country) in ["1", "1", "44", "1", "1"].enumerated() {
+                let record = VerificationRecord(
+                    id: "c\(index)", phone: "+\(country)20255501\(index)", purpose: .registration, codeHash: "h", userID: nil,
+                    subject: nil, payload: nil, createdAt: now.addingTimeInterval(Double(index)),
+                    expiresAt: now.addingTimeInterval(600), attempts: 0, consumedAt: nil
+                )
+                let window = CountryCodeWindow(countryCode: country, since: .distantPast, newest: 100)
+                #expect(try await codes.create(record, address: "a\(index)", country: window, historySince: now, refusal: { _ in Bool?.none }) == nil)
+            }
+            let window = CountryCodeWindow(countryCode: "1", since: now.addingTimeInterval(0.5), newest: 2)
+            let history = try await codes.issueHistory(phone: "+1", purpose: .registration, address: "b", country: window, since: now)
+            #expect(history.country == [now.addingTimeInterval(3), now.addingTimeInterval(4)])
+            let all = CountryCodeWindow(countryCode: "1", since: now.addingTimeInterval(-1), newest: 10)
+            #expect(try await codes.issueHistory(phone: "+1", purpose: .registration, address: "b", country: all, since: now).country.count == 4)
+            let uk = CountryCodeWindow(countryCode: "44", since: now.addingTimeInterval(-1), newest: 10)
+            #expect(try await codes.issueHistory(phone: "+1", purpose: .registration, address: "b", country: uk, since: now).country == [now.addingTimeInterval(2)])
+        }
+    }
+
     @Test("A new code ends the unused earlier codes of its number and purpose, and no others", arguments: TestStore.allCases)
     func newCodeEndsEarlierOnes(store: TestStore) async throws {
         try await store.withFresh { store in
             let codes = store.repositories.verifications
             let since = now.addingTimeInterval(-3600)
             let later = now.addingTimeInterval(60)
-            _ = try await codes.create(verification("used"), address: "a", historySince: since, refusal: { _ in Bool?.none })
+            _ = try await codes.create(verification("used"), address: "a", country: .plusOne, historySince: since, refusal: { _ in Bool?.none })
             _ = try await codes.attempt(id: "used", at: now, { _ in true }, isRight: { _ in true })
             for record in [
                 verification("old"), verification("reset", purpose: .passwordReset), verification("other-number", phone: "+12025550199"),
             ] {
-                #expect(try await codes.create(record, address: "a", historySince: since, refusal: { _ in Bool?.none }) == nil)
+                #expect(try await codes.create(record, address: "a", country: .plusOne, historySince: since, refusal: { _ in Bool?.none }) == nil)
             }
             let new = verification("new", createdAt: later)
-            #expect(try await codes.create(new, address: "a", historySince: since, refusal: { _ in Bool?.none }) == nil)
+            #expect(try await codes.create(new, address: "a", country: .plusOne, historySince: since, refusal: { _ in Bool?.none }) == nil)
 
             #expect(try await codes.verification(id: "old")?.expiresAt == later)
             #expect(try await codes.verification(id: "used")?.expiresAt == now.addingTimeInterval(600))
@@ -288,12 +318,12 @@ struct RepositoryTests {
         try await store.withFresh { store in
             let codes = store.repositories.verifications
             let since = now.addingTimeInterval(-3600)
-            _ = try await codes.create(verification("v1"), address: "a", historySince: since, refusal: { _ in Bool?.none })
+            _ = try await codes.create(verification("v1"), address: "a", country: .plusOne, historySince: since, refusal: { _ in Bool?.none })
             _ = try await codes.create(
-                verification("v2", purpose: .passwordReset), address: "a", historySince: since, refusal: { _ in Bool?.none }
+                verification("v2", purpose: .passwordReset), address: "a", country: .plusOne, historySince: since, refusal: { _ in Bool?.none }
             )
             _ = try await codes.create(
-                verification("elsewhere", phone: "+12025550199"), address: "a", historySince: since, refusal: { _ in Bool?.none }
+                verification("elsewhere", phone: "+12025550199"), address: "a", country: .plusOne, historySince: since, refusal: { _ in Bool?.none }
             )
             let tenLater = now.addingTimeInterval(10)
             #expect(try await codes.attempt(id: "v1", at: now, { _ in true }, isRight: { _ in false }) == .wrong(attempts: 1))
@@ -335,7 +365,7 @@ struct RepositoryTests {
                             consumedAt: nil
                         )
                         let refused = try await codes.create(
-                            record, address: "address-\(index)", historySince: since, refusal: { $0.phone.count >= 5 ? true : nil }
+                            record, address: "address-\(index)", country: .plusOne, historySince: since, refusal: { $0.phone.count >= 5 ? true : nil }
                         )
                         return refused == nil
                     }
@@ -352,7 +382,7 @@ struct RepositoryTests {
                             consumedAt: nil
                         )
                         let refused = try await codes.create(
-                            record, address: "203.0.113.7", historySince: since, refusal: { $0.address.count >= 20 ? true : nil }
+                            record, address: "203.0.113.7", country: .plusOne, historySince: since, refusal: { $0.address.count >= 20 ? true : nil }
                         )
                         return refused == nil
                     }
@@ -368,7 +398,7 @@ struct RepositoryTests {
         try await store.withFresh { store in
             let codes = store.repositories.verifications
             _ = try await codes.create(
-                verification("v1"), address: "a", historySince: now.addingTimeInterval(-30), refusal: { _ in Bool?.none }
+                verification("v1"), address: "a", country: .plusOne, historySince: now.addingTimeInterval(-30), refusal: { _ in Bool?.none }
             )
             let date = now
             let outcomes = try await withThrowingTaskGroup(of: CodeAttempt.self) { group in
@@ -790,4 +820,9 @@ private func card(_ id: String, userID: String, fingerprint: String, createdAt: 
         id: id, userID: userID, kind: .external, brand: "visa", last4: "4242", expiryMonth: 12, expiryYear: 2031,
         holderName: "Sam Carter", status: .active, fingerprint: fingerprint, createdAt: createdAt
     )
+}
+
+extension CountryCodeWindow {
+    /// Every code of country code 1.
+    static let plusOne = CountryCodeWindow(countryCode: "1", since: .distantPast, newest: 1_000)
 }

@@ -12,6 +12,13 @@ struct ServerAddressTests {
         #expect(try ServerAddress(parsing: text).url == URL(string: text))
     }
 
+    @Test("A trailing / is dropped, so no request path starts with //", arguments: [
+        ("http://127.0.0.1:8080/", "http://127.0.0.1:8080"), ("https://wallet.example.com/api//", "https://wallet.example.com/api"),
+    ])
+    func trailingSlashDropped(text: String, url: String) throws {
+        #expect(try ServerAddress(parsing: text).url.absoluteString == url)
+    }
+
     @Test("plain http off this machine is refused, saying to use https:// and --ca-file", arguments: [
         "http://wallet.example.com", "http://10.0.0.5:8080", "http://0.0.0.0:8080", "http://[fe80::1]:8080",
     ])

@@ -211,5 +211,10 @@ enum PostgresMigrations {
             "CREATE INDEX code_failures_age ON code_failures (failed_at)",
             "CREATE INDEX sessions_expiry ON sessions (expires_at)",
         ]),
+        // Issue 23: the country code of the number a code went to, for the cap on texts per country code.
+        Migration(version: 8, statements: [
+            "ALTER TABLE verifications ADD COLUMN country_code TEXT",
+            "CREATE INDEX verifications_country ON verifications (country_code, created_at)",
+        ]),
     ]
 }

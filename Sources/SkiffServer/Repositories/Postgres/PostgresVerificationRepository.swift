@@ -6,19 +6,22 @@ import SkiffCore
 struct PostgresVerificationRepository: VerificationRepository {
     let database: PostgresDatabase
 
-    func issueHistory(phone: String, purpose: CodePurpose, address: String, since: Date) async throws -> CodeIssueHistory {
+    func issueHistory(
+        phone: String, purpose: CodePurpose, address: String, country: CountryCodeWindow, since: Date
+    ) async throws -> CodeIssueHistory {
         let logger = database.logger
         return try await database.transaction { connection in
             try await Self.history(
-                phone: phone, purpose: purpose, address: address, since: since, connection: connection, logger: logger
+                phone: phone, purpose: purpose, address: address, country: country, since: since,
+                connection: connection, logger: logger
             )
         }
     }
 
-    /// Serialised per address, then per number, by transaction-scoped advisory locks (always in that order, and
-    /// before any row lock), so that parallel requests on several instances cannot both pass a cap.
+    /// Serialised per address, then per country code, then per number, by transaction-scoped advisory locks (always
+    /// in that order, and before any row lock), so that parallel requests on several instances cannot both pass a cap.
     func create<Refusal: Sendable>(
-        _ record: VerificationRecord, address: String, historySince since: Date,
+        _ record: VerificationRecord, address: String, country: CountryCodeWindow, historySince since: Date,
         refusal: @Sendable (CodeIssueHistory) -> Refusal?
     ) async throws -> Refusal? {
         let logger = database.logger
@@ -26,10 +29,13 @@ struct PostgresVerificationRepository: VerificationRepository {
             try await connection.query(
                 "SELECT pg_advisory_xact_lock(hashtextextended(\("code-address:" + address), 0))", logger: logger
             )
+            try await connection.query(
+                "SELECT pg_advisory_xact_lock(hashtextextended(\("code-country:" + country.countryCode), 0))", logger: logger
+            )
             try await Self.lockNumber(record.phone, connection: connection, logger: logger)
             let history = try await Self.history(
-                phone: record.phone, purpose: record.purpose, address: address, since: since, connection: connection,
-                logger: logger
+                phone: record.phone, purpose: record.purpose, address: address, country: country, since: since,
+                connection: connection, logger: logger
             )
             if let refused = refusal(history) { return refused }
             let created = record.createdAt.millisecondsSince1970
@@ -40,11 +46,11 @@ struct PostgresVerificationRepository: VerificationRepository {
                 """, logger: logger)
             try await connection.query("""
                 INSERT INTO verifications (id, phone, purpose, code_hash, user_id, subject, payload, created_at,
-                                           expires_at, attempts, consumed_at, requested_by)
+                                           expires_at, attempts, consumed_at, requested_by, country_code)
                 VALUES (\(record.id), \(record.phone), \(record.purpose.rawValue), \(record.codeHash), \(record.userID),
                         \(record.subject), \(record.payload), \(created),
                         \(record.expiresAt.millisecondsSince1970), \(record.attempts),
-                        \(record.consumedAt?.millisecondsSince1970), \(address))
+                        \(record.consumedAt?.millisecondsSince1970), \(address), \(country.countryCode))
                 """, logger: logger)
             return nil
         }
@@ -114,7 +120,8 @@ struct PostgresVerificationRepository: VerificationRepository {
     }
 
     private static func history(
-        phone: String, purpose: CodePurpose, address: String, since: Date, connection: PostgresConnection, logger: Logger
+        phone: String, purpose: CodePurpose, address: String, country: CountryCodeWindow, since: Date,
+        connection: PostgresConnection, logger: Logger
     ) async throws -> CodeIssueHistory {
         var history = CodeIssueHistory(phone: [], address: [])
         let since = since.millisecondsSince1970
@@ -132,6 +139,16 @@ struct PostgresVerificationRepository: VerificationRepository {
         ).decode(Int64.self) {
             history.address.append(Date(millisecondsSince1970: createdAt))
         }
+        var newestFirst: [Date] = []
+        for try await createdAt in try await connection.query("""
+            SELECT created_at FROM verifications
+            WHERE country_code = \(country.countryCode) AND created_at > \(country.since.millisecondsSince1970)
+            ORDER BY created_at DESC LIMIT \(country.newest)
+            """, logger: logger
+        ).decode(Int64.self) {
+            newestFirst.append(Date(millisecondsSince1970: createdAt))
+        }
+        history.country = newestFirst.reversed()
         return history
     }
 

@@ -204,6 +204,13 @@ struct SQLiteDatabase: RepositoryStore {
                 CREATE INDEX sessions_expiry ON sessions(expires_at);
                 """)
         }
+        migrator.registerMigration("v10-code-country") { db in
+            // Issue 23: the country code of the number a code went to, for the cap on texts per country code.
+            try db.execute(sql: """
+                ALTER TABLE verifications ADD COLUMN country_code TEXT;
+                CREATE INDEX verifications_country ON verifications(country_code, created_at);
+                """)
+        }
         return migrator
     }
 }

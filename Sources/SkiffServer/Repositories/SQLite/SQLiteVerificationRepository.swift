@@ -5,18 +5,23 @@ import SkiffCore
 struct SQLiteVerificationRepository: VerificationRepository {
     let pool: DatabasePool
 
-    func issueHistory(phone: String, purpose: CodePurpose, address: String, since: Date) async throws -> CodeIssueHistory {
-        try await pool.read { db in try Self.history(phone: phone, purpose: purpose, address: address, since: since, db: db) }
+    func issueHistory(
+        phone: String, purpose: CodePurpose, address: String, country: CountryCodeWindow, since: Date
+    ) async throws -> CodeIssueHistory {
+        try await pool.read { db in
+            try Self.history(phone: phone, purpose: purpose, address: address, country: country, since: since, db: db)
+        }
     }
 
     func create<Refusal: Sendable>(
-        _ record: VerificationRecord, address: String, historySince since: Date,
+        _ record: VerificationRecord, address: String, country: CountryCodeWindow, historySince since: Date,
         refusal: @Sendable (CodeIssueHistory) -> Refusal?
     ) async throws -> Refusal? {
         try await pool.write { db in
-            if let refused = refusal(
-                try Self.history(phone: record.phone, purpose: record.purpose, address: address, since: since, db: db)
-            ) {
+            let history = try Self.history(
+                phone: record.phone, purpose: record.purpose, address: address, country: country, since: since, db: db
+            )
+            if let refused = refusal(history) {
                 return refused
             }
             let created = record.createdAt.millisecondsSince1970
@@ -30,13 +35,13 @@ struct SQLiteVerificationRepository: VerificationRepository {
             try db.execute(
                 sql: """
                     INSERT INTO verifications (id, phone, purpose, code_hash, user_id, subject, payload, created_at,
-                                               expires_at, attempts, consumed_at, requested_by)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                               expires_at, attempts, consumed_at, requested_by, country_code)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     record.id, record.phone, record.purpose.rawValue, record.codeHash, record.userID, record.subject,
                     record.payload, created, record.expiresAt.millisecondsSince1970,
-                    record.attempts, record.consumedAt?.millisecondsSince1970, address,
+                    record.attempts, record.consumedAt?.millisecondsSince1970, address, country.countryCode,
                 ]
             )
             return nil
@@ -87,7 +92,7 @@ struct SQLiteVerificationRepository: VerificationRepository {
     }
 
     private static func history(
-        phone: String, purpose: CodePurpose, address: String, since: Date, db: Database
+        phone: String, purpose: CodePurpose, address: String, country: CountryCodeWindow, since: Date, db: Database
     ) throws -> CodeIssueHistory {
         let since = since.millisecondsSince1970
         let purposes = purpose.sharingCaps.map(\.rawValue)
@@ -106,8 +111,16 @@ struct SQLiteVerificationRepository: VerificationRepository {
             db, sql: "SELECT created_at FROM verifications WHERE requested_by = ? AND created_at > ? ORDER BY created_at",
             arguments: [address, since]
         )
+        let toCountry = try Int64.fetchAll(
+            db, sql: """
+                SELECT created_at FROM verifications WHERE country_code = ? AND created_at > ?
+                ORDER BY created_at DESC LIMIT ?
+                """,
+            arguments: [country.countryCode, country.since.millisecondsSince1970, country.newest]
+        )
         return CodeIssueHistory(
-            phone: toPhone.map(Date.init(millisecondsSince1970:)), address: fromAddress.map(Date.init(millisecondsSince1970:))
+            phone: toPhone.map(Date.init(millisecondsSince1970:)), address: fromAddress.map(Date.init(millisecondsSince1970:)),
+            country: toCountry.reversed().map(Date.init(millisecondsSince1970:))
         )
     }
 
