@@ -142,6 +142,10 @@ struct PostgresURL: Redacted {
                 + Self.verificationHint(sslMode))
         } catch let error as NIOSSLError {
             throw ConnectionError(description: "\(server): the TLS handshake failed (\(error)). " + Self.verificationHint(sslMode))
+        } catch let error as PSQLError {
+            // PSQLError prints nothing of itself; its code, the server's message and a socket error hold no secret.
+            let reason = error.serverInfo?[.message] ?? error.underlying.map { "\($0)" } ?? "\(error.code)"
+            throw ConnectionError(description: "\(server) could not be reached or refused the connection: \(reason).")
         }
     }
 
