@@ -78,6 +78,8 @@ let package = Package(
 
         // MARK: Domain and contract
         .target(name: "SkiffCore"),
+        // The TLS versions and cipher suites of the server and of both clients (the app's, PostgreSQL's).
+        .target(name: "SkiffTLS", dependencies: [.product(name: "NIOSSL", package: "swift-nio-ssl")]),
         .target(
             name: "SkiffAPI",
             dependencies: [
@@ -103,7 +105,7 @@ let package = Package(
         .target(
             name: "SkiffServer",
             dependencies: [
-                "SkiffAPI", "SkiffCore", "SkiffPasswords",
+                "SkiffAPI", "SkiffCore", "SkiffPasswords", "SkiffTLS",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -128,7 +130,7 @@ let package = Package(
         .target(
             name: "Skiff",
             dependencies: [
-                "TerminalUI", "SkiffAPI", "SkiffCore",
+                "TerminalUI", "SkiffAPI", "SkiffCore", "SkiffTLS",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -41,7 +41,7 @@ free_port() {
 seed() {
     echo "== seeding $transactions transactions into $1"
     timeout 1800 "$server" seed --database "$2" --key-file "$work/skiff.key" --phone "$phone" \
-        --transactions "$transactions" --sms-outbox "$work/sms-outbox.jsonl"
+        --password "$password" --transactions "$transactions" --sms-outbox "$work/sms-outbox.jsonl"
 }
 
 # Starts `serve` on the database $1 and sets `port` once /health answers.

@@ -7,10 +7,12 @@ import OpenAPIHummingbird
 import OpenAPIRuntime
 import ServiceLifecycle
 import SkiffAPI
+import SkiffCore
 import SkiffPasswords
 
-/// Builds the Skiff server: refuses plain HTTP or the demo account off loopback (`checkExposure`), loads the TLS
-/// files, opens (and migrates) the database, seeds the demo account on an empty one, and wires the routes.
+/// Builds the Skiff server: refuses plain HTTP, the demo account or the SMS outbox off loopback (`checkExposure`, and
+/// a database holding the demo account once it is open), loads the TLS files, opens (and migrates) the database,
+/// seeds the demo account on an empty one, and wires the routes.
 /// `onServerRunning` receives the bound port, which matters when `port` is 0.
 public func buildApplication(
     _ configuration: SkiffServerConfiguration,
@@ -77,11 +79,13 @@ struct SkiffServerComponents: Sendable {
         let limits = configuration.limits
         key = try ServerKey.load(for: configuration)
         let passwords = PasswordService(cost: configuration.bcryptCost, commonPasswords: try CommonPasswords.load())
+        let outbox = SMSOutboxCodeSender(path: configuration.smsOutboxPath)
+        if configuration.codeSender == nil { try outbox.checkFile() }
         store = try await openRepositoryStore(configuration.database, logger: logger)
         repositories = store.repositories
         let codes = OneTimeCodeService(
             repository: repositories.verifications,
-            sender: configuration.codeSender ?? SMSOutboxCodeSender(path: configuration.smsOutboxPath),
+            sender: configuration.codeSender ?? outbox,
             key: key, clock: clock, limits: limits, logger: logger
         )
         sessions = SessionService(repository: repositories.sessions, clock: clock, limits: limits)
@@ -96,6 +100,15 @@ struct SkiffServerComponents: Sendable {
             codes: codes, key: key, clock: clock, logger: logger
         )
         do {
+            // The rule of `checkExposure`, for a database that got the demo account elsewhere (`seed-demo`, the app's
+            // built-in server, an earlier loopback `serve --demo`): it can only be seen once the database is open.
+            if !LoopbackAddress.isLoopback(host: configuration.host), try await DemoData.isPresent(in: repositories) {
+                let demo = DemoCredentials.demo
+                throw SkiffServerConfiguration.ExposureRefusal(description: "The database \(configuration.database) holds "
+                    + "the demo account (\(demo.countryCode) \(demo.phoneNumber)), whose password is published, so it is "
+                    + "not served on --host \(configuration.host), which is not loopback. Serve another --database, or "
+                    + "listen on 127.0.0.1.")
+            }
             if configuration.seedDemoDataIfEmpty, try await store.isEmpty() {
                 try await DemoData.seed(repositories: repositories, passwords: passwords, key: key, clock: clock, limits: limits)
                 logger.info("seeded the demo account")

@@ -3,8 +3,8 @@ import Foundation
 /// Where the server keeps its data: a SQLite file (the embedded default) or a PostgreSQL database by URL.
 public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
     case sqlite(path: String)
-    /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…&host=SOCKET_DIRECTORY]`; without a password
-    /// in the URL, `PGPASSWORD` is used.
+    /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…&sslrootcert=PEM&host=SOCKET_DIRECTORY]`; without
+    /// a password in the URL, `PGPASSWORD`, else the password file (`PostgresURL`).
     case postgres(url: String)
 
     /// A `postgres://` or `postgresql://` URL names PostgreSQL; anything else is a SQLite path.
@@ -17,7 +17,8 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The path or the URL with any password replaced by `***`: safe to log.
+    /// The path or the URL with any password (`USER:PASSWORD@`, or a `password=` in the query, which is refused
+    /// but must not be printed by its refusal either) replaced by `***`: safe to log.
     public var description: String {
         switch self {
         case .sqlite(let path):
@@ -25,6 +26,9 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
         case .postgres(let url):
             guard var components = URLComponents(string: url) else { return "postgres://(unreadable URL)" }
             if components.password != nil { components.password = "***" }
+            if let items = components.queryItems, items.contains(where: { $0.name == "password" }) {
+                components.queryItems = items.map { $0.name == "password" ? URLQueryItem(name: $0.name, value: "***") : $0 }
+            }
             return components.string ?? "postgres://(unreadable URL)"
         }
     }

@@ -15,6 +15,9 @@ public struct SkiffServerConfiguration: Sendable {
     public var database: DatabaseLocation
     /// Where `SMSOutboxCodeSender` appends one JSON line per code sent. Ignored when `codeSender` is set.
     public var smsOutboxPath: String
+    /// Uses the SMS outbox on a non-loopback `host` (`--sms-outbox-off-loopback`); without it such a server
+    /// refuses to start, since the outbox is a development channel that keeps every code in clear.
+    public var allowsSMSOutboxOffLoopback = false
     /// Where the server key is generated once (`server.key`, mode 0600) when no key is given, on SQLite only.
     public var dataDirectory: String
     /// The server key as base64 of ≥ 32 bytes (`SKIFF_FINGERPRINT_KEY`).

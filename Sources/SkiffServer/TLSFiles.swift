@@ -1,5 +1,6 @@
 import Foundation
 import NIOSSL
+import SkiffTLS
 
 /// The PEM files a server speaks TLS with (`--tls-cert`, `--tls-key`).
 public struct TLSFiles: Sendable, Equatable {
@@ -19,7 +20,7 @@ public struct TLSFiles: Sendable, Equatable {
     }
 
     /// Reads both files and checks that the key belongs to the certificate, so that a bad pair stops the
-    /// server before it listens rather than failing every handshake.
+    /// server before it listens rather than failing every handshake. The versions and suites are `TLSPolicy`'s.
     public func serverConfiguration() throws(LoadError) -> TLSConfiguration {
         let certificatePEM = try Self.read(certificateChainPath, what: "The TLS certificate")
         let keyPEM = try Self.read(privateKeyPath, what: "The TLS private key")
@@ -40,7 +41,7 @@ public struct TLSFiles: Sendable, Equatable {
         }
         let configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key)
-        )
+        ).restrictedToSkiffPolicy()
         do {
             _ = try NIOSSLContext(configuration: configuration)
         } catch {

@@ -20,7 +20,8 @@ struct StorageOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "A PostgreSQL URL (postgres://USER@HOST:PORT/DB) or a SQLite file.",
         discussion: "Defaults to $SKIFF_DATABASE_URL, else skiff.sqlite under $XDG_DATA_HOME/skiff. "
-            + "The PostgreSQL password is taken from the URL or from $PGPASSWORD.",
+            + "The PostgreSQL password is taken from the URL, $PGPASSWORD, or $PGPASSFILE / ~/.pgpass (mode 0600); "
+            + "sslmode is verify-full off loopback unless the URL says disable, require or verify-ca (sslrootcert=PEM).",
         valueName: "url-or-path"
     ))
     var database: String?
@@ -78,8 +79,9 @@ struct StorageOptions: ParsableArguments {
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Runs the server until SIGINT or SIGTERM.",
-        discussion: "Plain HTTP and --demo are for loopback (127.0.0.0/8, ::1, localhost); any other --host needs "
-            + "--tls-cert and --tls-key, or --insecure-http behind a TLS proxy."
+        discussion: "Plain HTTP, --demo and the SMS outbox are for loopback (127.0.0.0/8, ::1, localhost); any other "
+            + "--host needs --tls-cert and --tls-key, or --insecure-http behind a TLS proxy, and "
+            + "--sms-outbox-off-loopback."
     )
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
@@ -92,6 +94,12 @@ struct Serve: AsyncParsableCommand {
     var insecureHTTP = false
     @Flag(help: "Seed the demo account (its password is published) on an empty database; loopback --host only.")
     var demo = false
+    @Flag(name: .customLong("sms-outbox-off-loopback"), help: ArgumentHelp(
+        "Append one-time codes to --sms-outbox on a non-loopback --host too.",
+        discussion: "The outbox is a development channel that keeps every code in clear: without this flag, a server "
+            + "listening off loopback refuses to start with it."
+    ))
+    var smsOutboxOffLoopback = false
     @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(
         "A proxy (IP address) whose X-Forwarded-For names the client; repeatable.",
         discussion: "Without one, the client of a request is the connection's peer and the header is ignored.",
@@ -127,6 +135,7 @@ struct Serve: AsyncParsableCommand {
             host: host, port: port, tls: tls, allowsInsecureHTTP: insecureHTTP, seedDemo: demo
         )
         configuration.trustedProxies = trustedProxies
+        configuration.allowsSMSOutboxOffLoopback = smsOutboxOffLoopback
         return configuration
     }
 
@@ -160,18 +169,40 @@ struct Seed: AsyncParsableCommand {
     @Option(help: "The country code.") var countryCode = "+1"
     @Option(help: "The phone number.") var phone: String
     @Option(help: "The full name of a new user.") var name = "Load Test"
-    @Option(help: "The password of a new user.") var password = DemoCredentials.demo.password
+    @Option(help: ArgumentHelp(
+        "The password of a new user.",
+        discussion: "Or --password-file; with neither, a new user gets a generated password, printed once."
+    ))
+    var password: String?
+    @Option(help: ArgumentHelp("A file whose first line is the password of a new user.", valueName: "path"))
+    var passwordFile: String?
     @Option(help: "How many transactions to add.") var transactions = 1000
     @OptionGroup var storage: StorageOptions
 
-    func run() async throws {
+    func validate() throws {
         guard transactions >= 0 else { throw ValidationError("--transactions must not be negative.") }
+        if password != nil && passwordFile != nil { throw ValidationError("Give the password once: --password or --password-file.") }
+    }
+
+    /// `--password`, else the first line of `--password-file`, else nil (a generated one).
+    func givenPassword() throws -> String? {
+        guard let passwordFile else { return password }
+        guard let text = try? String(contentsOfFile: passwordFile, encoding: .utf8),
+              let line = text.split(separator: "\n", omittingEmptySubsequences: false).first, !line.isEmpty
+        else { throw ValidationError("--password-file \(passwordFile) cannot be read, or its first line is empty.") }
+        return String(line)
+    }
+
+    func run() async throws {
         let started = ContinuousClock.now
         let summary = try await SkiffServerSeeder.seed(
             try storage.configuration(), countryCode: countryCode, phoneNumber: phone, fullName: name,
-            password: password, transactions: transactions
+            password: try givenPassword(), transactions: transactions
         )
         let elapsed = ContinuousClock.now - started
         print("\(summary.createdUser ? "Created" : "Found") user \(summary.userID); added \(summary.transactions) transactions in \(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2)))).")
+        if let generated = summary.generatedPassword {
+            print("Its password (generated, shown only now): \(generated)")
+        }
     }
 }

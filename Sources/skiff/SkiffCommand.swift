@@ -82,7 +82,7 @@ enum SkiffCommand {
             let configuration = SkiffServerConfiguration(
                 host: "127.0.0.1", port: 0,
                 database: .sqlite(path: paths.serverDatabase.path), smsOutboxPath: paths.smsOutbox.path,
-                dataDirectory: paths.data.path, seedDemoDataIfEmpty: true, logger: Logger(label: "skiff.server")
+                dataDirectory: paths.builtInServerData.path, seedDemoDataIfEmpty: true, logger: Logger(label: "skiff.server")
             )
             let starting = Task {
                 for await _ in firstFrame { break }

@@ -5,11 +5,14 @@ extension EndToEnd {
     /// Runs the real `skiff-server` binary with options it must refuse before it opens anything.
     @Suite("skiff-server options")
     struct ServerCommandTests {
-        @Test("skiff-server refuses a bcrypt cost below 10, and a trusted proxy that is not an IP address", arguments: [
+        @Test("skiff-server refuses a bcrypt cost below 10, a trusted proxy that is not an IP address, the SMS outbox off loopback unless asked, and two passwords for seed", arguments: [
             (["serve", "--bcrypt-cost", "4"], "--bcrypt-cost must be 10 to 31"),
             (["serve", "--bcrypt-cost", "9"], "--bcrypt-cost must be 10 to 31"),
             (["seed-demo", "--bcrypt-cost", "4"], "--bcrypt-cost must be 10 to 31"),
             (["serve", "--trusted-proxy", "proxy.example"], "--trusted-proxy needs an IP address"),
+            (["serve", "--host", "0.0.0.0", "--insecure-http"], "Give --sms-outbox-off-loopback to use it there anyway"),
+            (["seed", "--phone", "2025550111", "--password", "given-once", "--password-file", "/nonexistent"],
+             "Give the password once: --password or --password-file."),
         ])
         func refusedOptions(arguments: [String], message: String) throws {
             let directory = NSTemporaryDirectory() + "skiff-server-options-\(UUID().uuidString)"
@@ -26,6 +29,31 @@ extension EndToEnd {
             #expect(process.terminationStatus == 64)
             #expect(output.contains(message))
             #expect(!FileManager.default.fileExists(atPath: directory + "/skiff.sqlite"))
+        }
+
+        @Test("skiff-server seed without a password gives the new user a generated one and prints it once")
+        func seedPrintsGeneratedPassword() throws {
+            let directory = NSTemporaryDirectory() + "skiff-server-seed-\(UUID().uuidString)"
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            func seed() throws -> String {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: try BuiltProduct.path("skiff-server"))
+                process.arguments = ["seed", "--phone", "2025550111", "--transactions", "1", "--bcrypt-cost", "10",
+                                     "--database", directory + "/skiff.sqlite", "--sms-outbox", directory + "/sms-outbox.jsonl"]
+                let output = Pipe()
+                process.standardOutput = output
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0)
+                return printed
+            }
+            let first = try seed()
+            let line = try #require(first.split(separator: "\n").first { $0.hasPrefix("Its password (generated, shown only now): ") })
+            #expect(line.count > "Its password (generated, shown only now): ".count + 20)
+            #expect(!first.contains("sail-away-2026"))
+            #expect(!(try seed()).contains("Its password"))
         }
     }
 }

@@ -12,9 +12,13 @@ struct TransportTests {
     /// A request expected to succeed gets 30 s: a debug server's TLS handshake under a full parallel test run once
     /// took more than 5 s (a CI read timeout). Plain HTTP to the TLS port is never answered, only timed out, so a
     /// request expected to fail keeps 5 s.
-    private func status(of url: String, trusting authority: URL?, limit: Int64 = 30) async throws -> UInt {
+    /// `offering` narrows what the client offers (versions, cipher suites).
+    private func status(
+        of url: String, trusting authority: URL?, limit: Int64 = 30, offering: (inout TLSConfiguration) -> Void = { _ in }
+    ) async throws -> UInt {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let authority { tls.additionalTrustRoots = [.file(authority.path)] }
+        offering(&tls)
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
         configuration.timeout = .init(connect: .seconds(limit), read: .seconds(limit))
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
@@ -49,6 +53,49 @@ struct TransportTests {
             try await status(of: "http://127.0.0.1:\(instance.port)/health", trusting: nil, limit: 5)
         }
         #expect(server.logText.contains("skiff-server listening") && server.logText.contains("https"))
+        await instance.stop()
+    }
+
+    @Test("The server refuses TLS 1.0, TLS 1.1 and a CBC suite under TLS 1.2; it accepts TLS 1.2 with AES-GCM or ChaCha20, and TLS 1.3")
+    func tlsVersionsAndSuites() async throws {
+        let authority = try TestCertificateAuthority()
+        defer { authority.remove() }
+        var server = try TestServer()
+        defer { server.remove() }
+        server.configuration.tls = TLSFiles(
+            certificateChainPath: authority.serverCertificateFile.path, privateKeyPath: authority.serverKeyFile.path
+        )
+        let instance = try await SkiffServerInstance.start(server.configuration)
+        let url = "https://127.0.0.1:\(instance.port)/health"
+        let trusted = authority.authorityCertificateFile
+
+        let refused: [(String, (inout TLSConfiguration) -> Void)] = [
+            ("TLS 1.0", { $0.minimumTLSVersion = .tlsv1; $0.maximumTLSVersion = .tlsv1 }),
+            ("TLS 1.1", { $0.minimumTLSVersion = .tlsv11; $0.maximumTLSVersion = .tlsv11 }),
+            ("TLS 1.2 with AES-CBC", {
+                $0.maximumTLSVersion = .tlsv12
+                $0.cipherSuiteValues = [.TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA, .TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA]
+            }),
+        ]
+        for (name, offering) in refused {
+            await #expect(throws: NIOSSLError.self, "\(name) must be refused") {
+                _ = try await status(of: url, trusting: trusted, limit: 10, offering: offering)
+            }
+        }
+        let accepted: [(String, (inout TLSConfiguration) -> Void)] = [
+            ("TLS 1.2 with AES-GCM", {
+                $0.maximumTLSVersion = .tlsv12
+                $0.cipherSuiteValues = [.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256]
+            }),
+            ("TLS 1.2 with ChaCha20-Poly1305", {
+                $0.maximumTLSVersion = .tlsv12
+                $0.cipherSuiteValues = [.TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256]
+            }),
+            ("TLS 1.3", { $0.minimumTLSVersion = .tlsv13 }),
+        ]
+        for (name, offering) in accepted {
+            #expect(try await status(of: url, trusting: trusted, offering: offering) == 200, "\(name) must be accepted")
+        }
         await instance.stop()
     }
 
@@ -128,6 +175,27 @@ struct TransportTests {
         server.configuration.host = "0.0.0.0"
         server.configuration.tls = TLSFiles(certificateChainPath: "server.pem", privateKeyPath: "server-key.pem")
         #expect(try server.configuration.checkExposure() == nil)
+    }
+
+    @Test("Off loopback, a database that holds the demo account is refused once open, however it got there; without it the server builds")
+    func databaseWithDemoOffLoopback() async throws {
+        var server = try TestServer()
+        defer { server.remove() }
+        server.configuration.host = "0.0.0.0"
+        server.configuration.allowsInsecureHTTP = true
+        _ = try await buildApplication(server.configuration)  // built, never run: nothing binds to all interfaces
+
+        server.configuration.host = "127.0.0.1"
+        #expect(try await SkiffServerSeeder.seedDemo(server.configuration))
+        server.configuration.host = "0.0.0.0"
+        let message = await #expect(throws: SkiffServerConfiguration.ExposureRefusal.self) {
+            _ = try await buildApplication(server.configuration)
+        }?.description ?? ""
+        #expect(message == "The database \(server.databasePath) holds the demo account (+1 202 555 0143), whose password is "
+            + "published, so it is not served on --host 0.0.0.0, which is not loopback. Serve another --database, or listen "
+            + "on 127.0.0.1.")
+        server.configuration.host = "127.0.0.1"
+        _ = try await buildApplication(server.configuration)
     }
 
     @Test("The demo account is refused off loopback, TLS or not")

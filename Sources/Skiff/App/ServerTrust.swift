@@ -1,5 +1,6 @@
 import Foundation
 import NIOSSL
+import SkiffTLS
 
 /// The certificate authorities the app trusts for an `https://` server: the system's, plus any from `--ca-file`.
 public struct ServerTrust: Sendable {
@@ -33,9 +34,10 @@ public struct ServerTrust: Sendable {
         additionalAuthorities = certificates
     }
 
-    /// The client TLS settings: full verification of chain and host name against these authorities.
+    /// The client TLS settings: full verification of chain and host name against these authorities, with
+    /// `TLSPolicy`'s versions and suites.
     var tlsConfiguration: TLSConfiguration {
-        var configuration = TLSConfiguration.makeClientConfiguration()
+        var configuration = TLSConfiguration.makeClientConfiguration().restrictedToSkiffPolicy()
         if !additionalAuthorities.isEmpty {
             configuration.additionalTrustRoots = [.certificates(additionalAuthorities)]
         }

@@ -39,6 +39,13 @@ enum DemoData {
         ("Interest", "Interest", 35 ... 420),
     ]
 
+    /// Whether the demo account's number has an account in these repositories.
+    static func isPresent(in repositories: Repositories) async throws -> Bool {
+        let demo = DemoCredentials.demo
+        let phone = try PhoneNumber.parse(countryCode: demo.countryCode, number: demo.phoneNumber)
+        return try await repositories.accounts.user(phone: phone.e164) != nil
+    }
+
     /// Seeds the demo account: user, issued inactive card, 240 transactions over the last months,
     /// three unread notifications and one read. Returns false when the number already has an account.
     @discardableResult
@@ -48,7 +55,7 @@ enum DemoData {
     ) async throws -> Bool {
         let demo = DemoCredentials.demo
         let phone = try PhoneNumber.parse(countryCode: demo.countryCode, number: demo.phoneNumber)
-        if try await repositories.accounts.user(phone: phone.e164) != nil { return false }
+        if try await isPresent(in: repositories) { return false }
         let now = clock.now()
         let userID = UUID().uuidString.lowercased()
         let user = UserRecord(

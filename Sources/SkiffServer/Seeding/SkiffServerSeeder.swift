@@ -21,13 +21,16 @@ public enum SkiffServerSeeder {
         public var userID: String
         public var createdUser: Bool
         public var transactions: Int
+        /// The password made for a new user when none was given, to be shown once; nil otherwise.
+        public var generatedPassword: String?
     }
 
     /// Creates the user when the number has no account (with an issued card and opening balance), then
-    /// adds `transactions` generated transactions over the last year in one database transaction.
+    /// adds `transactions` generated transactions over the last year in one database transaction. A new user gets
+    /// `password`, or without one a generated password returned in the summary: never a published default.
     public static func seed(
         _ configuration: SkiffServerConfiguration, countryCode: String, phoneNumber: String, fullName: String,
-        password: String, transactions: Int
+        password: String?, transactions: Int
     ) async throws -> Summary {
         var configuration = configuration
         configuration.seedDemoDataIfEmpty = false
@@ -41,18 +44,25 @@ public enum SkiffServerSeeder {
     }
 
     private static func seed(
-        _ server: SkiffServerComponents, countryCode: String, phoneNumber: String, fullName: String, password: String,
+        _ server: SkiffServerComponents, countryCode: String, phoneNumber: String, fullName: String, password: String?,
         transactions: Int
     ) async throws -> Summary {
         let configuration = server.configuration
         let phone = try PhoneNumber.parse(countryCode: countryCode, number: phoneNumber)
         let now = configuration.clock.now()
         var created = false
+        var generatedPassword: String?
         let user: UserRecord
         if let existing = try await server.repositories.accounts.user(phone: phone.e164) {
             user = existing
         } else {
             let name = try FullName.validate(fullName)
+            let password = password ?? {
+                var generator = SystemRandomNumberGenerator()
+                let made = Data((0..<18).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64URLEncodedString()
+                generatedPassword = made
+                return made
+            }()
             let userID = UUID().uuidString.lowercased()
             user = UserRecord(
                 id: userID, phone: phone.e164, countryCode: phone.countryCode, nationalNumber: phone.nationalNumber,
@@ -78,7 +88,7 @@ public enum SkiffServerSeeder {
             repositories: server.repositories, userID: user.id, count: transactions, endingAt: now, span: 365 * 86_400,
             currency: user.currency, seed: UInt64(UInt32(truncatingIfNeeded: now.millisecondsSince1970))
         )
-        return Summary(userID: user.id, createdUser: created, transactions: transactions)
+        return Summary(userID: user.id, createdUser: created, transactions: transactions, generatedPassword: generatedPassword)
     }
 }
 

@@ -6,12 +6,23 @@ import Darwin
 #endif
 
 /// Appends one JSON line per message (`{"to":…,"code":…,"purpose":…,"sentAt":…}`) to a file, creating it
-/// (mode 0600) and its directory when needed.
+/// (mode 0600) and its directory when needed. A development channel: the codes sit there in clear, so the file
+/// must be a regular file only its owner may read or write (`OwnerOnlyFile`), and a symbolic link is refused, not
+/// followed. Off loopback a server uses it only when asked (`SkiffServerConfiguration.allowsSMSOutboxOffLoopback`).
 public struct SMSOutboxCodeSender: CodeSender {
     public let path: String
 
     public init(path: String) {
         self.path = path
+    }
+
+    /// How the outbox is named in a refusal.
+    static let what = "The SMS outbox"
+
+    /// Checks an existing outbox file at start, so that a widened mode or a link stops the server rather than
+    /// failing the first code it sends.
+    func checkFile() throws {
+        try OwnerOnlyFile.checkExisting(path, flags: O_WRONLY | O_APPEND, Self.what, followingLinks: false)
     }
 
     public func send(_ message: OutgoingCode) async throws {
@@ -20,8 +31,9 @@ public struct SMSOutboxCodeSender: CodeSender {
             at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700]
         )
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission) }
+        guard let descriptor = try OwnerOnlyFile.openChecked(
+            path, flags: O_WRONLY | O_CREAT | O_APPEND, Self.what, followingLinks: false
+        ) else { throw CocoaError(.fileWriteNoPermission) }
         defer { close(descriptor) }
         let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written == line.count else { throw CocoaError(.fileWriteUnknown) }

@@ -31,8 +31,7 @@ struct ServerKey: Sendable {
             case .unreadableGeneratedKey(let path):
                 "The key file \(path) is not a 32-byte key."
             case .keyFileOpenToOthers(let path, let mode):
-                "The key file \(path) can be read or written by other users (mode \(String(mode & 0o777, radix: 8))); "
-                    + "make it the owner's alone with `chmod 600 \(path)` and start again."
+                OwnerOnlyFile.Refusal.openToOthers("The key file", path: path, mode: mode).description
             case .twoKeysGiven:
                 "Give the server key once: a key file (--key-file) or SKIFF_FINGERPRINT_KEY, not both."
             case .sharedKeyRequired:
@@ -109,7 +108,7 @@ struct ServerKey: Sendable {
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return nil }
-        guard status.st_mode & 0o077 == 0 else { throw LoadError.keyFileOpenToOthers(path, mode: status.st_mode) }
+        guard !OwnerOnlyFile.isOpenToOthers(status.st_mode) else { throw LoadError.keyFileOpenToOthers(path, mode: status.st_mode) }
         return try? handle.readToEnd() ?? Data()
     }
 

@@ -1,5 +1,7 @@
 import Foundation
+import NIOSSL
 import PostgresNIO
+import SkiffTestCertificates
 import SkiffCore
 import Testing
 @testable import SkiffServer
@@ -37,6 +39,136 @@ struct PostgresDatabaseTests {
         #expect(socket.clientConfiguration.unixSocketPath == "/run/postgresql/.s.PGSQL.5432")
         #expect(throws: PostgresURL.ParseError.self) { try PostgresURL("postgres://db/wallet", environment: [:]) }
         #expect(throws: PostgresURL.ParseError.self) { try PostgresURL("postgres://skiff@db/wallet?sslmode=allow", environment: [:]) }
+    }
+
+    @Test("sslmode disable, require, verify-ca and verify-full each give the TLS they name; sslrootcert is trusted in place of the system's")
+    func sslModes() throws {
+        let authority = try TestCertificateAuthority()
+        defer { authority.remove() }
+        let base = "postgres://skiff@db.internal/wallet"
+        #expect(try PostgresURL(base + "?sslmode=disable", environment: [:]).tlsConfiguration == nil)
+        let require = try #require(try PostgresURL(base + "?sslmode=require", environment: [:]).tlsConfiguration)
+        #expect(require.certificateVerification == .none)
+        #expect(require.minimumTLSVersion == .tlsv12)
+        let verifyCA = try #require(try PostgresURL(base + "?sslmode=verify-ca", environment: [:]).tlsConfiguration)
+        #expect(verifyCA.certificateVerification == .noHostnameVerification)
+        let verifyFull = try #require(try PostgresURL(base + "?sslmode=verify-full", environment: [:]).tlsConfiguration)
+        #expect(verifyFull.certificateVerification == .fullVerification)
+        #expect(verifyFull.trustRoots == nil || verifyFull.trustRoots == .default)
+
+        let root = authority.authorityCertificateFile.path
+        let pinned = try PostgresURL(base + "?sslmode=verify-full&sslrootcert=\(root)", environment: [:])
+        #expect(pinned.tlsConfiguration?.trustRoots == .certificates(try NIOSSLCertificate.fromPEMFile(root)))
+        // As libpq: require with a root certificate checks the chain.
+        let requireWithRoot = try PostgresURL(base + "?sslmode=require&sslrootcert=\(root)", environment: [:])
+        #expect(requireWithRoot.tlsConfiguration?.certificateVerification == .noHostnameVerification)
+
+        let missing = authority.directory.appendingPathComponent("missing.pem").path
+        let unreadable = #expect(throws: PostgresURL.ParseError.self) {
+            try PostgresURL(base + "?sslmode=verify-full&sslrootcert=\(missing)", environment: [:])
+        }
+        #expect(unreadable?.description == "sslrootcert=\(missing) cannot be read or holds no PEM certificate.")
+    }
+
+    @Test("An unknown sslmode, and allow or prefer (which fall back to plaintext silently), are refused naming the modes there are",
+          arguments: ["allow", "prefer", "verify_full", ""])
+    func unknownSSLMode(mode: String) {
+        let error = #expect(throws: PostgresURL.ParseError.self) {
+            try PostgresURL("postgres://skiff@db.internal/wallet?sslmode=\(mode)", environment: [:])
+        }
+        #expect(error?.description == "sslmode=\(mode) is not supported: use disable, require, verify-ca, verify-full "
+            + "(allow and prefer fall back to plaintext without a word).")
+    }
+
+    @Test("Without sslmode, a host off this machine gets verify-full; loopback and a Unix socket get disable")
+    func sslModeByHost() throws {
+        for host in ["db.internal", "10.0.0.5", "[2001:db8::5]", "127.1"] {
+            #expect(try PostgresURL("postgres://skiff@\(host)/wallet", environment: [:]).sslMode == .verifyFull, "\(host)")
+        }
+        for host in ["127.0.0.1", "localhost", "[::1]"] {
+            #expect(try PostgresURL("postgres://skiff@\(host)/wallet", environment: [:]).sslMode == .disable, "\(host)")
+        }
+        #expect(try PostgresURL("postgres://skiff@/wallet?host=/run/postgresql", environment: [:]).sslMode == .disable)
+    }
+
+    @Test("A password in the URL's query is refused, and neither the refusal nor any log line of the start shows it")
+    func passwordInQuery() async throws {
+        let url = "postgres://skiff@127.0.0.1:1/wallet?sslmode=disable&password=hunter2-secret"
+        let error = #expect(throws: PostgresURL.ParseError.self) { try PostgresURL(url, environment: [:]) }
+        #expect(error?.description.contains("PGPASSFILE") == true)
+        #expect(DatabaseLocation.postgres(url: url).description
+            == "postgres://skiff@127.0.0.1:1/wallet?sslmode=disable&password=***")
+
+        var server = try TestServer()
+        defer { server.remove() }
+        server.configuration.database = .postgres(url: url)
+        server.configuration.fingerprintKey = Data(repeating: 7, count: 32).base64EncodedString()
+        let refusal = await #expect(throws: (any Error).self) { _ = try await buildApplication(server.configuration) }
+        #expect(!"\(String(describing: refusal))".contains("hunter2"))
+        #expect(server.logText.contains("opening PostgreSQL"))
+        #expect(!server.logText.contains("hunter2"), "\(server.logText)")
+    }
+
+    @Test("The password comes from the URL, else PGPASSWORD, else the password file (PGPASSFILE, else ~/.pgpass)")
+    func passwordSources() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-pgpass-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent(".pgpass").path
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("db.internal:5432:wallet:skiff:from-file\n".utf8)))
+        chmod(file, 0o600)
+        let url = "postgres://skiff@db.internal/wallet"
+        #expect(try PostgresURL(url, environment: ["HOME": folder.path]).password == "from-file")
+        #expect(try PostgresURL(url, environment: ["PGPASSFILE": file]).password == "from-file")
+        #expect(try PostgresURL(url, environment: ["PGPASSFILE": file, "PGPASSWORD": "from-env"]).password == "from-env")
+        #expect(try PostgresURL("postgres://skiff:from-url@db.internal/wallet", environment: ["PGPASSFILE": file]).password == "from-url")
+        #expect(try PostgresURL("postgres://other@db.internal/wallet", environment: ["PGPASSFILE": file]).password == nil)
+        #expect(try PostgresURL(url, environment: ["HOME": folder.appendingPathComponent("none").path]).password == nil)
+    }
+
+    @Test("The password file: host:port:database:username:password, * matches anything, \\: and \\\\ escape, # comments, first match wins")
+    func passwordFileFormat() {
+        let text = """
+            # a comment:*:*:*:not-this
+            other.host:5432:wallet:skiff:wrong-host
+            db.internal:6432:*:skiff:wrong-port
+            db.internal:*:wallet:skiff:pa\\:ss\\\\word
+            *:*:*:*:fallback
+            """
+        #expect(PostgresPasswordFile.password(in: text, host: "db.internal", port: 5432, database: "wallet", username: "skiff")
+            == "pa:ss\\word")
+        #expect(PostgresPasswordFile.password(in: text, host: "db.internal", port: 6432, database: "x", username: "skiff")
+            == "wrong-port")
+        #expect(PostgresPasswordFile.password(in: text, host: "elsewhere", port: 1, database: "x", username: "y") == "fallback")
+        #expect(PostgresPasswordFile.password(in: "short:line", host: "a", port: 1, database: "b", username: "c") == nil)
+    }
+
+    @Test("A password file that group or others may read or write is refused, with the chmod that fixes it", arguments: [0o640, 0o604, 0o644])
+    func passwordFileOpenToOthers(mode: Int) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-pgpass-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("pgpass").path
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("*:*:*:*:secret\n".utf8)))
+        chmod(file, mode_t(mode))
+        let error = #expect(throws: OwnerOnlyFile.Refusal.self) {
+            try PostgresURL("postgres://skiff@db.internal/wallet", environment: ["PGPASSFILE": file])
+        }
+        #expect(error?.description == "The password file \(file) can be read or written by other users "
+            + "(mode \(String(mode, radix: 8))); make it the owner's alone with `chmod 600 \(file)` and start again.")
+    }
+
+    @Test("Against the test PostgreSQL (no TLS): sslmode=require stops the start at once saying the server offers no TLS; disable works")
+    func liveSSLModes() async throws {
+        try await TestPostgres.withFreshDatabase { url in
+            let error = await #expect(throws: PostgresURL.ConnectionError.self) {
+                _ = try await PostgresDatabase.open(url: url + "?sslmode=require", logger: TestStore.logger)
+            }
+            #expect(error?.description.contains("does not offer TLS, which sslmode=require requires") == true)
+            let database = try await PostgresDatabase.open(url: url + "?sslmode=disable", logger: TestStore.logger)
+            #expect(try await database.isEmpty())
+            await database.close()
+        }
     }
 
     @Test("Migrations are recorded once per version, even when two servers open the database at the same moment")

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HTTPTypes
+import SkiffCore
 import Testing
 @testable import SkiffServer
 
@@ -62,6 +64,38 @@ struct SeedingTests {
                 .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "2025550111", "password": "load-test-password"]
             )
             #expect(login.status == .ok)
+        }
+    }
+
+    @Test("seed without a password gives a new user a generated one, returned once; never the demo password")
+    func seedGeneratesPassword() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        let first = try await SkiffServerSeeder.seed(
+            server.configuration, countryCode: "+1", phoneNumber: "202 555 0112", fullName: "Load Test",
+            password: nil, transactions: 1
+        )
+        let generated = try #require(first.generatedPassword)
+        #expect(generated.count >= 20 && generated != DemoCredentials.demo.password)
+        let again = try await SkiffServerSeeder.seed(
+            server.configuration, countryCode: "+1", phoneNumber: "202 555 0112", fullName: "Load Test",
+            password: nil, transactions: 1
+        )
+        #expect(!again.createdUser && again.generatedPassword == nil)
+        let given = try await SkiffServerSeeder.seed(
+            server.configuration, countryCode: "+1", phoneNumber: "202 555 0113", fullName: "Load Test",
+            password: "load-test-password", transactions: 1
+        )
+        #expect(given.createdUser && given.generatedPassword == nil)
+        try await server.withRouter { client in
+            for (number, password, status) in [
+                ("2025550112", generated, HTTPResponse.Status.ok), ("2025550112", DemoCredentials.demo.password, .unauthorized),
+            ] {
+                let login = try await client.send(
+                    .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": number, "password": password]
+                )
+                #expect(login.status == status)
+            }
         }
     }
 

@@ -36,7 +36,7 @@ final class LiveAppHarness {
         limits.codesPerAddressPerHour = 1_000
         let server = try await SkiffServerInstance.start(SkiffServerConfiguration(
             host: "127.0.0.1", port: 0, database: .sqlite(path: paths.serverDatabase.path),
-            smsOutboxPath: paths.smsOutbox.path, dataDirectory: paths.data.path, bcryptCost: 4, seedDemoDataIfEmpty: true,
+            smsOutboxPath: paths.smsOutbox.path, dataDirectory: paths.builtInServerData.path, bcryptCost: 4, seedDemoDataIfEmpty: true,
             logger: quiet, limits: limits
         ))
         let proxy: FaultProxy

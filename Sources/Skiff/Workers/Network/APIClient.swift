@@ -5,8 +5,8 @@ import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import SkiffAPI
 
-/// The generated client, set up for the app: bearer token, the configured request timeout, and a hook for a 401
-/// from any signed-in call.
+/// The generated client, set up for the app: bearer token, the configured request timeout, a hook for a 401
+/// from any signed-in call, and no redirects followed (a 3xx is an error).
 final class APIClient: Sendable {
 
     let client: Client
@@ -39,6 +39,7 @@ final class APIClient: Sendable {
         configuration.timeout = .init(connect: .seconds(3), read: timeout)
         configuration.httpVersion = .http1Only
         configuration.tlsConfiguration = trust.tlsConfiguration
+        configuration.redirectConfiguration = .disallow
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.httpClient = httpClient
         self.tokens = tokens
@@ -49,7 +50,7 @@ final class APIClient: Sendable {
             middlewares: [
                 BearerTokenMiddleware { [tokens] in tokens.current },
                 UnauthorisedMiddleware(tokens: tokens, onUnauthorised: onUnauthorised, onLocked: onLocked),
-            ] + middlewares
+            ] + middlewares + [RedirectRefusalMiddleware()]
         )
     }
 

@@ -21,6 +21,7 @@ enum NetworkErrorMapping {
         if error is CancellationError { return .cancelled }
         if let clientError = error as? ClientError {
             if Task.isCancelled { return .cancelled }
+            if let refusal = clientError.underlyingError as? NetworkError { return refusal }
             if clientError.response != nil { return .server(status: clientError.response?.status.code ?? 0, detail: "Unreadable answer") }
             return map(clientError.underlyingError)
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where the app keeps its files: XDG directories by default, or everything under one folder (`--data-dir`).
 public struct AppPaths: Sendable, Hashable {
-    /// The embedded server's database, server key and SMS outbox (`$XDG_DATA_HOME/skiff`).
+    /// The app's data folder (`$XDG_DATA_HOME/skiff`); the built-in server keeps its files in `builtInServerData`.
     public var data: URL
     /// The session, preferences and log (`$XDG_STATE_HOME/skiff`).
     var state: URL
@@ -42,6 +42,10 @@ public struct AppPaths: Sendable, Hashable {
     var preferencesFile: URL { state.appendingPathComponent("preferences.json") }
     public var logFile: URL { state.appendingPathComponent("skiff.log") }
     var cacheDatabase: URL { cache.appendingPathComponent("cache.sqlite") }
-    public var serverDatabase: URL { data.appendingPathComponent("skiff.sqlite") }
-    public var smsOutbox: URL { data.appendingPathComponent("sms-outbox.jsonl") }
+    /// The built-in server's database, server key and SMS outbox: `wallet/` in the data folder, never the
+    /// `skiff.sqlite` beside it that `skiff-server` opens by default, so the demo account it seeds cannot end up in a
+    /// database served to other machines.
+    public var builtInServerData: URL { data.appendingPathComponent("wallet") }
+    public var serverDatabase: URL { builtInServerData.appendingPathComponent("skiff.sqlite") }
+    public var smsOutbox: URL { builtInServerData.appendingPathComponent("sms-outbox.jsonl") }
 }

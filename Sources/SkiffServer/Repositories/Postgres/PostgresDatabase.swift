@@ -17,9 +17,14 @@ final class PostgresDatabase: RepositoryStore {
         running = Task.immediate { await client.run() }
     }
 
-    /// Connects to the database at `url` and brings its schema up to `PostgresMigrations.latestVersion`.
+    /// Connects to the database at `url` and brings its schema up to `PostgresMigrations.latestVersion`. One
+    /// connection is made first on its own, so that TLS the server does not offer, a certificate that does not
+    /// verify or a refused password stops the start at once with its reason (the pool would retry for a minute and
+    /// then report only that it gave up).
     static func open(url: String, logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> PostgresDatabase {
-        let configuration = try PostgresURL(url, environment: environment).clientConfiguration
+        let location = try PostgresURL(url, environment: environment)
+        try await location.checkConnection(logger: logger)
+        let configuration = location.clientConfiguration
         let database = PostgresDatabase(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
         do {
             try await PostgresMigrations.migrate(database.client, logger: logger)
@@ -67,72 +72,6 @@ final class PostgresDatabase: RepositoryStore {
         } catch let error as PostgresTransactionError {
             throw error.closureError ?? error.beginError ?? error.commitError ?? error
         }
-    }
-}
-
-/// The parts of a `postgres://` URL the client needs; the password comes from the URL or `PGPASSWORD`.
-/// `Redacted`, because it holds that password.
-struct PostgresURL: Redacted {
-    var host: String
-    var port: Int
-    var username: String
-    var password: String?
-    var database: String?
-    /// `disable`, `prefer` (the default, as libpq's) or `require`; `verify-full` also checks the certificate.
-    var sslMode: String
-    /// A directory holding the server's Unix socket, from `?host=/path`.
-    var socketDirectory: String?
-
-    enum ParseError: Error, CustomStringConvertible {
-        case unreadable(DatabaseLocation)
-        case unsupportedSSLMode(String)
-
-        var description: String {
-            switch self {
-            case .unreadable(let location): "The database URL \(location) cannot be read: expected postgres://USER@HOST:PORT/DATABASE."
-            case .unsupportedSSLMode(let mode): "sslmode=\(mode) is not supported: use disable, prefer, require or verify-full."
-            }
-        }
-    }
-
-    init(_ url: String, environment: [String: String]) throws {
-        guard let components = URLComponents(string: url), let username = components.user, !username.isEmpty else {
-            throw ParseError.unreadable(.postgres(url: url))
-        }
-        let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { _, last in last }
-        socketDirectory = query["host"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-        guard let host = components.host.flatMap({ $0.isEmpty ? nil : $0 }) ?? socketDirectory.map({ _ in "localhost" }) else {
-            throw ParseError.unreadable(.postgres(url: url))
-        }
-        self.host = host
-        port = components.port ?? 5432
-        self.username = username
-        password = components.password ?? environment["PGPASSWORD"]
-        let path = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
-        database = path.isEmpty ? nil : path
-        sslMode = query["sslmode"] ?? "prefer"
-        guard ["disable", "prefer", "require", "verify-full"].contains(sslMode) else {
-            throw ParseError.unsupportedSSLMode(sslMode)
-        }
-    }
-
-    var clientConfiguration: PostgresClient.Configuration {
-        if let socketDirectory {
-            return PostgresClient.Configuration(
-                unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username, password: password, database: database
-            )
-        }
-        var unverified = TLSConfiguration.makeClientConfiguration()
-        unverified.certificateVerification = .none
-        let tls: PostgresClient.Configuration.TLS = switch sslMode {
-        case "disable": .disable
-        case "require": .require(unverified)
-        case "verify-full": .require(.makeClientConfiguration())
-        default: .prefer(unverified)
-        }
-        return PostgresClient.Configuration(
-            host: host, port: port, username: username, password: password, database: database, tls: tls
-        )
     }
 }
 

@@ -18,6 +18,8 @@ struct SQLiteDatabase: RepositoryStore {
         )
         // Owner-only from the start: SQLite gives the -wal and -shm files the same permissions as the database.
         try createOwnerOnlyFile(atPath: path)
+        // One made earlier, or by someone else, may have been widened since: refused like the key file.
+        try OwnerOnlyFile.checkExisting(path, flags: O_RDONLY, "The database")
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)

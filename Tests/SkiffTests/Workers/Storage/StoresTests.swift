@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SkiffCore
+import SkiffServer
 import Testing
 @testable import Skiff
 
@@ -153,6 +154,18 @@ struct StoresTests {
         let rooted = AppPaths.rooted(at: URL(fileURLWithPath: "/tmp/x"))
         #expect(rooted.sessionFile.path == "/tmp/x/state/session.json")
         #expect(rooted.logFile.path == "/tmp/x/state/skiff.log")
+    }
+
+    @Test("the built-in server keeps its database, key and outbox in wallet/, apart from the files skiff-server opens by default")
+    func builtInServerFiles() {
+        let paths = AppPaths.standard()
+        #expect(paths.data.path == SkiffServerConfiguration.defaultDataDirectory.path)
+        #expect(paths.serverDatabase.path == paths.data.path + "/wallet/skiff.sqlite")
+        #expect(paths.smsOutbox.path == paths.data.path + "/wallet/sms-outbox.jsonl")
+        #expect(paths.serverDatabase.path != SkiffServerConfiguration.defaultDatabasePath)
+        #expect(paths.smsOutbox.path != SkiffServerConfiguration.defaultSMSOutboxPath)
+        #expect(SkiffServerConfiguration(database: .sqlite(path: paths.serverDatabase.path), smsOutboxPath: paths.smsOutbox.path)
+            .dataDirectory == paths.builtInServerData.path)
     }
 
     @Test("every file the stores and the log write is 0600 and every folder 0700, whatever the umask allows")
