@@ -16,7 +16,8 @@ let skiffTestability: [SwiftSetting] = ProcessInfo.processInfo.environment["SKIF
 
 let packageDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 
-/// How the release `skiff` is linked on Linux (DECISIONS.md, BENCHMARKS.md): the Swift runtime and Foundation
+/// How the release `skiff` is linked on Linux (docs/decisions/0102-release-client-static-and-packed.md and
+/// 0107-release-client-link-order.md, BENCHMARKS.md): the Swift runtime and Foundation
 /// linked in (`-static-stdlib`, with the libraries static Foundation needs), by lld with relative relocations
 /// packed (`-z pack-relative-relocs`, which glibc 2.36 applies): fewer pages touched to start and to run (the
 /// figures are in BENCHMARKS.md). Debug builds and the tests link as before.
@@ -86,10 +87,11 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            // The contract is also read at run time, for the operations that need no session (DECISIONS.md, Backend).
+            // The contract is also read at run time, for the operations that need no session
+            // (docs/decisions/0005-contract-marks-unauthenticated-operations.md).
             resources: [.copy("openapi.yaml")],
             // The generator writes `package import`s that some of its files do not use; those warnings are
-            // about generated code only (see DECISIONS.md, Backend).
+            // about generated code only (docs/decisions/0002-contract-first-generated-at-build-time.md).
             // Imports are internal unless marked, as the generator marks its own: SwiftPM's resource accessor
             // imports Foundation without a mark.
             swiftSettings: [.unsafeFlags(["-suppress-warnings"]), .enableUpcomingFeature("InternalImportsByDefault")],

@@ -2,7 +2,7 @@
 /// from the same table of options.
 ///
 /// Not swift-argument-parser: its reflection over the command's property wrappers made the runtime scan all 12,000
-/// protocol conformance records of the static executable dozens of times, about 12 ms of every start (DECISIONS.md).
+/// protocol conformance records of the static executable dozens of times, about 12 ms of every start (docs/decisions/0104-skiff-reads-its-own-arguments.md).
 public struct CommandLineOptions: Equatable, Sendable {
     /// `--server`: use this server instead of starting one.
     public var server: String?

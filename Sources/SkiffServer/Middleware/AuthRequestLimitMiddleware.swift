@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 
 /// A token bucket per client address (`ClientAddress.current`: an IPv6 client's /64) over every `/v1/auth/`
 /// request, checked before the body is read: a full bucket holds `authRequestBurst` requests and gains one every
-/// `authRequestRefillInterval`. It lives in this instance's memory (see DECISIONS.md), so N instances behind a
+/// `authRequestRefillInterval`. It lives in this instance's memory (docs/decisions/0049-auth-token-bucket-per-address.md), so N instances behind a
 /// balancer allow up to N times the rate.
 ///
 /// Buckets are kept in two generations of at most `capacity / 2` addresses each: an address's bucket goes into the
