@@ -333,6 +333,6 @@ final class BreadcrumbView: View {
             shown.removeFirst()
             text = theme.glyphs.ellipsis + separator + shown.joined(separator: separator)
         }
-        canvas.write(text, x: 1, y: 0, style: theme.header.adding(.bold), maxWidth: room)
+        canvas.write(text, x: 1, y: 0, style: theme.header, maxWidth: room)
     }
 }

@@ -1,4 +1,5 @@
-/// A terminal colour: one of the 8 (or 16) ANSI colours, or the terminal's default.
+/// A terminal colour: one of the 8 (or 16) ANSI colours, one of a 256-colour terminal's palette, or the
+/// terminal's default.
 public struct Color: Hashable, Sendable {
     /// The ANSI index, or -1 for the terminal's default colour.
     public let index: Int16
@@ -16,6 +17,9 @@ public struct Color: Hashable, Sendable {
     public static let magenta = Color(index: 5)
     public static let cyan = Color(index: 6)
     public static let white = Color(index: 7)
+
+    /// Colour `index` (0-255) of a 256-colour terminal's palette: 16-231 a 6×6×6 cube, 232-255 greys.
+    public static func palette(_ index: Int16) -> Color { Color(index: index) }
 }
 
 /// Text attributes that also work on a monochrome terminal.

@@ -39,6 +39,11 @@ public struct Glyphs: Hashable, Sendable {
 }
 
 /// The look of every view: styles by role and the glyphs to draw with.
+///
+/// The colour themes are chosen to read on a dark and on a light background alike, since the kit cannot know
+/// which the terminal has: text and titles keep the terminal's own foreground or a mid-tone, and a colour
+/// background always carries its own foreground. Exactly one thing is filled with the highlight at a time (the
+/// focused list row, bar or button); a selection the focus has left is only underlined.
 public struct Theme: Hashable, Sendable {
     public var text: Style
     public var muted: Style
@@ -61,26 +66,30 @@ public struct Theme: Hashable, Sendable {
     public var errorText: Style
     public var success: Style
     public var bar: Style
+    /// A value that adds (money in); a sign or a word must say it too, for whoever cannot see the colour.
+    public var positive: Style
     public var glyphs: Glyphs
     /// Whether the theme uses colours (false for monochrome terminals and `NO_COLOR`).
     public var usesColor: Bool
 
-    /// Colours over the terminal's default background.
+    /// The 8 ANSI colours, for terminals without 256: bold never falls on black (many terminals draw bold black
+    /// as grey), no text is drawn in blue, cyan or yellow over the default background (unreadable on black or on
+    /// white), and unfocused borders keep the terminal's own foreground.
     public static func colored(unicode: Bool = true) -> Theme {
         Theme(
             text: .plain,
             muted: Style(attributes: .dim),
-            title: Style(foreground: .cyan, attributes: .bold),
-            header: Style(foreground: .black, background: .cyan),
-            border: Style(foreground: .blue),
-            focusedBorder: Style(foreground: .cyan, attributes: .bold),
+            title: Style(attributes: .bold),
+            header: Style(foreground: .white, background: .blue, attributes: .bold),
+            border: .plain,
+            focusedBorder: Style(foreground: .magenta, attributes: .bold),
             field: Style(attributes: .underline),
-            focusedField: Style(foreground: .yellow, attributes: .underline),
+            focusedField: Style(attributes: [.underline, .bold]),
             cursor: Style(attributes: .reverse),
             button: .plain,
-            focusedButton: Style(foreground: .black, background: .cyan, attributes: .bold),
+            focusedButton: Style(foreground: .black, background: .cyan),
             selection: Style(foreground: .black, background: .cyan),
-            inactiveSelection: Style(attributes: .reverse),
+            inactiveSelection: Style(attributes: .underline),
             statusBar: Style(foreground: .white, background: .blue),
             statusKey: Style(foreground: .yellow, background: .blue, attributes: .bold),
             info: Style(foreground: .black, background: .cyan),
@@ -88,6 +97,39 @@ public struct Theme: Hashable, Sendable {
             errorText: Style(foreground: .red, attributes: .bold),
             success: Style(foreground: .black, background: .green),
             bar: Style(foreground: .green),
+            positive: Style(foreground: .green),
+            glyphs: unicode ? .unicode : .ascii,
+            usesColor: true)
+    }
+
+    /// The 256-colour palette, for terminals that have it: mid-tones that keep a contrast of at least 3:1 on a
+    /// black and on a white background for borders, titles, bars and amounts, and white text on every filled
+    /// background at 4:1 or more.
+    public static func colored256(unicode: Bool = true) -> Theme {
+        let white = Color.palette(231), steelBlue = Color.palette(32), deepBlue = Color.palette(25)
+        let darkGrey = Color.palette(238), grey = Color.palette(244), red = Color.palette(160), green = Color.palette(28)
+        return Theme(
+            text: .plain,
+            muted: Style(foreground: grey),
+            title: Style(foreground: steelBlue, attributes: .bold),
+            header: Style(foreground: white, background: .palette(24), attributes: .bold),
+            border: Style(foreground: grey),
+            focusedBorder: Style(foreground: steelBlue, attributes: .bold),
+            field: Style(attributes: .underline),
+            focusedField: Style(attributes: [.underline, .bold]),
+            cursor: Style(attributes: .reverse),
+            button: .plain,
+            focusedButton: Style(foreground: white, background: deepBlue, attributes: .bold),
+            selection: Style(foreground: white, background: deepBlue),
+            inactiveSelection: Style(attributes: .underline),
+            statusBar: Style(foreground: .palette(255), background: darkGrey),
+            statusKey: Style(foreground: .palette(220), background: darkGrey, attributes: .bold),
+            info: Style(foreground: white, background: .palette(31)),
+            error: Style(foreground: white, background: red, attributes: .bold),
+            errorText: Style(foreground: red, attributes: .bold),
+            success: Style(foreground: white, background: green),
+            bar: Style(foreground: green),
+            positive: Style(foreground: green),
             glyphs: unicode ? .unicode : .ascii,
             usesColor: true)
     }
@@ -98,7 +140,7 @@ public struct Theme: Hashable, Sendable {
             text: .plain,
             muted: Style(attributes: .dim),
             title: Style(attributes: .bold),
-            header: Style(attributes: .reverse),
+            header: Style(attributes: [.reverse, .bold]),
             border: .plain,
             focusedBorder: Style(attributes: .bold),
             field: Style(attributes: .underline),
@@ -115,16 +157,16 @@ public struct Theme: Hashable, Sendable {
             errorText: Style(attributes: .bold),
             success: Style(attributes: .reverse),
             bar: .plain,
+            positive: Style(attributes: .bold),
             glyphs: unicode ? .unicode : .ascii,
             usesColor: false)
     }
 
-    /// The theme a terminal supports: colour unless it has none or `NO_COLOR` is set, ASCII unless UTF-8.
+    /// The theme a terminal supports: 256 colours when it has them, else the 8; monochrome when it has none or
+    /// `NO_COLOR` is set; ASCII unless UTF-8.
     public static func forTerminal(_ capabilities: TerminalCapabilities, environment: [String: String]) -> Theme {
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
-        if capabilities.hasColor && !noColor {
-            return .colored(unicode: capabilities.isUnicode)
-        }
-        return .monochrome(unicode: capabilities.isUnicode)
+        guard capabilities.hasColor && !noColor else { return .monochrome(unicode: capabilities.isUnicode) }
+        return capabilities.colors >= 256 ? .colored256(unicode: capabilities.isUnicode) : .colored(unicode: capabilities.isUnicode)
     }
 }

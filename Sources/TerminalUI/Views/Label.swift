@@ -1,6 +1,6 @@
 /// Which theme style a piece of text uses.
 public enum TextStyle: Hashable, Sendable {
-    case text, muted, title, errorText, custom(Style)
+    case text, muted, title, errorText, positive, custom(Style)
 
     /// The concrete style in a theme.
     public func resolve(in theme: Theme) -> Style {
@@ -9,6 +9,7 @@ public enum TextStyle: Hashable, Sendable {
         case .muted: return theme.muted
         case .title: return theme.title
         case .errorText: return theme.errorText
+        case .positive: return theme.positive
         case .custom(let style): return style
         }
     }

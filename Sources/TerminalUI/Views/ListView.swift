@@ -3,11 +3,15 @@ public struct ListRow: Hashable, Sendable {
     public var text: String
     public var detail: String?
     public var style: TextStyle
+    /// The detail's style when it differs from the row's (an amount coloured by direction); a selected row
+    /// draws all of it in the selection's style.
+    public var detailStyle: TextStyle?
 
-    public init(_ text: String, detail: String? = nil, style: TextStyle = .text) {
+    public init(_ text: String, detail: String? = nil, style: TextStyle = .text, detailStyle: TextStyle? = nil) {
         self.text = text
         self.detail = detail
         self.style = style
+        self.detailStyle = detailStyle
     }
 }
 
@@ -232,7 +236,11 @@ open class ListView: View {
             var detailWidth = 0
             if let detail = row.detail {
                 detailWidth = min(detail.displayWidth, max(0, width - 2))
-                canvas.write(detail, x: width - detailWidth - 1, y: y, style: style, maxWidth: detailWidth)
+                // The focused selection is one filled highlight; elsewhere the detail keeps its own colour.
+                let ownStyle = row.detailStyle.map { $0.resolve(in: theme) }
+                let detailStyle = isSelected && isFocused
+                    ? style : ownStyle.map { isSelected ? $0.adding(style.attributes) : $0 } ?? style
+                canvas.write(detail, x: width - detailWidth - 1, y: y, style: detailStyle, maxWidth: detailWidth)
             }
             let textRoom = max(0, width - 2 - (detailWidth > 0 ? detailWidth + 2 : 0))
             canvas.write(row.text, x: 1, y: y, style: style, maxWidth: textRoom)

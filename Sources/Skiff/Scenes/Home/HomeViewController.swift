@@ -152,7 +152,7 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     func listView(_ listView: ListView, rowAt index: Int) -> ListRow {
         if let row = shownRows[index] { return row }
         let row = rows[index]
-        let shown = ListRow(row.text, detail: row.amount)
+        let shown = ListRow(row.text, detail: row.amount, detailStyle: row.isIncoming ? .positive : nil)
         // The rows on screen, formatted once for this view model rather than once per frame (dates and amounts
         // cost more than drawing them); a few screens' worth at most.
         if shownRows.count >= 200 { shownRows.removeAll(keepingCapacity: true) }
