@@ -1,15 +1,9 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
-
 /// Input: bytes from the terminal decoded into keys, and each key dispatched: the application's own keys
 /// (Ctrl-C, Ctrl-Z, resize, focus, `?` / F1, the quit key) first, then the screens.
 extension Application {
     func readInput() {
         guard let bytes = terminal.readInput() else {
-            quit(status: 128 + SIGHUP)
+            quit(status: hangUpStatus)
             return
         }
         process(bytes)

@@ -6,6 +6,9 @@
 
 /// Signals: SIGINT, SIGTERM and SIGHUP quit, Ctrl-Z / SIGTSTP suspends, SIGCONT and SIGWINCH redraw.
 extension Application {
+    /// The exit status when the terminal goes away (input closed, or SIGHUP).
+    var hangUpStatus: Int32 { 128 + SIGHUP }
+
     func handleSignal(_ signal: Int32) {
         switch signal {
         case SIGINT, SIGTERM, SIGHUP:
