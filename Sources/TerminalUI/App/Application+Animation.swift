@@ -1,7 +1,7 @@
 /// The animation timer: it runs only while a view (a spinner) animates.
 extension Application {
     /// Advances every running animation by one step and draws.
-    public func tick() {
+    func tick() {
         for view in rootView.animatingViews {
             view.tick()
         }
@@ -9,7 +9,7 @@ extension Application {
     }
 
     /// Whether an animation timer is running.
-    public var isAnimating: Bool { animationTask != nil }
+    var isAnimating: Bool { animationTask != nil }
 
     func updateAnimation() {
         let animating = rootView.hasAnimatingViews && exitStatus == nil

@@ -24,21 +24,21 @@ public final class Application {
     /// The look used to draw; chosen from the terminal's capabilities at start unless given.
     public private(set) var theme: Theme
     /// Below this size the screen shows `Terminal too small` instead of the interface.
-    public var minimumSize = Size(width: 40, height: 12)
+    var minimumSize = Size(width: 40, height: 12)
     /// The key that quits from a top-level screen (nil to disable).
     public var quitKey: Key? = .character("q")
     /// Whether the `?` overlay is showing.
-    public internal(set) var isHelpVisible = false
+    var isHelpVisible = false
     /// The exit status once the application has quit.
     public private(set) var exitStatus: Int32?
     /// Whether the terminal has been taken over.
-    public private(set) var isStarted = false
+    private(set) var isStarted = false
     /// How many frames have been drawn.
-    public internal(set) var frameCount = 0
+    var frameCount = 0
     /// The rows the last frame drew (all of them for a whole frame).
-    public internal(set) var lastDrawnRows: Range<Int>?
+    var lastDrawnRows: Range<Int>?
     /// Whether the terminal window has the focus, as last reported (true until a terminal reports otherwise).
-    public internal(set) var isTerminalFocused = true
+    var isTerminalFocused = true
     /// Called when the terminal reports that its window gained (true) or lost (false) the focus.
     public var onFocusChange: (@MainActor (Bool) -> Void)?
     /// Called before each key the person types is handled (not for resizes or focus reports).

@@ -9,17 +9,17 @@ public struct Color: Hashable, Sendable {
     }
 
     public static let `default` = Color(index: -1)
-    public static let black = Color(index: 0)
-    public static let red = Color(index: 1)
-    public static let green = Color(index: 2)
-    public static let yellow = Color(index: 3)
-    public static let blue = Color(index: 4)
-    public static let magenta = Color(index: 5)
-    public static let cyan = Color(index: 6)
-    public static let white = Color(index: 7)
+    static let black = Color(index: 0)
+    static let red = Color(index: 1)
+    static let green = Color(index: 2)
+    static let yellow = Color(index: 3)
+    static let blue = Color(index: 4)
+    static let magenta = Color(index: 5)
+    static let cyan = Color(index: 6)
+    static let white = Color(index: 7)
 
     /// Colour `index` (0-255) of a 256-colour terminal's palette: 16-231 a 6×6×6 cube, 232-255 greys.
-    public static func palette(_ index: Int16) -> Color { Color(index: index) }
+    static func palette(_ index: Int16) -> Color { Color(index: index) }
 }
 
 /// Text attributes that also work on a monochrome terminal.
@@ -30,15 +30,15 @@ public struct TextAttributes: OptionSet, Hashable, Sendable {
         self.rawValue = rawValue
     }
 
-    public static let bold = TextAttributes(rawValue: 1 << 0)
-    public static let dim = TextAttributes(rawValue: 1 << 1)
-    public static let underline = TextAttributes(rawValue: 1 << 2)
-    public static let reverse = TextAttributes(rawValue: 1 << 3)
+    static let bold = TextAttributes(rawValue: 1 << 0)
+    static let dim = TextAttributes(rawValue: 1 << 1)
+    static let underline = TextAttributes(rawValue: 1 << 2)
+    static let reverse = TextAttributes(rawValue: 1 << 3)
 }
 
 /// How a cell looks: foreground, background and attributes.
 public struct Style: Hashable, Sendable {
-    public var foreground: Color
+    var foreground: Color
     public var background: Color
     public var attributes: TextAttributes
 
@@ -59,7 +59,7 @@ public struct Style: Hashable, Sendable {
     }
 
     /// This style with the colours removed, for monochrome terminals.
-    public var withoutColor: Style {
+    var withoutColor: Style {
         Style(attributes: attributes)
     }
 }

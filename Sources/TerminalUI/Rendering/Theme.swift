@@ -2,16 +2,16 @@
 public struct BorderSet: Hashable, Sendable {
     public var horizontal: String
     public var vertical: String
-    public var topLeft: String
-    public var topRight: String
-    public var bottomLeft: String
-    public var bottomRight: String
+    var topLeft: String
+    var topRight: String
+    var bottomLeft: String
+    var bottomRight: String
 
     /// Unicode box-drawing lines.
     public static let unicode = BorderSet(
         horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘")
     /// Plain ASCII for terminals whose locale is not UTF-8.
-    public static let ascii = BorderSet(
+    static let ascii = BorderSet(
         horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+")
 }
 
@@ -20,10 +20,10 @@ public struct Glyphs: Hashable, Sendable {
     public var border: BorderSet
     public var ellipsis: String
     public var bullet: String
-    public var breadcrumbSeparator: String
+    var breadcrumbSeparator: String
     public var spinnerFrames: [String]
-    public var barFull: String
-    public var barPartials: [String]
+    var barFull: String
+    var barPartials: [String]
     public var rule: String
     public var check: String
 
@@ -33,7 +33,7 @@ public struct Glyphs: Hashable, Sendable {
         spinnerFrames: ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"],
         barFull: "█", barPartials: ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"], rule: "─", check: "✓")
     /// ASCII only.
-    public static let ascii = Glyphs(
+    static let ascii = Glyphs(
         border: .ascii, ellipsis: "...", bullet: "*", breadcrumbSeparator: " > ",
         spinnerFrames: ["|", "/", "-", "\\"], barFull: "#", barPartials: [""], rule: "-", check: "+")
 }
@@ -50,16 +50,16 @@ public struct Theme: Hashable, Sendable {
     public var title: Style
     public var header: Style
     public var border: Style
-    public var focusedBorder: Style
+    var focusedBorder: Style
     public var field: Style
     public var focusedField: Style
     public var cursor: Style
     public var button: Style
-    public var focusedButton: Style
+    var focusedButton: Style
     public var selection: Style
-    public var inactiveSelection: Style
-    public var statusBar: Style
-    public var statusKey: Style
+    var inactiveSelection: Style
+    var statusBar: Style
+    var statusKey: Style
     public var info: Style
     public var error: Style
     /// Inline error text (under a form field).
@@ -68,14 +68,14 @@ public struct Theme: Hashable, Sendable {
     public var bar: Style
     /// A value that adds (money in); a sign or a word must say it too, for whoever cannot see the colour.
     public var positive: Style
-    public var glyphs: Glyphs
+    var glyphs: Glyphs
     /// Whether the theme uses colours (false for monochrome terminals and `NO_COLOR`).
-    public var usesColor: Bool
+    var usesColor: Bool
 
     /// The 8 ANSI colours, for terminals without 256: bold never falls on black (many terminals draw bold black
     /// as grey), no text is drawn in blue, cyan or yellow over the default background (unreadable on black or on
     /// white), and unfocused borders keep the terminal's own foreground.
-    public static func colored(unicode: Bool = true) -> Theme {
+    static func colored(unicode: Bool = true) -> Theme {
         Theme(
             text: .plain,
             muted: Style(attributes: .dim),
@@ -105,7 +105,7 @@ public struct Theme: Hashable, Sendable {
     /// The 256-colour palette, for terminals that have it: mid-tones that keep a contrast of at least 3:1 on a
     /// black and on a white background for borders, titles, bars and amounts, and white text on every filled
     /// background at 4:1 or more.
-    public static func colored256(unicode: Bool = true) -> Theme {
+    static func colored256(unicode: Bool = true) -> Theme {
         let white = Color.palette(231), steelBlue = Color.palette(32), deepBlue = Color.palette(25)
         let darkGrey = Color.palette(238), grey = Color.palette(244), red = Color.palette(160), green = Color.palette(28)
         return Theme(
@@ -135,7 +135,7 @@ public struct Theme: Hashable, Sendable {
     }
 
     /// Attributes only: bold, underline, reverse and dim carry every distinction.
-    public static func monochrome(unicode: Bool = true) -> Theme {
+    static func monochrome(unicode: Bool = true) -> Theme {
         Theme(
             text: .plain,
             muted: Style(attributes: .dim),
@@ -164,7 +164,7 @@ public struct Theme: Hashable, Sendable {
 
     /// The theme a terminal supports: 256 colours when it has them, else the 8; monochrome when it has none or
     /// `NO_COLOR` is set; ASCII unless UTF-8.
-    public static func forTerminal(_ capabilities: TerminalCapabilities, environment: [String: String]) -> Theme {
+    static func forTerminal(_ capabilities: TerminalCapabilities, environment: [String: String]) -> Theme {
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         guard capabilities.hasColor && !noColor else { return .monochrome(unicode: capabilities.isUnicode) }
         return capabilities.colors >= 256 ? .colored256(unicode: capabilities.isUnicode) : .colored(unicode: capabilities.isUnicode)

@@ -5,7 +5,7 @@ public struct TerminalCapabilities: Hashable, Sendable {
     /// Whether the locale is UTF-8, so box drawing, CJK and emoji can be written.
     public var isUnicode: Bool
     /// How many colours the terminal has (8, 16, 256 …; 0 without colour).
-    public var colors: Int
+    var colors: Int
 
     public init(hasColor: Bool, isUnicode: Bool, colors: Int? = nil) {
         self.hasColor = hasColor

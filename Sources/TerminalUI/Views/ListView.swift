@@ -35,7 +35,7 @@ open class ListView: View {
     /// The selected row, or nil when the list is empty.
     public private(set) var selectedIndex: Int?
     /// The first visible row.
-    public private(set) var scrollOffset = 0
+    private(set) var scrollOffset = 0
     /// Called with the row index when Enter is pressed.
     public var onSelect: (@MainActor (Int) -> Void)?
     /// Called with the row index when the selection moves.
@@ -49,7 +49,7 @@ open class ListView: View {
     /// How close to the end `onNearEnd` fires.
     public var nearEndThreshold = 5
     /// How many rows one notch of the mouse wheel scrolls.
-    public var wheelStep = 3
+    var wheelStep = 3
     /// Shown when there are no rows.
     public var emptyText: String { didSet { setNeedsDisplay() } }
     /// A muted line after the last row, such as more rows loading. It is seen only at the end of the list, so rows
@@ -73,7 +73,7 @@ open class ListView: View {
     public var numberOfRows: Int { rowCount }
 
     /// Rows that fit on screen.
-    public var visibleRowCount: Int { max(1, frame.height) }
+    var visibleRowCount: Int { max(1, frame.height) }
 
     open override var keyBindings: [KeyBinding] {
         [
@@ -179,7 +179,7 @@ open class ListView: View {
     }
 
     /// Moves the selection by a number of rows.
-    public func moveSelection(by delta: Int) {
+    func moveSelection(by delta: Int) {
         select((selectedIndex ?? 0) + delta)
     }
 
