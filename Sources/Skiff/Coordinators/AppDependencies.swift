@@ -20,12 +20,15 @@ struct AppDependencies {
     var serverDescription: String
     var clock: SceneClock
     var formatting: Formatting
+    /// The app's one key map: every scene binds its keys through it, and every sentence that names a key asks it.
+    var keys: WalletKeys
 
     init(
         auth: any AuthWorking, account: any AccountWorking, cards: any CardWorking,
         notifications: any NotificationsWorking, sessions: any SessionStoring, preferences: any PreferencesStoring,
         cache: any CacheStoring, outbox: (any DevelopmentOutboxReading)?, tokens: SessionTokenBox,
-        demo: DemoCredentials?, serverDescription: String, clock: SceneClock = .live, formatting: Formatting = Formatting()
+        demo: DemoCredentials?, serverDescription: String, clock: SceneClock = .live, formatting: Formatting = Formatting(),
+        keys: WalletKeys = .standard
     ) {
         self.auth = auth
         self.account = account
@@ -40,5 +43,6 @@ struct AppDependencies {
         self.serverDescription = serverDescription
         self.clock = clock
         self.formatting = formatting
+        self.keys = keys
     }
 }

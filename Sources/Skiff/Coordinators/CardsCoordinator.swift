@@ -5,13 +5,13 @@ extension SceneFactory {
     func cards(_ cards: [Card]) -> (CardsViewController, CardsInteractor) {
         let presenter = CardsPresenter(formatting: dependencies.formatting)
         let interactor = CardsInteractor(presenter: presenter, worker: dependencies.cards, cards: cards, tasks: tasks)
-        return assemble(CardsViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
+        return assemble(CardsViewController(keys: keys), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func cardDetail(_ card: Card) -> (CardDetailViewController, CardDetailInteractor) {
-        let presenter = CardDetailPresenter(formatting: dependencies.formatting)
+        let presenter = CardDetailPresenter(formatting: dependencies.formatting, keys: keys)
         let interactor = CardDetailInteractor(presenter: presenter, card: card)
-        return assemble(CardDetailViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
+        return assemble(CardDetailViewController(keys: keys), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 }
 

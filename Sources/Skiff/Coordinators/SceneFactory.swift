@@ -36,6 +36,8 @@ struct SceneFactory {
 
     private var formatting: Formatting { dependencies.formatting }
     private var clock: SceneClock { dependencies.clock }
+    /// The app's key map, for the scenes' controllers and the Presenters that name keys.
+    var keys: WalletKeys { dependencies.keys }
     private var codes: DevelopmentCodes { DevelopmentCodes(outbox: dependencies.outbox, clock: clock) }
 
     func launch() -> (LaunchViewController, LaunchInteractor) {
@@ -43,7 +45,7 @@ struct SceneFactory {
         let interactor = LaunchInteractor(
             presenter: presenter, sessions: dependencies.sessions, serverDescription: dependencies.serverDescription, clock: clock
         )
-        return assemble(LaunchViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
+        return assemble(LaunchViewController(keys: keys), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func login(notice: Login.Notice?) -> (LoginViewController, LoginInteractor) {
@@ -52,13 +54,13 @@ struct SceneFactory {
             presenter: presenter, auth: dependencies.auth, sessions: dependencies.sessions,
             preferences: dependencies.preferences, demo: dependencies.demo, notice: notice, clock: clock, tasks: tasks
         )
-        return assemble(LoginViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
+        return assemble(LoginViewController(keys: keys), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func register(prefill: LastLogin?) -> (RegisterViewController, RegisterInteractor) {
         let presenter = RegisterPresenter(formatting: formatting)
         let interactor = RegisterInteractor(presenter: presenter, auth: dependencies.auth, prefill: prefill, tasks: tasks)
-        return assemble(RegisterViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
+        return assemble(RegisterViewController(keys: keys), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     /// `keys`: the Idempotency-Keys of the codes sent so far in this registration, so that a code sent again from
@@ -71,7 +73,7 @@ struct SceneFactory {
             presenter: presenter, auth: dependencies.auth, sessions: dependencies.sessions, codes: codes,
             registration: registration, challenge: challenge, tasks: tasks, verifyKeys: keys
         )
-        return assemble(VerifyPhoneViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
+        return assemble(VerifyPhoneViewController(keys: dependencies.keys), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func forgotPassword(prefill: LastLogin?) -> (ForgotPasswordViewController, ForgotPasswordInteractor) {
@@ -79,29 +81,29 @@ struct SceneFactory {
         let interactor = ForgotPasswordInteractor(
             presenter: presenter, auth: dependencies.auth, codes: codes, prefill: prefill, tasks: tasks
         )
-        return assemble(ForgotPasswordViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
+        return assemble(ForgotPasswordViewController(keys: keys), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func home(session: Session) -> (HomeViewController, HomeInteractor) {
-        let presenter = HomePresenter(formatting: formatting)
+        let presenter = HomePresenter(formatting: formatting, keys: keys)
         let interactor = HomeInteractor(
             presenter: presenter, account: dependencies.account, cards: dependencies.cards, auth: dependencies.auth,
             sessions: dependencies.sessions, cache: dependencies.cache, preferences: dependencies.preferences,
             session: session, clock: clock, tasks: tasks
         )
-        return assemble(HomeViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
+        return assemble(HomeViewController(keys: keys), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func transactionDetail(_ transaction: Transaction) -> (TransactionDetailViewController, TransactionDetailInteractor) {
         let presenter = TransactionDetailPresenter(formatting: formatting)
         let interactor = TransactionDetailInteractor(presenter: presenter, transaction: transaction)
-        return assemble(TransactionDetailViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
+        return assemble(TransactionDetailViewController(keys: keys), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func notifications() -> (NotificationsViewController, NotificationsInteractor) {
         let presenter = NotificationsPresenter(formatting: formatting)
         let interactor = NotificationsInteractor(presenter: presenter, worker: dependencies.notifications, tasks: tasks)
-        return assemble(NotificationsViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
+        return assemble(NotificationsViewController(keys: keys), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func addCard(holderName: String) -> (AddCardViewController, AddCardInteractor) {
@@ -109,7 +111,7 @@ struct SceneFactory {
         let interactor = AddCardInteractor(
             presenter: presenter, worker: dependencies.cards, holderName: holderName, clock: clock, tasks: tasks
         )
-        return assemble(AddCardViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
+        return assemble(AddCardViewController(keys: keys), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func lock(userName: String, reason: LockReason) -> (LockViewController, LockInteractor) {
@@ -118,7 +120,7 @@ struct SceneFactory {
             presenter: presenter, auth: dependencies.auth, sessions: dependencies.sessions, cache: dependencies.cache,
             userName: userName, reason: reason, tasks: tasks
         )
-        return assemble(LockViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
+        return assemble(LockViewController(keys: keys), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 
     func activateCard(_ card: Card, phoneE164: String) -> (ActivateCardViewController, ActivateCardInteractor) {
@@ -126,6 +128,6 @@ struct SceneFactory {
         let interactor = ActivateCardInteractor(
             presenter: presenter, worker: dependencies.cards, codes: codes, card: card, phoneE164: phoneE164, tasks: tasks
         )
-        return assemble(ActivateCardViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
+        return assemble(ActivateCardViewController(keys: keys), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 }

@@ -10,7 +10,7 @@ public final class TaskTracker {
     public init() {}
 
     /// How many tracked tasks are still running.
-    public var runningCount: Int { tasks.count }
+    var runningCount: Int { tasks.count }
 
     /// Starts `operation` on the main actor and tracks it until it ends.
     @discardableResult

@@ -63,7 +63,7 @@ open class AlertController: ViewController {
         buttons.map { $0.label.displayWidth }.reduce(0, +) + 2 * max(0, buttons.count - 1)
     }
 
-    open override func preferredContentSize(in available: Size) -> Size? {
+    override func preferredContentSize(in available: Size) -> Size? {
         let longest = max(message.split(separator: "\n").map { String($0).displayWidth }.max() ?? 0, title.displayWidth + 4, buttonsWidth)
         let width = min(available.width, max(30, longest + 4))
         let lines = message.wrapped(toWidth: max(1, width - 4)).count

@@ -10,11 +10,11 @@ open class NavigationController: ViewController {
     /// stack underneath keeps its screens, focus and text until `uncover()`.
     public private(set) var coveringViewController: ViewController?
     /// Whether the breadcrumb header is shown.
-    public var showsHeader = true { didSet { setNeedsDisplay() } }
+    var showsHeader = true { didSet { setNeedsDisplay() } }
     /// Whether the status bar is shown.
-    public var showsStatusBar = true { didSet { setNeedsDisplay() } }
+    var showsStatusBar = true { didSet { setNeedsDisplay() } }
     /// The status bar at the bottom (its hints are refreshed on every frame).
-    public let statusBar = StatusBar()
+    let statusBar = StatusBar()
     weak var attachedApplication: Application?
     private let header = BreadcrumbView()
 
@@ -114,7 +114,7 @@ open class NavigationController: ViewController {
 
     /// Dismisses the top modal screen; returns it.
     @discardableResult
-    public func dismiss() -> ViewController? {
+    func dismiss() -> ViewController? {
         guard let modal = presentedViewControllers.last else { return nil }
         let next = presentedViewControllers.count > 1
             ? presentedViewControllers[presentedViewControllers.count - 2] : topViewController
@@ -126,7 +126,7 @@ open class NavigationController: ViewController {
     }
 
     /// Whether Esc has somewhere to go back to (never while covered).
-    public var canGoBack: Bool {
+    var canGoBack: Bool {
         coveringViewController == nil && (!presentedViewControllers.isEmpty || viewControllers.count > 1)
     }
 
@@ -172,7 +172,7 @@ open class NavigationController: ViewController {
 
     /// Asks the visible screen whether it may go back, then dismisses or pops it; returns whether it did.
     @discardableResult
-    public func goBack() -> Bool {
+    func goBack() -> Bool {
         guard canGoBack, let visible = visibleViewController else { return false }
         guard visible.shouldGoBack() else { return true }
         if presentedViewControllers.isEmpty {
@@ -333,6 +333,6 @@ final class BreadcrumbView: View {
             shown.removeFirst()
             text = theme.glyphs.ellipsis + separator + shown.joined(separator: separator)
         }
-        canvas.write(text, x: 1, y: 0, style: theme.header.adding(.bold), maxWidth: room)
+        canvas.write(text, x: 1, y: 0, style: theme.header, maxWidth: room)
     }
 }

@@ -15,7 +15,7 @@ open class ViewController {
     /// The view that has the focus (kept while the screen is away, restored when it comes back).
     public private(set) weak var focusedView: View?
     /// Whether the screen is currently on screen.
-    public private(set) var isVisible = false
+    private(set) var isVisible = false
     weak var hostApplication: Application?
     private var loadedView: View?
 
@@ -57,7 +57,7 @@ open class ViewController {
     }
 
     /// The size wanted when presented modally within `available`; nil fills the content area.
-    open func preferredContentSize(in available: Size) -> Size? {
+    func preferredContentSize(in available: Size) -> Size? {
         nil
     }
 
@@ -100,13 +100,13 @@ open class ViewController {
 
     /// Moves the focus to the next focusable view (wrapping); returns whether there is one.
     @discardableResult
-    public func focusNext() -> Bool {
+    func focusNext() -> Bool {
         moveFocus(by: 1)
     }
 
     /// Moves the focus to the previous focusable view (wrapping); returns whether there is one.
     @discardableResult
-    public func focusPrevious() -> Bool {
+    func focusPrevious() -> Bool {
         moveFocus(by: -1)
     }
 

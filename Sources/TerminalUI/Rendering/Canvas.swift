@@ -15,7 +15,7 @@ public struct Canvas {
     /// The view's rectangle in screen coordinates.
     public let frame: Rect
     /// The part of the screen this canvas may touch.
-    public let clip: Rect
+    let clip: Rect
     /// The look of the frame being drawn.
     public let theme: Theme
 
@@ -46,13 +46,13 @@ public struct Canvas {
     }
 
     /// Changes the style of a rectangle (the whole view when nil), keeping the text.
-    public func restyle(_ rect: Rect? = nil, _ transform: (Style) -> Style) {
+    func restyle(_ rect: Rect? = nil, _ transform: (Style) -> Style) {
         let target = (rect ?? Rect(origin: .zero, size: size)).offsetBy(dx: frame.minX, dy: frame.minY)
         surface.buffer.restyle(target.intersection(clip), transform)
     }
 
     /// Draws a box along the edges of a rectangle (the whole view when nil), with an optional title on top.
-    public func drawBorder(_ rect: Rect? = nil, style: Style, title: String? = nil, titleStyle: Style? = nil) {
+    func drawBorder(_ rect: Rect? = nil, style: Style, title: String? = nil, titleStyle: Style? = nil) {
         let box = rect ?? Rect(origin: .zero, size: size)
         guard box.width >= 2, box.height >= 2 else { return }
         let b = theme.glyphs.border

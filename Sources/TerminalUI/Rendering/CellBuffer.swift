@@ -135,7 +135,7 @@ public struct CellBuffer: Hashable, Sendable {
 
     /// Writes `count` copies of `glyph` from column `x` on row `y` (a border's edge), one cell each when it is one
     /// grapheme one column wide; any other glyph is written as text.
-    public mutating func repeatGlyph(_ glyph: String, count: Int, x: Int, y: Int, style: Style, clip: Rect? = nil) {
+    mutating func repeatGlyph(_ glyph: String, count: Int, x: Int, y: Int, style: Style, clip: Rect? = nil) {
         guard count > 0 else { return }
         guard glyph.count == 1, DisplayWidth.of(glyph) == 1 else {
             write(String(repeating: glyph, count: count), x: x, y: y, style: style, clip: clip)
@@ -167,7 +167,7 @@ public struct CellBuffer: Hashable, Sendable {
     }
 
     /// Changes the style of cells in a rectangle, keeping their text.
-    public mutating func restyle(_ rect: Rect, _ transform: (Style) -> Style) {
+    mutating func restyle(_ rect: Rect, _ transform: (Style) -> Style) {
         let area = rect.intersection(bounds)
         guard !area.isEmpty else { return }
         for y in area.minY..<area.maxY {

@@ -103,7 +103,7 @@ public enum DisplayWidth {
 
 extension String {
     /// The number of terminal columns this string occupies.
-    public var displayWidth: Int { DisplayWidth.of(self) }
+    var displayWidth: Int { DisplayWidth.of(self) }
 
     /// The longest prefix that fits in `width` columns, ending in `ellipsis` when something was cut.
     public func truncated(toWidth width: Int, ellipsis: String = "…") -> String {
@@ -115,7 +115,7 @@ extension String {
     }
 
     /// The longest prefix that fits in `width` columns.
-    public func prefixFitting(width: Int) -> Substring {
+    func prefixFitting(width: Int) -> Substring {
         var used = 0
         var end = startIndex
         for index in indices {

@@ -44,8 +44,8 @@ public struct Rect: Hashable, Sendable {
 
     public var minX: Int { origin.x }
     public var minY: Int { origin.y }
-    public var maxX: Int { origin.x + max(0, size.width) }
-    public var maxY: Int { origin.y + max(0, size.height) }
+    var maxX: Int { origin.x + max(0, size.width) }
+    var maxY: Int { origin.y + max(0, size.height) }
     public var width: Int { size.width }
     public var height: Int { size.height }
     public var isEmpty: Bool { size.width <= 0 || size.height <= 0 }

@@ -1,4 +1,5 @@
-/// A terminal colour: one of the 8 (or 16) ANSI colours, or the terminal's default.
+/// A terminal colour: one of the 8 (or 16) ANSI colours, one of a 256-colour terminal's palette, or the
+/// terminal's default.
 public struct Color: Hashable, Sendable {
     /// The ANSI index, or -1 for the terminal's default colour.
     public let index: Int16
@@ -8,14 +9,17 @@ public struct Color: Hashable, Sendable {
     }
 
     public static let `default` = Color(index: -1)
-    public static let black = Color(index: 0)
-    public static let red = Color(index: 1)
-    public static let green = Color(index: 2)
-    public static let yellow = Color(index: 3)
-    public static let blue = Color(index: 4)
-    public static let magenta = Color(index: 5)
-    public static let cyan = Color(index: 6)
-    public static let white = Color(index: 7)
+    static let black = Color(index: 0)
+    static let red = Color(index: 1)
+    static let green = Color(index: 2)
+    static let yellow = Color(index: 3)
+    static let blue = Color(index: 4)
+    static let magenta = Color(index: 5)
+    static let cyan = Color(index: 6)
+    static let white = Color(index: 7)
+
+    /// Colour `index` (0-255) of a 256-colour terminal's palette: 16-231 a 6×6×6 cube, 232-255 greys.
+    static func palette(_ index: Int16) -> Color { Color(index: index) }
 }
 
 /// Text attributes that also work on a monochrome terminal.
@@ -26,15 +30,15 @@ public struct TextAttributes: OptionSet, Hashable, Sendable {
         self.rawValue = rawValue
     }
 
-    public static let bold = TextAttributes(rawValue: 1 << 0)
-    public static let dim = TextAttributes(rawValue: 1 << 1)
-    public static let underline = TextAttributes(rawValue: 1 << 2)
-    public static let reverse = TextAttributes(rawValue: 1 << 3)
+    static let bold = TextAttributes(rawValue: 1 << 0)
+    static let dim = TextAttributes(rawValue: 1 << 1)
+    static let underline = TextAttributes(rawValue: 1 << 2)
+    static let reverse = TextAttributes(rawValue: 1 << 3)
 }
 
 /// How a cell looks: foreground, background and attributes.
 public struct Style: Hashable, Sendable {
-    public var foreground: Color
+    var foreground: Color
     public var background: Color
     public var attributes: TextAttributes
 
@@ -55,7 +59,7 @@ public struct Style: Hashable, Sendable {
     }
 
     /// This style with the colours removed, for monochrome terminals.
-    public var withoutColor: Style {
+    var withoutColor: Style {
         Style(attributes: attributes)
     }
 }

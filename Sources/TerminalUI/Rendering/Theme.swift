@@ -2,16 +2,16 @@
 public struct BorderSet: Hashable, Sendable {
     public var horizontal: String
     public var vertical: String
-    public var topLeft: String
-    public var topRight: String
-    public var bottomLeft: String
-    public var bottomRight: String
+    var topLeft: String
+    var topRight: String
+    var bottomLeft: String
+    var bottomRight: String
 
     /// Unicode box-drawing lines.
     public static let unicode = BorderSet(
         horizontal: "─", vertical: "│", topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘")
     /// Plain ASCII for terminals whose locale is not UTF-8.
-    public static let ascii = BorderSet(
+    static let ascii = BorderSet(
         horizontal: "-", vertical: "|", topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+")
 }
 
@@ -20,10 +20,10 @@ public struct Glyphs: Hashable, Sendable {
     public var border: BorderSet
     public var ellipsis: String
     public var bullet: String
-    public var breadcrumbSeparator: String
+    var breadcrumbSeparator: String
     public var spinnerFrames: [String]
-    public var barFull: String
-    public var barPartials: [String]
+    var barFull: String
+    var barPartials: [String]
     public var rule: String
     public var check: String
 
@@ -33,54 +33,63 @@ public struct Glyphs: Hashable, Sendable {
         spinnerFrames: ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"],
         barFull: "█", barPartials: ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"], rule: "─", check: "✓")
     /// ASCII only.
-    public static let ascii = Glyphs(
+    static let ascii = Glyphs(
         border: .ascii, ellipsis: "...", bullet: "*", breadcrumbSeparator: " > ",
         spinnerFrames: ["|", "/", "-", "\\"], barFull: "#", barPartials: [""], rule: "-", check: "+")
 }
 
 /// The look of every view: styles by role and the glyphs to draw with.
+///
+/// The colour themes are chosen to read on a dark and on a light background alike, since the kit cannot know
+/// which the terminal has: text and titles keep the terminal's own foreground or a mid-tone, and a colour
+/// background always carries its own foreground. Exactly one thing is filled with the highlight at a time (the
+/// focused list row, bar or button); a selection the focus has left is only underlined.
 public struct Theme: Hashable, Sendable {
     public var text: Style
     public var muted: Style
     public var title: Style
     public var header: Style
     public var border: Style
-    public var focusedBorder: Style
+    var focusedBorder: Style
     public var field: Style
     public var focusedField: Style
     public var cursor: Style
     public var button: Style
-    public var focusedButton: Style
+    var focusedButton: Style
     public var selection: Style
-    public var inactiveSelection: Style
-    public var statusBar: Style
-    public var statusKey: Style
+    var inactiveSelection: Style
+    var statusBar: Style
+    var statusKey: Style
     public var info: Style
     public var error: Style
     /// Inline error text (under a form field).
     public var errorText: Style
     public var success: Style
     public var bar: Style
-    public var glyphs: Glyphs
+    /// A value that adds (money in); a sign or a word must say it too, for whoever cannot see the colour.
+    public var positive: Style
+    var glyphs: Glyphs
     /// Whether the theme uses colours (false for monochrome terminals and `NO_COLOR`).
-    public var usesColor: Bool
+    var usesColor: Bool
 
-    /// Colours over the terminal's default background.
-    public static func colored(unicode: Bool = true) -> Theme {
+    /// The 8 ANSI colours, for terminals without 256: bold never falls on black (many terminals draw bold black
+    /// as grey), no text is drawn in blue, cyan or yellow over the default background (unreadable on black or on
+    /// white), and unfocused borders keep the terminal's own foreground.
+    static func colored(unicode: Bool = true) -> Theme {
         Theme(
             text: .plain,
             muted: Style(attributes: .dim),
-            title: Style(foreground: .cyan, attributes: .bold),
-            header: Style(foreground: .black, background: .cyan),
-            border: Style(foreground: .blue),
-            focusedBorder: Style(foreground: .cyan, attributes: .bold),
+            title: Style(attributes: .bold),
+            header: Style(foreground: .white, background: .blue, attributes: .bold),
+            border: .plain,
+            focusedBorder: Style(foreground: .magenta, attributes: .bold),
             field: Style(attributes: .underline),
-            focusedField: Style(foreground: .yellow, attributes: .underline),
+            focusedField: Style(attributes: [.underline, .bold]),
             cursor: Style(attributes: .reverse),
             button: .plain,
-            focusedButton: Style(foreground: .black, background: .cyan, attributes: .bold),
+            focusedButton: Style(foreground: .black, background: .cyan),
             selection: Style(foreground: .black, background: .cyan),
-            inactiveSelection: Style(attributes: .reverse),
+            inactiveSelection: Style(attributes: .underline),
             statusBar: Style(foreground: .white, background: .blue),
             statusKey: Style(foreground: .yellow, background: .blue, attributes: .bold),
             info: Style(foreground: .black, background: .cyan),
@@ -88,17 +97,50 @@ public struct Theme: Hashable, Sendable {
             errorText: Style(foreground: .red, attributes: .bold),
             success: Style(foreground: .black, background: .green),
             bar: Style(foreground: .green),
+            positive: Style(foreground: .green),
+            glyphs: unicode ? .unicode : .ascii,
+            usesColor: true)
+    }
+
+    /// The 256-colour palette, for terminals that have it: mid-tones that keep a contrast of at least 3:1 on a
+    /// black and on a white background for borders, titles, bars and amounts, and white text on every filled
+    /// background at 4:1 or more.
+    static func colored256(unicode: Bool = true) -> Theme {
+        let white = Color.palette(231), steelBlue = Color.palette(32), deepBlue = Color.palette(25)
+        let darkGrey = Color.palette(238), grey = Color.palette(244), red = Color.palette(160), green = Color.palette(28)
+        return Theme(
+            text: .plain,
+            muted: Style(foreground: grey),
+            title: Style(foreground: steelBlue, attributes: .bold),
+            header: Style(foreground: white, background: .palette(24), attributes: .bold),
+            border: Style(foreground: grey),
+            focusedBorder: Style(foreground: steelBlue, attributes: .bold),
+            field: Style(attributes: .underline),
+            focusedField: Style(attributes: [.underline, .bold]),
+            cursor: Style(attributes: .reverse),
+            button: .plain,
+            focusedButton: Style(foreground: white, background: deepBlue, attributes: .bold),
+            selection: Style(foreground: white, background: deepBlue),
+            inactiveSelection: Style(attributes: .underline),
+            statusBar: Style(foreground: .palette(255), background: darkGrey),
+            statusKey: Style(foreground: .palette(220), background: darkGrey, attributes: .bold),
+            info: Style(foreground: white, background: .palette(31)),
+            error: Style(foreground: white, background: red, attributes: .bold),
+            errorText: Style(foreground: red, attributes: .bold),
+            success: Style(foreground: white, background: green),
+            bar: Style(foreground: green),
+            positive: Style(foreground: green),
             glyphs: unicode ? .unicode : .ascii,
             usesColor: true)
     }
 
     /// Attributes only: bold, underline, reverse and dim carry every distinction.
-    public static func monochrome(unicode: Bool = true) -> Theme {
+    static func monochrome(unicode: Bool = true) -> Theme {
         Theme(
             text: .plain,
             muted: Style(attributes: .dim),
             title: Style(attributes: .bold),
-            header: Style(attributes: .reverse),
+            header: Style(attributes: [.reverse, .bold]),
             border: .plain,
             focusedBorder: Style(attributes: .bold),
             field: Style(attributes: .underline),
@@ -115,16 +157,16 @@ public struct Theme: Hashable, Sendable {
             errorText: Style(attributes: .bold),
             success: Style(attributes: .reverse),
             bar: .plain,
+            positive: Style(attributes: .bold),
             glyphs: unicode ? .unicode : .ascii,
             usesColor: false)
     }
 
-    /// The theme a terminal supports: colour unless it has none or `NO_COLOR` is set, ASCII unless UTF-8.
-    public static func forTerminal(_ capabilities: TerminalCapabilities, environment: [String: String]) -> Theme {
+    /// The theme a terminal supports: 256 colours when it has them, else the 8; monochrome when it has none or
+    /// `NO_COLOR` is set; ASCII unless UTF-8.
+    static func forTerminal(_ capabilities: TerminalCapabilities, environment: [String: String]) -> Theme {
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
-        if capabilities.hasColor && !noColor {
-            return .colored(unicode: capabilities.isUnicode)
-        }
-        return .monochrome(unicode: capabilities.isUnicode)
+        guard capabilities.hasColor && !noColor else { return .monochrome(unicode: capabilities.isUnicode) }
+        return capabilities.colors >= 256 ? .colored256(unicode: capabilities.isUnicode) : .colored(unicode: capabilities.isUnicode)
     }
 }

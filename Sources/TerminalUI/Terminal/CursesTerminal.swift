@@ -69,7 +69,7 @@ public final class CursesTerminal: Terminal {
             start_color()
             use_default_colors()
         }
-        capabilities = TerminalCapabilities(hasColor: canUseColor, isUnicode: unicode)
+        capabilities = TerminalCapabilities(hasColor: canUseColor, isUnicode: unicode, colors: canUseColor ? Int(COLORS) : 0)
         enterProgramMode()
         size = Size(width: Int(skiff_cols()), height: Int(skiff_lines()))
         armEmergencyRestore(termios: originalSettings, reset: resetSequence())

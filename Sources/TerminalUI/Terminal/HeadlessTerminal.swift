@@ -6,11 +6,11 @@ public final class HeadlessTerminal: Terminal {
     /// The last frame presented.
     public private(set) var buffer: CellBuffer
     /// How many frames have been presented.
-    public private(set) var presentCount = 0
+    private(set) var presentCount = 0
     /// Whether the terminal is currently started.
-    public private(set) var isStarted = false
+    private(set) var isStarted = false
     /// Bytes waiting to be read as input (see `type(_:)`).
-    public private(set) var pendingInput: [UInt8] = []
+    private(set) var pendingInput: [UInt8] = []
 
     public init(width: Int = 80, height: Int = 24, capabilities: TerminalCapabilities = .init(hasColor: true, isUnicode: true)) {
         size = Size(width: width, height: height)

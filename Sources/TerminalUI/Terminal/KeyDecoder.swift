@@ -13,7 +13,7 @@ public struct KeyDecoder: Sendable {
     public init() {}
 
     /// Whether bytes are waiting for the rest of a sequence (the caller should flush them after a short delay).
-    public var hasPendingInput: Bool { !pending.isEmpty && paste == nil }
+    var hasPendingInput: Bool { !pending.isEmpty && paste == nil }
 
     /// Decodes as many keys as the bytes allow.
     public mutating func decode(_ bytes: [UInt8]) -> [Key] {
@@ -22,7 +22,7 @@ public struct KeyDecoder: Sendable {
     }
 
     /// Decodes what is left as if no more bytes will follow: a lone Esc becomes `.escape`.
-    public mutating func flushPending() -> [Key] {
+    mutating func flushPending() -> [Key] {
         process(final: true)
     }
 

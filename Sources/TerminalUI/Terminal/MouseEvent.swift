@@ -42,7 +42,7 @@ public struct MouseEvent: Hashable, Sendable {
     }
 
     /// Whether this is a press of the left button without modifiers: a click.
-    public var isClick: Bool {
+    var isClick: Bool {
         kind == .press(.left) && modifiers.isEmpty
     }
 

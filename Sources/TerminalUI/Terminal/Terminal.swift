@@ -4,10 +4,13 @@ public struct TerminalCapabilities: Hashable, Sendable {
     public var hasColor: Bool
     /// Whether the locale is UTF-8, so box drawing, CJK and emoji can be written.
     public var isUnicode: Bool
+    /// How many colours the terminal has (8, 16, 256 …; 0 without colour).
+    var colors: Int
 
-    public init(hasColor: Bool, isUnicode: Bool) {
+    public init(hasColor: Bool, isUnicode: Bool, colors: Int? = nil) {
         self.hasColor = hasColor
         self.isUnicode = isUnicode
+        self.colors = colors ?? (hasColor ? 8 : 0)
     }
 }
 

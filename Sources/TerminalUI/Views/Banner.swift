@@ -38,7 +38,7 @@ open class Banner: View {
         }
     }
 
-    open override func sizeThatFits(_ proposal: Size) -> Size {
+    override func sizeThatFits(_ proposal: Size) -> Size {
         guard let message else { return Size(width: proposal.width, height: 0) }
         let lines = ("i " + message).wrapped(toWidth: max(1, proposal.width - 2))
         return Size(width: proposal.width, height: min(lines.count, proposal.height))

@@ -25,7 +25,7 @@ open class BarChart: View {
         }
     }
     /// Turns a value into the text shown after its bar.
-    public var valueFormatter: @Sendable (Double) -> String
+    var valueFormatter: @Sendable (Double) -> String
     /// The selected bar while the chart is selectable and has entries.
     public private(set) var selectedIndex: Int?
     /// Called with the bar's index when Enter is pressed; setting it makes the chart focusable.
@@ -56,13 +56,13 @@ open class BarChart: View {
     }
 
     /// Moves the selection by a number of bars, staying on the first or last.
-    public func moveSelection(by delta: Int) {
+    func moveSelection(by delta: Int) {
         guard !entries.isEmpty else { return }
         selectedIndex = min(max(0, (selectedIndex ?? 0) + delta), entries.count - 1)
         setNeedsDisplay()
     }
 
-    open override func sizeThatFits(_ proposal: Size) -> Size {
+    override func sizeThatFits(_ proposal: Size) -> Size {
         Size(width: proposal.width, height: min(entries.count, proposal.height))
     }
 

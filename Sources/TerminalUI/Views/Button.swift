@@ -34,7 +34,7 @@ open class Button: View {
     /// The text drawn, brackets included.
     public var label: String { "[ \(title) ]" }
 
-    open override func sizeThatFits(_ proposal: Size) -> Size {
+    override func sizeThatFits(_ proposal: Size) -> Size {
         Size(width: min(label.displayWidth, proposal.width), height: 1)
     }
 

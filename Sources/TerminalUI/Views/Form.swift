@@ -47,7 +47,7 @@ open class Form: View {
     private var visibleRows: [Row] { rows.filter { !$0.field.isHidden } }
 
     /// Removes every inline error.
-    public func clearErrors() {
+    func clearErrors() {
         for row in rows {
             row.error.text = ""
             row.error.isHidden = true
@@ -99,7 +99,7 @@ open class Form: View {
         }
     }
 
-    open override func sizeThatFits(_ proposal: Size) -> Size {
+    override func sizeThatFits(_ proposal: Size) -> Size {
         let fieldWidth = max(0, proposal.width - labelWidth - 2)
         var height = 0
         let shown = visibleRows

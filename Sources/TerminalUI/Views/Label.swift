@@ -1,14 +1,15 @@
 /// Which theme style a piece of text uses.
 public enum TextStyle: Hashable, Sendable {
-    case text, muted, title, errorText, custom(Style)
+    case text, muted, title, errorText, positive, custom(Style)
 
     /// The concrete style in a theme.
-    public func resolve(in theme: Theme) -> Style {
+    func resolve(in theme: Theme) -> Style {
         switch self {
         case .text: return theme.text
         case .muted: return theme.muted
         case .title: return theme.title
         case .errorText: return theme.errorText
+        case .positive: return theme.positive
         case .custom(let style): return style
         }
     }
@@ -51,7 +52,7 @@ open class Label: View {
         }
     }
 
-    open override func sizeThatFits(_ proposal: Size) -> Size {
+    override func sizeThatFits(_ proposal: Size) -> Size {
         let lines = lines(forWidth: proposal.width)
         let widest = lines.map(\.displayWidth).max() ?? 0
         return Size(width: min(widest, proposal.width), height: min(lines.count, max(proposal.height, 0)))

@@ -3,11 +3,15 @@ public struct ListRow: Hashable, Sendable {
     public var text: String
     public var detail: String?
     public var style: TextStyle
+    /// The detail's style when it differs from the row's (an amount coloured by direction); a selected row
+    /// draws all of it in the selection's style.
+    public var detailStyle: TextStyle?
 
-    public init(_ text: String, detail: String? = nil, style: TextStyle = .text) {
+    public init(_ text: String, detail: String? = nil, style: TextStyle = .text, detailStyle: TextStyle? = nil) {
         self.text = text
         self.detail = detail
         self.style = style
+        self.detailStyle = detailStyle
     }
 }
 
@@ -31,7 +35,7 @@ open class ListView: View {
     /// The selected row, or nil when the list is empty.
     public private(set) var selectedIndex: Int?
     /// The first visible row.
-    public private(set) var scrollOffset = 0
+    private(set) var scrollOffset = 0
     /// Called with the row index when Enter is pressed.
     public var onSelect: (@MainActor (Int) -> Void)?
     /// Called with the row index when the selection moves.
@@ -45,7 +49,7 @@ open class ListView: View {
     /// How close to the end `onNearEnd` fires.
     public var nearEndThreshold = 5
     /// How many rows one notch of the mouse wheel scrolls.
-    public var wheelStep = 3
+    var wheelStep = 3
     /// Shown when there are no rows.
     public var emptyText: String { didSet { setNeedsDisplay() } }
     /// A muted line after the last row, such as more rows loading. It is seen only at the end of the list, so rows
@@ -69,7 +73,7 @@ open class ListView: View {
     public var numberOfRows: Int { rowCount }
 
     /// Rows that fit on screen.
-    public var visibleRowCount: Int { max(1, frame.height) }
+    var visibleRowCount: Int { max(1, frame.height) }
 
     open override var keyBindings: [KeyBinding] {
         [
@@ -175,7 +179,7 @@ open class ListView: View {
     }
 
     /// Moves the selection by a number of rows.
-    public func moveSelection(by delta: Int) {
+    func moveSelection(by delta: Int) {
         select((selectedIndex ?? 0) + delta)
     }
 
@@ -232,7 +236,11 @@ open class ListView: View {
             var detailWidth = 0
             if let detail = row.detail {
                 detailWidth = min(detail.displayWidth, max(0, width - 2))
-                canvas.write(detail, x: width - detailWidth - 1, y: y, style: style, maxWidth: detailWidth)
+                // The focused selection is one filled highlight; elsewhere the detail keeps its own colour.
+                let ownStyle = row.detailStyle.map { $0.resolve(in: theme) }
+                let detailStyle = isSelected && isFocused
+                    ? style : ownStyle.map { isSelected ? $0.adding(style.attributes) : $0 } ?? style
+                canvas.write(detail, x: width - detailWidth - 1, y: y, style: detailStyle, maxWidth: detailWidth)
             }
             let textRoom = max(0, width - 2 - (detailWidth > 0 ? detailWidth + 2 : 0))
             canvas.write(row.text, x: 1, y: y, style: style, maxWidth: textRoom)

@@ -3,7 +3,7 @@
 open class Panel: View {
     public var title: String? { didSet { if title != oldValue { setNeedsDisplay() } } }
     /// Space between the border and the content.
-    public var padding: EdgeInsets { didSet { setNeedsDisplay() } }
+    var padding: EdgeInsets { didSet { setNeedsDisplay() } }
     public let content: View
 
     public init(title: String? = nil, padding: EdgeInsets = EdgeInsets(top: 0, left: 1, bottom: 0, right: 1), content: View) {
@@ -22,7 +22,7 @@ open class Panel: View {
         content.frame = bounds.inset(by: contentInsets)
     }
 
-    open override func sizeThatFits(_ proposal: Size) -> Size {
+    override func sizeThatFits(_ proposal: Size) -> Size {
         let insets = contentInsets
         let inner = content.sizeThatFits(Size(
             width: max(0, proposal.width - insets.left - insets.right),

@@ -4,7 +4,7 @@ open class Spinner: View {
     public var title: String { didSet { if title != oldValue { setNeedsDisplay() } } }
     public private(set) var isRunning = false
     /// The current animation step.
-    public private(set) var frameIndex = 0
+    private(set) var frameIndex = 0
 
     public init(_ title: String = "") {
         self.title = title
@@ -28,14 +28,14 @@ open class Spinner: View {
         setNeedsDisplay()
     }
 
-    open override var isAnimating: Bool { isRunning }
+    override var isAnimating: Bool { isRunning }
 
-    open override func tick() {
+    override func tick() {
         frameIndex += 1
         setNeedsDisplay()
     }
 
-    open override func sizeThatFits(_ proposal: Size) -> Size {
+    override func sizeThatFits(_ proposal: Size) -> Size {
         Size(width: min(proposal.width, 2 + title.displayWidth), height: 1)
     }
 

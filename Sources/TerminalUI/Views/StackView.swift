@@ -19,7 +19,7 @@ open class StackView: View {
         case vertical, horizontal
     }
 
-    public let axis: Axis
+    let axis: Axis
     /// Cells between neighbouring views.
     public var spacing: Int { didSet { setNeedsDisplay() } }
     public private(set) var items: [(view: View, size: StackSize)] = []
@@ -123,7 +123,7 @@ open class StackView: View {
         }
     }
 
-    open override func sizeThatFits(_ proposal: Size) -> Size {
+    override func sizeThatFits(_ proposal: Size) -> Size {
         let across = cross(proposal)
         let visible = items.filter { !$0.view.isHidden }
         var along = spacing * max(0, visible.count - 1)

@@ -20,11 +20,11 @@ open class StatusBar: View {
     }
 
     /// The hint text when all of it fits, such as `Enter open  Esc back  ? help`.
-    public var hintText: String {
+    var hintText: String {
         (hints + trailingHints).map { $0.shownParts.joined(separator: " ") }.joined(separator: "  ")
     }
 
-    open override func sizeThatFits(_ proposal: Size) -> Size {
+    override func sizeThatFits(_ proposal: Size) -> Size {
         Size(width: proposal.width, height: min(1, proposal.height))
     }
 

@@ -10,7 +10,7 @@ open class TextField: View {
     /// The cursor, as an offset into the raw text (0...count).
     public private(set) var cursor = 0
     /// The first display column shown (horizontal scroll).
-    public private(set) var scrollOffset = 0
+    private(set) var scrollOffset = 0
 
     /// Shown dimmed while the field is empty.
     public var placeholder: String { didSet { setNeedsDisplay() } }
@@ -97,7 +97,7 @@ open class TextField: View {
     }
 
     /// Moves the cursor to a raw offset (clamped).
-    public func moveCursor(to offset: Int) {
+    func moveCursor(to offset: Int) {
         cursor = min(max(0, offset), storage.count)
         setNeedsDisplay()
     }
@@ -124,7 +124,7 @@ open class TextField: View {
     }
 
     /// Deletes the character before the cursor.
-    public func deleteBackward() {
+    func deleteBackward() {
         guard cursor > 0 else { return }
         removeCharacters((cursor - 1)..<cursor)
         cursor -= 1
@@ -132,14 +132,14 @@ open class TextField: View {
     }
 
     /// Deletes the character under the cursor.
-    public func deleteForward() {
+    func deleteForward() {
         guard cursor < storage.count else { return }
         removeCharacters(cursor..<(cursor + 1))
         edited()
     }
 
     /// Deletes from the start to the cursor.
-    public func deleteToStart() {
+    func deleteToStart() {
         guard cursor > 0 else { return }
         removeCharacters(0..<cursor)
         cursor = 0
@@ -147,14 +147,14 @@ open class TextField: View {
     }
 
     /// Deletes from the cursor to the end.
-    public func deleteToEnd() {
+    func deleteToEnd() {
         guard cursor < storage.count else { return }
         removeCharacters(cursor..<storage.count)
         edited()
     }
 
     /// Deletes the word before the cursor (and the spaces between it and the cursor).
-    public func deleteWordBackward() {
+    func deleteWordBackward() {
         var start = cursor
         while start > 0 && storage[start - 1] == " " { start -= 1 }
         while start > 0 && storage[start - 1] != " " { start -= 1 }
@@ -230,7 +230,7 @@ open class TextField: View {
     }
 
     /// What the field shows right now at a width: the visible slice of the text (for tests and hints).
-    public func visibleText(width: Int, glyphs: Glyphs = .unicode) -> String {
+    func visibleText(width: Int, glyphs: Glyphs = .unicode) -> String {
         let (display, cursorColumn) = displayLayout(glyphs: glyphs)
         let offset = Self.scroll(current: scrollOffset, cursorColumn: cursorColumn, width: width)
         return Self.slice(display, from: offset, width: width)
@@ -256,7 +256,7 @@ open class TextField: View {
         return result
     }
 
-    open override func sizeThatFits(_ proposal: Size) -> Size {
+    override func sizeThatFits(_ proposal: Size) -> Size {
         Size(width: proposal.width, height: 1)
     }
 

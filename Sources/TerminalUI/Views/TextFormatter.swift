@@ -4,7 +4,7 @@
 /// follows, so the cursor sits where the user expects while typing and deleting.
 public struct TextFormatter: Sendable {
     /// The group lengths for a raw text (the last group absorbs anything beyond the listed ones).
-    public var groups: @Sendable (String) -> [Int]
+    var groups: @Sendable (String) -> [Int]
     /// What goes between groups.
     public var separator: String
 
@@ -19,7 +19,7 @@ public struct TextFormatter: Sendable {
     }
 
     /// The raw offsets after which a separator is shown (only where more text follows).
-    public func boundaries(for raw: String) -> [Int] {
+    func boundaries(for raw: String) -> [Int] {
         let count = raw.count
         var result: [Int] = []
         var position = 0

@@ -31,7 +31,7 @@ open class View {
     }
     /// Called on the root of a view tree when anything in it needs to be drawn again, with whether the change
     /// may alter a view's size or place (false for one that only changes what a view shows in place).
-    public var onNeedsDisplay: (@MainActor (_ layoutMayChange: Bool) -> Void)?
+    var onNeedsDisplay: (@MainActor (_ layoutMayChange: Bool) -> Void)?
     /// Whether what the view draws changed since its last frame (set by `setNeedsDisplay()`).
     var needsDraw = true
     /// Where the view was drawn in the last frame, in screen coordinates; nil when it was not drawn.
@@ -62,13 +62,13 @@ open class View {
     }
 
     /// Called when the view gains or loses focus.
-    open func focusDidChange() {}
+    func focusDidChange() {}
 
     /// Whether the view animates (a running spinner); the application ticks it while true.
-    open var isAnimating: Bool { false }
+    var isAnimating: Bool { false }
 
     /// Advances an animation by one step.
-    open func tick() {}
+    func tick() {}
 
     /// Places subviews; called before every frame is drawn.
     open func layoutSubviews() {}
@@ -77,7 +77,7 @@ open class View {
     open func draw(in canvas: Canvas) {}
 
     /// The size the view would like within the proposed size (width and height are the room available).
-    open func sizeThatFits(_ proposal: Size) -> Size {
+    func sizeThatFits(_ proposal: Size) -> Size {
         proposal
     }
 
@@ -90,7 +90,7 @@ open class View {
     }
 
     /// Removes the view from its superview.
-    public func removeFromSuperview() {
+    func removeFromSuperview() {
         guard let parent = superview else { return }
         parent.subviews.removeAll { $0 === self }
         superview = nil
@@ -143,7 +143,7 @@ open class View {
 
     /// The deepest visible view under a point in this view's coordinates (later subviews, drawn on top, first);
     /// nil when the point is outside the view.
-    public func hitTest(_ point: Point) -> View? {
+    func hitTest(_ point: Point) -> View? {
         guard !isHidden, bounds.contains(point) else { return nil }
         for subview in subviews.reversed() {
             let local = Point(x: point.x - subview.frame.minX, y: point.y - subview.frame.minY)
@@ -153,7 +153,7 @@ open class View {
     }
 
     /// Converts a point in the coordinates of `ancestor` (a view this one lies inside) to this view's own.
-    public func convert(_ point: Point, from ancestor: View) -> Point {
+    func convert(_ point: Point, from ancestor: View) -> Point {
         var converted = point
         var current: View? = self
         while let view = current, view !== ancestor {

@@ -74,6 +74,28 @@ struct ListViewTests {
         #expect(renderBuffer(sut, width: 10, height: 3, focused: true)[0, 0].style == theme.text)
     }
 
+    @Test("A detail with its own style (money in) keeps it, underlined when the focus left the selection; the focused selection is one fill")
+    func detailStyle() {
+        @MainActor final class Amounts: ListViewDataSource {
+            func numberOfRows(in listView: ListView) -> Int { 2 }
+            func listView(_ listView: ListView, rowAt index: Int) -> ListRow {
+                index == 0 ? ListRow("Coffee", detail: "-$3.00") : ListRow("Salary", detail: "+$9.00", detailStyle: .positive)
+            }
+        }
+        let source = Amounts()
+        let sut = ListView()
+        sut.dataSource = source
+        let theme = Theme.colored256()
+        let idle = renderBuffer(sut, width: 20, height: 2, focused: true, theme: theme)
+        #expect(idle[15, 1].style == theme.positive)
+        #expect(idle[15, 0].style == theme.selection)
+        _ = sut.handle(.down)
+        #expect(renderBuffer(sut, width: 20, height: 2, focused: true, theme: theme)[15, 1].style == theme.selection)
+        let left = renderBuffer(sut, width: 20, height: 2, focused: false, theme: theme)
+        #expect(left[15, 1].style == theme.positive.adding(.underline))
+        #expect(left[1, 1].style == theme.inactiveSelection)
+    }
+
     @Test("The near-end hook fires once per row count, so the next page loads once")
     func nearEnd() {
         let source = ArrayDataSource(count: 20)

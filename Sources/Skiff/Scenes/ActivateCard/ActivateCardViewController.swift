@@ -16,11 +16,11 @@ final class ActivateCardViewController: SceneViewController, ActivateCardDisplay
     let code = TextField.digits(maxLength: 6)
     private lazy var button = Button("Send code") { [weak self] in self?.screen.submit() }
 
-    init() {
-        super.init(title: "Activate card")
+    init(keys: WalletKeys = .standard) {
+        super.init(title: "Activate card", keys: keys)
         code.isSecret = true
         keyBindings = [
-            bind(.submit, .enter, "continue") { [weak self] in self?.screen.submit() },
+            bind(.submit) { [weak self] in self?.screen.submit() },
         ]
     }
 

@@ -26,14 +26,14 @@ final class AddCardViewController: SceneViewController, AddCardDisplayLogic, Sce
     let securityCode = SecureField(maxLength: 3)
     private lazy var continueButton = Button("Continue") { [weak self] in self?.screen.submit() }
 
-    init() {
-        super.init(title: "Add card")
+    init(keys: WalletKeys = .standard) {
+        super.init(title: "Add card", keys: keys)
         expiry.formatter = .grouping([2, 2], separator: "/")
         number.isSecret = true
         number.visibleSuffixWhenUnfocused = 4
         securityCode.inputFilter = { ("0"..."9").contains($0) }
         keyBindings = [
-            bind(.submit, .enter, "continue") { [weak self] in self?.screen.submit() },
+            bind(.submit) { [weak self] in self?.screen.submit() },
         ]
     }
 

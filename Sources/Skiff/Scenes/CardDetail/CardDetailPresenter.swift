@@ -10,9 +10,11 @@ protocol CardDetailPresentationLogic: AnyObject {
 final class CardDetailPresenter: CardDetailPresentationLogic, ScenePresentation {
     weak var viewController: (any CardDetailDisplayLogic)?
     private let formatting: Formatting
+    private let keys: WalletKeys
 
-    init(formatting: Formatting = Formatting()) {
+    init(formatting: Formatting = Formatting(), keys: WalletKeys = .standard) {
         self.formatting = formatting
+        self.keys = keys
     }
 
     func presentLoad(response: CardDetail.Load.Response) {
@@ -28,7 +30,7 @@ final class CardDetailPresenter: CardDetailPresentationLogic, ScenePresentation 
                 .init(label: "Status", value: formatting.activation(card.status)),
                 .init(label: "Frozen", value: card.frozen ? "Yes: it cannot be used or activated" : "No"),
             ],
-            hint: card.frozen ? "Unfreeze it with f on Cards." : nil
+            hint: card.frozen ? "Unfreeze it with \(keys.label(for: .freezeCard)) on Cards." : nil
         ))
     }
 }

@@ -15,8 +15,8 @@ final class CardDetailViewController: SceneViewController, CardDetailDisplayLogi
     private let details = Form(spacing: 0)
     private let hint = Label("", style: .muted)
 
-    init() {
-        super.init(title: "Card")
+    init(keys: WalletKeys = .standard) {
+        super.init(title: "Card", keys: keys)
     }
 
     override func viewDidLoad() {

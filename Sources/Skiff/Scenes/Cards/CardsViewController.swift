@@ -6,7 +6,7 @@ protocol CardsDisplayLogic: AnyObject {
     func displayRemove(viewModel: Cards.Remove.ViewModel)
 }
 
-/// Every card on the account; Enter opens one, `f` freezes or unfreezes it, `d` removes an added card.
+/// Every card on the account; Enter opens one; the key map's keys freeze or unfreeze it, or remove an added card.
 @MainActor
 final class CardsViewController: SceneViewController, CardsDisplayLogic, SceneDisplay, ListViewDataSource {
     var interactor: (any CardsBusinessLogic)?
@@ -17,8 +17,8 @@ final class CardsViewController: SceneViewController, CardsDisplayLogic, SceneDi
     private let spinner = Spinner("Loading…")
     private var rows: [Cards.Update.ViewModel.Row] = []
 
-    init() {
-        super.init(title: "Cards")
+    init(keys: WalletKeys = .standard) {
+        super.init(title: "Cards", keys: keys)
     }
 
     override func viewDidLoad() {
@@ -35,7 +35,7 @@ final class CardsViewController: SceneViewController, CardsDisplayLogic, SceneDi
         interactor?.load(request: .init())
     }
 
-    /// The keys for the selected card: `f` words what it would do, and `d` is offered only for an added card.
+    /// The keys for the selected card: freezing words what it would do, and removing is offered only for an added card.
     private func updateKeys() {
         guard let index = list.selectedIndex, rows.indices.contains(index) else {
             keyBindings = []
@@ -43,13 +43,13 @@ final class CardsViewController: SceneViewController, CardsDisplayLogic, SceneDi
         }
         let row = rows[index]
         var bindings = [
-            KeyBinding(.character("f"), row.freezeHelp) { [weak self] in
+            bind(.freezeCard, row.freezeHelp) { [weak self] in
                 guard let self, let index = self.list.selectedIndex else { return }
                 self.interactor?.freeze(request: .init(index: index))
             },
         ]
         if row.canRemove {
-            bindings.append(KeyBinding(.character("d"), "remove card") { [weak self] in
+            bindings.append(bind(.removeCard) { [weak self] in
                 guard let self, let index = self.list.selectedIndex else { return }
                 self.interactor?.remove(request: .init(index: index))
             })

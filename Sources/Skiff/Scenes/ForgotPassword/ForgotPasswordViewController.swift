@@ -22,12 +22,12 @@ final class ForgotPasswordViewController: SceneViewController, ForgotPasswordDis
     let confirmPassword = SecureField(maxLength: 128)
     private lazy var submitButton = Button("Send code") { [weak self] in self?.screen.submit() }
 
-    init() {
-        super.init(title: "Forgot password")
+    init(keys: WalletKeys = .standard) {
+        super.init(title: "Forgot password", keys: keys)
         keyBindings = [
-            bind(.submit, .enter, "continue") { [weak self] in self?.screen.submit() },
+            bind(.submit) { [weak self] in self?.screen.submit() },
             // The same as Enter; the banner names it when a request could not reach the server.
-            bind(.retry, .ctrl("r"), "retry", showsInStatusBar: false) { [weak self] in self?.screen.submit() },
+            bind(.retry, showsInStatusBar: false) { [weak self] in self?.screen.submit() },
         ]
     }
 

@@ -21,7 +21,14 @@ enum Home {
         /// Set while the data shown is from the cache: when it was saved.
         var cachedAt: Date?
         /// A one-off note for the person (a card was added, …).
-        var notice: String?
+        var notice: Notice?
+
+        /// A note, worded; or one the Presenter words because it names keys.
+        enum Notice: Hashable, Sendable {
+            case text(String)
+            /// The Skiff card to activate is frozen: where to unfreeze it.
+            case unfreezeCardFirst
+        }
 
         init() {}
     }

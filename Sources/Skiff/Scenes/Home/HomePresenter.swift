@@ -12,11 +12,13 @@ protocol HomePresentationLogic: AnyObject {
 final class HomePresenter: HomePresentationLogic, ScenePresentation {
     weak var viewController: (any HomeDisplayLogic)?
     private let formatting: Formatting
+    private let keys: WalletKeys
     private var lastUpdate: Home.Update.Response?
     private var lastSpending: Home.LoadSpending.Response?
 
-    init(formatting: Formatting = Formatting()) {
+    init(formatting: Formatting = Formatting(), keys: WalletKeys = .standard) {
         self.formatting = formatting
+        self.keys = keys
         formatting.privacy?.observe(self) { presenter in
             if let last = presenter.lastUpdate { presenter.presentUpdate(response: last) }
             if let spending = presenter.lastSpending { presenter.presentLoadSpending(response: spending) }
@@ -160,7 +162,13 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
             let offline = "Offline: showing data from \(formatting.dayAndTime(cachedAt))."
             return BannerMessage(.error, [offline, connectionProblem(error)].compactMap { $0 }.joined(separator: " "), prompts: retry)
         }
-        if let notice = state.notice { return BannerMessage(.info, notice) }
+        switch state.notice {
+        case .text(let notice): return BannerMessage(.info, notice)
+        case .unfreezeCardFirst:
+            let freeze = keys.label(for: .freezeCard), cards = keys.label(for: .openCards)
+            return BannerMessage(.info, "Your Skiff card is frozen. Unfreeze it first (\(freeze) on Cards, \(cards) from Home).")
+        case nil: break
+        }
         if let cachedAt = state.cachedAt, state.activity == .loading {
             return BannerMessage(.info, "Showing data from \(formatting.dayAndTime(cachedAt)) · refreshing…")
         }

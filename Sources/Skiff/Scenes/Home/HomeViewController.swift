@@ -18,7 +18,7 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     private let balance = Label("", style: .title, alignment: .trailing)
     private let unread = Label("", style: .muted, alignment: .trailing)
     private let cards = VStack(spacing: 0)
-    private lazy var cardsPanel = Panel(title: "Cards · c to manage", content: cards)
+    private lazy var cardsPanel = Panel(title: "Cards · \(keys.label(for: .openCards)) to manage", content: cards)
     private let banner = Banner()
     let transactions = ListView(emptyText: "Loading transactions…")
     private lazy var transactionsPanel = Panel(title: "Transactions", content: transactions)
@@ -39,30 +39,30 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     }
     private var cardRows: [Home.Update.ViewModel.CardRow] = []
 
-    init() {
-        super.init(title: "Home")
+    init(keys: WalletKeys = .standard) {
+        super.init(title: "Home", keys: keys)
         keyBindings = [
-            bind(.addCard, .character("a"), "add card") { [weak self] in
+            bind(.addCard) { [weak self] in
                 self?.interactor?.navigate(request: .init(destination: .addCard))
             },
-            bind(.activateCard, .character("v"), "activate card") { [weak self] in
+            bind(.activateCard) { [weak self] in
                 self?.interactor?.navigate(request: .init(destination: .activateCard))
             },
             // Named in the cards panel's title instead of the status bar, which has no room left for it at 100 columns.
-            KeyBinding(.character("c"), "cards", showsInStatusBar: false) { [weak self] in
+            bind(.openCards, showsInStatusBar: false) { [weak self] in
                 self?.interactor?.navigate(request: .init(destination: .cards))
             },
-            KeyBinding(.character("n"), "notifications") { [weak self] in
+            bind(.openNotifications) { [weak self] in
                 self?.interactor?.navigate(request: .init(destination: .notifications))
             },
-            KeyBinding(.character("/"), "search") { [weak self] in self?.openSearch() },
-            bind(.refresh, .character("r"), "refresh") { [weak self] in self?.interactor?.refresh(request: .init()) },
+            bind(.search) { [weak self] in self?.openSearch() },
+            bind(.refresh) { [weak self] in self?.interactor?.refresh(request: .init()) },
             // Kept off the status bar, which is full at 100 columns; `?` lists it.
-            KeyBinding(.character("s"), "show or hide spending", showsInStatusBar: false) { [weak self] in
+            bind(.toggleSpending, showsInStatusBar: false) { [weak self] in
                 self?.interactor?.toggleSpending(request: .init())
             },
-            KeyBinding(.character("L"), "log out") { [weak self] in self?.interactor?.logout(request: .init()) },
-            KeyBinding(.character("q"), "quit") { [weak self] in self?.application?.quit() },
+            bind(.logout) { [weak self] in self?.interactor?.logout(request: .init()) },
+            bind(.quit) { [weak self] in self?.application?.quit() },
         ]
     }
 
@@ -152,7 +152,7 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     func listView(_ listView: ListView, rowAt index: Int) -> ListRow {
         if let row = shownRows[index] { return row }
         let row = rows[index]
-        let shown = ListRow(row.text, detail: row.amount)
+        let shown = ListRow(row.text, detail: row.amount, detailStyle: row.isIncoming ? .positive : nil)
         // The rows on screen, formatted once for this view model rather than once per frame (dates and amounts
         // cost more than drawing them); a few screens' worth at most.
         if shownRows.count >= 200 { shownRows.removeAll(keepingCapacity: true) }

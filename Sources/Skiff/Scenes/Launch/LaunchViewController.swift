@@ -12,8 +12,8 @@ final class LaunchViewController: SceneViewController, LaunchDisplayLogic, Scene
     private let stack = VStack(spacing: 1)
     private let subtitle = Label("", style: .muted, alignment: .center)
 
-    init() {
-        super.init(title: "Skiff")
+    init(keys: WalletKeys = .standard) {
+        super.init(title: "Skiff", keys: keys)
     }
 
     override func viewDidLoad() {

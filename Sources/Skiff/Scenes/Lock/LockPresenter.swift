@@ -25,7 +25,7 @@ final class LockPresenter: LockPresentationLogic, ScenePresentation {
         viewController?.displayLoad(viewModel: .init(
             message: PromptedText(
                 "\(why) Enter \(whose) password to go back where you were.",
-                prompts: [KeyPrompt(.submit, "unlock"), KeyPrompt(.logout, "log out")]
+                prompts: [KeyPrompt(.submit, "unlock"), KeyPrompt(.logoutWhileTyping, "log out")]
             )
         ))
     }

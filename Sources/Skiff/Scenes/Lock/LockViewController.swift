@@ -18,11 +18,11 @@ final class LockViewController: SceneViewController, LockDisplayLogic, SceneDisp
     let password = SecureField(maxLength: 128)
     private let status = Label("", style: .muted, overflow: .wrap)
 
-    init() {
-        super.init(title: "Locked")
+    init(keys: WalletKeys = .standard) {
+        super.init(title: "Locked", keys: keys)
         keyBindings = [
-            bind(.submit, .enter, "unlock") { [weak self] in self?.unlock() },
-            bind(.logout, .ctrl("o"), "log out") { [weak self] in self?.interactor?.logout(request: .init()) },
+            bind(.submit, "unlock") { [weak self] in self?.unlock() },
+            bind(.logoutWhileTyping) { [weak self] in self?.interactor?.logout(request: .init()) },
         ]
     }
 

@@ -22,15 +22,15 @@ final class LoginViewController: SceneViewController, LoginDisplayLogic, SceneDi
     private lazy var forgotButton = Button("Forgot password") { [weak self] in self?.navigate(.forgotPassword) }
     private let hint = Label("", style: .muted, overflow: .wrap)
 
-    init() {
-        super.init(title: "Log in")
+    init(keys: WalletKeys = .standard) {
+        super.init(title: "Log in", keys: keys)
         keyBindings = [
-            bind(.submit, .enter, "log in") { [weak self] in self?.screen.submit() },
+            bind(.submit, "log in") { [weak self] in self?.screen.submit() },
             // The same as Enter; the banner names it when a request could not reach the server.
-            bind(.retry, .ctrl("r"), "retry", showsInStatusBar: false) { [weak self] in self?.screen.submit() },
-            KeyBinding(.ctrl("n"), "create account") { [weak self] in self?.navigate(.register) },
-            KeyBinding(.ctrl("p"), "forgot password") { [weak self] in self?.navigate(.forgotPassword) },
-            KeyBinding(.ctrl("q"), "quit") { [weak self] in self?.application?.quit() },
+            bind(.retry, showsInStatusBar: false) { [weak self] in self?.screen.submit() },
+            bind(.createAccount) { [weak self] in self?.navigate(.register) },
+            bind(.forgotPassword) { [weak self] in self?.navigate(.forgotPassword) },
+            bind(.quitWhileTyping) { [weak self] in self?.application?.quit() },
         ]
     }
 

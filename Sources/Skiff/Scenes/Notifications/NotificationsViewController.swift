@@ -18,12 +18,12 @@ final class NotificationsViewController: SceneViewController, NotificationsDispl
     private let spinner = Spinner("Loading…")
     private var rows: [Notifications.Update.ViewModel.Row] = []
 
-    init() {
-        super.init(title: "Notifications")
+    init(keys: WalletKeys = .standard) {
+        super.init(title: "Notifications", keys: keys)
         keyBindings = [
-            KeyBinding.described([.enter], "mark read", showsInStatusBar: true),
-            KeyBinding(.character("m"), "mark all read") { [weak self] in self?.interactor?.markAllRead(request: .init()) },
-            bind(.refresh, .character("r"), "reload") { [weak self] in self?.interactor?.load(request: .init()) },
+            describe(.markRead, showsInStatusBar: true),
+            bind(.markAllRead) { [weak self] in self?.interactor?.markAllRead(request: .init()) },
+            bind(.refresh, "reload") { [weak self] in self?.interactor?.load(request: .init()) },
         ]
     }
 

@@ -22,12 +22,12 @@ final class RegisterViewController: SceneViewController, RegisterDisplayLogic, S
     let confirmPassword = SecureField(maxLength: 128)
     private lazy var sendButton = Button("Send code") { [weak self] in self?.screen.submit() }
 
-    init() {
-        super.init(title: "Create account")
+    init(keys: WalletKeys = .standard) {
+        super.init(title: "Create account", keys: keys)
         keyBindings = [
-            bind(.submit, .enter, "send code") { [weak self] in self?.screen.submit() },
+            bind(.submit, "send code") { [weak self] in self?.screen.submit() },
             // The same as Enter; the banner names it when a request could not reach the server.
-            bind(.retry, .ctrl("r"), "retry", showsInStatusBar: false) { [weak self] in self?.screen.submit() },
+            bind(.retry, showsInStatusBar: false) { [weak self] in self?.screen.submit() },
         ]
     }
 

@@ -13,6 +13,8 @@ final class FormScreen<Field: Hashable & Sendable> {
     let error = Banner()
     let spinner = Spinner("Working…")
     private weak var owner: SceneViewController?
+    /// The owner's key map, for the key that cancels.
+    private let keys: WalletKeys
     /// Each field's input, and the row of the form its error goes under.
     private var inputs: [(field: Field, input: TextField, row: View)] = []
     /// Whether a request runs: the spinner turns and submitting does nothing.
@@ -25,6 +27,7 @@ final class FormScreen<Field: Hashable & Sendable> {
     /// `sections` go under the form, before the buttons; `owner` words the banners' key prompts.
     init(intro text: String, sections: [View] = [], owner: SceneViewController) {
         self.owner = owner
+        keys = owner.keys
         intro.text = text
         stack.add(intro)
         stack.add(note)
@@ -113,7 +116,7 @@ final class FormScreen<Field: Hashable & Sendable> {
     /// Turns the spinner on with `activity` ("Logging in…") and how to stop it, or off.
     func setBusy(_ busy: Bool, _ activity: String = "Working…") {
         isBusy = busy
-        spinner.title = "\(activity) (\(Key.escape.label) cancels)"
+        spinner.title = "\(activity) (\(keys.label(for: .back)) cancels)"
         if busy { spinner.start() } else { spinner.stop() }
     }
 }

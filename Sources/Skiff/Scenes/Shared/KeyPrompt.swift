@@ -1,11 +1,5 @@
-/// What a key does on a screen, named so a Presenter's wording can point at it without knowing the key: the
-/// screen's bindings say which key that is.
-enum SceneCommand: Hashable, Sendable {
-    case submit, retry, back, refresh, addCard, activateCard
-    case logout
-}
-
-/// "Press <key> to <purpose>": the purpose is the Presenter's, the key the screen's binding for the command.
+/// "Press <key> to <purpose>": the purpose is the Presenter's, the key the key map's for the command (when the
+/// screen binds it).
 struct KeyPrompt: Hashable, Sendable {
     var command: SceneCommand
     var purpose: String

@@ -5,30 +5,44 @@ import TerminalUI
 /// words key prompts with the keys this screen really binds.
 @MainActor
 class SceneViewController: ViewController {
-    /// The key each command is bound to on this screen; Esc always means `.back`.
-    private var commandKeys: [SceneCommand: Key] = [.back: .escape]
+    /// The app's key map: every binding of this screen is made from it.
+    let keys: WalletKeys
+    /// The commands this screen binds; Esc always means `.back`.
+    private var boundCommands: Set<SceneCommand> = [.back]
 
     /// Called after a key moved the focus away from a view (a form checks that field).
     var onFocusLeave: @MainActor (View) -> Void = { _ in }
 
+    init(title: String, keys: WalletKeys = .standard) {
+        self.keys = keys
+        super.init(title: title)
+    }
+
     /// Esc: the scene decides through its Interactor; the coordinator pops when the Interactor routes away.
     func escapePressed() {}
 
-    /// A binding for `command`: the same data drives the key, the status bar, the help overlay and every
-    /// sentence that names the command's key.
+    /// A binding for `command` with its keys from the key map: the same data drives the key, the status bar, the
+    /// help overlay and every sentence that names the command's key. `help` words what it does on this screen
+    /// when that says more than the map's help ("log in" for a submit).
     func bind(
-        _ command: SceneCommand, _ key: Key, _ help: String, showsInStatusBar: Bool = true,
+        _ command: SceneCommand, _ help: String? = nil, showsInStatusBar: Bool = true,
         action: @escaping @MainActor () -> Void
     ) -> KeyBinding {
-        commandKeys[command] = key
-        return KeyBinding(key, help, showsInStatusBar: showsInStatusBar, action: action)
+        boundCommands.insert(command)
+        return keys.binding(command, help: help, showsInStatusBar: showsInStatusBar, action: action)
+    }
+
+    /// A command whose keys something else handles (a list's Enter), shown in the status bar and the help overlay.
+    func describe(_ command: SceneCommand, _ help: String? = nil, showsInStatusBar: Bool = false) -> KeyBinding {
+        boundCommands.insert(command)
+        return keys.described(command, help: help, showsInStatusBar: showsInStatusBar)
     }
 
     /// The text with its prompts: "Can't reach the server. Press Ctrl-R to retry." A prompt for a command this
     /// screen does not bind is left out.
     func sentence(_ text: PromptedText) -> String {
-        let prompts = text.prompts.compactMap { prompt in
-            commandKeys[prompt.command].map { "\($0.label) to \(prompt.purpose)" }
+        let prompts = text.prompts.filter { boundCommands.contains($0.command) }.map {
+            "\(keys.label(for: $0.command)) to \($0.purpose)"
         }
         guard !prompts.isEmpty else { return text.text }
         let press = "Press " + prompts.joined(separator: ", or ") + "."
@@ -41,7 +55,7 @@ class SceneViewController: ViewController {
         if let previous, previous !== focusedView {
             onFocusLeave(previous)
         }
-        if !handled && key == .escape {
+        if !handled && keys.matches(key, .back) {
             // Also on a root screen, where the navigation controller has nothing to pop.
             escapePressed()
             handled = true

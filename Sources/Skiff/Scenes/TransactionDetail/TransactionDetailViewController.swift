@@ -14,8 +14,8 @@ final class TransactionDetailViewController: SceneViewController, TransactionDet
     private let amount = Label("", style: .title)
     private let details = Form(spacing: 0)
 
-    init() {
-        super.init(title: "Transaction")
+    init(keys: WalletKeys = .standard) {
+        super.init(title: "Transaction", keys: keys)
     }
 
     override func viewDidLoad() {

@@ -16,11 +16,11 @@ final class VerifyPhoneViewController: SceneViewController, VerifyPhoneDisplayLo
     private lazy var verifyButton = Button("Verify") { [weak self] in self?.screen.submit() }
     private lazy var resendButton = Button("Send a new code") { [weak self] in self?.interactor?.resend(request: .init()) }
 
-    init() {
-        super.init(title: "Verify phone")
+    init(keys: WalletKeys = .standard) {
+        super.init(title: "Verify phone", keys: keys)
         keyBindings = [
-            bind(.submit, .enter, "verify") { [weak self] in self?.screen.submit() },
-            bind(.retry, .ctrl("r"), "new code") { [weak self] in self?.interactor?.resend(request: .init()) },
+            bind(.submit, "verify") { [weak self] in self?.screen.submit() },
+            bind(.retry, "new code") { [weak self] in self?.interactor?.resend(request: .init()) },
         ]
     }
 

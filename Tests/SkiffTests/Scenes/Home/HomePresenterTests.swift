@@ -154,9 +154,19 @@ struct HomePresenterTests {
     @Test("a notice is shown once as information")
     func notice() {
         var state = loaded()
-        state.notice = "Visa •••• 4242 added."
+        state.notice = .text("Visa •••• 4242 added.")
         makeSUT().presentUpdate(response: .init(state: state))
         #expect(display.updates.last?.banner == BannerMessage(.info, "Visa •••• 4242 added."))
+    }
+
+    @Test("a frozen card to activate: the notice says where to unfreeze it, with the key map's keys")
+    func unfreezeFirst() {
+        var state = loaded()
+        state.notice = .unfreezeCardFirst
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(display.updates.last?.banner == BannerMessage(
+            .info, "Your Skiff card is frozen. Unfreeze it first (f on Cards, c from Home)."
+        ))
     }
 
     @Test("before anything loads the balance is a dash")

@@ -36,7 +36,7 @@ struct LockPresenterTests {
         makeSUT().presentLoad(response: .init(userName: "Alex Rivera", reason: .idle))
         let viewModel = display.loadViewModels.last
         #expect(viewModel?.message.text.contains("Alex Rivera's password") == true)
-        #expect(viewModel?.message.prompts == [KeyPrompt(.submit, "unlock"), KeyPrompt(.logout, "log out")])
+        #expect(viewModel?.message.prompts == [KeyPrompt(.submit, "unlock"), KeyPrompt(.logoutWhileTyping, "log out")])
     }
 
     @Test("load says why it is locked: no key for a while, locked at the last run, or the server's lock")

@@ -1,0 +1,48 @@
+import TerminalUI
+
+/// What a key does in the wallet, named so a screen binds it and a Presenter's wording points at it without
+/// knowing the key: `WalletKeys.standard` says which key that is.
+enum SceneCommand: Hashable, Sendable, CaseIterable {
+    case submit, retry, back
+    case refresh, search, toggleSpending
+    case addCard, activateCard, openCards, openNotifications
+    case freezeCard, removeCard
+    case markRead, markAllRead
+    case createAccount, forgotPassword
+    case logout, quit
+    /// Log out and quit on a screen where letters type into a field, so their key is not a letter.
+    case logoutWhileTyping, quitWhileTyping
+}
+
+/// The wallet's keys: every scene binds through it, and every sentence that names a key asks it.
+typealias WalletKeys = KeyMap<SceneCommand>
+
+extension KeyMap where Command == SceneCommand {
+    /// The one key map of the app, handed to the scenes through `AppDependencies.keys`.
+    static var standard: WalletKeys {
+        WalletKeys { command in
+            switch command {
+            case .submit: .init(.enter, "continue")
+            case .retry: .init(.ctrl("r"), "retry")
+            case .back: .init(.escape, "back")
+            case .refresh: .init(.character("r"), "refresh")
+            case .search: .init(.character("/"), "search")
+            case .toggleSpending: .init(.character("s"), "show or hide spending")
+            case .addCard: .init(.character("a"), "add card")
+            case .activateCard: .init(.character("v"), "activate card")
+            case .openCards: .init(.character("c"), "cards")
+            case .openNotifications: .init(.character("n"), "notifications")
+            case .freezeCard: .init(.character("f"), "freeze or unfreeze card")
+            case .removeCard: .init(.character("d"), "remove card")
+            case .markRead: .init(.enter, "mark read")
+            case .markAllRead: .init(.character("m"), "mark all read")
+            case .createAccount: .init(.ctrl("n"), "create account")
+            case .forgotPassword: .init(.ctrl("p"), "forgot password")
+            case .logout: .init(.character("L"), "log out")
+            case .quit: .init(.character("q"), "quit")
+            case .logoutWhileTyping: .init(.ctrl("o"), "log out")
+            case .quitWhileTyping: .init(.ctrl("q"), "quit")
+            }
+        }
+    }
+}
