@@ -21,6 +21,9 @@ struct AppDependencies {
     var clock: SceneClock
     var formatting: Formatting
 
+    /// Ends or forgets the signed-in session, over `auth`, `sessions` and `cache`.
+    var session: SessionWorker { SessionWorker(auth: auth, sessions: sessions, cache: cache) }
+
     init(
         auth: any AuthWorking, account: any AccountWorking, cards: any CardWorking,
         notifications: any NotificationsWorking, sessions: any SessionStoring, preferences: any PreferencesStoring,
