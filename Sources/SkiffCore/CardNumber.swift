@@ -75,6 +75,12 @@ public struct CardNumber: Hashable, Sendable, Redacted {
         return digits
     }
 
+    /// The brand the leading digits of a number as typed show, valid or not (spaces, dashes and other characters
+    /// are skipped): what a security code is checked against before the number is complete.
+    public static func brand(typed raw: String) -> CardBrand {
+        CardBrand.detect(raw.filter(\.isASCIIDigit))
+    }
+
     /// The Luhn (mod 10) check.
     public static func passesLuhn(_ digits: String) -> Bool {
         var sum = 0
