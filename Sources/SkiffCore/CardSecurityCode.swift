@@ -1,7 +1,7 @@
 /// The 3 or 4 digits printed on a card. Checked, used once, never stored.
 public enum CardSecurityCode {
     /// How many digits a security code of any brand has.
-    public static let anyBrandLengths = 3...4
+    static let anyBrandLengths = 3...4
 
     /// Why a security code was refused.
     public enum Problem: Error, Hashable, Sendable {

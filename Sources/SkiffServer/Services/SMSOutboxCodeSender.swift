@@ -10,10 +10,10 @@ import Darwin
 /// (mode 0600) and its directory when needed. A development channel: the codes sit there in clear, so the file
 /// must be a regular file only its owner may read or write (`OwnerOnlyFile`), and a symbolic link is refused, not
 /// followed. Off loopback a server uses it only when asked (`SkiffServerConfiguration.allowsSMSOutboxOffLoopback`).
-public struct SMSOutboxCodeSender: CodeSender {
+struct SMSOutboxCodeSender: CodeSender {
     public let path: String
 
-    public init(path: String) {
+    init(path: String) {
         self.path = path
     }
 
