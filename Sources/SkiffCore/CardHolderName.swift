@@ -5,32 +5,20 @@ public enum CardHolderName {
     /// The most code points a holder name may have: the contract's `PersonName`.
     public static let maxLength = FullName.maxLength
 
-    /// Why a holder name was refused.
-    public enum Problem: Error, Hashable, Sendable {
-        case empty
-        case tooLong
-        case controlCharacters
+    /// Why a holder name was refused: a name's reason, worded for a card.
+    public struct Problem: Error, Hashable, Sendable {
+        public let reason: FullName.Problem
+
+        public init(_ reason: FullName.Problem) {
+            self.reason = reason
+        }
 
         /// A sentence a person can act on; the client shows it under the field, the server sends it for `holderName`.
-        public var message: String {
-            switch self {
-            case .empty: "Enter the name printed on the card."
-            case .tooLong: FullName.Problem.tooLong.message
-            case .controlCharacters: FullName.Problem.controlCharacters.message
-            }
-        }
+        public var message: String { reason == .empty ? "Enter the name printed on the card." : reason.message }
     }
 
     /// Checks the name and returns it trimmed of spaces.
     public static func validate(_ raw: String) throws(Problem) -> String {
-        do {
-            return try FullName.validate(raw)
-        } catch {
-            switch error {
-            case .empty: throw .empty
-            case .tooLong: throw .tooLong
-            case .controlCharacters: throw .controlCharacters
-            }
-        }
+        do { return try FullName.validate(raw) } catch { throw Problem(error) }
     }
 }

@@ -8,19 +8,19 @@ struct CardRulesTests {
     @Test("a holder name is trimmed; empty, too long or with control characters it is refused")
     func holderName() throws {
         #expect(try CardHolderName.validate("  Sam Carter ") == "Sam Carter")
-        #expect(throws: CardHolderName.Problem.empty) { try CardHolderName.validate("   ") }
-        #expect(throws: CardHolderName.Problem.tooLong) {
+        #expect(throws: CardHolderName.Problem(.empty)) { try CardHolderName.validate("   ") }
+        #expect(throws: CardHolderName.Problem(.tooLong)) {
             try CardHolderName.validate(String(repeating: "a", count: CardHolderName.maxLength + 1))
         }
-        #expect(throws: CardHolderName.Problem.controlCharacters) { try CardHolderName.validate("Sam\u{7}Carter") }
+        #expect(throws: CardHolderName.Problem(.controlCharacters)) { try CardHolderName.validate("Sam\u{7}Carter") }
         #expect(CardHolderName.maxLength == 100, "the contract's PersonName")
     }
 
     @Test("the holder name's sentences: an empty field names the card; the rest are a name's")
     func holderNameMessages() {
-        #expect(CardHolderName.Problem.empty.message == "Enter the name printed on the card.")
-        #expect(CardHolderName.Problem.tooLong.message == "Use at most 100 characters.")
-        #expect(CardHolderName.Problem.controlCharacters.message == "A name holds no control characters.")
+        #expect(CardHolderName.Problem(.empty).message == "Enter the name printed on the card.")
+        #expect(CardHolderName.Problem(.tooLong).message == "Use at most 100 characters.")
+        #expect(CardHolderName.Problem(.controlCharacters).message == "A name holds no control characters.")
     }
 
     @Test("the last four are exactly four ASCII digits", arguments: ["", "123", "12345", "12a4", "１２３４", "12 4"])

@@ -95,7 +95,7 @@ struct CardRoutesTests {
             #expect(reply.errorMessages == [
                 "number": CardNumber.Problem.tooShort.message,
                 "cvc": CardSecurityCode.Problem.wrongLength(expected: 4).message,
-                "holderName": CardHolderName.Problem.empty.message,
+                "holderName": CardHolderName.Problem(.empty).message,
             ])
             let issued = try #require(try await client.send(.get, "/v1/cards", token: user.token).array.first?["id"] as? String)
             let last4 = try await client.send(
