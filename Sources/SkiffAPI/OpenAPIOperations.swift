@@ -11,18 +11,33 @@ package struct OpenAPIOperation: Hashable, Sendable {
     package var needsNoCredentials: Bool
     /// True when the operation says `x-skiff-allowed-while-locked: true`: a locked session may call it.
     package var isAllowedWhileLocked: Bool
+    /// Whether the operation takes an `Idempotency-Key` header parameter (its own or its path's, inline or by
+    /// `$ref`), and whether it must be sent; nil when it takes none.
+    package var idempotencyKey: IdempotencyKeyUse?
 
-    package init(id: String, method: String, path: String, needsNoCredentials: Bool, isAllowedWhileLocked: Bool = false) {
+    /// How an operation takes an `Idempotency-Key`.
+    package enum IdempotencyKeyUse: Hashable, Sendable {
+        /// `required: true`: the operation creates something, and a retry with the key replays the first answer.
+        case required
+        /// Not required: a retry with the key is answered again instead of refused (a code's single use).
+        case optional
+    }
+
+    package init(
+        id: String, method: String, path: String, needsNoCredentials: Bool, isAllowedWhileLocked: Bool = false,
+        idempotencyKey: IdempotencyKeyUse? = nil
+    ) {
         self.id = id
         self.method = method
         self.path = path
         self.needsNoCredentials = needsNoCredentials
         self.isAllowedWhileLocked = isAllowedWhileLocked
+        self.idempotencyKey = idempotencyKey
     }
 }
 
 /// Reads the operations of an OpenAPI document written in block-style YAML, as `openapi.yaml` is: enough of
-/// YAML to follow `paths`, their methods, `operationId` and `security`, nothing more.
+/// YAML to follow `paths`, their methods, `operationId`, `security` and header `parameters`, nothing more.
 package enum OpenAPIOperations {
     private static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
@@ -31,17 +46,45 @@ package enum OpenAPIOperations {
         let root = outline(document)
         let documentNeedsNoCredentials = root.child("security").map(isEmptySecurity) ?? true
         var operations: [OpenAPIOperation] = []
+        let components = root.child("components")?.child("parameters")
         for path in root.child("paths")?.children ?? [] {
             for operation in path.children where methods.contains(operation.key) {
                 guard let id = operation.child("operationId")?.value, !id.isEmpty else { continue }
+                let parameters = [path, operation].flatMap { $0.child("parameters")?.children ?? [] }
+                    .map { parameter($0, components: components) }
+                let idempotencyKey = parameters.first {
+                    $0["name"] == idempotencyKeyHeader && $0["in"] == "header"
+                }
                 operations.append(OpenAPIOperation(
                     id: id, method: operation.key, path: path.key,
                     needsNoCredentials: operation.child("security").map(isEmptySecurity) ?? documentNeedsNoCredentials,
-                    isAllowedWhileLocked: operation.child("x-skiff-allowed-while-locked")?.value == "true"
+                    isAllowedWhileLocked: operation.child("x-skiff-allowed-while-locked")?.value == "true",
+                    idempotencyKey: idempotencyKey.map { $0["required"] == "true" ? .required : .optional }
                 ))
             }
         }
         return operations
+    }
+
+    /// The header that makes a request safe to retry.
+    package static let idempotencyKeyHeader = "Idempotency-Key"
+
+    /// A parameter's scalar fields (`name`, `in`, `required` …), written inline (`- name: …` and the lines under
+    /// it) or as `- $ref: '#/components/parameters/<Name>'`, looked up in `components`.
+    private static func parameter(_ item: Node, components: Node?) -> [String: String] {
+        var fields: [String: String] = [:]
+        let first = entry(item.value)
+        for (key, value) in [(first.key, first.value)] + item.children.map({ ($0.key, $0.value) }) {
+            fields[key] = value.trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
+        }
+        let prefix = "#/components/parameters/"
+        if let reference = fields["$ref"], reference.hasPrefix(prefix),
+           let component = components?.child(String(reference.dropFirst(prefix.count))) {
+            return component.children.reduce(into: [:]) { fields, node in
+                fields[node.key] = node.value.trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
+            }
+        }
+        return fields
     }
 
     /// A `security` entry that lists no requirement: `security: []`.

@@ -15,6 +15,18 @@ package enum SkiffContract {
         operations.filter(\.isAllowedWhileLocked).map(\.id)
     )
 
+    /// The operations that take a required `Idempotency-Key`: they create something, and a retry with the same
+    /// key replays the first answer.
+    package static let idempotentOperationIDs: Set<String> = Set(
+        operations.filter { $0.idempotencyKey == .required }.map(\.id)
+    )
+
+    /// The operations that take an optional `Idempotency-Key`: they consume a one-time code, and a retry with the
+    /// key is answered again instead of refused.
+    package static let replayableOperationIDs: Set<String> = Set(
+        operations.filter { $0.idempotencyKey == .optional }.map(\.id)
+    )
+
     /// The text of `openapi.yaml`.
     package static var document: String {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"),

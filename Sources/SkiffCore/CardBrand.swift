@@ -27,7 +27,7 @@ public enum CardBrand: String, Sendable, Codable, CaseIterable {
     public var securityCodeLength: Int { self == .amex ? 4 : 3 }
 
     /// The lengths a number of this brand may have.
-    public var validLengths: [Int] {
+    var validLengths: [Int] {
         switch self {
         case .visa: [13, 16, 19]
         case .mastercard: [16]

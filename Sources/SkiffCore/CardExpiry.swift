@@ -26,9 +26,11 @@ public struct CardExpiry: Hashable, Sendable, Codable, CustomStringConvertible {
         }
     }
 
-    /// Checks month and year against `now` (UTC): not in the past, at most 20 years ahead.
+    /// Checks month and year against `now` (UTC): not in the past, at most 20 years ahead. A year of two digits
+    /// or fewer (0–99) is taken as 20YY, as typed on a form and as the contract allows.
     public init(month: Int, year: Int, now: Date) throws(Problem) {
         guard (1...12).contains(month) else { throw .invalidMonth }
+        let year = (0...99).contains(year) ? 2000 + year : year
         let current = CardExpiry.yearMonth(of: now)
         if year < current.year || (year == current.year && month < current.month) { throw .expired }
         guard year <= current.year + 20 else { throw .tooFarAhead }
@@ -53,8 +55,7 @@ public struct CardExpiry: Hashable, Sendable, Codable, CustomStringConvertible {
               parts[0].allSatisfy(\.isASCIIDigit), parts[1].allSatisfy(\.isASCIIDigit),
               let month = Int(parts[0]), let rawYear = Int(parts[1])
         else { throw .malformed }
-        let year = parts[1].count == 2 ? 2000 + rawYear : rawYear
-        return try CardExpiry(month: month, year: year, now: now)
+        return try CardExpiry(month: month, year: rawYear, now: now)
     }
 
     /// `04/29`.

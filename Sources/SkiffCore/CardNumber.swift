@@ -3,7 +3,7 @@
 /// It is `Redacted` (brand and last four) so that a number never lands whole in a log by accident.
 public struct CardNumber: Hashable, Sendable, Redacted {
     /// How many digits any card number may have.
-    public static let lengthRange = 12...19
+    static let lengthRange = 12...19
 
     /// The digits, and only the digits. Handle with care: this is the one place the whole number lives.
     public let digits: String
@@ -75,6 +75,12 @@ public struct CardNumber: Hashable, Sendable, Redacted {
         return digits
     }
 
+    /// The brand the leading digits of a number as typed show, valid or not (spaces, dashes and other characters
+    /// are skipped): what a security code is checked against before the number is complete.
+    public static func brand(typed raw: String) -> CardBrand {
+        CardBrand.detect(raw.filter(\.isASCIIDigit))
+    }
+
     /// The Luhn (mod 10) check.
     public static func passesLuhn(_ digits: String) -> Bool {
         var sum = 0
@@ -91,7 +97,7 @@ public struct CardNumber: Hashable, Sendable, Redacted {
     }
 
     /// Splits digits into the brand's groups: `4242424242424242` → `4242 4242 4242 4242`, Amex 4-6-5.
-    public static func grouped(_ digits: String, brand: CardBrand? = nil) -> String {
+    static func grouped(_ digits: String, brand: CardBrand? = nil) -> String {
         let groups = (brand ?? CardBrand.detect(digits)).grouping
         var out = ""
         var rest = Substring(digits)

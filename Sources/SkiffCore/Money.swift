@@ -11,10 +11,10 @@ public struct Money: Hashable, Sendable, Codable {
     }
 
     /// How many digits the currency's minor unit has (2 for USD, 0 for JPY, 3 for KWD).
-    public var minorDigits: Int { Money.minorDigits(for: currency) }
+    var minorDigits: Int { Money.minorDigits(for: currency) }
 
     /// Minor-unit digits of an ISO 4217 code; 2 for any code not listed.
-    public static func minorDigits(for currency: String) -> Int {
+    static func minorDigits(for currency: String) -> Int {
         switch currency.uppercased() {
         case "JPY", "KRW", "VND", "CLP", "ISK", "HUF", "UGX", "XAF", "XOF": 0
         case "KWD", "BHD", "OMR", "JOD", "TND", "LYD", "IQD": 3
@@ -23,7 +23,7 @@ public struct Money: Hashable, Sendable, Codable {
     }
 
     /// The symbol shown before the amount, or the code followed by a space where there is no common symbol.
-    public var symbol: String {
+    var symbol: String {
         switch currency {
         case "USD": "$"
         case "EUR": "€"

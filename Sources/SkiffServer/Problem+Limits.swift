@@ -1,9 +1,10 @@
 import Foundation
+import SkiffAPI
 
 extension Problem {
     static func codeLimitReached(retryAfter seconds: Int) -> Problem {
         Problem(
-            status: .tooManyRequests, slug: "code-limit-reached", title: "Too many codes were asked for.",
+            status: .tooManyRequests, kind: .codeLimitReached, title: "Too many codes were asked for.",
             detail: "No more codes can be sent to this number or its country, or asked for from this network, for now. "
                 + "Try again in \(seconds) seconds.",
             retryAfterSeconds: seconds
@@ -12,7 +13,7 @@ extension Problem {
 
     static func codeTriesPaused(retryAfter seconds: Int) -> Problem {
         Problem(
-            status: .tooManyRequests, slug: "code-tries-paused", title: "Too many wrong codes for this number.",
+            status: .tooManyRequests, kind: .codeTriesPaused, title: "Too many wrong codes for this number.",
             detail: "Codes for this number cannot be checked for now. Try again in \(seconds) seconds.",
             retryAfterSeconds: seconds
         )
@@ -20,7 +21,7 @@ extension Problem {
 
     static func authRequestsLimited(retryAfter seconds: Int) -> Problem {
         Problem(
-            status: .tooManyRequests, slug: "too-many-requests", title: "Too many requests from this address.",
+            status: .tooManyRequests, kind: .tooManyRequests, title: "Too many requests from this address.",
             detail: "Slow down: try again in \(seconds) seconds.", retryAfterSeconds: seconds
         )
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import SkiffAPI
 
 /// An error that answers the request as an RFC 9457 problem document (`application/problem+json`).
 ///
@@ -13,8 +14,8 @@ struct Problem: Error, Sendable, Equatable {
     }
 
     var status: HTTPResponse.Status
-    /// The last part of the type URI, such as `validation`.
-    var slug: String
+    /// What kind of problem it is: its type URI, from the one list of them.
+    var kind: ProblemType
     var title: String
     var detail: String?
     var errors: [FieldError] = []
@@ -23,13 +24,13 @@ struct Problem: Error, Sendable, Equatable {
     var allowedMethods: [String] = []
 
     /// `urn:skiff:problem:<slug>`.
-    var type: String { "urn:skiff:problem:" + slug }
+    var type: String { kind.uri(status: Int(status.code)) }
 }
 
 extension Problem {
     static func validation(_ errors: [FieldError]) -> Problem {
         Problem(
-            status: .badRequest, slug: "validation", title: "Some fields are not valid.",
+            status: .badRequest, kind: .validation, title: "Some fields are not valid.",
             detail: "Correct the fields listed in errors and try again.", errors: errors
         )
     }
@@ -43,114 +44,114 @@ extension Problem {
     /// request breaks the schema itself.
     static func unprocessable(_ errors: [FieldError]) -> Problem {
         Problem(
-            status: .unprocessableContent, slug: "validation", title: "Some fields are not valid.",
+            status: .unprocessableContent, kind: .validation, title: "Some fields are not valid.",
             detail: "Correct the fields listed in errors and try again.", errors: errors
         )
     }
 
     static func badRequest(_ detail: String, errors: [FieldError] = []) -> Problem {
-        Problem(status: .badRequest, slug: "bad-request", title: "The request is not valid.", detail: detail, errors: errors)
+        Problem(status: .badRequest, kind: .badRequest, title: "The request is not valid.", detail: detail, errors: errors)
     }
 
     static let unauthorized = Problem(
-        status: .unauthorized, slug: "unauthorized", title: "Sign in to continue.",
+        status: .unauthorized, kind: .unauthorized, title: "Sign in to continue.",
         detail: "The session token is missing, expired or revoked."
     )
 
     /// 423, not 401: the session is not gone, and a client that reads every 401 as "signed out" (and forgets the
     /// token, as Skiff's did) must not forget the token that the password will open again.
     static let sessionLocked = Problem(
-        status: HTTPResponse.Status(code: 423, reasonPhrase: "Locked"), slug: "session-locked",
+        status: HTTPResponse.Status(code: 423, reasonPhrase: "Locked"), kind: .sessionLocked,
         title: "This session is locked.",
         detail: "Unlock it with the password (POST /v1/session/unlock), or log out."
     )
 
     static let invalidCredentials = Problem(
-        status: .unauthorized, slug: "invalid-credentials", title: "The phone number or password is not right.",
+        status: .unauthorized, kind: .invalidCredentials, title: "The phone number or password is not right.",
         detail: "Check the phone number and password and try again."
     )
 
     static let wrongPassword = Problem(
-        status: .unprocessableContent, slug: "wrong-password", title: "The password is not right.",
+        status: .unprocessableContent, kind: .wrongPassword, title: "The password is not right.",
         detail: "Check the password and try again.",
         errors: [FieldError(field: "password", message: "The password is not right.")]
     )
 
     static func tooManyAttempts(retryAfter seconds: Int) -> Problem {
         Problem(
-            status: .tooManyRequests, slug: "too-many-attempts", title: "Too many failed attempts.",
+            status: .tooManyRequests, kind: .tooManyAttempts, title: "Too many failed attempts.",
             detail: "Sign-in is paused for this number. Try again in \(seconds) seconds.", retryAfterSeconds: seconds
         )
     }
 
     static func codeRateLimited(retryAfter seconds: Int) -> Problem {
         Problem(
-            status: .tooManyRequests, slug: "code-rate-limited", title: "A code was sent moments ago.",
+            status: .tooManyRequests, kind: .codeRateLimited, title: "A code was sent moments ago.",
             detail: "Wait \(seconds) seconds before asking for another code.", retryAfterSeconds: seconds
         )
     }
 
     static func invalidCode(attemptsLeft: Int) -> Problem {
         Problem(
-            status: .unprocessableContent, slug: "invalid-code", title: "The code is not right.",
+            status: .unprocessableContent, kind: .invalidCode, title: "The code is not right.",
             detail: "Check the code and try again (\(attemptsLeft) \(attemptsLeft == 1 ? "try" : "tries") left).",
             errors: [FieldError(field: "code", message: "The code is not right.")]
         )
     }
 
     static let codeExpired = Problem(
-        status: .unprocessableContent, slug: "code-expired", title: "This code is no longer valid.",
+        status: .unprocessableContent, kind: .codeExpired, title: "This code is no longer valid.",
         detail: "The code has expired, was already used, or was entered wrongly too often. Ask for a new one."
     )
 
     static let notFound = Problem(
-        status: .notFound, slug: "not-found", title: "Not found.", detail: "There is nothing at this address."
+        status: .notFound, kind: .notFound, title: "Not found.", detail: "There is nothing at this address."
     )
 
     static let phoneRegistered = Problem(
-        status: .conflict, slug: "phone-registered", title: "This number already has an account.",
+        status: .conflict, kind: .phoneRegistered, title: "This number already has an account.",
         detail: "Sign in, or reset the password if it is forgotten."
     )
 
     static let duplicateCard = Problem(
-        status: .conflict, slug: "duplicate-card", title: "This card is already added.",
+        status: .conflict, kind: .duplicateCard, title: "This card is already added.",
         detail: "A card with this number is already on the account."
     )
 
     static let cardNotRemovable = Problem(
-        status: .conflict, slug: "card-not-removable", title: "This card cannot be removed.",
+        status: .conflict, kind: .cardNotRemovable, title: "This card cannot be removed.",
         detail: "Only external cards can be removed; the card issued by Skiff stays on the account."
     )
 
     static let cardAlreadyActive = Problem(
-        status: .conflict, slug: "card-already-active", title: "This card needs no activation.",
+        status: .conflict, kind: .cardAlreadyActive, title: "This card needs no activation.",
         detail: "Only an inactive issued card can be activated."
     )
 
     static let cardFrozen = Problem(
-        status: .conflict, slug: "card-frozen", title: "This card is frozen.",
+        status: .conflict, kind: .cardFrozen, title: "This card is frozen.",
         detail: "Unfreeze the card before activating it."
     )
 
     static let idempotencyInProgress = Problem(
-        status: .conflict, slug: "idempotency-in-progress", title: "The first request with this key is still running.",
+        status: .conflict, kind: .idempotencyInProgress, title: "The first request with this key is still running.",
         detail: "Retry with the same Idempotency-Key once it has finished."
     )
 
     static let idempotencyMismatch = Problem(
-        status: .unprocessableContent, slug: "idempotency-key-reused", title: "This Idempotency-Key was used for another request.",
+        status: .unprocessableContent, kind: .idempotencyKeyReused, title: "This Idempotency-Key was used for another request.",
         detail: "Use a new Idempotency-Key for a different request body."
     )
 
     static func payloadTooLarge(limit: Int) -> Problem {
         Problem(
-            status: .contentTooLarge, slug: "payload-too-large", title: "The request body is too large.",
+            status: .contentTooLarge, kind: .payloadTooLarge, title: "The request body is too large.",
             detail: "Send at most \(limit / 1024) KiB."
         )
     }
 
     static let nonCanonicalPath = Problem(
-        status: .badRequest, slug: "non-canonical-path", title: "This address is not written in its plain form.",
+        status: .badRequest, kind: .nonCanonicalPath, title: "This address is not written in its plain form.",
         detail: "Send the path without empty, '.' or '..' segments, encoded '/', '.' or '\\', or a trailing '/'."
     )
 
@@ -161,19 +162,19 @@ extension Problem {
 
     static func methodNotAllowed(allowed: [String]) -> Problem {
         Problem(
-            status: .methodNotAllowed, slug: "method-not-allowed", title: "This address does not take that method.",
+            status: .methodNotAllowed, kind: .methodNotAllowed, title: "This address does not take that method.",
             detail: "Use one of: \(allowed.joined(separator: ", ")).", allowedMethods: allowed
         )
     }
 
     /// A total of stored amounts that does not fit in 64-bit minor units: the data, not the request, is at fault.
     static let amountsTooLarge = Problem(
-        status: .internalServerError, slug: "amounts-too-large", title: "The amounts are too large to add.",
+        status: .internalServerError, kind: .amountsTooLarge, title: "The amounts are too large to add.",
         detail: "A total of these amounts does not fit in the range amounts are kept in."
     )
 
     static let internalError = Problem(
-        status: .internalServerError, slug: "internal", title: "Something went wrong on the server.",
+        status: .internalServerError, kind: .internal, title: "Something went wrong on the server.",
         detail: "The request could not be completed. Try again later."
     )
 }

@@ -8,35 +8,35 @@ public struct SkiffServerConfiguration: Sendable {
     /// The port; 0 picks a free one (the bound port is reported once the server runs).
     public var port: Int
     /// The certificate and key to speak TLS with; nil serves plain HTTP, which only loopback allows by default.
-    public var tls: TLSFiles?
+    var tls: TLSFiles?
     /// Serves plain HTTP on a non-loopback `host` (behind a TLS proxy), with a warning at every start.
-    public var allowsInsecureHTTP: Bool
+    var allowsInsecureHTTP: Bool
     /// The SQLite file (WAL mode; `-wal` and `-shm` files sit beside it) or the PostgreSQL database.
     public var database: DatabaseLocation
     /// Where `SMSOutboxCodeSender` appends one JSON line per code sent. Ignored when `codeSender` is set.
-    public var smsOutboxPath: String
+    var smsOutboxPath: String
     /// Uses the SMS outbox on a non-loopback `host` (`--sms-outbox-off-loopback`); without it such a server
     /// refuses to start, since the outbox is a development channel that keeps every code in clear.
     public var allowsSMSOutboxOffLoopback = false
     /// Where the server key is generated once (`server.key`, mode 0600) when no key is given, on SQLite only.
     public var dataDirectory: String
     /// The server key as base64 of ≥ 32 bytes (`SKIFF_FINGERPRINT_KEY`).
-    public var fingerprintKey: String?
+    var fingerprintKey: String?
     /// A file holding the server key as base64 of ≥ 32 bytes (`--key-file`); at most one of the two is set.
     /// On PostgreSQL one of them is required, so that every instance uses the same key.
-    public var keyFile: String?
+    var keyFile: String?
     /// The bcrypt cost; 12 in production, 4 in tests.
-    public var bcryptCost: UInt8
+    var bcryptCost: UInt8
     /// Seeds the demo account (`DemoCredentials.demo`) when the database has no user; loopback `host` only.
-    public var seedDemoDataIfEmpty: Bool
+    var seedDemoDataIfEmpty: Bool
     /// Where the server logs. The terminal app routes it to a file; the server never prints on its own.
     public var logger: Logger
     /// The source of time for every expiry, idle timeout and throttle.
     public var clock: any ServerClock
     /// Sends one-time codes; nil uses an `SMSOutboxCodeSender` at `smsOutboxPath`.
-    public var codeSender: (any CodeSender)?
+    var codeSender: (any CodeSender)?
     /// The rules for sessions, codes, throttling and idempotency.
-    public var limits: SkiffServerLimits
+    var limits: SkiffServerLimits
     /// Proxies (IP addresses) whose `X-Forwarded-For` names the client; none by default, so the direct peer is the
     /// client (`ClientAddress`). Entries that are not IP addresses are ignored; `skiff-server` refuses them.
     public var trustedProxies: [String] = []

@@ -21,7 +21,7 @@ public final class SkiffServerInstance: Sendable {
         self.task = task
     }
 
-    public enum StartError: Error, CustomStringConvertible {
+    enum StartError: Error, CustomStringConvertible {
         case stoppedBeforeListening
 
         public var description: String { "The server stopped before it was listening." }

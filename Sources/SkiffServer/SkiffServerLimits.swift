@@ -3,31 +3,31 @@ import Foundation
 /// The numbers behind the security rules. The defaults are the product's rules; tests keep them.
 public struct SkiffServerLimits: Sendable {
     /// A session ends this long after login, however active (12 h).
-    public var sessionLifetime: TimeInterval = 12 * 3600
+    var sessionLifetime: TimeInterval = 12 * 3600
     /// A session ends after this long without a request (30 min).
-    public var sessionIdleTimeout: TimeInterval = 30 * 60
+    var sessionIdleTimeout: TimeInterval = 30 * 60
     /// A session is locked after this long without a request (5 min): until its password is given again
     /// (`POST /v1/session/unlock`) it answers only unlock, lock and logout.
-    public var sessionLockAfter: TimeInterval = 5 * 60
+    var sessionLockAfter: TimeInterval = 5 * 60
     /// Use of a session is written at most this often, to spare the database a write per request; idle times
     /// count from the use last written, so they may end up to this much early.
-    public var sessionTouchInterval: TimeInterval = 60
+    var sessionTouchInterval: TimeInterval = 60
     /// A one-time code is good for 10 minutes.
-    public var codeLifetime: TimeInterval = 10 * 60
+    var codeLifetime: TimeInterval = 10 * 60
     /// Wrong tries that kill a code.
-    public var codeMaxAttempts = 5
+    var codeMaxAttempts = 5
     /// At most one new code per number in this time.
     public var codeResendInterval: TimeInterval = 30
     /// Consecutive failed sign-ins before the number is paused.
     public var loginFailuresBeforeLockout = 5
     /// The first pause; it doubles with every further failure.
-    public var loginFirstLockout: TimeInterval = 30
+    var loginFirstLockout: TimeInterval = 30
     /// The longest pause (15 min).
-    public var loginMaxLockout: TimeInterval = 15 * 60
+    var loginMaxLockout: TimeInterval = 15 * 60
     /// How long a response is kept for its Idempotency-Key.
-    public var idempotencyRetention: TimeInterval = 24 * 3600
+    var idempotencyRetention: TimeInterval = 24 * 3600
     /// The opening balance of a new account, in minor units.
-    public var openingBalanceMinor: Int64 = 100_000
+    var openingBalanceMinor: Int64 = 100_000
     /// The currency of new accounts.
     public var currency = "USD"
 
@@ -40,28 +40,28 @@ public struct SkiffServerLimits: Sendable {
     /// Codes asked for from one client address in any hour, whatever the numbers.
     public var codesPerAddressPerHour = 20
     /// How often the purge deletes what no rule reads any more (`PurgeService`).
-    public var purgeInterval: TimeInterval = 10 * 60
+    var purgeInterval: TimeInterval = 10 * 60
     /// Rows one purge statement deletes at most, so no write holds the database long.
-    public var purgeBatchSize = 1000
+    var purgeBatchSize = 1000
     /// Codes sent to the numbers of one country code in any hour, counted in the database across instances: a
     /// burst of registrations to one country's numbers (SMS pumping through premium-rate ranges) stops here, at a
     /// cost of a pause for that country's new codes until the hour has passed.
-    public var codesPerCountryPerHour = 1_000
+    var codesPerCountryPerHour = 1_000
     /// Requests to `/v1/auth/` one client address may make at once (the token bucket's size).
     public var authRequestBurst = 20
     /// One more `/v1/auth/` request is allowed per client address this often (the bucket's refill).
-    public var authRequestRefillInterval: TimeInterval = 3
+    var authRequestRefillInterval: TimeInterval = 3
 
     /// A new connection must send its first request's head whole within this time (a TLS handshake included), or
     /// it is closed: clients that connect and send headers slowly or never (slowloris) cannot hold sockets.
-    public var requestHeadTimeout: TimeInterval = 10
+    var requestHeadTimeout: TimeInterval = 10
     /// A request's body (64 KiB at most) must have arrived whole this long after its head.
-    public var requestBodyTimeout: TimeInterval = 30
+    var requestBodyTimeout: TimeInterval = 30
     /// A connection that sends nothing while no answer is being written is closed after this time: a kept-alive
     /// connection between requests, or one sending a later request's head slowly.
-    public var connectionIdleTimeout: TimeInterval = 60
+    var connectionIdleTimeout: TimeInterval = 60
     /// Connections open at once; past it, new ones wait in the listen backlog until one closes.
-    public var maxConnections = 512
+    var maxConnections = 512
 
     public init() {}
 }

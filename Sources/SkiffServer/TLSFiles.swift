@@ -5,9 +5,9 @@ import SkiffTLS
 /// The PEM files a server speaks TLS with (`--tls-cert`, `--tls-key`).
 public struct TLSFiles: Sendable, Equatable {
     /// The server's certificate, followed by any intermediates.
-    public var certificateChainPath: String
+    var certificateChainPath: String
     /// The private key of the first certificate.
-    public var privateKeyPath: String
+    var privateKeyPath: String
 
     public init(certificateChainPath: String, privateKeyPath: String) {
         self.certificateChainPath = certificateChainPath
@@ -21,7 +21,7 @@ public struct TLSFiles: Sendable, Equatable {
 
     /// Reads both files and checks that the key belongs to the certificate, so that a bad pair stops the
     /// server before it listens rather than failing every handshake. The versions and suites are `TLSPolicy`'s.
-    public func serverConfiguration() throws(LoadError) -> TLSConfiguration {
+    func serverConfiguration() throws(LoadError) -> TLSConfiguration {
         let certificatePEM = try Self.read(certificateChainPath, what: "The TLS certificate")
         let keyPEM = try Self.read(privateKeyPath, what: "The TLS private key")
         let chain: [NIOSSLCertificate]

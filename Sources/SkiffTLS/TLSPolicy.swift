@@ -5,10 +5,10 @@ import NIOSSL
 /// exchange are refused. TLS 1.3's suites are all AEAD and BoringSSL does not let them be chosen.
 public enum TLSPolicy {
     /// The lowest version either side negotiates.
-    public static let minimumVersion: TLSVersion = .tlsv12
+    static let minimumVersion: TLSVersion = .tlsv12
 
     /// The TLS 1.2 cipher suites offered and accepted, strongest first.
-    public static let tls12CipherSuites: [NIOTLSCipher] = [
+    static let tls12CipherSuites: [NIOTLSCipher] = [
         .TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, .TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
         .TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256, .TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
         .TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,

@@ -19,6 +19,8 @@ struct OpenAPIOperationsTests {
               # a comment
               security: []
               x-skiff-allowed-while-locked: true
+              parameters:
+                - $ref: '#/components/parameters/Key'
               responses:
                 '204': { description: Done. }
           '/v1/items/{id}':
@@ -29,6 +31,9 @@ struct OpenAPIOperationsTests {
               summary: 'Inherits: the document''s bearer requirement.'
             delete:
               operationId: deleteItem
+              parameters:
+                - name: Idempotency-Key
+                  in: header
               security:
                 - bearerAuth: []
           /v1/spaced:
@@ -38,6 +43,13 @@ struct OpenAPIOperationsTests {
         components:
           securitySchemes:
             bearerAuth: { type: http, scheme: bearer }
+          parameters:
+            Key:
+              name: "Idempotency-Key"
+              in: header
+              required: true
+              description: |
+                required: false
         """
 
     @Test("every operation with its method and path, in the document's order")
@@ -57,6 +69,12 @@ struct OpenAPIOperationsTests {
     @Test("only an operation marked x-skiff-allowed-while-locked: true is allowed while locked")
     func allowedWhileLocked() {
         #expect(OpenAPIOperations.parse(document).filter(\.isAllowedWhileLocked).map(\.id) == ["open"])
+    }
+
+    @Test("an Idempotency-Key header parameter, by $ref or inline, marks an operation; required or not")
+    func idempotencyKey() {
+        let operations = OpenAPIOperations.parse(document)
+        #expect(operations.map(\.idempotencyKey) == [.required, nil, .optional, nil])
     }
 
     @Test("without a document-wide requirement, an operation without its own needs no credentials")
@@ -90,5 +108,7 @@ struct OpenAPIOperationsTests {
         #expect(SkiffContract.unauthenticatedOperationIDs.contains("login"))
         #expect(!SkiffContract.unauthenticatedOperationIDs.contains("getMe"))
         #expect(SkiffContract.operationIDsAllowedWhileLocked == ["unlockSession", "lockSession", "logout"])
+        #expect(SkiffContract.idempotentOperationIDs == ["register", "addCard"])
+        #expect(SkiffContract.replayableOperationIDs == ["verifyRegistration", "resetPassword"])
     }
 }

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import SkiffCore
 @testable import SkiffServer
 
 /// A clock the test moves by hand.
@@ -137,6 +138,14 @@ struct Reply: @unchecked Sendable {
     var contentType: String? { headers[.contentType] }
     /// The `field` of every validation error.
     var errorFields: [String] { (json["errors"] as? [[String: Any]] ?? []).compactMap { $0["field"] as? String } }
+    /// Each field's message, by field.
+    var errorMessages: [String: String] {
+        var messages: [String: String] = [:]
+        for error in json["errors"] as? [[String: Any]] ?? [] {
+            if let field = error["field"] as? String, let message = error["message"] as? String { messages[field] = message }
+        }
+        return messages
+    }
     var problemType: String? { json["type"] as? String }
 }
 

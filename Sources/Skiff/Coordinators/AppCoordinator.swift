@@ -43,8 +43,7 @@ final class AppCoordinator: Coordinator {
     /// The server said the session is gone: forget it and go back to Login.
     func sessionDidExpire() {
         guard children.contains(where: { $0 is HomeCoordinator }) else { return }
-        dependencies.sessions.clear()
-        dependencies.cache.clear()
+        dependencies.session.forget()
         showAuth(notice: .sessionEnded)
     }
 

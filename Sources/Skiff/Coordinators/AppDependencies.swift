@@ -23,6 +23,9 @@ struct AppDependencies {
     /// The app's one key map: every scene binds its keys through it, and every sentence that names a key asks it.
     var keys: WalletKeys
 
+    /// Ends or forgets the signed-in session, over `auth`, `sessions` and `cache`.
+    var session: SessionWorker { SessionWorker(auth: auth, sessions: sessions, cache: cache) }
+
     init(
         auth: any AuthWorking, account: any AccountWorking, cards: any CardWorking,
         notifications: any NotificationsWorking, sessions: any SessionStoring, preferences: any PreferencesStoring,

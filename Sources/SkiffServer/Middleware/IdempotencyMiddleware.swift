@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import OpenAPIRuntime
+import SkiffAPI
 
 /// Makes the operations that create something safe to retry: the first answer for a caller's
 /// `Idempotency-Key` is kept for 24 h and replayed for the same request (as `IdempotencyFingerprint` sees it);
@@ -13,14 +14,15 @@ struct IdempotencyMiddleware: ServerMiddleware {
     let retention: TimeInterval
     let logger: Logger
 
-    static let operations: Set<String> = ["register", "addCard"]
-    /// Operations that consume a one-time code and take an optional Idempotency-Key to answer a retry
-    /// (`OneTimeCodeService`); the middleware validates it and hands it on as `replayKey`.
-    static let replayOperations: Set<String> = ["verifyRegistration", "resetPassword"]
+    /// The operations whose contract requires an Idempotency-Key (read from `openapi.yaml` at start).
+    static let operations = SkiffContract.idempotentOperationIDs
+    /// Operations whose contract takes an optional Idempotency-Key: they consume a one-time code and answer a retry
+    /// (`OneTimeCodeService`); the middleware validates the key and hands it on as `replayKey`.
+    static let replayOperations = SkiffContract.replayableOperationIDs
     /// The Idempotency-Key of a `replayOperations` request exactly as sent. The generated handler's header value
     /// is percent-decoded ("a%20b" arrives as "a b"), so it is not what the contract's pattern describes.
     @TaskLocal static var replayKey: String?
-    static let headerName = HTTPField.Name("Idempotency-Key")!
+    static let headerName = HTTPField.Name(OpenAPIOperations.idempotencyKeyHeader)!
     static let replayedHeaderName = HTTPField.Name("Idempotent-Replayed")!
     /// A reservation this old belongs to a request whose server stopped before answering.
     static let abandonedAfter: TimeInterval = 5 * 60
@@ -28,7 +30,7 @@ struct IdempotencyMiddleware: ServerMiddleware {
     /// `key` when it matches the contract's pattern (1 to 255 visible ASCII characters); otherwise a 400 naming the header.
     static func validated(_ key: String) throws -> String {
         guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-            throw Problem.validation(field: "Idempotency-Key", "Send a unique Idempotency-Key header (such as a UUID) of 1 to 255 visible ASCII characters.")
+            throw Problem.validation(field: OpenAPIOperations.idempotencyKeyHeader, "Send a unique Idempotency-Key header (such as a UUID) of 1 to 255 visible ASCII characters.")
         }
         return key
     }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import OpenAPIRuntime
+import SkiffAPI
 
 /// Turns every error into an RFC 9457 `application/problem+json` response. Only `Problem`s speak for
 /// themselves; anything unexpected becomes a bare 500 and is logged by type, never with the request.
@@ -32,7 +33,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         case let httpError as HTTPError:
             if httpError.status == .notFound { return .notFound }
             return Problem(
-                status: httpError.status, slug: "http-\(httpError.status.code)", title: httpError.status.reasonPhrase,
+                status: httpError.status, kind: .http, title: httpError.status.reasonPhrase,
                 detail: httpError.status.code < 500 ? "The request was refused." : "The request could not be completed."
             )
         default:

@@ -58,25 +58,12 @@ enum DemoData {
         if try await isPresent(in: repositories) { return false }
         let now = clock.now()
         let userID = UUID().uuidString.lowercased()
-        let user = UserRecord(
-            id: userID, phone: phone.e164, countryCode: phone.countryCode, nationalNumber: phone.nationalNumber,
-            fullName: demo.fullName, passwordHash: try await passwords.hash(demo.password), balanceMinor: 482_137,
-            currency: limits.currency, createdAt: now.addingTimeInterval(-200 * 86_400)
-        )
-        let welcome = NotificationRecord(
-            id: UUID().uuidString.lowercased(), userID: userID, title: "Welcome to Skiff",
-            body: "Your virtual card is ready. Activate it from the Home screen.", createdAt: user.createdAt,
-            readAt: user.createdAt.addingTimeInterval(600)
-        )
+        let openedAt = now.addingTimeInterval(-200 * 86_400)
         do {
-            try await repositories.accounts.create(NewAccount(
-                user: user,
-                issuedCard: IssuedCard.make(userID: userID, holderName: demo.fullName, key: key, now: now),
-                openingTransaction: NewTransaction(
-                    amountMinor: limits.openingBalanceMinor, currency: limits.currency, merchant: "Skiff",
-                    category: "Opening balance", createdAt: user.createdAt
-                ),
-                welcome: welcome
+            try await repositories.accounts.create(NewAccount.opening(
+                userID: userID, phone: phone.e164, countryCode: phone.countryCode, nationalNumber: phone.nationalNumber,
+                fullName: demo.fullName, passwordHash: try await passwords.hash(demo.password), limits: limits, key: key,
+                now: now, openedAt: openedAt, balanceMinor: 482_137, welcomeReadAt: openedAt.addingTimeInterval(600)
             ))
         } catch RepositoryError.duplicate {
             // Another server on the same database seeded it between the look-up and here.

@@ -63,25 +63,13 @@ public enum SkiffServerSeeder {
                 generatedPassword = made
                 return made
             }()
-            let userID = UUID().uuidString.lowercased()
-            user = UserRecord(
-                id: userID, phone: phone.e164, countryCode: phone.countryCode, nationalNumber: phone.nationalNumber,
-                fullName: name, passwordHash: try await server.auth.passwords.hash(password),
-                balanceMinor: configuration.limits.openingBalanceMinor, currency: configuration.limits.currency,
-                createdAt: now
+            let account = NewAccount.opening(
+                userID: UUID().uuidString.lowercased(), phone: phone.e164, countryCode: phone.countryCode,
+                nationalNumber: phone.nationalNumber, fullName: name, passwordHash: try await server.auth.passwords.hash(password),
+                limits: configuration.limits, key: server.key, now: now, openingBalanceAt: now.addingTimeInterval(-366 * 86_400)
             )
-            try await server.repositories.accounts.create(NewAccount(
-                user: user,
-                issuedCard: IssuedCard.make(userID: userID, holderName: name, key: server.key, now: now),
-                openingTransaction: NewTransaction(
-                    amountMinor: configuration.limits.openingBalanceMinor, currency: configuration.limits.currency,
-                    merchant: "Skiff", category: "Opening balance", createdAt: now.addingTimeInterval(-366 * 86_400)
-                ),
-                welcome: NotificationRecord(
-                    id: UUID().uuidString.lowercased(), userID: userID, title: "Welcome to Skiff",
-                    body: "Your virtual card is ready. Activate it from the Home screen.", createdAt: now, readAt: nil
-                )
-            ))
+            try await server.repositories.accounts.create(account)
+            user = account.user
             created = true
         }
         try await DemoData.insertTransactions(

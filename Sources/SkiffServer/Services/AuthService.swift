@@ -82,22 +82,10 @@ struct AuthService: Sendable {
         else { throw Problem.codeExpired }
         let now = clock.now()
         let userID = record.id
-        let user = UserRecord(
-            id: userID, phone: record.phone, countryCode: pending.countryCode, nationalNumber: pending.nationalNumber,
-            fullName: pending.fullName, passwordHash: pending.passwordHash, balanceMinor: limits.openingBalanceMinor,
-            currency: limits.currency, createdAt: now
-        )
-        let account = NewAccount(
-            user: user,
-            issuedCard: IssuedCard.make(userID: userID, holderName: pending.fullName, key: key, now: now),
-            openingTransaction: NewTransaction(
-                amountMinor: limits.openingBalanceMinor, currency: limits.currency, merchant: "Skiff",
-                category: "Opening balance", createdAt: now
-            ),
-            welcome: NotificationRecord(
-                id: UUID().uuidString.lowercased(), userID: userID, title: "Welcome to Skiff",
-                body: "Your virtual card is ready. Activate it from the Home screen.", createdAt: now, readAt: nil
-            )
+        let account = NewAccount.opening(
+            userID: userID, phone: record.phone, countryCode: pending.countryCode,
+            nationalNumber: pending.nationalNumber, fullName: pending.fullName, passwordHash: pending.passwordHash,
+            limits: limits, key: key, now: now
         )
         do {
             try await accounts.create(account)
@@ -107,7 +95,7 @@ struct AuthService: Sendable {
             throw Problem.phoneRegistered
         }
         logger.info("account created", metadata: ["user": "\(userID)"])
-        return user
+        return account.user
     }
 
     /// The same answer for an unknown number and a wrong password; paused after repeated failures.

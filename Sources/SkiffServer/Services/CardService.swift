@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SkiffAPI
 import SkiffCore
 
 /// Adding, removing, freezing and activating cards. Numbers and CVCs are checked here and go no further.
@@ -31,22 +32,16 @@ struct CardService: Sendable {
             default: problems.schema("number", error.message)
             }
         }
-        let year = (0...99).contains(input.expiryYear) ? 2000 + input.expiryYear : input.expiryYear
         var expiry: CardExpiry?
-        do { expiry = try CardExpiry(month: input.expiryMonth, year: year, now: now) } catch {
+        do { expiry = try CardExpiry(month: input.expiryMonth, year: input.expiryYear, now: now) } catch {
             if error == .invalidMonth { problems.schema("expiryMonth", error.message) } else { problems.rule("expiryYear", error.message) }
         }
-        let cvcScalars = input.cvc.unicodeScalars
-        if !(3...4).contains(cvcScalars.count) || !cvcScalars.allSatisfy({ ("0"..."9").contains($0) }) {
-            problems.schema("cvc", "The security code has 3 or 4 digits.")
-        } else if let number {
-            do { try CardSecurityCode.validate(input.cvc, brand: number.brand) } catch {
-                problems.rule("cvc", error.message)
-            }
+        do { try CardSecurityCode.validate(input.cvc, brand: number?.brand ?? CardNumber.brand(typed: input.number)) } catch {
+            if CardSecurityCode.fitsAnyBrand(input.cvc) { problems.rule("cvc", error.message) } else { problems.schema("cvc", error.message) }
         }
         var holder = ""
-        do { holder = try FullName.validate(input.holderName) } catch {
-            problems.schema("holderName", error == .empty ? "Enter the name on the card." : error.message)
+        do { holder = try CardHolderName.validate(input.holderName) } catch {
+            problems.schema("holderName", error.message)
         }
         try problems.check()
         guard let number, let expiry else { throw Problem.internalError }
@@ -105,9 +100,7 @@ struct CardService: Sendable {
         -> CardRecord
     {
         var errors: [Problem.FieldError] = []
-        if last4.count != 4 || !last4.allSatisfy(\.isASCIIDigit) {
-            errors.append(.init(field: "last4", message: "Enter the last four digits of the card."))
-        }
+        do { _ = try CardLastFour.validate(last4) } catch { errors.append(.init(field: "last4", message: error.message)) }
         do { try AuthService.validateCode(code) } catch let problem as Problem { errors += problem.errors }
         guard errors.isEmpty else { throw Problem.validation(errors) }
         var card = try await card(id: cardID, userID: userID)
@@ -119,10 +112,10 @@ struct CardService: Sendable {
                 id: verificationID, code: code, purpose: .cardActivation,
                 matches: { $0.userID == userID && $0.subject == cardID }, alsoRequired: last4Matches
             )
-        } catch let problem as Problem where problem.slug == "invalid-code" && !last4Matches {
+        } catch let problem as Problem where problem.kind == .invalidCode && !last4Matches {
             throw Problem(
-                status: .unprocessableContent, slug: "validation", title: "Some fields are not valid.", detail: problem.detail,
-                errors: [.init(field: "last4", message: "These are not the last four digits of this card.")]
+                status: .unprocessableContent, kind: .validation, title: "Some fields are not valid.", detail: problem.detail,
+                errors: [.init(field: "last4", message: CardLastFour.Problem.mismatch.message)]
             )
         }
         try await cards.setStatus(.active, cardID: cardID, userID: userID)

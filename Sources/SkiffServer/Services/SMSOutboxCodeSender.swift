@@ -1,18 +1,19 @@
 import Foundation
+import SkiffCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Appends one JSON line per message (`{"to":…,"code":…,"purpose":…,"sentAt":…}`) to a file, creating it
+/// Appends one line per message (`OutgoingCode.outboxLine()`, the format SkiffCore states) to a file, creating it
 /// (mode 0600) and its directory when needed. A development channel: the codes sit there in clear, so the file
 /// must be a regular file only its owner may read or write (`OwnerOnlyFile`), and a symbolic link is refused, not
 /// followed. Off loopback a server uses it only when asked (`SkiffServerConfiguration.allowsSMSOutboxOffLoopback`).
-public struct SMSOutboxCodeSender: CodeSender {
+struct SMSOutboxCodeSender: CodeSender {
     public let path: String
 
-    public init(path: String) {
+    init(path: String) {
         self.path = path
     }
 
@@ -26,7 +27,7 @@ public struct SMSOutboxCodeSender: CodeSender {
     }
 
     public func send(_ message: OutgoingCode) async throws {
-        let line = try Self.line(for: message)
+        let line = try message.outboxLine()
         try FileManager.default.createDirectory(
             at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true,
             attributes: [.posixPermissions: 0o700]
@@ -39,21 +40,8 @@ public struct SMSOutboxCodeSender: CodeSender {
         guard written == line.count else { throw CocoaError(.fileWriteUnknown) }
     }
 
-    /// The message as one line of JSON with an ISO 8601 `sentAt`, newline included.
-    public static func line(for message: OutgoingCode) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(message)
-        data.append(0x0A)
-        return data
-    }
-
     /// Reads every message in an outbox file, oldest first (for development tools and tests).
-    public static func messages(at path: String) throws -> [OutgoingCode] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try data.split(separator: 0x0A).map { try decoder.decode(OutgoingCode.self, from: Data($0)) }
+    public static func messages(at path: String) -> [OutgoingCode] {
+        FileManager.default.contents(atPath: path).map(OutgoingCode.outboxMessages(in:)) ?? []
     }
 }

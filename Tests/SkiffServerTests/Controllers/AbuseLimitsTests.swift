@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import SkiffAPI
 import SkiffCore
 import Testing
 @testable import SkiffServer
@@ -136,7 +137,7 @@ struct AbuseLimitsTests {
             _ = try await register()
             let hashes = components.auth.passwords.hashCount
             let tooSoon = await #expect(throws: Problem.self) { try await register() }
-            #expect(tooSoon?.slug == "code-rate-limited")
+            #expect(tooSoon?.kind == .codeRateLimited)
             #expect(components.auth.passwords.hashCount == hashes)
 
             for _ in 2...5 {
@@ -146,7 +147,7 @@ struct AbuseLimitsTests {
             server.clock.advance(by: 31)
             let capped = components.auth.passwords.hashCount
             let overCap = await #expect(throws: Problem.self) { try await register() }
-            #expect(overCap?.slug == "code-limit-reached")
+            #expect(overCap?.kind == .codeLimitReached)
             #expect(components.auth.passwords.hashCount == capped)
         } catch {
             await components.store.close()

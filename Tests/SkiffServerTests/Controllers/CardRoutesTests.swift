@@ -80,6 +80,32 @@ struct CardRoutesTests {
         }
     }
 
+    @Test("A refused card field says what SkiffCore's rule says, the sentence the app shows under that field")
+    func addCardMessages() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            let reply = try await client.send(
+                .post, "/v1/cards",
+                json: ["number": "3782 82", "expiryMonth": 12, "expiryYear": 31, "cvc": "12", "holderName": "  "],
+                token: user.token, idempotencyKey: UUID().uuidString
+            )
+            #expect(reply.status == .badRequest)
+            #expect(reply.errorMessages == [
+                "number": CardNumber.Problem.tooShort.message,
+                "cvc": CardSecurityCode.Problem.wrongLength(expected: 4).message,
+                "holderName": CardHolderName.Problem(.empty).message,
+            ])
+            let issued = try #require(try await client.send(.get, "/v1/cards", token: user.token).array.first?["id"] as? String)
+            let last4 = try await client.send(
+                .post, "/v1/cards/\(issued)/activate", json: ["last4": "12a", "verificationId": "x", "code": "123456"],
+                token: user.token
+            )
+            #expect(last4.errorMessages == ["last4": CardLastFour.Problem.malformed.message])
+        }
+    }
+
     @Test("A two-digit year means 20YY, and the current month is not yet expired")
     func expiryForms() async throws {
         let server = try TestServer()
@@ -245,7 +271,7 @@ struct CardRoutesTests {
                 json: ["last4": wrongLast4, "verificationId": verificationID, "code": message.code], token: user.token
             )
             #expect(refused.status == .unprocessableContent)
-            #expect(refused.errorFields == ["last4"])
+            #expect(refused.errorMessages == ["last4": CardLastFour.Problem.mismatch.message])
 
             let activated = try await client.send(
                 .post, "/v1/cards/\(id)/activate",

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HTTPTypes
 import HummingbirdTesting
+import SkiffAPI
 import Testing
 @testable import SkiffServer
 
@@ -209,6 +210,38 @@ struct IdempotencyMiddlewareTests {
                 for mac in macsOfCVC {
                     #expect(!text.contains(mac), "\(column)")
                 }
+            }
+        }
+    }
+
+    @Test("Every operation whose contract takes an Idempotency-Key has it checked by the middleware; a required one must send it")
+    func contractMarksIdempotency() async throws {
+        let marked = SkiffContract.operations.filter { $0.idempotencyKey != nil }
+        #expect(Set(marked.map(\.id)) == ["register", "addCard", "verifyRegistration", "resetPassword"])
+        #expect(SkiffContract.idempotentOperationIDs == ["register", "addCard"])
+        let refusal: Problem
+        do {
+            _ = try IdempotencyMiddleware.validated("a b")
+            Issue.record("a key with a space was taken")
+            return
+        } catch let problem as Problem {
+            refusal = problem
+        }
+        let message = try #require(refusal.errors.first?.message)
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            for operation in marked {
+                let method = try #require(HTTPRequest.Method(operation.method.uppercased()))
+                let path = operation.path.replacingOccurrences(of: "{id}", with: "x")
+                // A key the contract's pattern refuses: only the middleware checks the pattern.
+                let badKey = try await client.send(method, path, json: [:], token: user.token, idempotencyKey: "a b")
+                #expect(badKey.status == .badRequest, "\(operation.id)")
+                #expect(badKey.errorMessages == ["Idempotency-Key": message], "\(operation.id)")
+                guard operation.idempotencyKey == .required else { continue }
+                let noKey = try await client.send(method, path, json: [:], token: user.token)
+                #expect(noKey.errorMessages == ["Idempotency-Key": message], "\(operation.id)")
             }
         }
     }

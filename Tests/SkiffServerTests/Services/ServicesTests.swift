@@ -67,7 +67,7 @@ struct ServicesTests {
         #expect(object["to"] as? String == "+447700900123")
         #expect(object["purpose"] as? String == "registration")
         #expect((object["sentAt"] as? String)?.hasSuffix("Z") == true)
-        let messages = try SMSOutboxCodeSender.messages(at: server.configuration.smsOutboxPath)
+        let messages = SMSOutboxCodeSender.messages(at: server.configuration.smsOutboxPath)
         #expect(messages.first?.code == object["code"] as? String)
         let attributes = try FileManager.default.attributesOfItem(atPath: server.configuration.smsOutboxPath)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
@@ -94,6 +94,34 @@ struct ServicesTests {
     @Test("LIKE wildcards in a search are taken literally")
     func likeEscaping() {
         #expect(LikePattern.escape("50%_off\\") == "50\\%\\_off\\\\")
+    }
+
+    @Test("A new account opens one way: the opening balance, an inactive card in the user's name, its transaction, a welcome")
+    func accountOpening() {
+        let key = ServerKey(key: SymmetricKey(size: .bits256))
+        let now = Date(timeIntervalSince1970: 1_790_000_000)
+        let limits = SkiffServerLimits()
+        let account = NewAccount.opening(
+            userID: "u", phone: "+12025550100", countryCode: "1", nationalNumber: "2025550100", fullName: "Sam Carter",
+            passwordHash: "hash", limits: limits, key: key, now: now
+        )
+        #expect(account.user.balanceMinor == limits.openingBalanceMinor && account.user.createdAt == now)
+        #expect(account.issuedCard.userID == "u" && account.issuedCard.holderName == "Sam Carter")
+        #expect(account.issuedCard.kind == .issued && account.issuedCard.status == .inactive)
+        #expect(account.openingTransaction.amountMinor == limits.openingBalanceMinor)
+        #expect(account.openingTransaction.category == "Opening balance" && account.openingTransaction.createdAt == now)
+        #expect(account.welcome.userID == "u" && account.welcome.readAt == nil && account.welcome.createdAt == now)
+
+        let openedAt = now.addingTimeInterval(-86_400)
+        let backDated = NewAccount.opening(
+            userID: "d", phone: "+12025550101", countryCode: "1", nationalNumber: "2025550101", fullName: "Demo",
+            passwordHash: "hash", limits: limits, key: key, now: now, openedAt: openedAt, balanceMinor: 5,
+            welcomeReadAt: openedAt.addingTimeInterval(600)
+        )
+        #expect(backDated.user.createdAt == openedAt && backDated.user.balanceMinor == 5)
+        #expect(backDated.openingTransaction.createdAt == openedAt && backDated.openingTransaction.amountMinor == limits.openingBalanceMinor)
+        #expect(backDated.welcome.readAt == openedAt.addingTimeInterval(600))
+        #expect(backDated.issuedCard.createdAt == now)
     }
 
     @Test("An issued card number is a 16-digit Visa that passes Luhn")

@@ -47,9 +47,9 @@ final class ActivateCardInteractor: ActivateCardBusinessLogic {
 
     func submit(request: ActivateCard.Submit.Request) {
         guard !inFlight.isRunning else { return }
-        let last4 = request.form.last4
-        guard last4.count == 4, last4.allSatisfy(\.isASCIIDigit) else {
-            presenter.presentSubmit(response: .invalid([.last4: .last4]))
+        let last4: String
+        do throws(CardLastFour.Problem) { last4 = try CardLastFour.validate(request.form.last4) } catch {
+            presenter.presentSubmit(response: .invalid([.last4: .last4(error)]))
             return
         }
         switch stage {

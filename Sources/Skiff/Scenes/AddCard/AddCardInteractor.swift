@@ -126,10 +126,10 @@ final class AddCardInteractor: AddCardBusinessLogic {
         var number: CardNumber?
         var expiry: CardExpiry?
         do throws(CardNumber.Problem) { number = try CardNumber(form.number) } catch { problems[.number] = .cardNumber(error) }
-        let holder = form.holderName.trimmingCharacters(in: .whitespaces)
-        if holder.isEmpty { problems[.holderName] = .holderName }
+        var holder = ""
+        do throws(CardHolderName.Problem) { holder = try CardHolderName.validate(form.holderName) } catch { problems[.holderName] = .holderName(error) }
         do throws(CardExpiry.Problem) { expiry = try CardExpiry.parse(form.expiry, now: now) } catch { problems[.expiry] = .expiry(error) }
-        let brand = number?.brand ?? CardBrand.detect(form.number.filter(\.isASCIIDigit))
+        let brand = number?.brand ?? CardNumber.brand(typed: form.number)
         do throws(CardSecurityCode.Problem) {
             try CardSecurityCode.validate(form.securityCode, brand: brand)
         } catch {

@@ -1,3 +1,4 @@
+import SkiffCore
 import TerminalUI
 
 @MainActor
@@ -21,7 +22,7 @@ final class AddCardViewController: SceneViewController, AddCardDisplayLogic, Sce
     )
     let number = TextField.digits(maxLength: 19)
     private let brand = Label("", style: .muted)
-    let holderName = TextField(maxLength: 26)
+    let holderName = TextField(maxLength: CardHolderName.maxLength)
     let expiry = TextField.digits(placeholder: "MM/YY", maxLength: 4)
     let securityCode = SecureField(maxLength: 3)
     private lazy var continueButton = Button("Continue") { [weak self] in self?.screen.submit() }

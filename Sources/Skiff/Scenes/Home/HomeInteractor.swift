@@ -43,9 +43,9 @@ final class HomeInteractor: HomeBusinessLogic {
     private let presenter: any HomePresentationLogic
     private let account: any AccountWorking
     private let cardsWorker: any CardWorking
-    private let auth: any AuthWorking
-    private let sessions: any SessionStoring
     private let cache: any CacheStoring
+    /// Logs out.
+    private let sessionWorker: SessionWorker
     private let preferences: any PreferencesStoring
     private let session: Session
     private let clock: SceneClock
@@ -77,9 +77,8 @@ final class HomeInteractor: HomeBusinessLogic {
         self.presenter = presenter
         self.account = account
         self.cardsWorker = cards
-        self.auth = auth
-        self.sessions = sessions
         self.cache = cache
+        sessionWorker = SessionWorker(auth: auth, sessions: sessions, cache: cache)
         self.preferences = preferences
         showsSpending = !preferences.hidesSpending()
         self.session = session
@@ -272,12 +271,8 @@ final class HomeInteractor: HomeBusinessLogic {
         spendingRequest.abandon()
         state.activity = .loading
         present()
-        // The server revokes the token; if it cannot be reached the token is still forgotten here.
-        logoutRequest.start({ [auth] in try? await auth.logout() }, then: { [weak self] _ in
-            guard let self else { return }
-            sessions.clear()
-            cache.clear()
-            route(.loggedOut)
+        logoutRequest.start({ [sessionWorker] in await sessionWorker.end() }, then: { [weak self] _ in
+            self?.route(.loggedOut)
         })
     }
 

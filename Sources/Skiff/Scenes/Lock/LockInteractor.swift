@@ -24,7 +24,8 @@ final class LockInteractor: LockBusinessLogic {
     private let presenter: any LockPresentationLogic
     private let auth: any AuthWorking
     private let sessions: any SessionStoring
-    private let cache: any CacheStoring
+    /// Logs out.
+    private let sessionWorker: SessionWorker
     private let userName: String
     private let reason: LockReason
     private let tasks: TaskTracker
@@ -40,7 +41,7 @@ final class LockInteractor: LockBusinessLogic {
         self.presenter = presenter
         self.auth = auth
         self.sessions = sessions
-        self.cache = cache
+        sessionWorker = SessionWorker(auth: auth, sessions: sessions, cache: cache)
         self.userName = userName
         self.reason = reason
         self.tasks = tasks
@@ -84,12 +85,8 @@ final class LockInteractor: LockBusinessLogic {
     func logout(request: Lock.Logout.Request) {
         self.request.abandon()
         presenter.presentLogout(response: .init())
-        // The server revokes the token; if it cannot be reached the token is still forgotten here.
-        self.request.start({ [auth] in try? await auth.logout() }, then: { [weak self] _ in
-            guard let self else { return }
-            sessions.clear()
-            cache.clear()
-            route(.loggedOut)
+        self.request.start({ [sessionWorker] in await sessionWorker.end() }, then: { [weak self] _ in
+            self?.route(.loggedOut)
         })
     }
 }

@@ -10,8 +10,8 @@ enum InputProblem: Hashable, Sendable {
     case cardNumber(CardNumber.Problem)
     case expiry(CardExpiry.Problem)
     case securityCode(CardSecurityCode.Problem)
-    case holderName
-    case last4
+    case holderName(CardHolderName.Problem)
+    case last4(CardLastFour.Problem)
     /// The server's own wording for a field.
     case server(String)
 }
@@ -28,8 +28,8 @@ extension Formatting {
         case .cardNumber(let p): p.message
         case .expiry(let p): p.message
         case .securityCode(let p): p.message
-        case .holderName: "Enter the name printed on the card."
-        case .last4: "Enter the last four digits printed on the card."
+        case .holderName(let p): p.message
+        case .last4(let p): p.message
         case .server(let text): text
         }
     }

@@ -47,7 +47,7 @@ enum NetworkErrorMapping {
         case 400, 422:
             return .validation(detail: detail, fields: (problem?.errors ?? []).map { FieldError(field: $0.field, message: $0.message) })
         case 404: return .notFound
-        case 409 where problem?._type.hasSuffix("idempotency-in-progress") == true: return .stillRunning
+        case 409 where problem.flatMap({ ProblemType(uri: $0._type) }) == .idempotencyInProgress: return .stillRunning
         case 409: return .conflict(detail: detail)
         case 429: return .throttled(retryAfterSeconds: max(1, retryAfter ?? 60))
         default: return .server(status: status, detail: detail)

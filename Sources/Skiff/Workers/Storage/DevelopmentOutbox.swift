@@ -1,7 +1,7 @@
 import Foundation
 import SkiffCore
 
-/// Reads the embedded server's SMS outbox (one JSON object a line: `to`, `code`, `purpose`, `sentAt`).
+/// Reads the embedded server's SMS outbox (its lines as `OutgoingCode` writes them).
 struct DevelopmentOutbox: DevelopmentOutboxReading {
     private let file: URL
 
@@ -9,17 +9,9 @@ struct DevelopmentOutbox: DevelopmentOutboxReading {
         self.file = file
     }
 
-    private struct Line: Decodable {
-        var to: String
-        var code: String
-        var purpose: CodePurpose
-        var sentAt: Date
-    }
-
     func latestCode(to e164: String, purpose: CodePurpose, since: Date) -> String? {
         guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
-        for line in data.split(separator: 0x0A).reversed() {
-            guard let message = try? JSONCoding.decoder.decode(Line.self, from: Data(line)) else { continue }
+        for message in OutgoingCode.outboxMessages(in: data).reversed() {
             if message.sentAt < since { return nil }
             if message.to == e164 && message.purpose == purpose { return message.code }
         }

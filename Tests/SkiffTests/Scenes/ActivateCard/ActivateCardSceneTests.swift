@@ -39,7 +39,7 @@ struct ActivateCardInteractorTests {
     func last4() {
         let sut = makeSUT()
         sut.submit(request: .init(form: .init(last4: "12a", code: "")))
-        guard case .invalid([.last4: .last4]) = presenter.submits.last else {
+        guard case .invalid([.last4: .last4(.malformed)]) = presenter.submits.last else {
             Issue.record("got \(presenter.submits)")
             return
         }

@@ -20,6 +20,17 @@ struct ActivateCardScreenTests {
         assertSnapshot(of: harness.terminal, as: .screen, named: "activate-error")
     }
 
+    @Test("too few digits are refused in SkiffCore's words, the ones the server sends, before anything is sent")
+    func lastFourTooShort() async throws {
+        let harness = ScreenHarness(session: Seeds.session)
+        try await harness.start()
+        await harness.send(.character("v"))
+        await harness.type("12")
+        await harness.send(.enter)
+        #expect(harness.screen.contains(CardLastFour.Problem.malformed.message))
+        #expect(harness.cards.activationRequests.count == 0)
+    }
+
     @Test("last four, then the code with the development hint, then Home shows the card active")
     func activate() async throws {
         let harness = ScreenHarness(session: Seeds.session)

@@ -72,7 +72,7 @@ struct AddCardInteractorTests {
             return
         }
         #expect(problems == [
-            .number: .cardNumber(.failsChecksum), .holderName: .holderName,
+            .number: .cardNumber(.failsChecksum), .holderName: .holderName(.init(.empty)),
             .expiry: .expiry(.expired), .securityCode: .securityCode(.wrongLength(expected: 3)),
         ])
         #expect(sut.stage == .form)

@@ -66,6 +66,23 @@ struct AddCardScreenTests {
         #expect(harness.cards.adds.count == 0)
     }
 
+    @Test("a blank holder name and a short code are refused in SkiffCore's words, the ones the server sends")
+    func sameWordsAsTheServer() async throws {
+        let harness = try await open()
+        await harness.type("378282")
+        await harness.send(.tab)
+        for _ in "ALEX RIVERA" { await harness.send(.backspace) }
+        await harness.send(.tab)
+        await harness.type("1231")
+        await harness.send(.tab)
+        await harness.type("12")
+        await harness.send(.enter)
+        #expect(harness.screen.contains(CardHolderName.Problem(.empty).message))
+        #expect(harness.screen.contains(CardSecurityCode.Problem.wrongLength(expected: 4).message))
+        #expect(harness.screen.contains(CardNumber.Problem.tooShort.message))
+        #expect(harness.cards.adds.count == 0)
+    }
+
     @Test("Enter confirms with only the last four; Enter adds; Home shows the card")
     func confirmAndAdd() async throws {
         let harness = try await open()

@@ -127,12 +127,16 @@ struct StoresTests {
     func outbox() throws {
         let file = folder.appendingPathComponent("sms-outbox.jsonl")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let lines = [
-            #"{"code":"111111","purpose":"registration","sentAt":"2026-11-22T11:00:00Z","to":"+12025550143"}"#,
-            #"{"code":"222222","purpose":"card-activation","sentAt":"2026-11-22T12:00:00Z","to":"+12025550143"}"#,
-            #"{"code":"333333","purpose":"registration","sentAt":"2026-11-22T12:00:01Z","to":"+12025550199"}"#,
+        // Written as the server writes them (SkiffCore's `OutgoingCode.outboxLine()`), with a torn line among them.
+        let sent = [
+            OutgoingCode(to: "+12025550143", code: "111111", purpose: .registration, sentAt: Seeds.now.addingTimeInterval(-3600)),
+            OutgoingCode(to: "+12025550143", code: "222222", purpose: .cardActivation, sentAt: Seeds.now),
+            OutgoingCode(to: "+12025550199", code: "333333", purpose: .registration, sentAt: Seeds.now.addingTimeInterval(1)),
         ]
-        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+        var contents = Data()
+        for message in sent { contents += try message.outboxLine() }
+        contents += Data(#"{"code":"4444"#.utf8)
+        try contents.write(to: file)
         let outbox = DevelopmentOutbox(file: file)
         #expect(outbox.latestCode(to: "+12025550143", purpose: .cardActivation, since: Seeds.now.addingTimeInterval(-10)) == "222222")
         #expect(outbox.latestCode(to: "+12025550143", purpose: .registration, since: Seeds.now.addingTimeInterval(-10)) == nil)

@@ -1,0 +1,20 @@
+import SkiffAPI
+import Testing
+@testable import Skiff
+
+@Suite("Network error mapping")
+struct NetworkErrorMappingTests {
+    func problem(_ type: String, status: Int) -> Components.Schemas.Problem {
+        Components.Schemas.Problem(_type: type, title: "t", status: status, detail: "d")
+    }
+
+    @Test("a 409 whose type is the server's idempotency-in-progress (from ProblemType) is still running; another 409 is a conflict")
+    func stillRunning() {
+        let running = problem(ProblemType.idempotencyInProgress.uri(status: 409), status: 409)
+        #expect(NetworkErrorMapping.problem(status: 409, problem: running, retryAfter: nil) == .stillRunning)
+        let duplicate = problem(ProblemType.duplicateCard.uri(status: 409), status: 409)
+        #expect(NetworkErrorMapping.problem(status: 409, problem: duplicate, retryAfter: nil) == .conflict(detail: "d"))
+        let foreign = problem("urn:other:idempotency-in-progress", status: 409)
+        #expect(NetworkErrorMapping.problem(status: 409, problem: foreign, retryAfter: nil) == .conflict(detail: "d"))
+    }
+}
