@@ -3,32 +3,14 @@ import Testing
 @testable import Skiff
 
 @MainActor
-final class TransactionDetailPresenterSpy: TransactionDetailPresentationLogic {
-    var loads: [TransactionDetail.Load.Response] = []
-    func presentLoad(response: TransactionDetail.Load.Response) { loads.append(response) }
-}
-
-@MainActor
 final class TransactionDetailDisplaySpy: TransactionDetailDisplayLogic {
     var loads: [TransactionDetail.Load.ViewModel] = []
     func displayLoad(viewModel: TransactionDetail.Load.ViewModel) { loads.append(viewModel) }
 }
 
 @MainActor
-@Suite("TransactionDetail scene")
-struct TransactionDetailSceneTests {
-    @Test("the interactor presents the transaction it was given and routes close")
-    func interactor() {
-        let presenter = TransactionDetailPresenterSpy()
-        let sut = TransactionDetailInteractor(presenter: presenter, transaction: Seeds.transaction(4))
-        var closed = 0
-        sut.route = { if case .back = $0 { closed += 1 } }
-        sut.load(request: .init())
-        sut.back(request: .init())
-        #expect(presenter.loads.first?.transaction == Seeds.transaction(4))
-        #expect(closed == 1)
-    }
-
+@Suite("TransactionDetailPresenter")
+struct TransactionDetailPresenterTests {
     @Test("the presenter words merchant, amount, direction, date and reference")
     func presenter() {
         let display = TransactionDetailDisplaySpy()

@@ -11,12 +11,6 @@ final class NotificationsPresenterSpy: NotificationsPresentationLogic {
 }
 
 @MainActor
-final class NotificationsDisplaySpy: NotificationsDisplayLogic {
-    var updates: [Notifications.Update.ViewModel] = []
-    func displayUpdate(viewModel: Notifications.Update.ViewModel) { updates.append(viewModel) }
-}
-
-@MainActor
 @Suite("NotificationsInteractor", .timeLimit(.minutes(1)))
 struct NotificationsInteractorTests {
     let presenter = NotificationsPresenterSpy()
@@ -100,38 +94,5 @@ struct NotificationsInteractorTests {
         #expect(worker.marked.all == ["n_1", "n_3"])
         #expect(presenter.updates.last?.items.filter { !$0.read }.count == 2)
         #expect(presenter.updates.last?.error == .server(status: 500, detail: ""))
-    }
-}
-
-@MainActor
-@Suite("NotificationsPresenter")
-struct NotificationsPresenterTests {
-    @Test("rows, unread summary and empty wording")
-    func rows() {
-        let display = NotificationsDisplaySpy()
-        let sut = NotificationsPresenter(formatting: Seeds.utc)
-        sut.viewController = display
-        var state = Notifications.State()
-        state.items = [Seeds.notification]
-        state.hasLoaded = true
-        sut.presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.rows == [.init(title: "● Welcome to Skiff", body: "Your card is on its way.", date: "22 Nov 2026 12:00", isUnread: true)])
-        #expect(display.updates.last?.summary == "1 unread")
-        state.items = []
-        state.hasLoaded = true
-        sut.presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.emptyText == "No notifications yet.")
-        #expect(display.updates.last?.summary == "All read")
-    }
-
-    @Test("errors become a banner")
-    func error() {
-        let display = NotificationsDisplaySpy()
-        let sut = NotificationsPresenter(formatting: Seeds.utc)
-        sut.viewController = display
-        var state = Notifications.State()
-        state.error = .timeout
-        sut.presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.banner?.kind == .error)
     }
 }

@@ -13,14 +13,6 @@ final class ActivateCardPresenterSpy: ActivateCardPresentationLogic {
 }
 
 @MainActor
-final class ActivateCardDisplaySpy: ActivateCardDisplayLogic {
-    var loads: [ActivateCard.Load.ViewModel] = []
-    var submits: [ActivateCard.Submit.ViewModel] = []
-    func displayLoad(viewModel: ActivateCard.Load.ViewModel) { loads.append(viewModel) }
-    func displaySubmit(viewModel: ActivateCard.Submit.ViewModel) { submits.append(viewModel) }
-}
-
-@MainActor
 @Suite("ActivateCardInteractor", .timeLimit(.minutes(1)))
 struct ActivateCardInteractorTests {
     let presenter = ActivateCardPresenterSpy()
@@ -96,39 +88,5 @@ struct ActivateCardInteractorTests {
             Issue.record("got \(presenter.submits)")
             return
         }
-    }
-}
-
-@MainActor
-@Suite("ActivateCardPresenter")
-struct ActivateCardPresenterTests {
-    let display = ActivateCardDisplaySpy()
-    func makeSUT() -> ActivateCardPresenter {
-        let sut = ActivateCardPresenter(formatting: Seeds.utc)
-        sut.viewController = display
-        return sut
-    }
-
-    @Test("the title names the masked card")
-    func load() {
-        makeSUT().presentLoad(response: .init(card: Seeds.issuedCard))
-        #expect(display.loads.last?.title == "Activate Visa •••• 0005")
-    }
-
-    @Test("code sent moves to the code stage with the development code")
-    func codeSent() {
-        makeSUT().presentSubmit(response: .codeSent(Seeds.challenge, developmentCode: "135790"))
-        #expect(display.submits.last?.stage == .code)
-        #expect(display.submits.last?.instructions == "We sent a 6-digit code to your phone. It works until 12:10.")
-        #expect(display.submits.last?.banner == BannerMessage(.info, "Development server: the code is 135790"))
-    }
-
-    @Test("a refused code clears the code field")
-    func refusedCode() {
-        let sut = makeSUT()
-        sut.presentSubmit(response: .codeSent(Seeds.challenge, developmentCode: nil))
-        sut.presentSubmit(response: .failed(.validation(detail: "Wrong code", fields: [])))
-        #expect(display.submits.last?.fieldErrors == [.code: "Wrong code"])
-        #expect(display.submits.last?.clearCode == true)
     }
 }

@@ -10,14 +10,8 @@ final class LaunchPresenterSpy: LaunchPresentationLogic {
 }
 
 @MainActor
-final class LaunchDisplaySpy: LaunchDisplayLogic {
-    var starts: [Launch.Start.ViewModel] = []
-    func displayStart(viewModel: Launch.Start.ViewModel) { starts.append(viewModel) }
-}
-
-@MainActor
-@Suite("Launch scene")
-struct LaunchSceneTests {
+@Suite("LaunchInteractor")
+struct LaunchInteractorTests {
     @Test("a stored live session goes to Home")
     func storedSession() {
         let presenter = LaunchPresenterSpy()
@@ -72,14 +66,5 @@ struct LaunchSceneTests {
             Issue.record("got \(routes)")
             return
         }
-    }
-
-    @Test("the presenter names the server")
-    func presenter() {
-        let display = LaunchDisplaySpy()
-        let sut = LaunchPresenter()
-        sut.viewController = display
-        sut.presentStart(response: .init(serverDescription: "127.0.0.1:8080"))
-        #expect(display.starts.last?.subtitle == "Connecting to 127.0.0.1:8080…")
     }
 }
