@@ -28,13 +28,7 @@ final class VerifyPhonePresenter: VerifyPhonePresentationLogic, ScenePresentatio
     }
 }
 
-
 extension Formatting {
-    /// `Development server: the code is 123456`, or nothing.
-    func developmentBanner(code: String?) -> BannerMessage? {
-        code.map { BannerMessage(.info, "Development server: the code is \($0)") }
-    }
-
     /// The view model for any screen that sends a one-time code back.
     func codeSubmission(_ response: VerifyPhone.Submit.Response) -> VerifyPhone.Submit.ViewModel {
         switch response {
