@@ -252,15 +252,13 @@ final class HomeInteractor: HomeBusinessLogic {
         case .activateCard:
             if let card = state.cards.first(where: { $0.kind == .issued && $0.status == .inactive }) {
                 guard !card.frozen else {
-                    state.notice = "Your Skiff card is frozen. Unfreeze it first (f on Cards, c from Home)."
+                    state.notice = .unfreezeCardFirst
                     present()
                     return
                 }
                 route(.activateCard(card))
             } else {
-                state.notice = state.cards.contains { $0.kind == .issued }
-                    ? "Your Skiff card is already active."
-                    : "There is no Skiff card to activate yet."
+                state.notice = state.cards.contains { $0.kind == .issued } ? .cardAlreadyActive : .noCardToActivate
                 present()
             }
         }
@@ -340,7 +338,7 @@ final class HomeInteractor: HomeBusinessLogic {
         let card = request.card
         state.cards.removeAll { $0.id == card.id }
         state.cards.append(card)
-        state.notice = "\(card.name) added."
+        state.notice = .cardAdded(card)
         saveCurrent()
         present()
     }
@@ -352,7 +350,7 @@ final class HomeInteractor: HomeBusinessLogic {
         } else {
             state.cards.append(card)
         }
-        if card.status == .active && card.kind == .issued { state.notice = "Your Skiff card \(card.masked) is active." }
+        if card.status == .active && card.kind == .issued { state.notice = .cardActivated(card) }
         saveCurrent()
         present()
     }

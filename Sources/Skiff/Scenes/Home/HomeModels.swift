@@ -21,7 +21,18 @@ enum Home {
         /// Set while the data shown is from the cache: when it was saved.
         var cachedAt: Date?
         /// A one-off note for the person (a card was added, …).
-        var notice: String?
+        var notice: Notice?
+
+        /// What happened, told once and worded by the Presenter: a card another scene added or activated, or why
+        /// activation did not open.
+        enum Notice: Hashable, Sendable {
+            case cardAdded(Card)
+            case cardActivated(Card)
+            /// The Skiff card to activate is frozen: where to unfreeze it.
+            case unfreezeCardFirst
+            case cardAlreadyActive
+            case noCardToActivate
+        }
 
         init() {}
     }

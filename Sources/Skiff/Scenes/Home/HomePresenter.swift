@@ -160,11 +160,22 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
             let offline = "Offline: showing data from \(formatting.dayAndTime(cachedAt))."
             return BannerMessage(.error, [offline, connectionProblem(error)].compactMap { $0 }.joined(separator: " "), prompts: retry)
         }
-        if let notice = state.notice { return BannerMessage(.info, notice) }
+        if let notice = state.notice { return self.notice(notice) }
         if let cachedAt = state.cachedAt, state.activity == .loading {
             return BannerMessage(.info, "Showing data from \(formatting.dayAndTime(cachedAt)) · refreshing…")
         }
         return nil
+    }
+
+    private func notice(_ notice: Home.State.Notice) -> BannerMessage {
+        switch notice {
+        case .cardAdded(let card): BannerMessage(.info, "\(card.name) added.")
+        case .cardActivated(let card): BannerMessage(.info, "Your Skiff card \(card.masked) is active.")
+        case .unfreezeCardFirst:
+            BannerMessage(.info, "Your Skiff card is frozen. Unfreeze it first (f on Cards, c from Home).")
+        case .cardAlreadyActive: BannerMessage(.info, "Your Skiff card is already active.")
+        case .noCardToActivate: BannerMessage(.info, "There is no Skiff card to activate yet.")
+        }
     }
 
     /// What went wrong with the connection, where trying again may help.

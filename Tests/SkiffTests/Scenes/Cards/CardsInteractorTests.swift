@@ -88,7 +88,7 @@ struct CardsInteractorTests {
         #expect(worker.freezes.all.map(\.frozen) == [true])
         #expect(presenter.updates.last?.cards[1].frozen == true)
         #expect(presenter.updates.last?.changing == nil)
-        #expect(presenter.updates.last?.notice == "Visa •••• 4242 frozen.")
+        #expect(presenter.updates.last?.notice == .changed(frozenExternal))
         guard case .changed(let card)? = routes.last, card.frozen else {
             Issue.record("got \(routes)")
             return
@@ -98,7 +98,7 @@ struct CardsInteractorTests {
         #expect(worker.freezes.all.map(\.frozen) == [true, false])
         #expect(worker.freezes.all.map(\.cardID) == ["c_ext", "c_ext"])
         #expect(presenter.updates.last?.cards[1].frozen == false)
-        #expect(presenter.updates.last?.notice == "Visa •••• 4242 unfrozen.")
+        #expect(presenter.updates.last?.notice == .changed(Seeds.externalCard))
     }
 
     @Test("a second f while a change is on its way is ignored")
@@ -149,7 +149,7 @@ struct CardsInteractorTests {
         await tasks.settle()
         #expect(worker.removals.all == ["c_ext"])
         #expect(presenter.updates.last?.cards == [Seeds.issuedCard])
-        #expect(presenter.updates.last?.notice == "Visa •••• 4242 removed.")
+        #expect(presenter.updates.last?.notice == .removed(Seeds.externalCard))
         guard case .removed(Seeds.externalCard)? = routes.last else {
             Issue.record("got \(routes)")
             return

@@ -32,7 +32,7 @@ struct CardsPresenterTests {
         var frozen = Seeds.externalCard
         frozen.frozen = true
         var state = Cards.State(cards: [Seeds.issuedCard, frozen])
-        state.notice = "Visa •••• 4242 frozen."
+        state.notice = .changed(frozen)
         makeSUT().presentUpdate(response: .init(state: state))
         let vm = display.updates.last!
         #expect(vm.rows.map(\.title) == ["Visa •••• 0005", "Visa •••• 4242"])
@@ -43,6 +43,17 @@ struct CardsPresenterTests {
         #expect(vm.banner == BannerMessage(.info, "Visa •••• 4242 frozen."))
         #expect(vm.emptyText == nil)
         #expect(vm.busyText == nil)
+    }
+
+    @Test("a change that landed is said once: unfrozen, removed")
+    func notices() {
+        var state = Cards.State(cards: [Seeds.externalCard])
+        state.notice = .changed(Seeds.externalCard)
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(display.updates.last?.banner == BannerMessage(.info, "Visa •••• 4242 unfrozen."))
+        state.notice = .removed(Seeds.externalCard)
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(display.updates.last?.banner == BannerMessage(.info, "Visa •••• 4242 removed."))
     }
 
     @Test("what is on its way is said: loading, freezing, unfreezing, removing")

@@ -248,7 +248,7 @@ struct HomeInteractorTests {
         sut.cardUpdated(request: .init(card: active))
         sut.navigate(request: .init(destination: .activateCard))
         #expect(routes.count == 1)
-        #expect(presenter.updates.last?.notice == "Your Skiff card is already active.")
+        #expect(presenter.updates.last?.notice == .cardAlreadyActive)
     }
 
     @Test("a card added elsewhere appears without a reload")
@@ -259,7 +259,7 @@ struct HomeInteractorTests {
         let before = account.calls.count
         sut.cardAdded(request: .init(card: Seeds.externalCard))
         #expect(presenter.updates.last?.cards == [Seeds.issuedCard, Seeds.externalCard])
-        #expect(presenter.updates.last?.notice == "Visa •••• 4242 added.")
+        #expect(presenter.updates.last?.notice == .cardAdded(Seeds.externalCard))
         #expect(account.calls.count == before)
         #expect(cache.loadHome(userID: "u_1")?.snapshot.cards.count == 2)
     }
@@ -276,7 +276,7 @@ struct HomeInteractorTests {
         await tasks.settle()
         sut.navigate(request: .init(destination: .activateCard))
         #expect(routes.isEmpty)
-        #expect(presenter.updates.last?.notice == "Your Skiff card is frozen. Unfreeze it first (f on Cards, c from Home).")
+        #expect(presenter.updates.last?.notice == .unfreezeCardFirst)
     }
 
     @Test("c opens Cards with the cards Home has")

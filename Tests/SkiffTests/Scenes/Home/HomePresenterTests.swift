@@ -154,9 +154,27 @@ struct HomePresenterTests {
     @Test("a notice is shown once as information")
     func notice() {
         var state = loaded()
-        state.notice = "Visa •••• 4242 added."
+        state.notice = .cardAdded(Seeds.externalCard)
         makeSUT().presentUpdate(response: .init(state: state))
         #expect(display.updates.last?.banner == BannerMessage(.info, "Visa •••• 4242 added."))
+    }
+
+    @Test("each notice in words: a card activated, and why v opened no activation")
+    func noticeWording() {
+        var active = Seeds.issuedCard
+        active.status = .active
+        let expected: [(Home.State.Notice, String)] = [
+            (.cardActivated(active), "Your Skiff card •••• 0005 is active."),
+            (.unfreezeCardFirst, "Your Skiff card is frozen. Unfreeze it first (f on Cards, c from Home)."),
+            (.cardAlreadyActive, "Your Skiff card is already active."),
+            (.noCardToActivate, "There is no Skiff card to activate yet."),
+        ]
+        for (notice, words) in expected {
+            var state = loaded()
+            state.notice = notice
+            makeSUT().presentUpdate(response: .init(state: state))
+            #expect(display.updates.last?.banner == BannerMessage(.info, words))
+        }
     }
 
     @Test("before anything loads the balance is a dash")
