@@ -27,6 +27,7 @@ struct CardDetailPresenterTests {
         makeSUT().presentLoad(response: .init(card: Seeds.issuedCard))
         let vm = display.loads.last!
         #expect(vm.title == "Visa •••• 0005")
+        #expect(vm.heading == "Visa •••• 0005")
         #expect(vm.rows.map(\.label) == ["Brand", "Number", "Holder", "Expires", "Issued by", "Status", "Frozen"])
         #expect(vm.rows.map(\.value) == ["Visa", "•••• 0005", "ALEX RIVERA", "11/30", "Skiff", "Inactive", "No"])
         #expect(vm.hint == nil)

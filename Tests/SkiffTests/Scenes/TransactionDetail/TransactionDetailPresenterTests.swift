@@ -19,7 +19,7 @@ struct TransactionDetailPresenterTests {
         sut.presentLoad(response: .init(transaction: Seeds.transaction(4)))
         let vm = display.loads.last!
         #expect(vm.title == "Merchant 4")
-        #expect(vm.amount == "-$12.50")
+        #expect(vm.heading == "-$12.50")
         #expect(!vm.isIncoming)
         #expect(vm.rows.map(\.value) == ["Merchant 4", "Money out", "Groceries", "22 Nov 2026 08:00", "USD", "t_4"])
     }
