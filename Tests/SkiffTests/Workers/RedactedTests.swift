@@ -62,7 +62,8 @@ struct RedactedTests {
                 secrets: [code]
             ),
             Holder(name: "Session", value: Seeds.session, secrets: [Seeds.session.token]),
-            Holder(name: "Lock.Unlock.Request", value: Lock.Unlock.Request(password: password), secrets: [password]),
+            Holder(name: "Lock.Form", value: Lock.Form(password: password), secrets: [password]),
+            Holder(name: "Lock.Submit.Request", value: Lock.Submit.Request(form: Lock.Form(password: password)), secrets: [password]),
         ]
     }()
 

@@ -5,15 +5,20 @@ import TerminalUI
 @MainActor
 final class LockPresenterSpy: LockPresentationLogic {
     var loadResponses: [Lock.Load.Response] = []
-    var unlockResponses: [Lock.Unlock.Response] = []
+    var validateFieldResponses: [Lock.ValidateField.Response] = []
+    var submitResponses: [Lock.Submit.Response] = []
     var logoutResponses: [Lock.Logout.Response] = []
 
     func presentLoad(response: Lock.Load.Response) {
         loadResponses.append(response)
     }
 
-    func presentUnlock(response: Lock.Unlock.Response) {
-        unlockResponses.append(response)
+    func presentValidateField(response: Lock.ValidateField.Response) {
+        validateFieldResponses.append(response)
+    }
+
+    func presentSubmit(response: Lock.Submit.Response) {
+        submitResponses.append(response)
     }
 
     func presentLogout(response: Lock.Logout.Response) {
@@ -71,7 +76,7 @@ struct LockInteractorTests {
         await tasks.settle()
         #expect(auth.locks.count == 1)
         #expect(sessions.load()?.isLocked == true)
-        #expect(presenter.unlockResponses.isEmpty)
+        #expect(presenter.submitResponses.isEmpty)
     }
 
     @Test("an accepted password clears the saved lock; a refused one leaves it")
@@ -79,11 +84,11 @@ struct LockInteractorTests {
         let sut = makeSUT()
         sut.engage(request: .init())
         auth.unlockResult.set(.failure(.validation(detail: "The password is not right.", fields: [])))
-        sut.unlock(request: .init(password: "wrong"))
+        sut.submit(request: .init(form: .init(password: "wrong")))
         await tasks.settle()
         #expect(sessions.load()?.isLocked == true)
         auth.unlockResult.set(.success(()))
-        sut.unlock(request: .init(password: "harbour-lights-9"))
+        sut.submit(request: .init(form: .init(password: "harbour-lights-9")))
         await tasks.settle()
         #expect(sessions.load()?.isLocked == false)
         #expect(sessions.load()?.token == Seeds.session.token)
@@ -97,7 +102,7 @@ struct LockInteractorTests {
         var routes: [LockRoute] = []
         sut.route = { routes.append($0) }
         sut.engage(request: .init())
-        sut.unlock(request: .init(password: "harbour-lights-9"))
+        sut.submit(request: .init(form: .init(password: "harbour-lights-9")))
         for _ in 0..<20 { await Task.yield() }
         #expect(auth.unlocks.count == 0)
         gate.open()
@@ -111,12 +116,12 @@ struct LockInteractorTests {
         let sut = makeSUT()
         var routes: [LockRoute] = []
         sut.route = { routes.append($0) }
-        sut.unlock(request: .init(password: "harbour-lights-9"))
+        sut.submit(request: .init(form: .init(password: "harbour-lights-9")))
         await tasks.settle()
         #expect(auth.unlocks.all == ["harbour-lights-9"])
         #expect(routes.count == 1)
         if case .unlocked? = routes.first {} else { Issue.record("expected .unlocked, got \(routes)") }
-        guard case .started? = presenter.unlockResponses.first else {
+        guard case .started? = presenter.submitResponses.first else {
             Issue.record("expected .started first")
             return
         }
@@ -128,11 +133,11 @@ struct LockInteractorTests {
         let sut = makeSUT()
         var routes: [LockRoute] = []
         sut.route = { routes.append($0) }
-        sut.unlock(request: .init(password: "wrong"))
+        sut.submit(request: .init(form: .init(password: "wrong")))
         await tasks.settle()
         #expect(routes.isEmpty)
-        guard case .refused(.validation)? = presenter.unlockResponses.last else {
-            Issue.record("expected a refusal, got \(presenter.unlockResponses)")
+        guard case .failed(.validation)? = presenter.submitResponses.last else {
+            Issue.record("expected a refusal, got \(presenter.submitResponses)")
             return
         }
     }
@@ -140,11 +145,38 @@ struct LockInteractorTests {
     @Test("an empty password never reaches the server")
     func unlockEmpty() async {
         let sut = makeSUT()
-        sut.unlock(request: .init(password: ""))
+        sut.submit(request: .init(form: .init(password: "")))
         await tasks.settle()
         #expect(auth.unlocks.count == 0)
-        guard case .empty? = presenter.unlockResponses.last else {
-            Issue.record("expected .empty, got \(presenter.unlockResponses)")
+        guard case .invalid([.password: .password(.empty)])? = presenter.submitResponses.last else {
+            Issue.record("expected the empty password refused, got \(presenter.submitResponses)")
+            return
+        }
+    }
+
+    @Test("leaving the password field empty says so there")
+    func validateField() {
+        let sut = makeSUT()
+        sut.validateField(request: .init(field: .password, form: .init(password: "")))
+        sut.validateField(request: .init(field: .password, form: .init(password: "harbour-lights-9")))
+        #expect(presenter.validateFieldResponses.map(\.problem) == [.password(.empty), nil])
+    }
+
+    @Test("Esc stops a password check on its way, and the lock stays")
+    func back() async {
+        auth.gate = Gate()
+        let sut = makeSUT()
+        var routes: [LockRoute] = []
+        sut.route = { routes.append($0) }
+        sut.engage(request: .init())
+        sut.submit(request: .init(form: .init(password: "harbour-lights-9")))
+        await tasks.settle { auth.gate?.held ?? 0 }
+        sut.back(request: .init())
+        await tasks.settle()
+        #expect(routes.isEmpty)
+        #expect(sessions.load()?.isLocked == true)
+        guard case .failed(.cancelled)? = presenter.submitResponses.last else {
+            Issue.record("expected the check cancelled, got \(presenter.submitResponses)")
             return
         }
     }

@@ -4,15 +4,20 @@ import Testing
 @MainActor
 final class LockDisplaySpy: LockDisplayLogic {
     var loadViewModels: [Lock.Load.ViewModel] = []
-    var unlockViewModels: [Lock.Unlock.ViewModel] = []
+    var validateFieldViewModels: [Lock.ValidateField.ViewModel] = []
+    var submitViewModels: [Lock.Submit.ViewModel] = []
     var logoutViewModels: [Lock.Logout.ViewModel] = []
 
     func displayLoad(viewModel: Lock.Load.ViewModel) {
         loadViewModels.append(viewModel)
     }
 
-    func displayUnlock(viewModel: Lock.Unlock.ViewModel) {
-        unlockViewModels.append(viewModel)
+    func displayValidateField(viewModel: Lock.ValidateField.ViewModel) {
+        validateFieldViewModels.append(viewModel)
+    }
+
+    func displaySubmit(viewModel: Lock.Submit.ViewModel) {
+        submitViewModels.append(viewModel)
     }
 
     func displayLogout(viewModel: Lock.Logout.ViewModel) {
@@ -54,37 +59,54 @@ struct LockPresenterTests {
 
     @Test("a request refused because the session is locked says so")
     func lockedRefusal() {
-        makeSUT().presentUnlock(response: .refused(.locked))
-        #expect(display.unlockViewModels.last?.status == "Skiff is locked. Enter your password to go on.")
+        makeSUT().presentSubmit(response: .failed(.locked))
+        #expect(display.submitViewModels.last?.banner == BannerMessage(.error, "Skiff is locked. Enter your password to go on."))
     }
 
     @Test("a wrong password is an error that empties the field")
     func wrongPassword() {
-        makeSUT().presentUnlock(response: .refused(.validation(detail: "The password is not right.", fields: [])))
-        #expect(display.unlockViewModels.last == .init(status: "That password is not right.", isError: true, clearsPassword: true))
+        makeSUT().presentSubmit(response: .failed(.validation(detail: "The password is not right.", fields: [])))
+        #expect(display.submitViewModels.last == .init(
+            fieldErrors: [.password: "That password is not right."], banner: nil, isBusy: false, clearsPassword: true
+        ))
     }
 
     @Test("a throttled unlock says how long to wait")
     func throttled() {
-        makeSUT().presentUnlock(response: .refused(.throttled(retryAfterSeconds: 30)))
-        #expect(display.unlockViewModels.last?.status == "Too many attempts. Try again in 0:30.")
-        #expect(display.unlockViewModels.last?.isError == true)
+        makeSUT().presentSubmit(response: .failed(.throttled(retryAfterSeconds: 30)))
+        #expect(display.submitViewModels.last?.banner == BannerMessage(.error, "Too many attempts. Try again in 0:30."))
     }
 
     @Test("checking and an empty password keep what was typed")
     func startedAndEmpty() {
         let sut = makeSUT()
-        sut.presentUnlock(response: .started)
-        sut.presentUnlock(response: .empty)
-        #expect(display.unlockViewModels == [
-            .init(status: "Checking…", isError: false, clearsPassword: false),
-            .init(status: "Enter your password.", isError: true, clearsPassword: false),
+        sut.presentSubmit(response: .started)
+        sut.presentSubmit(response: .invalid([.password: .password(.empty)]))
+        #expect(display.submitViewModels == [
+            .init(fieldErrors: [:], banner: nil, isBusy: true, clearsPassword: false),
+            .init(fieldErrors: [.password: "Enter your password."], banner: nil, isBusy: false, clearsPassword: false),
         ])
+    }
+
+    @Test("leaving the password empty is worded for the person's own password; a filled one clears the error")
+    func validateField() {
+        let sut = makeSUT()
+        sut.presentValidateField(response: .init(field: .password, problem: .password(.empty)))
+        sut.presentValidateField(response: .init(field: .password, problem: nil))
+        #expect(display.validateFieldViewModels == [
+            .init(field: .password, message: "Enter your password."), .init(field: .password, message: nil),
+        ])
+    }
+
+    @Test("a cancelled check says nothing and empties the field")
+    func cancelled() {
+        makeSUT().presentSubmit(response: .failed(.cancelled))
+        #expect(display.submitViewModels.last == .init(fieldErrors: [:], banner: nil, isBusy: false, clearsPassword: true))
     }
 
     @Test("logout says it is logging out")
     func logout() {
         makeSUT().presentLogout(response: .init())
-        #expect(display.logoutViewModels == [.init(status: "Logging out…")])
+        #expect(display.logoutViewModels == [.init(banner: BannerMessage(.info, "Logging out…"))])
     }
 }
