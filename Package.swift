@@ -186,7 +186,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
-            exclude: scenesWithSnapshots.map { "Scenes/\($0)/__Snapshots__" }
+            exclude: scenesWithSnapshots.map { "Scenes/\($0)/__Snapshots__" },
+            // Every scene's spies and the fuzzer's display taps, made from the scenes' protocols at build time.
+            plugins: ["SceneDoubles"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["SkiffCore"]),
 
@@ -219,6 +221,9 @@ let package = Package(
         ),
 
         // MARK: Tools
+        // Reads the scenes' protocols and writes their test doubles (docs/decisions/new-doubles-generated-spies.md).
+        .executableTarget(name: "SceneDoublesGenerator"),
+        .plugin(name: "SceneDoubles", capability: .buildTool(), dependencies: ["SceneDoublesGenerator"]),
         .plugin(
             name: "ScaffoldScene",
             capability: .command(

@@ -155,11 +155,11 @@ struct UnreadableFilesTests {
             Issue.record("got \(routes)")
             return
         }
-        let display = LoginDisplaySpy()
+        let display = LoginDisplayLogicSpy()
         let presenter = LoginPresenter(formatting: Seeds.utc)
         presenter.viewController = display
         presenter.presentLoad(response: .init(lastLogin: nil, demo: nil, notice: .savedSessionUnreadable))
-        #expect(display.loads.last?.notice == BannerMessage(
+        #expect(display.displayLoadCalls.last?.notice == BannerMessage(
             .error, "Your saved session could not be read and was set aside. Please log in again."
         ))
     }
