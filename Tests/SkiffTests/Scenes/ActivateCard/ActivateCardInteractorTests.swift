@@ -5,17 +5,9 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-final class ActivateCardPresenterSpy: ActivateCardPresentationLogic {
-    var loads: [ActivateCard.Load.Response] = []
-    var submits: [ActivateCard.Submit.Response] = []
-    func presentLoad(response: ActivateCard.Load.Response) { loads.append(response) }
-    func presentSubmit(response: ActivateCard.Submit.Response) { submits.append(response) }
-}
-
-@MainActor
 @Suite("ActivateCardInteractor", .timeLimit(.minutes(1)))
 struct ActivateCardInteractorTests {
-    let presenter = ActivateCardPresenterSpy()
+    let presenter = ActivateCardPresentationLogicSpy()
     let worker = CardWorkerDouble()
     let outbox = OutboxDouble(code: "135790")
     let tasks = TaskTracker()
@@ -31,8 +23,8 @@ struct ActivateCardInteractorTests {
     func last4() {
         let sut = makeSUT()
         sut.submit(request: .init(form: .init(last4: "12a", code: "")))
-        guard case .invalid([.last4: .last4]) = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .invalid([.last4: .last4]) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(worker.activationRequests.count == 0)
@@ -45,8 +37,8 @@ struct ActivateCardInteractorTests {
         await tasks.settle()
         #expect(worker.activationRequests.all == ["c_issued"])
         #expect(sut.stage == .code)
-        guard case .codeSent(Seeds.challenge, "135790") = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .codeSent(Seeds.challenge, "135790") = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(outbox.asked.last?.purpose == "card-activation")
@@ -60,8 +52,8 @@ struct ActivateCardInteractorTests {
         sut.submit(request: .init(form: .init(last4: "0005", code: "")))
         await tasks.settle()
         sut.submit(request: .init(form: .init(last4: "0005", code: "13579")))
-        guard case .invalid([.code: .code(.malformed)]) = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .invalid([.code: .code(.malformed)]) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         sut.submit(request: .init(form: .init(last4: "0005", code: "135790")))
@@ -84,8 +76,8 @@ struct ActivateCardInteractorTests {
         await tasks.settle()
         sut.submit(request: .init(form: .init(last4: "1111", code: "135790")))
         await tasks.settle()
-        guard case .invalid([.last4: .server("These are not the card's last four digits.")]) = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .invalid([.last4: .server("These are not the card's last four digits.")]) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
     }

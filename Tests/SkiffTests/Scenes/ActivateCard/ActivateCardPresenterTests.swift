@@ -5,17 +5,9 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-final class ActivateCardDisplaySpy: ActivateCardDisplayLogic {
-    var loads: [ActivateCard.Load.ViewModel] = []
-    var submits: [ActivateCard.Submit.ViewModel] = []
-    func displayLoad(viewModel: ActivateCard.Load.ViewModel) { loads.append(viewModel) }
-    func displaySubmit(viewModel: ActivateCard.Submit.ViewModel) { submits.append(viewModel) }
-}
-
-@MainActor
 @Suite("ActivateCardPresenter")
 struct ActivateCardPresenterTests {
-    let display = ActivateCardDisplaySpy()
+    let display = ActivateCardDisplayLogicSpy()
     func makeSUT() -> ActivateCardPresenter {
         let sut = ActivateCardPresenter(formatting: Seeds.utc)
         sut.viewController = display
@@ -25,15 +17,15 @@ struct ActivateCardPresenterTests {
     @Test("the title names the masked card")
     func load() {
         makeSUT().presentLoad(response: .init(card: Seeds.issuedCard))
-        #expect(display.loads.last?.title == "Activate Visa •••• 0005")
+        #expect(display.displayLoadCalls.last?.title == "Activate Visa •••• 0005")
     }
 
     @Test("code sent moves to the code stage with the development code")
     func codeSent() {
         makeSUT().presentSubmit(response: .codeSent(Seeds.challenge, developmentCode: "135790"))
-        #expect(display.submits.last?.stage == .code)
-        #expect(display.submits.last?.instructions == "We sent a 6-digit code to your phone. It works until 12:10.")
-        #expect(display.submits.last?.banner == BannerMessage(.info, "Development server: the code is 135790"))
+        #expect(display.displaySubmitCalls.last?.stage == .code)
+        #expect(display.displaySubmitCalls.last?.instructions == "We sent a 6-digit code to your phone. It works until 12:10.")
+        #expect(display.displaySubmitCalls.last?.banner == BannerMessage(.info, "Development server: the code is 135790"))
     }
 
     @Test("a refused code clears the code field")
@@ -41,7 +33,7 @@ struct ActivateCardPresenterTests {
         let sut = makeSUT()
         sut.presentSubmit(response: .codeSent(Seeds.challenge, developmentCode: nil))
         sut.presentSubmit(response: .failed(.validation(detail: "Wrong code", fields: [])))
-        #expect(display.submits.last?.fieldErrors == [.code: "Wrong code"])
-        #expect(display.submits.last?.clearCode == true)
+        #expect(display.displaySubmitCalls.last?.fieldErrors == [.code: "Wrong code"])
+        #expect(display.displaySubmitCalls.last?.clearCode == true)
     }
 }

@@ -5,23 +5,9 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-final class AddCardPresenterSpy: AddCardPresentationLogic {
-    var loads: [AddCard.Load.Response] = []
-    var numbers: [AddCard.NumberChanged.Response] = []
-    var validations: [AddCard.ValidateField.Response] = []
-    var submits: [AddCard.Submit.Response] = []
-    var backs: [AddCard.Back.Response] = []
-    func presentLoad(response: AddCard.Load.Response) { loads.append(response) }
-    func presentNumberChanged(response: AddCard.NumberChanged.Response) { numbers.append(response) }
-    func presentValidateField(response: AddCard.ValidateField.Response) { validations.append(response) }
-    func presentSubmit(response: AddCard.Submit.Response) { submits.append(response) }
-    func presentBack(response: AddCard.Back.Response) { backs.append(response) }
-}
-
-@MainActor
 @Suite("AddCardInteractor", .timeLimit(.minutes(1)))
 struct AddCardInteractorTests {
-    let presenter = AddCardPresenterSpy()
+    let presenter = AddCardPresentationLogicSpy()
     let worker = CardWorkerDouble()
     let tasks = TaskTracker()
     let form = AddCard.Form(number: "4242 4242 4242 4242", holderName: "ALEX RIVERA", expiry: "04/29", securityCode: "123")
@@ -37,7 +23,7 @@ struct AddCardInteractorTests {
     @Test("the holder name starts as the account's name in capitals")
     func load() {
         makeSUT().load(request: .init())
-        #expect(presenter.loads.last?.holderName == "ALEX RIVERA")
+        #expect(presenter.presentLoadCalls.last?.holderName == "ALEX RIVERA")
     }
 
     @Test("the brand is known from the first digits")
@@ -45,16 +31,16 @@ struct AddCardInteractorTests {
         let sut = makeSUT()
         sut.numberChanged(request: .init(digits: "4"))
         sut.numberChanged(request: .init(digits: "3782"))
-        #expect(presenter.numbers.map(\.brand) == [.visa, .amex])
-        #expect(presenter.numbers.last?.digitCount == 4)
+        #expect(presenter.presentNumberChangedCalls.map(\.brand) == [.visa, .amex])
+        #expect(presenter.presentNumberChangedCalls.last?.digitCount == 4)
     }
 
     @Test("Luhn, expiry, holder and CVC errors are reported per field")
     func invalid() {
         let sut = makeSUT()
         sut.submit(request: .init(form: .init(number: "4242 4242 4242 4241", holderName: " ", expiry: "10/26", securityCode: "12")))
-        guard case .invalid(let problems) = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(problems == [
@@ -68,15 +54,15 @@ struct AddCardInteractorTests {
     func amexCVC() {
         let sut = makeSUT()
         sut.validateField(request: .init(field: .securityCode, form: .init(number: "378282246310005", holderName: "A", expiry: "04/29", securityCode: "123")))
-        #expect(presenter.validations.last?.problem == .securityCode(.wrongLength(expected: 4)))
+        #expect(presenter.presentValidateFieldCalls.last?.problem == .securityCode(.wrongLength(expected: 4)))
     }
 
     @Test("a valid form goes to the confirmation showing only the last four")
     func confirm() {
         let sut = makeSUT()
         sut.submit(request: .init(form: form))
-        guard case .confirm(.visa, "4242", let expiry, "ALEX RIVERA") = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .confirm(.visa, "4242", let expiry, "ALEX RIVERA") = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(expiry.description == "04/29")
@@ -148,7 +134,7 @@ struct AddCardInteractorTests {
         #expect(sut.stage == .confirm)
         sut.back(request: .init())
         #expect(sut.stage == .form)
-        #expect(presenter.backs.last?.stage == .form)
+        #expect(presenter.presentBackCalls.last?.stage == .form)
         sut.back(request: .init())
         guard case .back = routes.last else {
             Issue.record("got \(routes)")
@@ -164,8 +150,8 @@ struct AddCardInteractorTests {
         sut.submit(request: .init(form: form))
         sut.submit(request: .init(form: form))
         await tasks.settle()
-        guard case .invalid(let problems) = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(problems == [.securityCode: .server("Wrong length.")])

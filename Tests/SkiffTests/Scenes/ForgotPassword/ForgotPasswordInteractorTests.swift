@@ -5,19 +5,9 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-final class ForgotPasswordPresenterSpy: ForgotPasswordPresentationLogic {
-    var loads: [ForgotPassword.Load.Response] = []
-    var validations: [ForgotPassword.ValidateField.Response] = []
-    var submits: [ForgotPassword.Submit.Response] = []
-    func presentLoad(response: ForgotPassword.Load.Response) { loads.append(response) }
-    func presentValidateField(response: ForgotPassword.ValidateField.Response) { validations.append(response) }
-    func presentSubmit(response: ForgotPassword.Submit.Response) { submits.append(response) }
-}
-
-@MainActor
 @Suite("ForgotPasswordInteractor", .timeLimit(.minutes(1)))
 struct ForgotPasswordInteractorTests {
-    let presenter = ForgotPasswordPresenterSpy()
+    let presenter = ForgotPasswordPresentationLogicSpy()
     let auth = AuthWorkerDouble()
     let outbox = OutboxDouble(code: "246810")
     let tasks = TaskTracker()
@@ -58,8 +48,8 @@ struct ForgotPasswordInteractorTests {
         await tasks.settle()
         #expect(auth.forgots.last?.e164 == "+12025550143")
         #expect(sut.stage == .reset)
-        guard case .codeSent(_, _, "246810") = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .codeSent(_, _, "246810") = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(outbox.asked.last?.purpose == "password-reset")
@@ -71,8 +61,8 @@ struct ForgotPasswordInteractorTests {
         sut.submit(request: .init(form: .init(countryCode: "+1", phoneNumber: "2025550143")))
         await tasks.settle()
         sut.submit(request: .init(form: .init(countryCode: "+1", phoneNumber: "2025550143", code: "12", newPassword: "short", confirmPassword: "x")))
-        guard case .invalid(let problems) = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(problems == [.code: .code(.malformed), .newPassword: .password(.tooShort), .confirmPassword: .passwordsDiffer])
@@ -101,8 +91,8 @@ struct ForgotPasswordInteractorTests {
     func badNumber() {
         let sut = makeSUT()
         sut.submit(request: .init(form: .init(countryCode: "+1", phoneNumber: "555")))
-        guard case .invalid(let problems) = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(problems[.phoneNumber] != nil)

@@ -4,35 +4,34 @@ import Testing
 @testable import Skiff
 
 @MainActor
-final class LaunchPresenterSpy: LaunchPresentationLogic {
-    var starts: [Launch.Start.Response] = []
-    func presentStart(response: Launch.Start.Response) { starts.append(response) }
-}
-
-@MainActor
 @Suite("LaunchInteractor")
 struct LaunchInteractorTests {
-    @Test("a stored live session goes to Home")
-    func storedSession() {
-        let presenter = LaunchPresenterSpy()
-        let sut = LaunchInteractor(presenter: presenter, sessions: SessionStoreDouble(Seeds.session), serverDescription: "x", clock: .immediate())
+    let presenter = LaunchPresentationLogicSpy()
+
+    /// Starts Launch with `store` and returns where it routed, every route in order.
+    private func routes(starting store: SessionStoreDouble) -> [LaunchRoute] {
+        let sut = LaunchInteractor(presenter: presenter, sessions: store, serverDescription: "127.0.0.1:8080", clock: .immediate())
         var routes: [LaunchRoute] = []
         sut.route = { routes.append($0) }
         sut.start(request: .init())
+        return routes
+    }
+
+    @Test("a stored live session goes to Home, after naming the server")
+    func storedSession() {
+        let routes = routes(starting: SessionStoreDouble(Seeds.session))
         guard case .home(Seeds.session) = routes.last else {
             Issue.record("got \(routes)")
             return
         }
+        #expect(presenter.presentStartCalls.map(\.serverDescription) == ["127.0.0.1:8080"])
     }
 
     @Test("a stored session saved locked goes to Lock, never Home")
     func lockedSession() {
         var locked = Seeds.session
         locked.isLocked = true
-        let sut = LaunchInteractor(presenter: LaunchPresenterSpy(), sessions: SessionStoreDouble(locked), serverDescription: "x", clock: .immediate())
-        var routes: [LaunchRoute] = []
-        sut.route = { routes.append($0) }
-        sut.start(request: .init())
+        let routes = routes(starting: SessionStoreDouble(locked))
         guard case .locked(locked) = routes.last, routes.count == 1 else {
             Issue.record("got \(routes)")
             return
@@ -44,10 +43,7 @@ struct LaunchInteractorTests {
         var old = Seeds.session
         old.expiresAt = Seeds.now.addingTimeInterval(-1)
         let store = SessionStoreDouble(old)
-        let sut = LaunchInteractor(presenter: LaunchPresenterSpy(), sessions: store, serverDescription: "x", clock: .immediate())
-        var routes: [LaunchRoute] = []
-        sut.route = { routes.append($0) }
-        sut.start(request: .init())
+        let routes = routes(starting: store)
         guard case .login = routes.last else {
             Issue.record("got \(routes)")
             return
@@ -58,10 +54,7 @@ struct LaunchInteractorTests {
 
     @Test("no session goes to Login")
     func none() {
-        let sut = LaunchInteractor(presenter: LaunchPresenterSpy(), sessions: SessionStoreDouble(), serverDescription: "x", clock: .immediate())
-        var routes: [LaunchRoute] = []
-        sut.route = { routes.append($0) }
-        sut.start(request: .init())
+        let routes = routes(starting: SessionStoreDouble())
         guard case .login = routes.last else {
             Issue.record("got \(routes)")
             return

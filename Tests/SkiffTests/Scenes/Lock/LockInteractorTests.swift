@@ -3,33 +3,9 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-final class LockPresenterSpy: LockPresentationLogic {
-    var loadResponses: [Lock.Load.Response] = []
-    var validateFieldResponses: [Lock.ValidateField.Response] = []
-    var submitResponses: [Lock.Submit.Response] = []
-    var logoutResponses: [Lock.Logout.Response] = []
-
-    func presentLoad(response: Lock.Load.Response) {
-        loadResponses.append(response)
-    }
-
-    func presentValidateField(response: Lock.ValidateField.Response) {
-        validateFieldResponses.append(response)
-    }
-
-    func presentSubmit(response: Lock.Submit.Response) {
-        submitResponses.append(response)
-    }
-
-    func presentLogout(response: Lock.Logout.Response) {
-        logoutResponses.append(response)
-    }
-}
-
-@MainActor
 @Suite("Lock interactor", .timeLimit(.minutes(1)))
 struct LockInteractorTests {
-    let presenter = LockPresenterSpy()
+    let presenter = LockPresentationLogicSpy()
     let auth = AuthWorkerDouble()
     let sessions = SessionStoreDouble(Seeds.session)
     let cache = CacheStoreDouble()
@@ -43,14 +19,14 @@ struct LockInteractorTests {
     func load() {
         let sut = makeSUT()
         sut.load(request: .init())
-        #expect(presenter.loadResponses.map(\.userName) == ["Alex Rivera"])
-        #expect(presenter.loadResponses.map(\.reason) == [.idle])
+        #expect(presenter.presentLoadCalls.map(\.userName) == ["Alex Rivera"])
+        #expect(presenter.presentLoadCalls.map(\.reason) == [.idle])
         let restarted = LockInteractor(
             presenter: presenter, auth: auth, sessions: sessions, cache: cache, userName: "Alex Rivera",
             reason: .lockedBefore, tasks: tasks
         )
         restarted.load(request: .init())
-        #expect(presenter.loadResponses.last?.reason == .lockedBefore)
+        #expect(presenter.presentLoadCalls.last?.reason == .lockedBefore)
     }
 
     @Test("engage marks the saved session locked at once, before the server is told, then tells it")
@@ -76,7 +52,7 @@ struct LockInteractorTests {
         await tasks.settle()
         #expect(auth.locks.count == 1)
         #expect(sessions.load()?.isLocked == true)
-        #expect(presenter.submitResponses.isEmpty)
+        #expect(presenter.presentSubmitCalls.isEmpty)
     }
 
     @Test("an accepted password clears the saved lock; a refused one leaves it")
@@ -121,7 +97,7 @@ struct LockInteractorTests {
         #expect(auth.unlocks.all == ["harbour-lights-9"])
         #expect(routes.count == 1)
         if case .unlocked? = routes.first {} else { Issue.record("expected .unlocked, got \(routes)") }
-        guard case .started? = presenter.submitResponses.first else {
+        guard case .started? = presenter.presentSubmitCalls.first else {
             Issue.record("expected .started first")
             return
         }
@@ -136,8 +112,8 @@ struct LockInteractorTests {
         sut.submit(request: .init(form: .init(password: "wrong")))
         await tasks.settle()
         #expect(routes.isEmpty)
-        guard case .failed(.validation)? = presenter.submitResponses.last else {
-            Issue.record("expected a refusal, got \(presenter.submitResponses)")
+        guard case .failed(.validation)? = presenter.presentSubmitCalls.last else {
+            Issue.record("expected a refusal, got \(presenter.presentSubmitCalls)")
             return
         }
     }
@@ -148,8 +124,8 @@ struct LockInteractorTests {
         sut.submit(request: .init(form: .init(password: "")))
         await tasks.settle()
         #expect(auth.unlocks.count == 0)
-        guard case .invalid([.password: .password(.empty)])? = presenter.submitResponses.last else {
-            Issue.record("expected the empty password refused, got \(presenter.submitResponses)")
+        guard case .invalid([.password: .password(.empty)])? = presenter.presentSubmitCalls.last else {
+            Issue.record("expected the empty password refused, got \(presenter.presentSubmitCalls)")
             return
         }
     }
@@ -159,7 +135,7 @@ struct LockInteractorTests {
         let sut = makeSUT()
         sut.validateField(request: .init(field: .password, form: .init(password: "")))
         sut.validateField(request: .init(field: .password, form: .init(password: "harbour-lights-9")))
-        #expect(presenter.validateFieldResponses.map(\.problem) == [.password(.empty), nil])
+        #expect(presenter.presentValidateFieldCalls.map(\.problem) == [.password(.empty), nil])
     }
 
     @Test("Esc stops a password check on its way, and the lock stays")
@@ -175,8 +151,8 @@ struct LockInteractorTests {
         await tasks.settle()
         #expect(routes.isEmpty)
         #expect(sessions.load()?.isLocked == true)
-        guard case .failed(.cancelled)? = presenter.submitResponses.last else {
-            Issue.record("expected the check cancelled, got \(presenter.submitResponses)")
+        guard case .failed(.cancelled)? = presenter.presentSubmitCalls.last else {
+            Issue.record("expected the check cancelled, got \(presenter.presentSubmitCalls)")
             return
         }
     }
@@ -191,7 +167,7 @@ struct LockInteractorTests {
         #expect(auth.logouts.count == 1)
         #expect(sessions.load() == nil)
         #expect(cache.clears == 1)
-        #expect(presenter.logoutResponses.count == 1)
+        #expect(presenter.presentLogoutCalls.count == 1)
         if case .loggedOut? = routes.first {} else { Issue.record("expected .loggedOut, got \(routes)") }
     }
 }

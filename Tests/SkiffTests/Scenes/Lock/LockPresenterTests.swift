@@ -2,33 +2,9 @@ import Testing
 @testable import Skiff
 
 @MainActor
-final class LockDisplaySpy: LockDisplayLogic {
-    var loadViewModels: [Lock.Load.ViewModel] = []
-    var validateFieldViewModels: [Lock.ValidateField.ViewModel] = []
-    var submitViewModels: [Lock.Submit.ViewModel] = []
-    var logoutViewModels: [Lock.Logout.ViewModel] = []
-
-    func displayLoad(viewModel: Lock.Load.ViewModel) {
-        loadViewModels.append(viewModel)
-    }
-
-    func displayValidateField(viewModel: Lock.ValidateField.ViewModel) {
-        validateFieldViewModels.append(viewModel)
-    }
-
-    func displaySubmit(viewModel: Lock.Submit.ViewModel) {
-        submitViewModels.append(viewModel)
-    }
-
-    func displayLogout(viewModel: Lock.Logout.ViewModel) {
-        logoutViewModels.append(viewModel)
-    }
-}
-
-@MainActor
 @Suite("Lock presenter")
 struct LockPresenterTests {
-    let display = LockDisplaySpy()
+    let display = LockDisplayLogicSpy()
 
     func makeSUT() -> LockPresenter {
         let sut = LockPresenter(formatting: Seeds.utc)
@@ -39,7 +15,7 @@ struct LockPresenterTests {
     @Test("load names whose password unlocks, and the keys to unlock and to log out")
     func load() {
         makeSUT().presentLoad(response: .init(userName: "Alex Rivera", reason: .idle))
-        let viewModel = display.loadViewModels.last
+        let viewModel = display.displayLoadCalls.last
         #expect(viewModel?.message.text.contains("Alex Rivera's password") == true)
         #expect(viewModel?.message.prompts == [KeyPrompt(.submit, "unlock"), KeyPrompt(.logout, "log out")])
     }
@@ -50,7 +26,7 @@ struct LockPresenterTests {
         for reason in [LockReason.idle, .lockedBefore, .server] {
             sut.presentLoad(response: .init(userName: "Alex Rivera", reason: reason))
         }
-        #expect(display.loadViewModels.map { $0.message.text.components(separatedBy: " Enter ").first } == [
+        #expect(display.displayLoadCalls.map { $0.message.text.components(separatedBy: " Enter ").first } == [
             "Skiff locked itself after a while without a key.",
             "Skiff was locked when it last ran.",
             "This session was locked: it went unused for a while, or another Skiff locked it.",
@@ -60,13 +36,13 @@ struct LockPresenterTests {
     @Test("a request refused because the session is locked says so")
     func lockedRefusal() {
         makeSUT().presentSubmit(response: .failed(.locked))
-        #expect(display.submitViewModels.last?.banner == BannerMessage(.error, "Skiff is locked. Enter your password to go on."))
+        #expect(display.displaySubmitCalls.last?.banner == BannerMessage(.error, "Skiff is locked. Enter your password to go on."))
     }
 
     @Test("a wrong password is an error that empties the field")
     func wrongPassword() {
         makeSUT().presentSubmit(response: .failed(.validation(detail: "The password is not right.", fields: [])))
-        #expect(display.submitViewModels.last == .init(
+        #expect(display.displaySubmitCalls.last == .init(
             fieldErrors: [.password: "That password is not right."], banner: nil, isBusy: false, clearsPassword: true
         ))
     }
@@ -74,7 +50,7 @@ struct LockPresenterTests {
     @Test("a throttled unlock says how long to wait")
     func throttled() {
         makeSUT().presentSubmit(response: .failed(.throttled(retryAfterSeconds: 30)))
-        #expect(display.submitViewModels.last?.banner == BannerMessage(.error, "Too many attempts. Try again in 0:30."))
+        #expect(display.displaySubmitCalls.last?.banner == BannerMessage(.error, "Too many attempts. Try again in 0:30."))
     }
 
     @Test("checking and an empty password keep what was typed")
@@ -82,7 +58,7 @@ struct LockPresenterTests {
         let sut = makeSUT()
         sut.presentSubmit(response: .started)
         sut.presentSubmit(response: .invalid([.password: .password(.empty)]))
-        #expect(display.submitViewModels == [
+        #expect(display.displaySubmitCalls == [
             .init(fieldErrors: [:], banner: nil, isBusy: true, clearsPassword: false),
             .init(fieldErrors: [.password: "Enter your password."], banner: nil, isBusy: false, clearsPassword: false),
         ])
@@ -93,7 +69,7 @@ struct LockPresenterTests {
         let sut = makeSUT()
         sut.presentValidateField(response: .init(field: .password, problem: .password(.empty)))
         sut.presentValidateField(response: .init(field: .password, problem: nil))
-        #expect(display.validateFieldViewModels == [
+        #expect(display.displayValidateFieldCalls == [
             .init(field: .password, message: "Enter your password."), .init(field: .password, message: nil),
         ])
     }
@@ -101,12 +77,12 @@ struct LockPresenterTests {
     @Test("a cancelled check says nothing and empties the field")
     func cancelled() {
         makeSUT().presentSubmit(response: .failed(.cancelled))
-        #expect(display.submitViewModels.last == .init(fieldErrors: [:], banner: nil, isBusy: false, clearsPassword: true))
+        #expect(display.displaySubmitCalls.last == .init(fieldErrors: [:], banner: nil, isBusy: false, clearsPassword: true))
     }
 
     @Test("logout says it is logging out")
     func logout() {
         makeSUT().presentLogout(response: .init())
-        #expect(display.logoutViewModels == [.init(banner: BannerMessage(.info, "Logging out…"))])
+        #expect(display.displayLogoutCalls == [.init(banner: BannerMessage(.info, "Logging out…"))])
     }
 }

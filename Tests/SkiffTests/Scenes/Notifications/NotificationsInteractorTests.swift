@@ -5,15 +5,9 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-final class NotificationsPresenterSpy: NotificationsPresentationLogic {
-    var updates: [Notifications.State] = []
-    func presentUpdate(response: Notifications.Update.Response) { updates.append(response.state) }
-}
-
-@MainActor
 @Suite("NotificationsInteractor", .timeLimit(.minutes(1)))
 struct NotificationsInteractorTests {
-    let presenter = NotificationsPresenterSpy()
+    let presenter = NotificationsPresentationLogicSpy()
     let worker = NotificationsWorkerDouble()
     let tasks = TaskTracker()
     func items() -> [AppNotification] {
@@ -29,10 +23,10 @@ struct NotificationsInteractorTests {
         worker.listResult.set(.success(items()))
         let sut = NotificationsInteractor(presenter: presenter, worker: worker, tasks: tasks)
         sut.load(request: .init())
-        #expect(presenter.updates.first?.isLoading == true)
+        #expect(presenter.presentUpdateCalls.first?.state.isLoading == true)
         await tasks.settle()
-        #expect(presenter.updates.last?.items.count == 3)
-        #expect(presenter.updates.last?.isLoading == false)
+        #expect(presenter.presentUpdateCalls.last?.state.items.count == 3)
+        #expect(presenter.presentUpdateCalls.last?.state.isLoading == false)
     }
 
     @Test("Enter marks one read on the server, and the count goes back to Home")
@@ -92,7 +86,7 @@ struct NotificationsInteractorTests {
         sut.markAllRead(request: .init())
         await tasks.settle()
         #expect(worker.marked.all == ["n_1", "n_3"])
-        #expect(presenter.updates.last?.items.filter { !$0.read }.count == 2)
-        #expect(presenter.updates.last?.error == .server(status: 500, detail: ""))
+        #expect(presenter.presentUpdateCalls.last?.state.items.filter { !$0.read }.count == 2)
+        #expect(presenter.presentUpdateCalls.last?.state.error == .server(status: 500, detail: ""))
     }
 }

@@ -5,19 +5,9 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-final class RegisterPresenterSpy: RegisterPresentationLogic {
-    var loads: [Register.Load.Response] = []
-    var validations: [Register.ValidateField.Response] = []
-    var submits: [Register.Submit.Response] = []
-    func presentLoad(response: Register.Load.Response) { loads.append(response) }
-    func presentValidateField(response: Register.ValidateField.Response) { validations.append(response) }
-    func presentSubmit(response: Register.Submit.Response) { submits.append(response) }
-}
-
-@MainActor
 @Suite("RegisterInteractor", .timeLimit(.minutes(1)))
 struct RegisterInteractorTests {
-    let presenter = RegisterPresenterSpy()
+    let presenter = RegisterPresentationLogicSpy()
     let auth = AuthWorkerDouble()
     let tasks = TaskTracker()
     var keys = 0
@@ -38,15 +28,15 @@ struct RegisterInteractorTests {
     @Test("load passes on what Login had typed")
     func load() {
         makeSUT().load(request: .init())
-        #expect(presenter.loads.first?.prefill == LastLogin(countryCode: "+1", phoneNumber: "2025550199"))
+        #expect(presenter.presentLoadCalls.first?.prefill == LastLogin(countryCode: "+1", phoneNumber: "2025550199"))
     }
 
     @Test("every field is checked, including the repeated password")
     func invalid() {
         let sut = makeSUT()
         sut.submit(request: .init(form: .init(countryCode: "+1", phoneNumber: "", fullName: "", password: "short", confirmPassword: "other")))
-        guard case .invalid(let problems) = presenter.submits.last else {
-            Issue.record("expected .invalid, got \(presenter.submits)")
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("expected .invalid, got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(problems == [

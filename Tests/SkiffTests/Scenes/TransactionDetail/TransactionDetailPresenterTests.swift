@@ -3,21 +3,15 @@ import Testing
 @testable import Skiff
 
 @MainActor
-final class TransactionDetailDisplaySpy: TransactionDetailDisplayLogic {
-    var loads: [TransactionDetail.Load.ViewModel] = []
-    func displayLoad(viewModel: TransactionDetail.Load.ViewModel) { loads.append(viewModel) }
-}
-
-@MainActor
 @Suite("TransactionDetailPresenter")
 struct TransactionDetailPresenterTests {
     @Test("the presenter words merchant, amount, direction, date and reference")
     func presenter() {
-        let display = TransactionDetailDisplaySpy()
+        let display = TransactionDetailDisplayLogicSpy()
         let sut = TransactionDetailPresenter(formatting: Seeds.utc)
         sut.viewController = display
         sut.presentLoad(response: .init(transaction: Seeds.transaction(4)))
-        let vm = display.loads.last!
+        let vm = display.displayLoadCalls.last!
         #expect(vm.title == "Merchant 4")
         #expect(vm.heading == "-$12.50")
         #expect(!vm.isIncoming)

@@ -5,17 +5,9 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-final class VerifyPhonePresenterSpy: VerifyPhonePresentationLogic {
-    var loads: [VerifyPhone.Load.Response] = []
-    var submits: [VerifyPhone.Submit.Response] = []
-    func presentLoad(response: VerifyPhone.Load.Response) { loads.append(response) }
-    func presentSubmit(response: VerifyPhone.Submit.Response) { submits.append(response) }
-}
-
-@MainActor
 @Suite("VerifyPhoneInteractor", .timeLimit(.minutes(1)))
 struct VerifyPhoneInteractorTests {
-    let presenter = VerifyPhonePresenterSpy()
+    let presenter = VerifyPhonePresentationLogicSpy()
     let auth = AuthWorkerDouble()
     let sessions = SessionStoreDouble()
     let outbox = OutboxDouble(code: "123456")
@@ -32,8 +24,8 @@ struct VerifyPhoneInteractorTests {
     @Test("load shows where the code went and, in development, the code itself")
     func load() {
         makeSUT(outbox: outbox).load(request: .init())
-        #expect(presenter.loads.last?.phone == Seeds.phone)
-        #expect(presenter.loads.last?.developmentCode == "123456")
+        #expect(presenter.presentLoadCalls.last?.phone == Seeds.phone)
+        #expect(presenter.presentLoadCalls.last?.developmentCode == "123456")
         #expect(outbox.asked.last?.purpose == "registration")
         #expect(outbox.asked.last?.to == "+12025550143")
     }
@@ -41,14 +33,14 @@ struct VerifyPhoneInteractorTests {
     @Test("without a development outbox there is no code to show")
     func noOutbox() {
         makeSUT().load(request: .init())
-        #expect(presenter.loads.last?.developmentCode == nil)
+        #expect(presenter.presentLoadCalls.last?.developmentCode == nil)
     }
 
     @Test("a malformed code is refused before any request")
     func malformed() {
         makeSUT().submit(request: .init(code: "12a"))
-        guard case .invalid(.code(.malformed)) = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .invalid(.code(.malformed)) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(auth.verifications.count == 0)
@@ -90,8 +82,8 @@ struct VerifyPhoneInteractorTests {
         let sut = makeSUT()
         sut.submit(request: .init(code: "000000"))
         await tasks.settle()
-        guard case .failed(.validation) = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .failed(.validation) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(sessions.load() == nil)
@@ -103,10 +95,10 @@ struct VerifyPhoneInteractorTests {
         sut.resend(request: .init())
         await tasks.settle()
         #expect(auth.registrations.last?.1 == "resend-key")
-        guard case .resent = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .resent = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
-        #expect(presenter.loads.count == 1)
+        #expect(presenter.presentLoadCalls.count == 1)
     }
 }

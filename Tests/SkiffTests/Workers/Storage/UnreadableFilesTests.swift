@@ -147,7 +147,7 @@ struct UnreadableFilesTests {
     @MainActor
     @Test("Launch goes to Login saying the saved session could not be read")
     func launchSaysSo() {
-        let sut = LaunchInteractor(presenter: LaunchPresenterSpy(), sessions: UnreadableSessionStore(), serverDescription: "x", clock: .immediate())
+        let sut = LaunchInteractor(presenter: LaunchPresentationLogicSpy(), sessions: UnreadableSessionStore(), serverDescription: "x", clock: .immediate())
         var routes: [LaunchRoute] = []
         sut.route = { routes.append($0) }
         sut.start(request: .init())
