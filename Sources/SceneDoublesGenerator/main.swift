@@ -554,10 +554,10 @@ func run() throws {
         @MainActor
         enum SceneTaps {
             /// Every scene: each folder under Sources/Skiff/Scenes but Shared, as the build handed them over.
-            static let scenes: [String] = [\(scenes.map { "\"\($0)\"" }.joined(separator: ", "))]
+            nonisolated static let scenes: [String] = [\(scenes.map { "\"\($0)\"" }.joined(separator: ", "))]
 
             /// The scenes for which no tap could be made, with why.
-            static let uninspectable: [String: String] = [\(uninspectable.isEmpty ? ":" : uninspectable.map { "\"\($0.0)\": \"\($0.1)\"" }.joined(separator: ", "))]
+            nonisolated static let uninspectable: [String: String] = [\(uninspectable.isEmpty ? ":" : uninspectable.map { "\"\($0.0)\": \"\($0.1)\"" }.joined(separator: ", "))]
 
             enum Outcome {
                 /// The tap now between the screen's presenter and the screen; keep it (the presenter holds it weakly).
