@@ -81,4 +81,16 @@ struct ActivateCardInteractorTests {
             return
         }
     }
+
+    @Test("leaving a field checks it: the last four at first, the code once it was sent")
+    func validateField() async {
+        let sut = makeSUT()
+        sut.validateField(request: .init(field: .last4, form: .init(last4: "12", code: "")))
+        sut.validateField(request: .init(field: .code, form: .init(last4: "0005", code: "")))
+        #expect(presenter.presentValidateFieldCalls.map(\.problem) == [.last4, nil])
+        sut.submit(request: .init(form: .init(last4: "0005", code: "")))
+        await tasks.settle()
+        sut.validateField(request: .init(field: .code, form: .init(last4: "0005", code: "13")))
+        #expect(presenter.presentValidateFieldCalls.last?.problem == .code(.malformed))
+    }
 }

@@ -36,4 +36,14 @@ struct ActivateCardPresenterTests {
         #expect(display.displaySubmitCalls.last?.fieldErrors == [.code: "Wrong code"])
         #expect(display.displaySubmitCalls.last?.clearCode == true)
     }
+
+    @Test("leaving a field shows its problem there, or clears it")
+    func validateField() {
+        let sut = makeSUT()
+        sut.presentValidateField(response: .init(field: .last4, problem: .last4))
+        sut.presentValidateField(response: .init(field: .last4, problem: nil))
+        #expect(display.displayValidateFieldCalls == [
+            .init(field: .last4, message: "Enter the last four digits printed on the card."), .init(field: .last4, message: nil),
+        ])
+    }
 }
