@@ -55,7 +55,8 @@ struct RedactedTests {
                 name: "ActivateCard.Submit.Response",
                 value: ActivateCard.Submit.Response.codeSent(Seeds.challenge, developmentCode: code), secrets: [code]
             ),
-            Holder(name: "VerifyPhone.Submit.Request", value: VerifyPhone.Submit.Request(code: code), secrets: [code]),
+            Holder(name: "VerifyPhone.Form", value: VerifyPhone.Form(code: code), secrets: [code]),
+            Holder(name: "VerifyPhone.Submit.Request", value: VerifyPhone.Submit.Request(form: VerifyPhone.Form(code: code)), secrets: [code]),
             Holder(
                 name: "VerifyPhone.Load.Response",
                 value: VerifyPhone.Load.Response(phone: Seeds.phone, challenge: Seeds.challenge, developmentCode: code),

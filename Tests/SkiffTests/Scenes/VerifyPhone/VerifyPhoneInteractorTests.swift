@@ -38,8 +38,8 @@ struct VerifyPhoneInteractorTests {
 
     @Test("a malformed code is refused before any request")
     func malformed() {
-        makeSUT().submit(request: .init(code: "12a"))
-        guard case .invalid(.code(.malformed)) = presenter.presentSubmitCalls.last else {
+        makeSUT().submit(request: .init(form: .init(code: "12a")))
+        guard case .invalid([.code: .code(.malformed)]) = presenter.presentSubmitCalls.last else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
@@ -51,7 +51,7 @@ struct VerifyPhoneInteractorTests {
         var routes: [VerifyPhoneRoute] = []
         let sut = makeSUT()
         sut.route = { routes.append($0) }
-        sut.submit(request: .init(code: "123456"))
+        sut.submit(request: .init(form: .init(code: "123456")))
         await tasks.settle()
         #expect(auth.verifications.last?.0 == "v_1")
         #expect(sessions.load() == Seeds.session)
@@ -70,7 +70,7 @@ struct VerifyPhoneInteractorTests {
         )
         auth.verifyResult.set(.failure(.timeout))
         for code in ["123456", "123456", "654321"] {
-            sut.submit(request: .init(code: code))
+            sut.submit(request: .init(form: .init(code: code)))
             await tasks.settle()
         }
         #expect(auth.verifications.all.map(\.2) == ["key-1", "key-1", "key-2"])
@@ -80,7 +80,7 @@ struct VerifyPhoneInteractorTests {
     func wrongCode() async {
         auth.verifyResult.set(.failure(.validation(detail: "The code is wrong.", fields: [])))
         let sut = makeSUT()
-        sut.submit(request: .init(code: "000000"))
+        sut.submit(request: .init(form: .init(code: "000000")))
         await tasks.settle()
         guard case .failed(.validation) = presenter.presentSubmitCalls.last else {
             Issue.record("got \(presenter.presentSubmitCalls)")
@@ -100,5 +100,25 @@ struct VerifyPhoneInteractorTests {
             return
         }
         #expect(presenter.presentLoadCalls.count == 1)
+    }
+
+    @Test("leaving the code field checks the code")
+    func validateField() {
+        let sut = makeSUT()
+        sut.validateField(request: .init(field: .code, form: .init(code: "12")))
+        sut.validateField(request: .init(field: .code, form: .init(code: "123456")))
+        #expect(presenter.presentValidateFieldCalls.map(\.problem) == [.code(.malformed), nil])
+    }
+
+    @Test("a code the server refuses by name is put on the code field")
+    func refusedOnField() async {
+        auth.verifyResult.set(.failure(.validation(detail: "Invalid", fields: [FieldError(field: "code", message: "This code has expired.")])))
+        let sut = makeSUT()
+        sut.submit(request: .init(form: .init(code: "123456")))
+        await tasks.settle()
+        guard case .invalid([.code: .server("This code has expired.")]) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
     }
 }
