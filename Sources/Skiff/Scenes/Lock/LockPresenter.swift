@@ -40,6 +40,8 @@ final class LockPresenter: LockPresentationLogic, ScenePresentation {
         switch response {
         case .invalid(let problems):
             viewModel.fieldErrors = problems.mapValues(message)
+            // A password the server refused goes; an empty one has nothing to clear.
+            viewModel.clearsPassword = problems.values.contains { if case .server = $0 { true } else { false } }
         case .started:
             viewModel.isBusy = true
         case .failed(.validation):

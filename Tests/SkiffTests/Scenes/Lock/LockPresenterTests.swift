@@ -85,4 +85,12 @@ struct LockPresenterTests {
         makeSUT().presentLogout(response: .init())
         #expect(display.displayLogoutCalls == [.init(banner: BannerMessage(.info, "Logging out…"))])
     }
+
+    @Test("a password the server refuses by name is worded on the field as the server says, and emptied")
+    func refusedOnField() {
+        makeSUT().presentSubmit(response: .invalid([.password: .server("The password is not right.")]))
+        #expect(display.displaySubmitCalls.last == .init(
+            fieldErrors: [.password: "The password is not right."], banner: nil, isBusy: false, clearsPassword: true
+        ))
+    }
 }
