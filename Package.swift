@@ -4,7 +4,7 @@ import PackageDescription
 /// The scenes whose screen tests keep recorded screens in `Tests/SkiffTests/Scenes/<Scene>/__Snapshots__`.
 let scenesWithSnapshots = [
     "ActivateCard", "AddCard", "CardDetail", "Cards", "ForgotPassword", "Home", "Launch", "Lock", "Login",
-    "Notifications", "Register",
+    "Notifications", "Register", "TransactionDetail", "VerifyPhone",
 ]
 
 /// `HomeBenchmarks` reaches the app's internals with `@testable import Skiff`. Debug builds allow that; a release
@@ -188,7 +188,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
-            exclude: scenesWithSnapshots.map { "Scenes/\($0)/__Snapshots__" }
+            exclude: scenesWithSnapshots.map { "Scenes/\($0)/__Snapshots__" },
+            // Every scene's spies and the fuzzer's display taps, made from the scenes' protocols at build time.
+            plugins: ["SceneDoubles"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["SkiffCore"]),
 
@@ -221,6 +223,9 @@ let package = Package(
         ),
 
         // MARK: Tools
+        // Reads the scenes' protocols and writes their test doubles (docs/decisions/new-doubles-generated-spies.md).
+        .executableTarget(name: "SceneDoublesGenerator"),
+        .plugin(name: "SceneDoubles", capability: .buildTool(), dependencies: ["SceneDoublesGenerator"]),
         .plugin(
             name: "ScaffoldScene",
             capability: .command(

@@ -68,7 +68,7 @@ final class KeyFuzzer {
     private var terminal: HeadlessTerminal
     private var app: SkiffApp
     private var ledger = SecretLedger()
-    private lazy var spies = DisplaySpies { [weak self] viewModel in self?.inspect(viewModel) }
+    private lazy var taps = DisplayTaps { [weak self] viewModel in self?.inspect(viewModel) }
     private var viewModelLeak: String?
     private var recentKeys: [String] = []
     private var registeredPhones: [String] = []
@@ -112,7 +112,7 @@ final class KeyFuzzer {
     private func walk() async throws {
         app.coordinator.start()
         try application.start()
-        spies.install(on: navigation)
+        try installTaps()
         guard await settled() else { throw failure("the first screen did not settle within \(Self.stepLimit)") }
         try check()
         while hasKeysLeft {
@@ -142,7 +142,7 @@ final class KeyFuzzer {
             terminal.resize(width: width, height: height)
             application.send(.resize)
         }
-        spies.install(on: navigation)
+        try installTaps()
         guard await settled() else { throw failure("the work of the key did not finish within \(Self.stepLimit) (a hang)") }
         keyIndex += 1
         if application.exitStatus != nil {
@@ -178,9 +178,15 @@ final class KeyFuzzer {
         app = try server.makeApp(on: terminal)
         app.coordinator.start()
         try application.start()
-        spies.install(on: navigation)
+        try installTaps()
         guard await settled() else { throw failure("the app did not settle after a restart") }
         try check()
+    }
+
+    /// A tap behind every new screen; a scene's screen the taps cannot see into fails the walk (its view models
+    /// would go unchecked).
+    private func installTaps() throws {
+        if let why = taps.install(on: navigation) { throw failure("the fuzzer cannot inspect a screen's view models: \(why)") }
     }
 
     private func check() throws {

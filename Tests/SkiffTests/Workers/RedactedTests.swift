@@ -55,14 +55,16 @@ struct RedactedTests {
                 name: "ActivateCard.Submit.Response",
                 value: ActivateCard.Submit.Response.codeSent(Seeds.challenge, developmentCode: code), secrets: [code]
             ),
-            Holder(name: "VerifyPhone.Submit.Request", value: VerifyPhone.Submit.Request(code: code), secrets: [code]),
+            Holder(name: "VerifyPhone.Form", value: VerifyPhone.Form(code: code), secrets: [code]),
+            Holder(name: "VerifyPhone.Submit.Request", value: VerifyPhone.Submit.Request(form: VerifyPhone.Form(code: code)), secrets: [code]),
             Holder(
                 name: "VerifyPhone.Load.Response",
                 value: VerifyPhone.Load.Response(phone: Seeds.phone, challenge: Seeds.challenge, developmentCode: code),
                 secrets: [code]
             ),
             Holder(name: "Session", value: Seeds.session, secrets: [Seeds.session.token]),
-            Holder(name: "Lock.Unlock.Request", value: Lock.Unlock.Request(password: password), secrets: [password]),
+            Holder(name: "Lock.Form", value: Lock.Form(password: password), secrets: [password]),
+            Holder(name: "Lock.Submit.Request", value: Lock.Submit.Request(form: Lock.Form(password: password)), secrets: [password]),
         ]
     }()
 

@@ -3,8 +3,9 @@ import SkiffCore
 import TerminalUI
 
 @MainActor
-protocol ActivateCardBusinessLogic: AnyObject {
+protocol ActivateCardBusinessLogic: FormBusinessLogic where Field == ActivateCard.Field, Form == ActivateCard.Form {
     func load(request: ActivateCard.Load.Request)
+    func validateField(request: ActivateCard.ValidateField.Request)
     func submit(request: ActivateCard.Submit.Request)
     func back(request: ActivateCard.Back.Request)
 }
@@ -45,26 +46,36 @@ final class ActivateCardInteractor: ActivateCardBusinessLogic {
         presenter.presentLoad(response: .init(card: card))
     }
 
+    func validateField(request: ActivateCard.ValidateField.Request) {
+        presenter.presentValidateField(response: .init(
+            field: request.field, problem: problems(in: request.form)[request.field]
+        ))
+    }
+
     func submit(request: ActivateCard.Submit.Request) {
         guard !inFlight.isRunning else { return }
-        let last4: String
-        do throws(CardLastFour.Problem) { last4 = try CardLastFour.validate(request.form.last4) } catch {
-            presenter.presentSubmit(response: .invalid([.last4: .last4(error)]))
+        let problems = problems(in: request.form)
+        guard problems.isEmpty else {
+            presenter.presentSubmit(response: .invalid(problems))
             return
         }
         switch stage {
         case .last4:
             requestCode()
         case .code:
-            do throws(OneTimeCode.Problem) {
-                try OneTimeCode.validate(request.form.code)
-            } catch {
-                presenter.presentSubmit(response: .invalid([.code: .code(error)]))
-                return
-            }
             guard let challenge else { return }
-            activate(last4: last4, code: request.form.code, challenge: challenge)
+            activate(last4: request.form.last4, code: request.form.code, challenge: challenge)
         }
+    }
+
+    /// The checks for the fields shown: the last four digits, and from the code stage on the code.
+    func problems(in form: ActivateCard.Form) -> [ActivateCard.Field: InputProblem] {
+        var problems: [ActivateCard.Field: InputProblem] = [:]
+        do throws(CardLastFour.Problem) { _ = try CardLastFour.validate(form.last4) } catch { problems[.last4] = .last4(error) }
+        if stage == .code {
+            do throws(OneTimeCode.Problem) { try OneTimeCode.validate(form.code) } catch { problems[.code] = .code(error) }
+        }
+        return problems
     }
 
     private func requestCode() {

@@ -26,6 +26,8 @@ enum ActivateCard {
         }
     }
 
+    typealias ValidateField = FieldValidation<Field, Form>
+
     enum Submit {
         typealias Request = FormSubmitRequest<Form>
         enum Response: Sendable, FormSubmitResponse, Redacted {

@@ -3,6 +3,7 @@ import SkiffCore
 @MainActor
 protocol ActivateCardPresentationLogic: AnyObject {
     func presentLoad(response: ActivateCard.Load.Response)
+    func presentValidateField(response: ActivateCard.ValidateField.Response)
     func presentSubmit(response: ActivateCard.Submit.Response)
 }
 
@@ -23,6 +24,12 @@ final class ActivateCardPresenter: ActivateCardPresentationLogic, ScenePresentat
             instructions: PromptedText(
                 "Enter the last four digits printed on your card.", prompts: [KeyPrompt(.submit, "get a code")]
             )
+        ))
+    }
+
+    func presentValidateField(response: ActivateCard.ValidateField.Response) {
+        viewController?.displayValidateField(viewModel: .init(
+            field: response.field, message: response.problem.map { formatting.message(for: $0) }
         ))
     }
 

@@ -3,6 +3,7 @@ import TerminalUI
 @MainActor
 protocol ActivateCardDisplayLogic: AnyObject {
     func displayLoad(viewModel: ActivateCard.Load.ViewModel)
+    func displayValidateField(viewModel: ActivateCard.ValidateField.ViewModel)
     func displaySubmit(viewModel: ActivateCard.Submit.ViewModel)
 }
 
@@ -25,10 +26,7 @@ final class ActivateCardViewController: SceneViewController, ActivateCardDisplay
     }
 
     override func viewDidLoad() {
-        screen.onSubmit = { [weak self] in
-            guard let self else { return }
-            interactor?.submit(request: .init(form: .init(last4: last4.text, code: code.text)))
-        }
+        if let interactor { screen.connect(interactor, form: { [weak self] in self?.form }) }
         screen.addField(.last4, "Last four digits", last4)
         screen.addField(.code, "Code", code)
         screen.setRowHidden(true, for: .code)
@@ -38,6 +36,10 @@ final class ActivateCardViewController: SceneViewController, ActivateCardDisplay
         focus(last4)
     }
 
+    private var form: ActivateCard.Form {
+        ActivateCard.Form(last4: last4.text, code: code.text)
+    }
+
     override func escapePressed() {
         interactor?.back(request: .init())
     }
@@ -45,6 +47,10 @@ final class ActivateCardViewController: SceneViewController, ActivateCardDisplay
     func displayLoad(viewModel: ActivateCard.Load.ViewModel) {
         title = viewModel.title
         screen.intro.text = sentence(viewModel.instructions)
+    }
+
+    func displayValidateField(viewModel: ActivateCard.ValidateField.ViewModel) {
+        screen.setError(viewModel.message, for: viewModel.field)
     }
 
     func displaySubmit(viewModel: ActivateCard.Submit.ViewModel) {

@@ -5,17 +5,8 @@ enum CardDetail {
     enum Load {
         struct Request: Sendable {}
         struct Response: Sendable { var card: Card }
-        struct ViewModel: Hashable, Sendable {
-            struct Row: Hashable, Sendable {
-                var label: String
-                var value: String
-            }
-            /// `Visa •••• 4242`.
-            var title: String
-            var rows: [Row]
-            /// What the person can do about the card from Cards, or nil.
-            var hint: String?
-        }
+        /// Titled and headed `Visa •••• 4242`; the hint says what the person can do about the card from Cards.
+        typealias ViewModel = DetailContent
     }
 
     /// Esc: leave.

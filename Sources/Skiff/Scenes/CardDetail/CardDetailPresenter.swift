@@ -21,6 +21,7 @@ final class CardDetailPresenter: CardDetailPresentationLogic, ScenePresentation 
         let card = response.card
         viewController?.displayLoad(viewModel: .init(
             title: card.name,
+            heading: card.name,
             rows: [
                 .init(label: "Brand", value: card.brand.displayName),
                 .init(label: "Number", value: card.masked),

@@ -10,20 +10,14 @@ protocol CardDetailDisplayLogic: AnyObject {
 final class CardDetailViewController: SceneViewController, CardDetailDisplayLogic, SceneDisplay {
     var interactor: (any CardDetailBusinessLogic)?
 
-    private let stack = VStack(spacing: 1)
-    private let heading = Label("", style: .title)
-    private let details = Form(spacing: 0)
-    private let hint = Label("", style: .muted)
+    private let screen = DetailScreen()
 
     init(keys: WalletKeys = .standard) {
         super.init(title: "Card", keys: keys)
     }
 
     override func viewDidLoad() {
-        stack.add(heading, size: .fixed(1))
-        stack.add(details)
-        stack.add(hint, size: .fixed(1))
-        view.addSubview(Panel(title: nil, content: stack))
+        view.addSubview(screen.panel)
         interactor?.load(request: .init())
     }
 
@@ -32,11 +26,6 @@ final class CardDetailViewController: SceneViewController, CardDetailDisplayLogi
     }
 
     func displayLoad(viewModel: CardDetail.Load.ViewModel) {
-        title = viewModel.title
-        heading.text = viewModel.title
-        for row in viewModel.rows {
-            details.addField(row.label, Label(row.value))
-        }
-        hint.text = viewModel.hint ?? ""
+        screen.show(viewModel, on: self)
     }
 }

@@ -117,10 +117,10 @@ final class CardsInteractor: CardsBusinessLogic {
         switch (change, result) {
         case (.remove(let card), .success):
             state.cards.removeAll { $0.id == card.id }
-            state.notice = "\(card.name) removed."
+            state.notice = .removed(card)
         case (_, .success(let card?)):
             if let index = state.cards.firstIndex(where: { $0.id == card.id }) { state.cards[index] = card }
-            state.notice = "\(card.name) \(card.frozen ? "frozen" : "unfrozen")."
+            state.notice = .changed(card)
         case (_, .failure(let error)):
             state.error = error
         case (_, .success(nil)):

@@ -8,9 +8,14 @@ enum Cards {
         /// The card whose freeze, unfreeze or removal is on its way to the server.
         var changing: Change?
         var error: NetworkError?
-        /// A one-off note for the person (a card was frozen, …).
-        var notice: String?
+        /// A change that landed, for a one-off note to the person.
+        var notice: Notice?
         init(cards: [Card] = []) { self.cards = cards }
+    }
+
+    /// A change the server accepted: the card as it is now (frozen or not), or the card removed.
+    enum Notice: Hashable, Sendable {
+        case changed(Card), removed(Card)
     }
 
     /// A change on its way to the server.

@@ -47,7 +47,14 @@ final class CardsPresenter: CardsPresentationLogic, ScenePresentation {
 
     private func banner(_ state: Cards.State) -> BannerMessage? {
         if let error = state.error, let text = formatting.message(for: error) { return BannerMessage(.error, text) }
-        return state.notice.map { BannerMessage(.info, $0) }
+        return state.notice.map { BannerMessage(.info, notice($0)) }
+    }
+
+    private func notice(_ notice: Cards.Notice) -> String {
+        switch notice {
+        case .changed(let card): "\(card.name) \(card.frozen ? "frozen" : "unfrozen")."
+        case .removed(let card): "\(card.name) removed."
+        }
     }
 
     private func busyText(_ state: Cards.State) -> String? {

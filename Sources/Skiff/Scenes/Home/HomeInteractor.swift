@@ -257,9 +257,7 @@ final class HomeInteractor: HomeBusinessLogic {
                 }
                 route(.activateCard(card))
             } else {
-                state.notice = .text(state.cards.contains { $0.kind == .issued }
-                    ? "Your Skiff card is already active."
-                    : "There is no Skiff card to activate yet.")
+                state.notice = state.cards.contains { $0.kind == .issued } ? .cardAlreadyActive : .noCardToActivate
                 present()
             }
         }
@@ -335,7 +333,7 @@ final class HomeInteractor: HomeBusinessLogic {
         let card = request.card
         state.cards.removeAll { $0.id == card.id }
         state.cards.append(card)
-        state.notice = .text("\(card.name) added.")
+        state.notice = .cardAdded(card)
         saveCurrent()
         present()
     }
@@ -347,7 +345,7 @@ final class HomeInteractor: HomeBusinessLogic {
         } else {
             state.cards.append(card)
         }
-        if card.status == .active && card.kind == .issued { state.notice = .text("Your Skiff card \(card.masked) is active.") }
+        if card.status == .active && card.kind == .issued { state.notice = .cardActivated(card) }
         saveCurrent()
         present()
     }

@@ -23,11 +23,15 @@ enum Home {
         /// A one-off note for the person (a card was added, …).
         var notice: Notice?
 
-        /// A note, worded; or one the Presenter words because it names keys.
+        /// What happened, told once and worded by the Presenter: a card another scene added or activated, or why
+        /// activation did not open.
         enum Notice: Hashable, Sendable {
-            case text(String)
+            case cardAdded(Card)
+            case cardActivated(Card)
             /// The Skiff card to activate is frozen: where to unfreeze it.
             case unfreezeCardFirst
+            case cardAlreadyActive
+            case noCardToActivate
         }
 
         init() {}

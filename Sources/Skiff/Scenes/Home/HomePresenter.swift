@@ -162,17 +162,23 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
             let offline = "Offline: showing data from \(formatting.dayAndTime(cachedAt))."
             return BannerMessage(.error, [offline, connectionProblem(error)].compactMap { $0 }.joined(separator: " "), prompts: retry)
         }
-        switch state.notice {
-        case .text(let notice): return BannerMessage(.info, notice)
-        case .unfreezeCardFirst:
-            let freeze = keys.label(for: .freezeCard), cards = keys.label(for: .openCards)
-            return BannerMessage(.info, "Your Skiff card is frozen. Unfreeze it first (\(freeze) on Cards, \(cards) from Home).")
-        case nil: break
-        }
+        if let notice = state.notice { return self.notice(notice) }
         if let cachedAt = state.cachedAt, state.activity == .loading {
             return BannerMessage(.info, "Showing data from \(formatting.dayAndTime(cachedAt)) · refreshing…")
         }
         return nil
+    }
+
+    private func notice(_ notice: Home.State.Notice) -> BannerMessage {
+        switch notice {
+        case .cardAdded(let card): return BannerMessage(.info, "\(card.name) added.")
+        case .cardActivated(let card): return BannerMessage(.info, "Your Skiff card \(card.masked) is active.")
+        case .unfreezeCardFirst:
+            let freeze = keys.label(for: .freezeCard), cards = keys.label(for: .openCards)
+            return BannerMessage(.info, "Your Skiff card is frozen. Unfreeze it first (\(freeze) on Cards, \(cards) from Home).")
+        case .cardAlreadyActive: return BannerMessage(.info, "Your Skiff card is already active.")
+        case .noCardToActivate: return BannerMessage(.info, "There is no Skiff card to activate yet.")
+        }
     }
 
     /// What went wrong with the connection, where trying again may help.

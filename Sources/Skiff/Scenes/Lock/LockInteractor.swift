@@ -2,10 +2,12 @@ import SkiffCore
 import TerminalUI
 
 @MainActor
-protocol LockBusinessLogic: AnyObject {
+protocol LockBusinessLogic: FormBusinessLogic where Field == Lock.Field, Form == Lock.Form {
     func engage(request: Lock.Engage.Request)
     func load(request: Lock.Load.Request)
-    func unlock(request: Lock.Unlock.Request)
+    func validateField(request: Lock.ValidateField.Request)
+    func submit(request: Lock.Submit.Request)
+    func back(request: Lock.Back.Request)
     func logout(request: Lock.Logout.Request)
 }
 
@@ -59,14 +61,21 @@ final class LockInteractor: LockBusinessLogic {
         presenter.presentLoad(response: .init(userName: userName, reason: reason))
     }
 
-    func unlock(request: Lock.Unlock.Request) {
+    func validateField(request: Lock.ValidateField.Request) {
+        presenter.presentValidateField(response: .init(
+            field: request.field, problem: Self.problems(in: request.form)[request.field]
+        ))
+    }
+
+    func submit(request: Lock.Submit.Request) {
         guard !self.request.isRunning else { return }
-        guard !request.password.isEmpty else {
-            presenter.presentUnlock(response: .empty)
+        let problems = Self.problems(in: request.form)
+        guard problems.isEmpty else {
+            presenter.presentSubmit(response: .invalid(problems))
             return
         }
-        presenter.presentUnlock(response: .started)
-        let password = request.password
+        presenter.presentSubmit(response: .started)
+        let password = request.form.password
         let telling = telling
         self.request.call({ [auth] () async throws(NetworkError) in
             await telling?.value
@@ -77,9 +86,18 @@ final class LockInteractor: LockBusinessLogic {
             case .success:
                 try? sessions.setLocked(false)
                 route(.unlocked)
-            case .failure(let error): presenter.presentUnlock(response: .refused(error))
+            case .failure(let error): presenter.presentSubmit(response: .refused(error))
             }
         })
+    }
+
+    func back(request: Lock.Back.Request) {
+        self.request.cancel()
+    }
+
+    /// The app's own check: a password that is not empty. Whether it is right only the server says.
+    static func problems(in form: Lock.Form) -> [Lock.Field: InputProblem] {
+        form.password.isEmpty ? [.password: .password(.empty)] : [:]
     }
 
     func logout(request: Lock.Logout.Request) {

@@ -12,6 +12,16 @@ enum LockReason: Hashable, Sendable {
 
 /// The idle lock: the password again, checked by the server, or log out.
 enum Lock {
+    enum Field: String, Hashable, Sendable, CaseIterable {
+        case password
+    }
+
+    /// What the form holds when the password is sent.
+    struct Form: Hashable, Sendable, Redacted {
+        var password: String
+        init(password: String) { self.password = password }
+    }
+
     /// Before the screen is drawn: the saved session is marked locked, then the server is told.
     enum Engage {
         struct Request: Sendable {}
@@ -29,23 +39,28 @@ enum Lock {
         }
     }
 
+    typealias ValidateField = FieldValidation<Field, Form>
+
     /// Enter: check the password with the server.
-    enum Unlock {
-        struct Request: Sendable, Redacted {
-            var password: String
-        }
-        enum Response: Sendable {
+    enum Submit {
+        typealias Request = FormSubmitRequest<Form>
+        enum Response: Sendable, FormSubmitResponse {
+            case invalid([Field: InputProblem])
             case started
-            case empty
-            case refused(NetworkError)
+            case failed(NetworkError)
         }
         struct ViewModel: Hashable, Sendable {
-            /// The line under the field: an error, or what is happening.
-            var status: String?
-            var isError: Bool
+            var fieldErrors: [Field: String]
+            var banner: BannerMessage?
+            var isBusy: Bool
             /// Empty the password field (after a refusal).
             var clearsPassword: Bool
         }
+    }
+
+    /// Esc: stop a password check that is still on its way (the lock itself stays).
+    enum Back {
+        struct Request: Sendable {}
     }
 
     /// The log-out key: end the session from the lock.
@@ -53,7 +68,7 @@ enum Lock {
         struct Request: Sendable {}
         struct Response: Sendable {}
         struct ViewModel: Hashable, Sendable {
-            var status: String
+            var banner: BannerMessage
         }
     }
 }

@@ -1,7 +1,8 @@
 @MainActor
 protocol LockPresentationLogic: AnyObject {
     func presentLoad(response: Lock.Load.Response)
-    func presentUnlock(response: Lock.Unlock.Response)
+    func presentValidateField(response: Lock.ValidateField.Response)
+    func presentSubmit(response: Lock.Submit.Response)
     func presentLogout(response: Lock.Logout.Response)
 }
 
@@ -30,24 +31,35 @@ final class LockPresenter: LockPresentationLogic, ScenePresentation {
         ))
     }
 
-    func presentUnlock(response: Lock.Unlock.Response) {
-        let viewModel: Lock.Unlock.ViewModel
+    func presentValidateField(response: Lock.ValidateField.Response) {
+        viewController?.displayValidateField(viewModel: .init(field: response.field, message: response.problem.map(message)))
+    }
+
+    func presentSubmit(response: Lock.Submit.Response) {
+        var viewModel = Lock.Submit.ViewModel(fieldErrors: [:], banner: nil, isBusy: false, clearsPassword: false)
         switch response {
+        case .invalid(let problems):
+            viewModel.fieldErrors = problems.mapValues(message)
+            // A password the server refused goes; an empty one has nothing to clear.
+            viewModel.clearsPassword = problems.values.contains { if case .server = $0 { true } else { false } }
         case .started:
-            viewModel = .init(status: "Checking…", isError: false, clearsPassword: false)
-        case .empty:
-            viewModel = .init(status: "Enter your password.", isError: true, clearsPassword: false)
-        case .refused(.validation):
-            viewModel = .init(status: "That password is not right.", isError: true, clearsPassword: true)
-        case .refused(let error):
-            viewModel = .init(
-                status: formatting.message(for: error), isError: error != .cancelled, clearsPassword: true
-            )
+            viewModel.isBusy = true
+        case .failed(.validation):
+            viewModel.fieldErrors = [.password: "That password is not right."]
+            viewModel.clearsPassword = true
+        case .failed(let error):
+            viewModel.banner = formatting.message(for: error).map { BannerMessage(.error, $0) }
+            viewModel.clearsPassword = true
         }
-        viewController?.displayUnlock(viewModel: viewModel)
+        viewController?.displaySubmit(viewModel: viewModel)
+    }
+
+    /// A field's problem, worded for the lock: the password is the person's own.
+    private func message(_ problem: InputProblem) -> String {
+        problem == .password(.empty) ? "Enter your password." : formatting.message(for: problem)
     }
 
     func presentLogout(response: Lock.Logout.Response) {
-        viewController?.displayLogout(viewModel: .init(status: "Logging out…"))
+        viewController?.displayLogout(viewModel: .init(banner: BannerMessage(.info, "Logging out…")))
     }
 }

@@ -3,20 +3,19 @@ import TerminalUI
 @MainActor
 protocol LockDisplayLogic: AnyObject {
     func displayLoad(viewModel: Lock.Load.ViewModel)
-    func displayUnlock(viewModel: Lock.Unlock.ViewModel)
+    func displayValidateField(viewModel: Lock.ValidateField.ViewModel)
+    func displaySubmit(viewModel: Lock.Submit.ViewModel)
     func displayLogout(viewModel: Lock.Logout.ViewModel)
 }
 
-/// Whose session is locked, a password field and a status line under the "Locked" breadcrumb: drawn instead of
-/// every other screen while the app is locked.
+/// Whose session is locked and a password field under the "Locked" breadcrumb: drawn instead of every other
+/// screen while the app is locked.
 @MainActor
 final class LockViewController: SceneViewController, LockDisplayLogic, SceneDisplay {
     var interactor: (any LockBusinessLogic)?
 
-    private let message = Label("", style: .muted, overflow: .wrap)
-    private let form = Form()
+    private lazy var screen = FormScreen<Lock.Field>(intro: "", owner: self)
     let password = SecureField(maxLength: 128)
-    private let status = Label("", style: .muted, overflow: .wrap)
 
     init(keys: WalletKeys = .standard) {
         super.init(title: "Locked", keys: keys)
@@ -31,32 +30,41 @@ final class LockViewController: SceneViewController, LockDisplayLogic, SceneDisp
     }
 
     override func viewDidLoad() {
-        let stack = VStack(spacing: 1)
-        stack.add(message)
-        form.addField("Password", password)
-        stack.add(form)
-        stack.add(status)
-        view.addSubview(stack)
+        if let interactor { screen.connect(interactor, form: { [weak self] in self?.form }) }
+        screen.addField(.password, "Password", password)
+        view.addSubview(screen.stack)
         interactor?.load(request: .init())
         focus(password)
     }
 
+    private var form: Lock.Form {
+        Lock.Form(password: password.text)
+    }
+
     private func unlock() {
-        interactor?.unlock(request: .init(password: password.text))
+        screen.submit()
+    }
+
+    override func escapePressed() {
+        interactor?.back(request: .init())
     }
 
     func displayLoad(viewModel: Lock.Load.ViewModel) {
-        message.text = sentence(viewModel.message)
+        screen.intro.text = sentence(viewModel.message)
     }
 
-    func displayUnlock(viewModel: Lock.Unlock.ViewModel) {
+    func displayValidateField(viewModel: Lock.ValidateField.ViewModel) {
+        screen.setError(viewModel.message, for: viewModel.field)
+    }
+
+    func displaySubmit(viewModel: Lock.Submit.ViewModel) {
+        screen.setBusy(viewModel.isBusy, "Checking…")
+        screen.setErrors(viewModel.fieldErrors)
+        screen.show(viewModel.banner)
         if viewModel.clearsPassword { password.clear() }
-        status.text = viewModel.status ?? ""
-        status.style = viewModel.isError ? .errorText : .muted
     }
 
     func displayLogout(viewModel: Lock.Logout.ViewModel) {
-        status.text = viewModel.status
-        status.style = .muted
+        screen.show(viewModel.banner)
     }
 }

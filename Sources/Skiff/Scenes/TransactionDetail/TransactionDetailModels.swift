@@ -5,16 +5,8 @@ enum TransactionDetail {
     enum Load {
         struct Request: Sendable {}
         struct Response: Sendable { var transaction: Transaction }
-        struct ViewModel: Hashable, Sendable {
-            struct Row: Hashable, Sendable {
-                var label: String
-                var value: String
-            }
-            var title: String
-            var amount: String
-            var isIncoming: Bool
-            var rows: [Row]
-        }
+        /// Titled with the merchant and headed with the signed amount.
+        typealias ViewModel = DetailContent
     }
 
     /// Esc: leave.

@@ -25,8 +25,7 @@ final class TransactionDetailPresenter: TransactionDetailPresentationLogic, Scen
         let incoming = t.amount.amountMinor > 0
         viewController?.displayLoad(viewModel: .init(
             title: t.merchant,
-            amount: formatting.amount(t.amount, showPlus: true),
-            isIncoming: incoming,
+            heading: formatting.amount(t.amount, showPlus: true),
             rows: [
                 .init(label: "Merchant", value: t.merchant),
                 .init(label: "Direction", value: incoming ? "Money in" : "Money out"),
@@ -34,7 +33,8 @@ final class TransactionDetailPresenter: TransactionDetailPresentationLogic, Scen
                 .init(label: "Date", value: formatting.dayAndTime(t.createdAt)),
                 .init(label: "Currency", value: t.amount.currency),
                 .init(label: "Reference", value: t.id),
-            ]
+            ],
+            isIncoming: incoming
         ))
     }
 }

@@ -10,18 +10,14 @@ protocol TransactionDetailDisplayLogic: AnyObject {
 final class TransactionDetailViewController: SceneViewController, TransactionDetailDisplayLogic, SceneDisplay {
     var interactor: (any TransactionDetailBusinessLogic)?
 
-    private let stack = VStack(spacing: 1)
-    private let amount = Label("", style: .title)
-    private let details = Form(spacing: 0)
+    private let screen = DetailScreen()
 
     init(keys: WalletKeys = .standard) {
         super.init(title: "Transaction", keys: keys)
     }
 
     override func viewDidLoad() {
-        stack.add(amount, size: .fixed(1))
-        stack.add(details)
-        view.addSubview(Panel(title: nil, content: stack))
+        view.addSubview(screen.panel)
         interactor?.load(request: .init())
     }
 
@@ -30,10 +26,6 @@ final class TransactionDetailViewController: SceneViewController, TransactionDet
     }
 
     func displayLoad(viewModel: TransactionDetail.Load.ViewModel) {
-        title = viewModel.title
-        amount.text = viewModel.amount
-        for row in viewModel.rows {
-            details.addField(row.label, Label(row.value))
-        }
+        screen.show(viewModel, on: self)
     }
 }

@@ -3,8 +3,9 @@ import SkiffCore
 import TerminalUI
 
 @MainActor
-protocol VerifyPhoneBusinessLogic: AnyObject {
+protocol VerifyPhoneBusinessLogic: FormBusinessLogic where Field == VerifyPhone.Field, Form == VerifyPhone.Form {
     func load(request: VerifyPhone.Load.Request)
+    func validateField(request: VerifyPhone.ValidateField.Request)
     func submit(request: VerifyPhone.Submit.Request)
     func resend(request: VerifyPhone.Resend.Request)
     func back(request: VerifyPhone.Back.Request)
@@ -60,17 +61,22 @@ final class VerifyPhoneInteractor: VerifyPhoneBusinessLogic {
         ))
     }
 
+    func validateField(request: VerifyPhone.ValidateField.Request) {
+        presenter.presentValidateField(response: .init(
+            field: request.field, problem: Self.problems(in: request.form)[request.field]
+        ))
+    }
+
     func submit(request: VerifyPhone.Submit.Request) {
         guard !inFlight.isRunning else { return }
-        do throws(OneTimeCode.Problem) {
-            try OneTimeCode.validate(request.code)
-        } catch {
-            presenter.presentSubmit(response: .invalid(.code(error)))
+        let problems = Self.problems(in: request.form)
+        guard problems.isEmpty else {
+            presenter.presentSubmit(response: .invalid(problems))
             return
         }
         presenter.presentSubmit(response: .started)
         let verificationId = challenge.verificationId
-        let code = request.code
+        let code = request.form.code
         let key = verifyKeys.key(for: [verificationId, code])
         inFlight.call({ [auth] () async throws(NetworkError) in
             try await auth.verifyRegistration(verificationId: verificationId, code: code, idempotencyKey: key)
@@ -82,7 +88,7 @@ final class VerifyPhoneInteractor: VerifyPhoneBusinessLogic {
                 presenter.presentSubmit(response: .succeeded)
                 route(.verified(session))
             case .failure(let error):
-                presenter.presentSubmit(response: .failed(error))
+                presenter.presentSubmit(response: .refused(error))
             }
         })
     }
@@ -112,5 +118,15 @@ final class VerifyPhoneInteractor: VerifyPhoneBusinessLogic {
 
     func back(request: VerifyPhone.Back.Request) {
         inFlight.cancel { route(.back) }
+    }
+
+    /// The app's own check: six digits.
+    static func problems(in form: VerifyPhone.Form) -> [VerifyPhone.Field: InputProblem] {
+        do throws(OneTimeCode.Problem) {
+            try OneTimeCode.validate(form.code)
+            return [:]
+        } catch {
+            return [.code: .code(error)]
+        }
     }
 }

@@ -3,8 +3,14 @@ import SkiffCore
 
 /// Verify phone: the 6-digit code sent at registration.
 enum VerifyPhone {
-    enum Field: String, Hashable, Sendable {
+    enum Field: String, Hashable, Sendable, CaseIterable {
         case code
+    }
+
+    /// What the form holds when the code is sent.
+    struct Form: Hashable, Sendable, Redacted {
+        var code: String
+        init(code: String) { self.code = code }
     }
 
     enum Load {
@@ -21,13 +27,12 @@ enum VerifyPhone {
         }
     }
 
+    typealias ValidateField = FieldValidation<Field, Form>
+
     enum Submit {
-        struct Request: Sendable, Redacted {
-            var code: String
-            init(code: String) { self.code = code }
-        }
-        enum Response: Sendable {
-            case invalid(InputProblem)
+        typealias Request = FormSubmitRequest<Form>
+        enum Response: Sendable, FormSubmitResponse {
+            case invalid([Field: InputProblem])
             case started
             case failed(NetworkError)
             case succeeded
@@ -35,7 +40,7 @@ enum VerifyPhone {
             case resent
         }
         struct ViewModel: Hashable, Sendable {
-            var codeError: String?
+            var fieldErrors: [Field: String]
             var banner: BannerMessage?
             var isBusy: Bool
             var clearCode: Bool

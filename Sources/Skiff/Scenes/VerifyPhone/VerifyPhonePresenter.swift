@@ -3,6 +3,7 @@ import SkiffCore
 @MainActor
 protocol VerifyPhonePresentationLogic: AnyObject {
     func presentLoad(response: VerifyPhone.Load.Response)
+    func presentValidateField(response: VerifyPhone.ValidateField.Response)
     func presentSubmit(response: VerifyPhone.Submit.Response)
 }
 
@@ -23,35 +24,32 @@ final class VerifyPhonePresenter: VerifyPhonePresentationLogic, ScenePresentatio
         ))
     }
 
+    func presentValidateField(response: VerifyPhone.ValidateField.Response) {
+        viewController?.displayValidateField(viewModel: .init(
+            field: response.field, message: response.problem.map { formatting.message(for: $0) }
+        ))
+    }
+
     func presentSubmit(response: VerifyPhone.Submit.Response) {
-        viewController?.displaySubmit(viewModel: formatting.codeSubmission(response))
-    }
-}
-
-
-extension Formatting {
-    /// `Development server: the code is 123456`, or nothing.
-    func developmentBanner(code: String?) -> BannerMessage? {
-        code.map { BannerMessage(.info, "Development server: the code is \($0)") }
-    }
-
-    /// The view model for any screen that sends a one-time code back.
-    func codeSubmission(_ response: VerifyPhone.Submit.Response) -> VerifyPhone.Submit.ViewModel {
+        var viewModel = VerifyPhone.Submit.ViewModel(fieldErrors: [:], banner: nil, isBusy: false, clearCode: false)
         switch response {
-        case .invalid(let problem):
-            return .init(codeError: message(for: problem), banner: nil, isBusy: false, clearCode: false)
+        case .invalid(let problems):
+            viewModel.fieldErrors = formatting.messages(for: problems)
+            // A code the server refused is used up or wrong: it goes; one the app refused stays to be corrected.
+            viewModel.clearCode = problems.values.contains { if case .server = $0 { true } else { false } }
         case .started:
-            return .init(codeError: nil, banner: nil, isBusy: true, clearCode: false)
+            viewModel.isBusy = true
         case .succeeded:
-            return .init(codeError: nil, banner: nil, isBusy: false, clearCode: true)
+            viewModel.clearCode = true
         case .resent:
-            return .init(codeError: nil, banner: BannerMessage(.info, "We sent a new code."), isBusy: false, clearCode: true)
-        case .failed(.validation(let detail, let fields)):
-            return .init(codeError: fields.first?.message ?? detail, banner: nil, isBusy: false, clearCode: true)
+            viewModel.banner = BannerMessage(.info, "We sent a new code.")
+            viewModel.clearCode = true
+        case .failed(.validation(let detail, _)):
+            viewModel.fieldErrors = [.code: detail]
+            viewModel.clearCode = true
         case .failed(let error):
-            return .init(
-                codeError: nil, banner: message(for: error).map { BannerMessage(.error, $0) }, isBusy: false, clearCode: false
-            )
+            viewModel.banner = formatting.message(for: error).map { BannerMessage(.error, $0) }
         }
+        viewController?.displaySubmit(viewModel: viewModel)
     }
 }

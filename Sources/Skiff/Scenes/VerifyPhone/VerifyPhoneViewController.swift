@@ -3,6 +3,7 @@ import TerminalUI
 @MainActor
 protocol VerifyPhoneDisplayLogic: AnyObject {
     func displayLoad(viewModel: VerifyPhone.Load.ViewModel)
+    func displayValidateField(viewModel: VerifyPhone.ValidateField.ViewModel)
     func displaySubmit(viewModel: VerifyPhone.Submit.ViewModel)
 }
 
@@ -25,16 +26,17 @@ final class VerifyPhoneViewController: SceneViewController, VerifyPhoneDisplayLo
     }
 
     override func viewDidLoad() {
-        screen.onSubmit = { [weak self] in
-            guard let self else { return }
-            interactor?.submit(request: .init(code: code.text))
-        }
+        if let interactor { screen.connect(interactor, form: { [weak self] in self?.form }) }
         screen.addField(.code, "Code", code)
         screen.buttons.add(verifyButton)
         screen.buttons.add(resendButton)
         view.addSubview(screen.stack)
         interactor?.load(request: .init())
         focus(code)
+    }
+
+    private var form: VerifyPhone.Form {
+        VerifyPhone.Form(code: code.text)
     }
 
     override func escapePressed() {
@@ -46,9 +48,13 @@ final class VerifyPhoneViewController: SceneViewController, VerifyPhoneDisplayLo
         if let banner = viewModel.developmentBanner { screen.show(banner) } else { screen.note.clear() }
     }
 
+    func displayValidateField(viewModel: VerifyPhone.ValidateField.ViewModel) {
+        screen.setError(viewModel.message, for: viewModel.field)
+    }
+
     func displaySubmit(viewModel: VerifyPhone.Submit.ViewModel) {
         screen.setBusy(viewModel.isBusy, "Checking…")
-        screen.setError(viewModel.codeError, for: .code)
+        screen.setErrors(viewModel.fieldErrors)
         screen.show(viewModel.banner)
         if viewModel.clearCode { code.clear() }
     }

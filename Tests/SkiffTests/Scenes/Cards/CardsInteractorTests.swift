@@ -4,23 +4,9 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-final class CardsPresenterSpy: CardsPresentationLogic {
-    var updates: [Cards.State] = []
-    var removals: [Card] = []
-
-    func presentUpdate(response: Cards.Update.Response) {
-        updates.append(response.state)
-    }
-
-    func presentRemove(response: Cards.Remove.Response) {
-        removals.append(response.card)
-    }
-}
-
-@MainActor
 @Suite("Cards interactor", .timeLimit(.minutes(1)))
 struct CardsInteractorTests {
-    let presenter = CardsPresenterSpy()
+    let presenter = CardsPresentationLogicSpy()
     let worker = CardWorkerDouble()
     let tasks = TaskTracker()
 
@@ -42,11 +28,11 @@ struct CardsInteractorTests {
     func load() async {
         let sut = makeSUT()
         sut.load(request: .init())
-        #expect(presenter.updates.first?.cards == [Seeds.issuedCard])
-        #expect(presenter.updates.first?.isLoading == true)
+        #expect(presenter.presentUpdateCalls.first?.state.cards == [Seeds.issuedCard])
+        #expect(presenter.presentUpdateCalls.first?.state.isLoading == true)
         await tasks.settle()
-        #expect(presenter.updates.last?.cards == [Seeds.issuedCard, Seeds.externalCard])
-        #expect(presenter.updates.last?.isLoading == false)
+        #expect(presenter.presentUpdateCalls.last?.state.cards == [Seeds.issuedCard, Seeds.externalCard])
+        #expect(presenter.presentUpdateCalls.last?.state.isLoading == false)
     }
 
     @Test("a load that fails keeps the cards and the error")
@@ -55,8 +41,8 @@ struct CardsInteractorTests {
         let sut = makeSUT()
         sut.load(request: .init())
         await tasks.settle()
-        #expect(presenter.updates.last?.cards == [Seeds.issuedCard])
-        #expect(presenter.updates.last?.error == .unreachable)
+        #expect(presenter.presentUpdateCalls.last?.state.cards == [Seeds.issuedCard])
+        #expect(presenter.presentUpdateCalls.last?.state.error == .unreachable)
     }
 
     @Test("Enter routes to the selected card's detail")
@@ -83,12 +69,12 @@ struct CardsInteractorTests {
         sut.load(request: .init())
         await tasks.settle()
         sut.freeze(request: .init(index: 1))
-        #expect(presenter.updates.last?.changing == .freeze(Seeds.externalCard))
+        #expect(presenter.presentUpdateCalls.last?.state.changing == .freeze(Seeds.externalCard))
         await tasks.settle()
         #expect(worker.freezes.all.map(\.frozen) == [true])
-        #expect(presenter.updates.last?.cards[1].frozen == true)
-        #expect(presenter.updates.last?.changing == nil)
-        #expect(presenter.updates.last?.notice == "Visa •••• 4242 frozen.")
+        #expect(presenter.presentUpdateCalls.last?.state.cards[1].frozen == true)
+        #expect(presenter.presentUpdateCalls.last?.state.changing == nil)
+        #expect(presenter.presentUpdateCalls.last?.state.notice == .changed(frozenExternal))
         guard case .changed(let card)? = routes.last, card.frozen else {
             Issue.record("got \(routes)")
             return
@@ -97,8 +83,8 @@ struct CardsInteractorTests {
         await tasks.settle()
         #expect(worker.freezes.all.map(\.frozen) == [true, false])
         #expect(worker.freezes.all.map(\.cardID) == ["c_ext", "c_ext"])
-        #expect(presenter.updates.last?.cards[1].frozen == false)
-        #expect(presenter.updates.last?.notice == "Visa •••• 4242 unfrozen.")
+        #expect(presenter.presentUpdateCalls.last?.state.cards[1].frozen == false)
+        #expect(presenter.presentUpdateCalls.last?.state.notice == .changed(Seeds.externalCard))
     }
 
     @Test("a second f while a change is on its way is ignored")
@@ -110,7 +96,7 @@ struct CardsInteractorTests {
         sut.remove(request: .init(index: 1))
         await tasks.settle { worker.gate?.held ?? 0 }
         #expect(worker.freezes.count == 1)
-        #expect(presenter.removals.isEmpty)
+        #expect(presenter.presentRemoveCalls.isEmpty)
         worker.gate?.open()
         await tasks.settle()
     }
@@ -123,8 +109,8 @@ struct CardsInteractorTests {
         sut.route = { routes.append($0) }
         sut.freeze(request: .init(index: 1))
         await tasks.settle()
-        #expect(presenter.updates.last?.cards[1].frozen == false)
-        #expect(presenter.updates.last?.error == .unreachable)
+        #expect(presenter.presentUpdateCalls.last?.state.cards[1].frozen == false)
+        #expect(presenter.presentUpdateCalls.last?.state.error == .unreachable)
         #expect(routes.isEmpty)
     }
 
@@ -132,9 +118,9 @@ struct CardsInteractorTests {
     func removeAsksFirst() {
         let sut = makeSUT(cards: [Seeds.issuedCard, frozenExternal])
         sut.remove(request: .init(index: 0))
-        #expect(presenter.removals.isEmpty)
+        #expect(presenter.presentRemoveCalls.isEmpty)
         sut.remove(request: .init(index: 1))
-        #expect(presenter.removals == [frozenExternal])
+        #expect(presenter.presentRemoveCalls.map(\.card) == [frozenExternal])
         #expect(worker.removals.count == 0)
     }
 
@@ -148,8 +134,8 @@ struct CardsInteractorTests {
         sut.confirmRemove(request: .init(cardID: Seeds.externalCard.id))
         await tasks.settle()
         #expect(worker.removals.all == ["c_ext"])
-        #expect(presenter.updates.last?.cards == [Seeds.issuedCard])
-        #expect(presenter.updates.last?.notice == "Visa •••• 4242 removed.")
+        #expect(presenter.presentUpdateCalls.last?.state.cards == [Seeds.issuedCard])
+        #expect(presenter.presentUpdateCalls.last?.state.notice == .removed(Seeds.externalCard))
         guard case .removed(Seeds.externalCard)? = routes.last else {
             Issue.record("got \(routes)")
             return
@@ -182,7 +168,7 @@ struct CardsInteractorTests {
         sut.back(request: .init())
         await tasks.settle()
         #expect(routes.isEmpty)
-        #expect(presenter.updates.last?.isLoading == false)
+        #expect(presenter.presentUpdateCalls.last?.state.isLoading == false)
         sut.back(request: .init())
         guard case .back? = routes.last else {
             Issue.record("got \(routes)")

@@ -3,23 +3,9 @@ import Testing
 @testable import Skiff
 
 @MainActor
-final class CardsDisplaySpy: CardsDisplayLogic {
-    var updates: [Cards.Update.ViewModel] = []
-    var removals: [Cards.Remove.ViewModel] = []
-
-    func displayUpdate(viewModel: Cards.Update.ViewModel) {
-        updates.append(viewModel)
-    }
-
-    func displayRemove(viewModel: Cards.Remove.ViewModel) {
-        removals.append(viewModel)
-    }
-}
-
-@MainActor
 @Suite("Cards presenter")
 struct CardsPresenterTests {
-    let display = CardsDisplaySpy()
+    let display = CardsDisplayLogicSpy()
 
     func makeSUT() -> CardsPresenter {
         let sut = CardsPresenter(formatting: Seeds.utc)
@@ -32,9 +18,9 @@ struct CardsPresenterTests {
         var frozen = Seeds.externalCard
         frozen.frozen = true
         var state = Cards.State(cards: [Seeds.issuedCard, frozen])
-        state.notice = "Visa •••• 4242 frozen."
+        state.notice = .changed(frozen)
         makeSUT().presentUpdate(response: .init(state: state))
-        let vm = display.updates.last!
+        let vm = display.displayUpdateCalls.last!
         #expect(vm.rows.map(\.title) == ["Visa •••• 0005", "Visa •••• 4242"])
         #expect(vm.rows.map(\.detail) == ["Skiff card · expires 11/30 · Inactive", "Added card · expires 04/29 · Frozen"])
         #expect(vm.rows.map(\.freezeHelp) == ["freeze card", "unfreeze card"])
@@ -45,14 +31,25 @@ struct CardsPresenterTests {
         #expect(vm.busyText == nil)
     }
 
+    @Test("a change that landed is said once: unfrozen, removed")
+    func notices() {
+        var state = Cards.State(cards: [Seeds.externalCard])
+        state.notice = .changed(Seeds.externalCard)
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(display.displayUpdateCalls.last?.banner == BannerMessage(.info, "Visa •••• 4242 unfrozen."))
+        state.notice = .removed(Seeds.externalCard)
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(display.displayUpdateCalls.last?.banner == BannerMessage(.info, "Visa •••• 4242 removed."))
+    }
+
     @Test("what is on its way is said: loading, freezing, unfreezing, removing")
     func busy() {
         var state = Cards.State()
         state.isLoading = true
         let sut = makeSUT()
         sut.presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.busyText == "Loading…")
-        #expect(display.updates.last?.emptyText == "Loading cards…")
+        #expect(display.displayUpdateCalls.last?.busyText == "Loading…")
+        #expect(display.displayUpdateCalls.last?.emptyText == "Loading cards…")
         state.isLoading = false
         for (change, text) in [
             (Cards.Change.freeze(Seeds.externalCard), "Freezing…"), (.unfreeze(Seeds.externalCard), "Unfreezing…"),
@@ -60,9 +57,9 @@ struct CardsPresenterTests {
         ] {
             state.changing = change
             sut.presentUpdate(response: .init(state: state))
-            #expect(display.updates.last?.busyText == text)
+            #expect(display.displayUpdateCalls.last?.busyText == text)
         }
-        #expect(display.updates.last?.emptyText == "No cards yet.")
+        #expect(display.displayUpdateCalls.last?.emptyText == "No cards yet.")
     }
 
     @Test("an error is worded as an error banner")
@@ -70,13 +67,13 @@ struct CardsPresenterTests {
         var state = Cards.State(cards: [Seeds.issuedCard])
         state.error = .unreachable
         makeSUT().presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.banner == BannerMessage(.error, "Can't reach the server. Check the connection and try again."))
+        #expect(display.displayUpdateCalls.last?.banner == BannerMessage(.error, "Can't reach the server. Check the connection and try again."))
     }
 
     @Test("the removal question names the card by brand and last four")
     func removeQuestion() {
         makeSUT().presentRemove(response: .init(card: Seeds.externalCard))
-        #expect(display.removals == [.init(
+        #expect(display.displayRemoveCalls == [.init(
             title: "Remove card", message: "Remove Visa •••• 4242 from your account?", confirm: "Remove", cancel: "Keep",
             cardID: "c_ext"
         )])

@@ -5,19 +5,9 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-final class HomePresenterSpy: HomePresentationLogic {
-    var updates: [Home.State] = []
-    var spendings: [Home.LoadSpending.Response] = []
-    var selectedCategories: [String] = []
-    func presentUpdate(response: Home.Update.Response) { updates.append(response.state) }
-    func presentLoadSpending(response: Home.LoadSpending.Response) { spendings.append(response) }
-    func presentSelectCategory(response: Home.SelectCategory.Response) { selectedCategories.append(response.category) }
-}
-
-@MainActor
 @Suite("HomeInteractor", .timeLimit(.minutes(1)))
 struct HomeInteractorTests {
-    let presenter = HomePresenterSpy()
+    let presenter = HomePresentationLogicSpy()
     let account = AccountWorkerDouble()
     let cards = CardWorkerDouble()
     let auth = AuthWorkerDouble()
@@ -42,9 +32,9 @@ struct HomeInteractorTests {
         account.pages.set(.success(["": firstPage()]))
         let sut = makeSUT()
         sut.load(request: .init())
-        #expect(presenter.updates.first?.activity == .loading)
+        #expect(presenter.presentUpdateCalls.first?.state.activity == .loading)
         await tasks.settle()
-        let state = presenter.updates.last!
+        let state = presenter.presentUpdateCalls.last!.state
         #expect(state.summary == Seeds.summary)
         #expect(state.cards == [Seeds.issuedCard])
         #expect(state.transactions.count == 50)
@@ -61,9 +51,9 @@ struct HomeInteractorTests {
         account.gate = Gate()
         let sut = makeSUT()
         sut.load(request: .init())
-        #expect(presenter.updates.first?.cachedAt == saved)
-        #expect(presenter.updates.first?.transactions.count == 1)
-        #expect(presenter.updates.first?.activity == .loading)
+        #expect(presenter.presentUpdateCalls.first?.state.cachedAt == saved)
+        #expect(presenter.presentUpdateCalls.first?.state.transactions.count == 1)
+        #expect(presenter.presentUpdateCalls.first?.state.activity == .loading)
         sut.back(request: .init())
     }
 
@@ -75,7 +65,7 @@ struct HomeInteractorTests {
         let sut = makeSUT()
         sut.load(request: .init())
         await tasks.settle()
-        let state = presenter.updates.last!
+        let state = presenter.presentUpdateCalls.last!.state
         #expect(state.error == .unreachable)
         #expect(state.cachedAt == saved)
         #expect(state.summary == Seeds.summary)
@@ -103,7 +93,7 @@ struct HomeInteractorTests {
         #expect(sut.state.transactions[20] != nil)
         #expect(sut.state.transactions[100] == nil)
         #expect(sut.state.transactions[280] != nil)
-        #expect(presenter.updates.last?.transactions[100] == nil)
+        #expect(presenter.presentUpdateCalls.last?.state.transactions[100] == nil)
         let calls = account.calls.count
         sut.scroll(request: .init(visibleRows: 100..<120))
         await tasks.settle()
@@ -126,8 +116,8 @@ struct HomeInteractorTests {
         sut.loadMore(request: .init())
         await tasks.settle()
         #expect(account.calls.all.map(\.cursor) == [nil, "c50"])
-        #expect(presenter.updates.last?.transactions.count == 60)
-        #expect(presenter.updates.last?.nextCursor == nil)
+        #expect(presenter.presentUpdateCalls.last?.state.transactions.count == 60)
+        #expect(presenter.presentUpdateCalls.last?.state.nextCursor == nil)
         sut.loadMore(request: .init())
         #expect(account.calls.count == 2)
     }
@@ -139,8 +129,8 @@ struct HomeInteractorTests {
         sut.search(request: .init(query: " coffee "))
         await tasks.settle()
         #expect(account.calls.last?.query == "coffee")
-        #expect(presenter.updates.last?.query == "coffee")
-        #expect(presenter.updates.last?.transactions == [Seeds.transaction(7)])
+        #expect(presenter.presentUpdateCalls.last?.state.query == "coffee")
+        #expect(presenter.presentUpdateCalls.last?.state.transactions == [Seeds.transaction(7)])
         sut.search(request: .init(query: ""))
         await tasks.settle()
         #expect(account.calls.last?.query == nil)
@@ -152,11 +142,11 @@ struct HomeInteractorTests {
         let sut = makeSUT()
         sut.search(request: .init(query: "bp"))
         await tasks.settle()
-        #expect(presenter.updates.last?.searchLimit == 10_000)
+        #expect(presenter.presentUpdateCalls.last?.state.searchLimit == 10_000)
         account.pages.set(.success(["": TransactionPage(items: [Seeds.transaction(7)], nextCursor: nil)]))
         sut.search(request: .init(query: "bpx"))
         await tasks.settle()
-        #expect(presenter.updates.last?.searchLimit == nil)
+        #expect(presenter.presentUpdateCalls.last?.state.searchLimit == nil)
     }
 
     @Test("a search that fails keeps the list and the query it belongs to")
@@ -168,9 +158,9 @@ struct HomeInteractorTests {
         account.pageFailure.set(.failure(.unreachable))
         sut.search(request: .init(query: "coffee"))
         await tasks.settle()
-        #expect(presenter.updates.last?.transactions.count == 50)
-        #expect(presenter.updates.last?.query == "")
-        #expect(presenter.updates.last?.error == .unreachable)
+        #expect(presenter.presentUpdateCalls.last?.state.transactions.count == 50)
+        #expect(presenter.presentUpdateCalls.last?.state.query == "")
+        #expect(presenter.presentUpdateCalls.last?.state.error == .unreachable)
     }
 
     @Test("Esc stops a refresh that is still loading; its late answer is dropped")
@@ -180,10 +170,10 @@ struct HomeInteractorTests {
         let sut = makeSUT()
         sut.load(request: .init())
         sut.back(request: .init())
-        #expect(presenter.updates.last?.activity == .idle)
+        #expect(presenter.presentUpdateCalls.last?.state.activity == .idle)
         await tasks.settle()
         #expect(!sut.fetch.isRunning)
-        #expect(presenter.updates.last?.summary == nil)
+        #expect(presenter.presentUpdateCalls.last?.state.summary == nil)
     }
 
     @Test("a refresh during logout does not cancel the logout")
@@ -248,7 +238,7 @@ struct HomeInteractorTests {
         sut.cardUpdated(request: .init(card: active))
         sut.navigate(request: .init(destination: .activateCard))
         #expect(routes.count == 1)
-        #expect(presenter.updates.last?.notice == .text("Your Skiff card is already active."))
+        #expect(presenter.presentUpdateCalls.last?.state.notice == .cardAlreadyActive)
     }
 
     @Test("a card added elsewhere appears without a reload")
@@ -258,8 +248,8 @@ struct HomeInteractorTests {
         await tasks.settle()
         let before = account.calls.count
         sut.cardAdded(request: .init(card: Seeds.externalCard))
-        #expect(presenter.updates.last?.cards == [Seeds.issuedCard, Seeds.externalCard])
-        #expect(presenter.updates.last?.notice == .text("Visa •••• 4242 added."))
+        #expect(presenter.presentUpdateCalls.last?.state.cards == [Seeds.issuedCard, Seeds.externalCard])
+        #expect(presenter.presentUpdateCalls.last?.state.notice == .cardAdded(Seeds.externalCard))
         #expect(account.calls.count == before)
         #expect(cache.loadHome(userID: "u_1")?.snapshot.cards.count == 2)
     }
@@ -276,7 +266,7 @@ struct HomeInteractorTests {
         await tasks.settle()
         sut.navigate(request: .init(destination: .activateCard))
         #expect(routes.isEmpty)
-        #expect(presenter.updates.last?.notice == .unfreezeCardFirst)
+        #expect(presenter.presentUpdateCalls.last?.state.notice == .unfreezeCardFirst)
     }
 
     @Test("c opens Cards with the cards Home has")
@@ -303,9 +293,9 @@ struct HomeInteractorTests {
         var frozen = Seeds.externalCard
         frozen.frozen = true
         sut.cardUpdated(request: .init(card: frozen))
-        #expect(presenter.updates.last?.cards == [Seeds.issuedCard, frozen])
+        #expect(presenter.presentUpdateCalls.last?.state.cards == [Seeds.issuedCard, frozen])
         sut.cardRemoved(request: .init(card: frozen))
-        #expect(presenter.updates.last?.cards == [Seeds.issuedCard])
+        #expect(presenter.presentUpdateCalls.last?.state.cards == [Seeds.issuedCard])
         #expect(account.calls.count == before)
         #expect(cache.loadHome(userID: "u_1")?.snapshot.cards == [Seeds.issuedCard])
     }
@@ -316,7 +306,7 @@ struct HomeInteractorTests {
         sut.load(request: .init())
         await tasks.settle()
         sut.unreadChanged(request: .init(count: 0))
-        #expect(presenter.updates.last?.summary?.unreadNotifications == 0)
+        #expect(presenter.presentUpdateCalls.last?.state.summary?.unreadNotifications == 0)
     }
 
     @Test("log out revokes on the server, forgets the session and the cache, and routes to Login")
@@ -353,11 +343,11 @@ struct HomeInteractorTests {
     func loadSpending() async {
         let sut = makeSUT()
         sut.loadSpending(request: .init())
-        #expect(presenter.spendings.first?.isLoading == true)
-        #expect(presenter.spendings.first?.isShown == true)
+        #expect(presenter.presentLoadSpendingCalls.first?.isLoading == true)
+        #expect(presenter.presentLoadSpendingCalls.first?.isShown == true)
         await tasks.settle()
         #expect(account.spendingCalls.count == 1)
-        let last = presenter.spendings.last
+        let last = presenter.presentLoadSpendingCalls.last
         #expect(last?.spending == Seeds.spending)
         #expect(last?.isLoading == false)
         #expect(last?.error == nil)
@@ -372,8 +362,8 @@ struct HomeInteractorTests {
         sut.refresh(request: .init())
         await tasks.settle()
         #expect(account.spendingCalls.count == 2)
-        #expect(presenter.spendings.last?.error == .unreachable)
-        #expect(presenter.spendings.last?.spending == Seeds.spending)
+        #expect(presenter.presentLoadSpendingCalls.last?.error == .unreachable)
+        #expect(presenter.presentLoadSpendingCalls.last?.spending == Seeds.spending)
     }
 
     @Test("a hidden panel loads nothing; s shows it, loads it and remembers it, s again hides it")
@@ -384,18 +374,18 @@ struct HomeInteractorTests {
         sut.refresh(request: .init())
         await tasks.settle()
         #expect(account.spendingCalls.count == 0)
-        #expect(presenter.spendings.last?.isShown == false)
+        #expect(presenter.presentLoadSpendingCalls.last?.isShown == false)
 
         sut.toggleSpending(request: .init())
         #expect(!preferences.hidesSpending())
         await tasks.settle()
         #expect(account.spendingCalls.count == 1)
-        #expect(presenter.spendings.last?.isShown == true)
-        #expect(presenter.spendings.last?.spending == Seeds.spending)
+        #expect(presenter.presentLoadSpendingCalls.last?.isShown == true)
+        #expect(presenter.presentLoadSpendingCalls.last?.spending == Seeds.spending)
 
         sut.toggleSpending(request: .init())
         #expect(preferences.hidesSpending())
-        #expect(presenter.spendings.last?.isShown == false)
+        #expect(presenter.presentLoadSpendingCalls.last?.isShown == false)
         #expect(account.spendingCalls.count == 1)
     }
 
@@ -405,11 +395,11 @@ struct HomeInteractorTests {
         sut.loadSpending(request: .init())
         await tasks.settle()
         sut.selectCategory(request: .init(index: 1))
-        #expect(presenter.selectedCategories == ["Groceries"])
+        #expect(presenter.presentSelectCategoryCalls.map(\.category) == ["Groceries"])
         await tasks.settle()
         #expect(account.calls.last?.query == "Groceries")
-        #expect(presenter.updates.last?.query == "Groceries")
+        #expect(presenter.presentUpdateCalls.last?.state.query == "Groceries")
         sut.selectCategory(request: .init(index: 9))
-        #expect(presenter.selectedCategories == ["Groceries"])
+        #expect(presenter.presentSelectCategoryCalls.map(\.category) == ["Groceries"])
     }
 }

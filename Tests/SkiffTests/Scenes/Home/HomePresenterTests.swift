@@ -4,19 +4,9 @@ import Testing
 @testable import Skiff
 
 @MainActor
-final class HomeDisplaySpy: HomeDisplayLogic {
-    var updates: [Home.Update.ViewModel] = []
-    var spendings: [Home.LoadSpending.ViewModel] = []
-    var selectedCategories: [Home.SelectCategory.ViewModel] = []
-    func displayUpdate(viewModel: Home.Update.ViewModel) { updates.append(viewModel) }
-    func displayLoadSpending(viewModel: Home.LoadSpending.ViewModel) { spendings.append(viewModel) }
-    func displaySelectCategory(viewModel: Home.SelectCategory.ViewModel) { selectedCategories.append(viewModel) }
-}
-
-@MainActor
 @Suite("HomePresenter")
 struct HomePresenterTests {
-    let display = HomeDisplaySpy()
+    let display = HomeDisplayLogicSpy()
     func makeSUT() -> HomePresenter {
         let sut = HomePresenter(formatting: Seeds.utc)
         sut.viewController = display
@@ -34,7 +24,7 @@ struct HomePresenterTests {
     @Test("name, balance, unread badge, masked cards and signed amounts")
     func loadedState() {
         makeSUT().presentUpdate(response: .init(state: loaded()))
-        let vm = display.updates.last!
+        let vm = display.displayUpdateCalls.last!
         #expect(vm.name == "Alex Rivera")
         #expect(vm.balance == "Balance $1,234.56")
         #expect(vm.cardsEmptyText == nil)
@@ -58,7 +48,7 @@ struct HomePresenterTests {
         state.cards[0].frozen = true
         state.cards[1].frozen = true
         makeSUT().presentUpdate(response: .init(state: state))
-        let vm = display.updates.last!
+        let vm = display.displayUpdateCalls.last!
         #expect(vm.cards[0].detail == PromptedText("Skiff card · expires 11/30 · Frozen"))
         #expect(!vm.cards[0].needsActivation)
         #expect(vm.cards[1].detail == PromptedText("Added card · expires 04/29 · Frozen"))
@@ -69,7 +59,7 @@ struct HomePresenterTests {
         var state = loaded()
         state.summary?.unreadNotifications = 0
         makeSUT().presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.unreadBadge == nil)
+        #expect(display.displayUpdateCalls.last?.unreadBadge == nil)
     }
 
     @Test("a search too short for the server's index says it looked at the newest transactions only, and how to search all")
@@ -79,10 +69,10 @@ struct HomePresenterTests {
         state.query = "bp"
         state.searchLimit = 10_000
         sut.presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.transactionsTitle == "Newest 10,000 transactions matching “bp”")
+        #expect(display.displayUpdateCalls.last?.transactionsTitle == "Newest 10,000 transactions matching “bp”")
         state.transactions = []
         sut.presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.emptyText
+        #expect(display.displayUpdateCalls.last?.emptyText
             == "None of your newest 10,000 transactions match “bp”; type 3 or more characters to search all.")
     }
 
@@ -93,7 +83,7 @@ struct HomePresenterTests {
         state.cachedAt = Date(timeIntervalSince1970: 1_790_000_000)
         state.error = .serverNotStarted(reason: "disk full")
         sut.presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.banner == BannerMessage(
+        #expect(display.displayUpdateCalls.last?.banner == BannerMessage(
             .error, "The built-in server could not start: disk full. Quit and start Skiff again."
         ))
     }
@@ -104,15 +94,15 @@ struct HomePresenterTests {
         var state = loaded()
         state.transactions = []
         sut.presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.emptyText == "No transactions yet.")
+        #expect(display.displayUpdateCalls.last?.emptyText == "No transactions yet.")
         state.query = "coffee"
         sut.presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.emptyText == "No transactions match “coffee”.")
-        #expect(display.updates.last?.transactionsTitle == "Transactions matching “coffee”")
+        #expect(display.displayUpdateCalls.last?.emptyText == "No transactions match “coffee”.")
+        #expect(display.displayUpdateCalls.last?.transactionsTitle == "Transactions matching “coffee”")
         state.activity = .loading
         sut.presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.emptyText == "Loading transactions…")
-        #expect(display.updates.last?.isBusy == true)
+        #expect(display.displayUpdateCalls.last?.emptyText == "Loading transactions…")
+        #expect(display.displayUpdateCalls.last?.isBusy == true)
     }
 
     @Test("offline with a cache says since when and how to retry")
@@ -121,7 +111,7 @@ struct HomePresenterTests {
         state.cachedAt = Seeds.now.addingTimeInterval(-7200)
         state.error = .unreachable
         makeSUT().presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.banner == BannerMessage(
+        #expect(display.displayUpdateCalls.last?.banner == BannerMessage(
             .error, "Offline: showing data from 22 Nov 2026 10:00. Can't reach the server.", prompts: [KeyPrompt(.refresh, "retry")]
         ))
     }
@@ -131,7 +121,7 @@ struct HomePresenterTests {
         var state = loaded()
         state.error = .unreachable
         makeSUT().presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.banner == BannerMessage(.error, "Can't reach the server.", prompts: [KeyPrompt(.refresh, "retry")]))
+        #expect(display.displayUpdateCalls.last?.banner == BannerMessage(.error, "Can't reach the server.", prompts: [KeyPrompt(.refresh, "retry")]))
     }
 
     @Test("no cards: a line saying how to add one")
@@ -139,7 +129,7 @@ struct HomePresenterTests {
         var state = loaded()
         state.cards = []
         makeSUT().presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.cardsEmptyText == PromptedText("No cards yet.", prompts: [KeyPrompt(.addCard, "add one")]))
+        #expect(display.displayUpdateCalls.last?.cardsEmptyText == PromptedText("No cards yet.", prompts: [KeyPrompt(.addCard, "add one")]))
     }
 
     @Test("refreshing over cached data says so")
@@ -148,32 +138,40 @@ struct HomePresenterTests {
         state.cachedAt = Seeds.now
         state.activity = .loading
         makeSUT().presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.banner == BannerMessage(.info, "Showing data from 22 Nov 2026 12:00 · refreshing…"))
+        #expect(display.displayUpdateCalls.last?.banner == BannerMessage(.info, "Showing data from 22 Nov 2026 12:00 · refreshing…"))
     }
 
     @Test("a notice is shown once as information")
     func notice() {
         var state = loaded()
-        state.notice = .text("Visa •••• 4242 added.")
+        state.notice = .cardAdded(Seeds.externalCard)
         makeSUT().presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.banner == BannerMessage(.info, "Visa •••• 4242 added."))
+        #expect(display.displayUpdateCalls.last?.banner == BannerMessage(.info, "Visa •••• 4242 added."))
     }
 
-    @Test("a frozen card to activate: the notice says where to unfreeze it, with the key map's keys")
-    func unfreezeFirst() {
-        var state = loaded()
-        state.notice = .unfreezeCardFirst
-        makeSUT().presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.banner == BannerMessage(
-            .info, "Your Skiff card is frozen. Unfreeze it first (f on Cards, c from Home)."
-        ))
+    @Test("each notice in words: a card activated, and why v opened no activation")
+    func noticeWording() {
+        var active = Seeds.issuedCard
+        active.status = .active
+        let expected: [(Home.State.Notice, String)] = [
+            (.cardActivated(active), "Your Skiff card •••• 0005 is active."),
+            (.unfreezeCardFirst, "Your Skiff card is frozen. Unfreeze it first (f on Cards, c from Home)."),
+            (.cardAlreadyActive, "Your Skiff card is already active."),
+            (.noCardToActivate, "There is no Skiff card to activate yet."),
+        ]
+        for (notice, words) in expected {
+            var state = loaded()
+            state.notice = notice
+            makeSUT().presentUpdate(response: .init(state: state))
+            #expect(display.displayUpdateCalls.last?.banner == BannerMessage(.info, words))
+        }
     }
 
     @Test("before anything loads the balance is a dash")
     func nothingYet() {
         makeSUT().presentUpdate(response: .init(state: Home.State()))
-        #expect(display.updates.last?.balance == "Balance —")
-        #expect(display.updates.last?.name == "")
+        #expect(display.displayUpdateCalls.last?.balance == "Balance —")
+        #expect(display.displayUpdateCalls.last?.name == "")
     }
 
     // MARK: Spending
@@ -181,7 +179,7 @@ struct HomePresenterTests {
     @Test("spending: the month's name, a bar per category with its amount, the total and the change")
     func spending() {
         makeSUT().presentLoadSpending(response: .init(spending: Seeds.spending, isShown: true, isLoading: false, error: nil))
-        let vm = display.spendings.last!
+        let vm = display.displayLoadSpendingCalls.last!
         #expect(vm.isShown)
         #expect(vm.title == "Spending · November")
         #expect(vm.bars == [
@@ -200,7 +198,7 @@ struct HomePresenterTests {
             spending.totals = totals.map { Money(amountMinor: $0, currency: "USD") }
             spending.previousTotals = previous.map { Money(amountMinor: $0, currency: "USD") }
             makeSUT().presentLoadSpending(response: .init(spending: spending, isShown: true, isLoading: false, error: nil))
-            return display.spendings.last!.summary
+            return display.displayLoadSpendingCalls.last!.summary
         }
         #expect(summary([50_000], [100_000]) == "Spent $500.00 · 50% less than October ($1,000.00)")
         #expect(summary([100_200], [100_000]) == "Spent $1,002.00 · about the same as October ($1,000.00)")
@@ -215,7 +213,7 @@ struct HomePresenterTests {
             spending.totals = [Money(amountMinor: total, currency: "USD")]
             spending.previousTotals = [Money(amountMinor: previous, currency: "USD")]
             makeSUT().presentLoadSpending(response: .init(spending: spending, isShown: true, isLoading: false, error: nil))
-            return display.spendings.last!.summary
+            return display.displayLoadSpendingCalls.last!.summary
         }
         #expect(summary(.max, 1).hasSuffix("· far more than October ($0.01)"))
         #expect(summary(.min, 1).hasSuffix("· far less than October ($0.01)"))
@@ -229,24 +227,24 @@ struct HomePresenterTests {
         var many = Seeds.spending
         many.categories = (1...9).map { .init(name: "C\($0)", amount: Money(amountMinor: Int64(1_000 - $0), currency: "USD")) }
         makeSUT().presentLoadSpending(response: .init(spending: many, isShown: true, isLoading: false, error: nil))
-        #expect(display.spendings.last?.bars.map(\.category) == ["C1", "C2", "C3", "C4", "C5", "C6"])
+        #expect(display.displayLoadSpendingCalls.last?.bars.map(\.category) == ["C1", "C2", "C3", "C4", "C5", "C6"])
 
         makeSUT().presentLoadSpending(response: .init(spending: nil, isShown: true, isLoading: true, error: nil))
-        #expect(display.spendings.last?.emptyText == "Loading spending…")
-        #expect(display.spendings.last?.title == "Spending")
+        #expect(display.displayLoadSpendingCalls.last?.emptyText == "Loading spending…")
+        #expect(display.displayLoadSpendingCalls.last?.title == "Spending")
         makeSUT().presentLoadSpending(response: .init(spending: nil, isShown: true, isLoading: false, error: .unreachable))
-        #expect(display.spendings.last?.emptyText == "Can't reach the server. Check the connection and try again.")
+        #expect(display.displayLoadSpendingCalls.last?.emptyText == "Can't reach the server. Check the connection and try again.")
         var none = Seeds.spending
         none.categories = []
         none.totals = []
         makeSUT().presentLoadSpending(response: .init(spending: none, isShown: false, isLoading: false, error: nil))
-        #expect(display.spendings.last?.emptyText == "Nothing spent yet this month.")
-        #expect(display.spendings.last?.isShown == false)
+        #expect(display.displayLoadSpendingCalls.last?.emptyText == "Nothing spent yet this month.")
+        #expect(display.displayLoadSpendingCalls.last?.isShown == false)
     }
 
     @Test("a selected category becomes the search row's text")
     func selectCategory() {
         makeSUT().presentSelectCategory(response: .init(category: "Coffee"))
-        #expect(display.selectedCategories == [.init(searchText: "Coffee")])
+        #expect(display.displaySelectCategoryCalls == [.init(searchText: "Coffee")])
     }
 }

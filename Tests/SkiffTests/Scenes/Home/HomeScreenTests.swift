@@ -147,17 +147,6 @@ struct HomeScreenTests {
         #expect(harness.account.calls.last?.query == nil)
     }
 
-    @Test("Enter opens the transaction; Esc comes back to Home")
-    func detail() async throws {
-        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(3))) }
-        try await harness.start()
-        await harness.send(.down, .enter)
-        #expect(harness.top is TransactionDetailViewController)
-        assertSnapshot(of: harness.terminal, as: .screen, named: "transaction-detail")
-        await harness.send(.escape)
-        #expect(harness.top is HomeViewController)
-    }
-
     @Test("the help lists Enter once, as opening the transaction")
     func helpListsEnterOnce() async throws {
         let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(3))) }

@@ -3,28 +3,9 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-final class LockPresenterSpy: LockPresentationLogic {
-    var loadResponses: [Lock.Load.Response] = []
-    var unlockResponses: [Lock.Unlock.Response] = []
-    var logoutResponses: [Lock.Logout.Response] = []
-
-    func presentLoad(response: Lock.Load.Response) {
-        loadResponses.append(response)
-    }
-
-    func presentUnlock(response: Lock.Unlock.Response) {
-        unlockResponses.append(response)
-    }
-
-    func presentLogout(response: Lock.Logout.Response) {
-        logoutResponses.append(response)
-    }
-}
-
-@MainActor
 @Suite("Lock interactor", .timeLimit(.minutes(1)))
 struct LockInteractorTests {
-    let presenter = LockPresenterSpy()
+    let presenter = LockPresentationLogicSpy()
     let auth = AuthWorkerDouble()
     let sessions = SessionStoreDouble(Seeds.session)
     let cache = CacheStoreDouble()
@@ -38,14 +19,14 @@ struct LockInteractorTests {
     func load() {
         let sut = makeSUT()
         sut.load(request: .init())
-        #expect(presenter.loadResponses.map(\.userName) == ["Alex Rivera"])
-        #expect(presenter.loadResponses.map(\.reason) == [.idle])
+        #expect(presenter.presentLoadCalls.map(\.userName) == ["Alex Rivera"])
+        #expect(presenter.presentLoadCalls.map(\.reason) == [.idle])
         let restarted = LockInteractor(
             presenter: presenter, auth: auth, sessions: sessions, cache: cache, userName: "Alex Rivera",
             reason: .lockedBefore, tasks: tasks
         )
         restarted.load(request: .init())
-        #expect(presenter.loadResponses.last?.reason == .lockedBefore)
+        #expect(presenter.presentLoadCalls.last?.reason == .lockedBefore)
     }
 
     @Test("engage marks the saved session locked at once, before the server is told, then tells it")
@@ -71,7 +52,7 @@ struct LockInteractorTests {
         await tasks.settle()
         #expect(auth.locks.count == 1)
         #expect(sessions.load()?.isLocked == true)
-        #expect(presenter.unlockResponses.isEmpty)
+        #expect(presenter.presentSubmitCalls.isEmpty)
     }
 
     @Test("an accepted password clears the saved lock; a refused one leaves it")
@@ -79,11 +60,11 @@ struct LockInteractorTests {
         let sut = makeSUT()
         sut.engage(request: .init())
         auth.unlockResult.set(.failure(.validation(detail: "The password is not right.", fields: [])))
-        sut.unlock(request: .init(password: "wrong"))
+        sut.submit(request: .init(form: .init(password: "wrong")))
         await tasks.settle()
         #expect(sessions.load()?.isLocked == true)
         auth.unlockResult.set(.success(()))
-        sut.unlock(request: .init(password: "harbour-lights-9"))
+        sut.submit(request: .init(form: .init(password: "harbour-lights-9")))
         await tasks.settle()
         #expect(sessions.load()?.isLocked == false)
         #expect(sessions.load()?.token == Seeds.session.token)
@@ -97,7 +78,7 @@ struct LockInteractorTests {
         var routes: [LockRoute] = []
         sut.route = { routes.append($0) }
         sut.engage(request: .init())
-        sut.unlock(request: .init(password: "harbour-lights-9"))
+        sut.submit(request: .init(form: .init(password: "harbour-lights-9")))
         for _ in 0..<20 { await Task.yield() }
         #expect(auth.unlocks.count == 0)
         gate.open()
@@ -111,12 +92,12 @@ struct LockInteractorTests {
         let sut = makeSUT()
         var routes: [LockRoute] = []
         sut.route = { routes.append($0) }
-        sut.unlock(request: .init(password: "harbour-lights-9"))
+        sut.submit(request: .init(form: .init(password: "harbour-lights-9")))
         await tasks.settle()
         #expect(auth.unlocks.all == ["harbour-lights-9"])
         #expect(routes.count == 1)
         if case .unlocked? = routes.first {} else { Issue.record("expected .unlocked, got \(routes)") }
-        guard case .started? = presenter.unlockResponses.first else {
+        guard case .started? = presenter.presentSubmitCalls.first else {
             Issue.record("expected .started first")
             return
         }
@@ -128,11 +109,11 @@ struct LockInteractorTests {
         let sut = makeSUT()
         var routes: [LockRoute] = []
         sut.route = { routes.append($0) }
-        sut.unlock(request: .init(password: "wrong"))
+        sut.submit(request: .init(form: .init(password: "wrong")))
         await tasks.settle()
         #expect(routes.isEmpty)
-        guard case .refused(.validation)? = presenter.unlockResponses.last else {
-            Issue.record("expected a refusal, got \(presenter.unlockResponses)")
+        guard case .failed(.validation)? = presenter.presentSubmitCalls.last else {
+            Issue.record("expected a refusal, got \(presenter.presentSubmitCalls)")
             return
         }
     }
@@ -140,11 +121,38 @@ struct LockInteractorTests {
     @Test("an empty password never reaches the server")
     func unlockEmpty() async {
         let sut = makeSUT()
-        sut.unlock(request: .init(password: ""))
+        sut.submit(request: .init(form: .init(password: "")))
         await tasks.settle()
         #expect(auth.unlocks.count == 0)
-        guard case .empty? = presenter.unlockResponses.last else {
-            Issue.record("expected .empty, got \(presenter.unlockResponses)")
+        guard case .invalid([.password: .password(.empty)])? = presenter.presentSubmitCalls.last else {
+            Issue.record("expected the empty password refused, got \(presenter.presentSubmitCalls)")
+            return
+        }
+    }
+
+    @Test("leaving the password field empty says so there")
+    func validateField() {
+        let sut = makeSUT()
+        sut.validateField(request: .init(field: .password, form: .init(password: "")))
+        sut.validateField(request: .init(field: .password, form: .init(password: "harbour-lights-9")))
+        #expect(presenter.presentValidateFieldCalls.map(\.problem) == [.password(.empty), nil])
+    }
+
+    @Test("Esc stops a password check on its way, and the lock stays")
+    func back() async {
+        auth.gate = Gate()
+        let sut = makeSUT()
+        var routes: [LockRoute] = []
+        sut.route = { routes.append($0) }
+        sut.engage(request: .init())
+        sut.submit(request: .init(form: .init(password: "harbour-lights-9")))
+        await tasks.settle { auth.gate?.held ?? 0 }
+        sut.back(request: .init())
+        await tasks.settle()
+        #expect(routes.isEmpty)
+        #expect(sessions.load()?.isLocked == true)
+        guard case .failed(.cancelled)? = presenter.presentSubmitCalls.last else {
+            Issue.record("expected the check cancelled, got \(presenter.presentSubmitCalls)")
             return
         }
     }
@@ -159,7 +167,7 @@ struct LockInteractorTests {
         #expect(auth.logouts.count == 1)
         #expect(sessions.load() == nil)
         #expect(cache.clears == 1)
-        #expect(presenter.logoutResponses.count == 1)
+        #expect(presenter.presentLogoutCalls.count == 1)
         if case .loggedOut? = routes.first {} else { Issue.record("expected .loggedOut, got \(routes)") }
     }
 }

@@ -2,28 +2,9 @@ import Testing
 @testable import Skiff
 
 @MainActor
-final class LockDisplaySpy: LockDisplayLogic {
-    var loadViewModels: [Lock.Load.ViewModel] = []
-    var unlockViewModels: [Lock.Unlock.ViewModel] = []
-    var logoutViewModels: [Lock.Logout.ViewModel] = []
-
-    func displayLoad(viewModel: Lock.Load.ViewModel) {
-        loadViewModels.append(viewModel)
-    }
-
-    func displayUnlock(viewModel: Lock.Unlock.ViewModel) {
-        unlockViewModels.append(viewModel)
-    }
-
-    func displayLogout(viewModel: Lock.Logout.ViewModel) {
-        logoutViewModels.append(viewModel)
-    }
-}
-
-@MainActor
 @Suite("Lock presenter")
 struct LockPresenterTests {
-    let display = LockDisplaySpy()
+    let display = LockDisplayLogicSpy()
 
     func makeSUT() -> LockPresenter {
         let sut = LockPresenter(formatting: Seeds.utc)
@@ -34,7 +15,7 @@ struct LockPresenterTests {
     @Test("load names whose password unlocks, and the keys to unlock and to log out")
     func load() {
         makeSUT().presentLoad(response: .init(userName: "Alex Rivera", reason: .idle))
-        let viewModel = display.loadViewModels.last
+        let viewModel = display.displayLoadCalls.last
         #expect(viewModel?.message.text.contains("Alex Rivera's password") == true)
         #expect(viewModel?.message.prompts == [KeyPrompt(.submit, "unlock"), KeyPrompt(.logoutWhileTyping, "log out")])
     }
@@ -45,7 +26,7 @@ struct LockPresenterTests {
         for reason in [LockReason.idle, .lockedBefore, .server] {
             sut.presentLoad(response: .init(userName: "Alex Rivera", reason: reason))
         }
-        #expect(display.loadViewModels.map { $0.message.text.components(separatedBy: " Enter ").first } == [
+        #expect(display.displayLoadCalls.map { $0.message.text.components(separatedBy: " Enter ").first } == [
             "Skiff locked itself after a while without a key.",
             "Skiff was locked when it last ran.",
             "This session was locked: it went unused for a while, or another Skiff locked it.",
@@ -54,37 +35,62 @@ struct LockPresenterTests {
 
     @Test("a request refused because the session is locked says so")
     func lockedRefusal() {
-        makeSUT().presentUnlock(response: .refused(.locked))
-        #expect(display.unlockViewModels.last?.status == "Skiff is locked. Enter your password to go on.")
+        makeSUT().presentSubmit(response: .failed(.locked))
+        #expect(display.displaySubmitCalls.last?.banner == BannerMessage(.error, "Skiff is locked. Enter your password to go on."))
     }
 
     @Test("a wrong password is an error that empties the field")
     func wrongPassword() {
-        makeSUT().presentUnlock(response: .refused(.validation(detail: "The password is not right.", fields: [])))
-        #expect(display.unlockViewModels.last == .init(status: "That password is not right.", isError: true, clearsPassword: true))
+        makeSUT().presentSubmit(response: .failed(.validation(detail: "The password is not right.", fields: [])))
+        #expect(display.displaySubmitCalls.last == .init(
+            fieldErrors: [.password: "That password is not right."], banner: nil, isBusy: false, clearsPassword: true
+        ))
     }
 
     @Test("a throttled unlock says how long to wait")
     func throttled() {
-        makeSUT().presentUnlock(response: .refused(.throttled(retryAfterSeconds: 30)))
-        #expect(display.unlockViewModels.last?.status == "Too many attempts. Try again in 0:30.")
-        #expect(display.unlockViewModels.last?.isError == true)
+        makeSUT().presentSubmit(response: .failed(.throttled(retryAfterSeconds: 30)))
+        #expect(display.displaySubmitCalls.last?.banner == BannerMessage(.error, "Too many attempts. Try again in 0:30."))
     }
 
     @Test("checking and an empty password keep what was typed")
     func startedAndEmpty() {
         let sut = makeSUT()
-        sut.presentUnlock(response: .started)
-        sut.presentUnlock(response: .empty)
-        #expect(display.unlockViewModels == [
-            .init(status: "Checking…", isError: false, clearsPassword: false),
-            .init(status: "Enter your password.", isError: true, clearsPassword: false),
+        sut.presentSubmit(response: .started)
+        sut.presentSubmit(response: .invalid([.password: .password(.empty)]))
+        #expect(display.displaySubmitCalls == [
+            .init(fieldErrors: [:], banner: nil, isBusy: true, clearsPassword: false),
+            .init(fieldErrors: [.password: "Enter your password."], banner: nil, isBusy: false, clearsPassword: false),
         ])
+    }
+
+    @Test("leaving the password empty is worded for the person's own password; a filled one clears the error")
+    func validateField() {
+        let sut = makeSUT()
+        sut.presentValidateField(response: .init(field: .password, problem: .password(.empty)))
+        sut.presentValidateField(response: .init(field: .password, problem: nil))
+        #expect(display.displayValidateFieldCalls == [
+            .init(field: .password, message: "Enter your password."), .init(field: .password, message: nil),
+        ])
+    }
+
+    @Test("a cancelled check says nothing and empties the field")
+    func cancelled() {
+        makeSUT().presentSubmit(response: .failed(.cancelled))
+        #expect(display.displaySubmitCalls.last == .init(fieldErrors: [:], banner: nil, isBusy: false, clearsPassword: true))
     }
 
     @Test("logout says it is logging out")
     func logout() {
         makeSUT().presentLogout(response: .init())
-        #expect(display.logoutViewModels == [.init(status: "Logging out…")])
+        #expect(display.displayLogoutCalls == [.init(banner: BannerMessage(.info, "Logging out…"))])
+    }
+
+    @Test("a password the server refuses by name is worded on the field as the server says, and emptied")
+    func refusedOnField() {
+        makeSUT().presentSubmit(response: .invalid([.password: .server("The password is not right.")]))
+        #expect(display.displaySubmitCalls.last == .init(
+            fieldErrors: [.password: "The password is not right."], banner: nil, isBusy: false, clearsPassword: true
+        ))
     }
 }

@@ -5,21 +5,9 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-final class LoginPresenterSpy: LoginPresentationLogic {
-    var loads: [Login.Load.Response] = []
-    var validations: [Login.ValidateField.Response] = []
-    var submits: [Login.Submit.Response] = []
-    var throttles: [Login.Throttle.Response] = []
-    func presentLoad(response: Login.Load.Response) { loads.append(response) }
-    func presentValidateField(response: Login.ValidateField.Response) { validations.append(response) }
-    func presentSubmit(response: Login.Submit.Response) { submits.append(response) }
-    func presentThrottle(response: Login.Throttle.Response) { throttles.append(response) }
-}
-
-@MainActor
 @Suite("LoginInteractor", .timeLimit(.minutes(1)))
 struct LoginInteractorTests {
-    let presenter = LoginPresenterSpy()
+    let presenter = LoginPresentationLogicSpy()
     let auth = AuthWorkerDouble()
     let tasks = TaskTracker()
     let sessions = SessionStoreDouble()
@@ -40,9 +28,9 @@ struct LoginInteractorTests {
     func load() {
         let sut = makeSUT()
         sut.load(request: .init())
-        #expect(presenter.loads.count == 1)
-        #expect(presenter.loads.first?.lastLogin == LastLogin(countryCode: "+44", phoneNumber: "7700 900123"))
-        #expect(presenter.loads.first?.demo == Seeds.demo)
+        #expect(presenter.presentLoadCalls.count == 1)
+        #expect(presenter.presentLoadCalls.first?.lastLogin == LastLogin(countryCode: "+44", phoneNumber: "7700 900123"))
+        #expect(presenter.presentLoadCalls.first?.demo == Seeds.demo)
     }
 
     @Test("a changed password remembers the number and says so")
@@ -50,26 +38,26 @@ struct LoginInteractorTests {
         let sut = makeSUT()
         sut.passwordChanged(request: .init(login: LastLogin(countryCode: "+1", phoneNumber: "2025550143")))
         #expect(preferences.lastLogin() == LastLogin(countryCode: "+1", phoneNumber: "2025550143"))
-        #expect(presenter.loads.last?.notice == .passwordChanged)
-        #expect(presenter.loads.last?.lastLogin?.phoneNumber == "2025550143")
+        #expect(presenter.presentLoadCalls.last?.notice == .passwordChanged)
+        #expect(presenter.presentLoadCalls.last?.lastLogin?.phoneNumber == "2025550143")
     }
 
     @Test("leaving a field checks only that field")
     func validateField() {
         let sut = makeSUT()
         sut.validateField(request: .init(field: .phoneNumber, form: .init(countryCode: "+1", phoneNumber: "12", password: "")))
-        #expect(presenter.validations.first?.field == .phoneNumber)
-        #expect(presenter.validations.first?.problem == .phone(.wrongLength(expected: 10...10)))
+        #expect(presenter.presentValidateFieldCalls.first?.field == .phoneNumber)
+        #expect(presenter.presentValidateFieldCalls.first?.problem == .phone(.wrongLength(expected: 10...10)))
         sut.validateField(request: .init(field: .countryCode, form: .init(countryCode: "+1", phoneNumber: "12", password: "")))
-        #expect(presenter.validations.last?.problem == nil)
+        #expect(presenter.presentValidateFieldCalls.last?.problem == nil)
     }
 
     @Test("an invalid form is refused without calling the server")
     func invalidForm() {
         let sut = makeSUT()
         sut.submit(request: .init(form: .init(countryCode: "", phoneNumber: "abc", password: "")))
-        guard case .invalid(let problems) = presenter.submits.last else {
-            Issue.record("expected .invalid, got \(presenter.submits)")
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("expected .invalid, got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(problems[.countryCode] == .phone(.emptyCountryCode))
@@ -79,11 +67,12 @@ struct LoginInteractorTests {
 
     @Test("a good login stores the session and the number, then routes to Home")
     func success() async {
+        auth.loginResult.set(.success(Seeds.session))
         var routes: [LoginRoute] = []
         let sut = makeSUT()
         sut.route = { routes.append($0) }
         sut.submit(request: .init(form: goodForm))
-        #expect(presenter.submits.first.map { if case .started = $0 { true } else { false } } == true)
+        #expect(presenter.presentSubmitCalls.first.map { if case .started = $0 { true } else { false } } == true)
         await tasks.settle()
         #expect(auth.logins.last?.phone.e164 == "+12025550143")
         #expect(auth.logins.last?.password == "sail-away-2026")
@@ -102,8 +91,8 @@ struct LoginInteractorTests {
         let sut = makeSUT()
         sut.submit(request: .init(form: goodForm))
         await tasks.settle()
-        guard case .failed(.unauthorised) = presenter.submits.last else {
-            Issue.record("expected .failed(.unauthorised), got \(presenter.submits)")
+        guard case .failed(.unauthorised) = presenter.presentSubmitCalls.last else {
+            Issue.record("expected .failed(.unauthorised), got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(sessions.load() == nil)
@@ -116,7 +105,8 @@ struct LoginInteractorTests {
         sut.submit(request: .init(form: goodForm))
         await tasks.settle()
         await sut.countdownTask?.value
-        #expect(presenter.throttles.map(\.remainingSeconds) == [2, 1, 0])
+        #expect(presenter.presentThrottleCalls.map(\.remainingSeconds) == [2, 1, 0])
+        #expect(presenter.calls == ["presentSubmit", "presentSubmit", "presentThrottle", "presentThrottle", "presentThrottle"])
         #expect(sleeps.count == 3)
     }
 
@@ -129,7 +119,7 @@ struct LoginInteractorTests {
         sut.countdownTask?.cancel()
         sut.submit(request: .init(form: goodForm))
         #expect(auth.logins.count == 1)
-        #expect(presenter.throttles.last?.remainingSeconds == 60)
+        #expect(presenter.presentThrottleCalls.last?.remainingSeconds == 60)
     }
 
     @Test("server field errors land on their fields")
@@ -138,8 +128,8 @@ struct LoginInteractorTests {
         let sut = makeSUT()
         sut.submit(request: .init(form: goodForm))
         await tasks.settle()
-        guard case .invalid(let problems) = presenter.submits.last else {
-            Issue.record("expected .invalid, got \(presenter.submits)")
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("expected .invalid, got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(problems == [.phoneNumber: .server("Not a number we can reach.")])
@@ -153,8 +143,8 @@ struct LoginInteractorTests {
         sut.submit(request: .init(form: goodForm))
         sut.back(request: .init())
         await tasks.settle()
-        guard case .failed(.cancelled) = presenter.submits.last else {
-            Issue.record("expected .failed(.cancelled), got \(presenter.submits)")
+        guard case .failed(.cancelled) = presenter.presentSubmitCalls.last else {
+            Issue.record("expected .failed(.cancelled), got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(sessions.load() == nil)
@@ -170,11 +160,12 @@ struct LoginInteractorTests {
         await tasks.settle()
         #expect(auth.logins.count == 1)
         #expect(sessions.load() == nil)
-        #expect(!presenter.submits.contains { if case .succeeded = $0 { true } else { false } })
+        #expect(!presenter.presentSubmitCalls.contains { if case .succeeded = $0 { true } else { false } })
     }
 
     @Test("a second Enter while a request runs sends nothing more")
     func doubleSubmit() async {
+        auth.loginResult.set(.success(Seeds.session))
         let gate = Gate()
         auth.gate = gate
         let sut = makeSUT()

@@ -147,7 +147,7 @@ struct UnreadableFilesTests {
     @MainActor
     @Test("Launch goes to Login saying the saved session could not be read")
     func launchSaysSo() {
-        let sut = LaunchInteractor(presenter: LaunchPresenterSpy(), sessions: UnreadableSessionStore(), serverDescription: "x", clock: .immediate())
+        let sut = LaunchInteractor(presenter: LaunchPresentationLogicSpy(), sessions: UnreadableSessionStore(), serverDescription: "x", clock: .immediate())
         var routes: [LaunchRoute] = []
         sut.route = { routes.append($0) }
         sut.start(request: .init())
@@ -155,11 +155,11 @@ struct UnreadableFilesTests {
             Issue.record("got \(routes)")
             return
         }
-        let display = LoginDisplaySpy()
+        let display = LoginDisplayLogicSpy()
         let presenter = LoginPresenter(formatting: Seeds.utc)
         presenter.viewController = display
         presenter.presentLoad(response: .init(lastLogin: nil, demo: nil, notice: .savedSessionUnreadable))
-        #expect(display.loads.last?.notice == BannerMessage(
+        #expect(display.displayLoadCalls.last?.notice == BannerMessage(
             .error, "Your saved session could not be read and was set aside. Please log in again."
         ))
     }

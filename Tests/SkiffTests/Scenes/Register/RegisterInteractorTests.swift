@@ -5,29 +5,9 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-final class RegisterPresenterSpy: RegisterPresentationLogic {
-    var loads: [Register.Load.Response] = []
-    var validations: [Register.ValidateField.Response] = []
-    var submits: [Register.Submit.Response] = []
-    func presentLoad(response: Register.Load.Response) { loads.append(response) }
-    func presentValidateField(response: Register.ValidateField.Response) { validations.append(response) }
-    func presentSubmit(response: Register.Submit.Response) { submits.append(response) }
-}
-
-@MainActor
-final class RegisterDisplaySpy: RegisterDisplayLogic {
-    var loads: [Register.Load.ViewModel] = []
-    var validations: [Register.ValidateField.ViewModel] = []
-    var submits: [Register.Submit.ViewModel] = []
-    func displayLoad(viewModel: Register.Load.ViewModel) { loads.append(viewModel) }
-    func displayValidateField(viewModel: Register.ValidateField.ViewModel) { validations.append(viewModel) }
-    func displaySubmit(viewModel: Register.Submit.ViewModel) { submits.append(viewModel) }
-}
-
-@MainActor
 @Suite("RegisterInteractor", .timeLimit(.minutes(1)))
 struct RegisterInteractorTests {
-    let presenter = RegisterPresenterSpy()
+    let presenter = RegisterPresentationLogicSpy()
     let auth = AuthWorkerDouble()
     let tasks = TaskTracker()
     var keys = 0
@@ -48,15 +28,15 @@ struct RegisterInteractorTests {
     @Test("load passes on what Login had typed")
     func load() {
         makeSUT().load(request: .init())
-        #expect(presenter.loads.first?.prefill == LastLogin(countryCode: "+1", phoneNumber: "2025550199"))
+        #expect(presenter.presentLoadCalls.first?.prefill == LastLogin(countryCode: "+1", phoneNumber: "2025550199"))
     }
 
     @Test("every field is checked, including the repeated password")
     func invalid() {
         let sut = makeSUT()
         sut.submit(request: .init(form: .init(countryCode: "+1", phoneNumber: "", fullName: "", password: "short", confirmPassword: "other")))
-        guard case .invalid(let problems) = presenter.submits.last else {
-            Issue.record("expected .invalid, got \(presenter.submits)")
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("expected .invalid, got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(problems == [
@@ -115,42 +95,5 @@ struct RegisterInteractorTests {
             Issue.record("expected .back, got \(routes)")
             return
         }
-    }
-}
-
-@MainActor
-@Suite("RegisterPresenter")
-struct RegisterPresenterTests {
-    let display = RegisterDisplaySpy()
-    func makeSUT() -> RegisterPresenter {
-        let sut = RegisterPresenter(formatting: Seeds.utc)
-        sut.viewController = display
-        return sut
-    }
-
-    @Test("prefills the number and defaults the country code")
-    func load() {
-        makeSUT().presentLoad(response: .init(prefill: LastLogin(countryCode: "", phoneNumber: "2025550199")))
-        #expect(display.loads.last == .init(countryCode: "+1", phoneNumber: "2025550199"))
-    }
-
-    @Test("an existing account is pointed out on the number field")
-    func conflict() {
-        makeSUT().presentSubmit(response: .failed(.conflict(detail: "exists")))
-        #expect(display.submits.last?.fieldErrors[.phoneNumber]?.contains("already has an account") == true)
-        #expect(display.submits.last?.focus == .phoneNumber)
-    }
-
-    @Test("field problems are worded and focus the first")
-    func invalid() {
-        makeSUT().presentSubmit(response: .invalid([.confirmPassword: .passwordsDiffer, .fullName: .fullName(.empty)]))
-        #expect(display.submits.last?.fieldErrors == [.confirmPassword: "The two passwords differ.", .fullName: "Enter your full name."])
-        #expect(display.submits.last?.focus == .fullName)
-    }
-
-    @Test("busy while the request runs")
-    func started() {
-        makeSUT().presentSubmit(response: .started)
-        #expect(display.submits.last?.isBusy == true)
     }
 }

@@ -5,25 +5,9 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-final class ActivateCardPresenterSpy: ActivateCardPresentationLogic {
-    var loads: [ActivateCard.Load.Response] = []
-    var submits: [ActivateCard.Submit.Response] = []
-    func presentLoad(response: ActivateCard.Load.Response) { loads.append(response) }
-    func presentSubmit(response: ActivateCard.Submit.Response) { submits.append(response) }
-}
-
-@MainActor
-final class ActivateCardDisplaySpy: ActivateCardDisplayLogic {
-    var loads: [ActivateCard.Load.ViewModel] = []
-    var submits: [ActivateCard.Submit.ViewModel] = []
-    func displayLoad(viewModel: ActivateCard.Load.ViewModel) { loads.append(viewModel) }
-    func displaySubmit(viewModel: ActivateCard.Submit.ViewModel) { submits.append(viewModel) }
-}
-
-@MainActor
 @Suite("ActivateCardInteractor", .timeLimit(.minutes(1)))
 struct ActivateCardInteractorTests {
-    let presenter = ActivateCardPresenterSpy()
+    let presenter = ActivateCardPresentationLogicSpy()
     let worker = CardWorkerDouble()
     let outbox = OutboxDouble(code: "135790")
     let tasks = TaskTracker()
@@ -39,8 +23,8 @@ struct ActivateCardInteractorTests {
     func last4() {
         let sut = makeSUT()
         sut.submit(request: .init(form: .init(last4: "12a", code: "")))
-        guard case .invalid([.last4: .last4(.malformed)]) = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .invalid([.last4: .last4(.malformed)]) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(worker.activationRequests.count == 0)
@@ -53,8 +37,8 @@ struct ActivateCardInteractorTests {
         await tasks.settle()
         #expect(worker.activationRequests.all == ["c_issued"])
         #expect(sut.stage == .code)
-        guard case .codeSent(Seeds.challenge, "135790") = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .codeSent(Seeds.challenge, "135790") = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(outbox.asked.last?.purpose == "card-activation")
@@ -68,8 +52,8 @@ struct ActivateCardInteractorTests {
         sut.submit(request: .init(form: .init(last4: "0005", code: "")))
         await tasks.settle()
         sut.submit(request: .init(form: .init(last4: "0005", code: "13579")))
-        guard case .invalid([.code: .code(.malformed)]) = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .invalid([.code: .code(.malformed)]) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         sut.submit(request: .init(form: .init(last4: "0005", code: "135790")))
@@ -92,43 +76,21 @@ struct ActivateCardInteractorTests {
         await tasks.settle()
         sut.submit(request: .init(form: .init(last4: "1111", code: "135790")))
         await tasks.settle()
-        guard case .invalid([.last4: .server("These are not the card's last four digits.")]) = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .invalid([.last4: .server("These are not the card's last four digits.")]) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
     }
-}
 
-@MainActor
-@Suite("ActivateCardPresenter")
-struct ActivateCardPresenterTests {
-    let display = ActivateCardDisplaySpy()
-    func makeSUT() -> ActivateCardPresenter {
-        let sut = ActivateCardPresenter(formatting: Seeds.utc)
-        sut.viewController = display
-        return sut
-    }
-
-    @Test("the title names the masked card")
-    func load() {
-        makeSUT().presentLoad(response: .init(card: Seeds.issuedCard))
-        #expect(display.loads.last?.title == "Activate Visa •••• 0005")
-    }
-
-    @Test("code sent moves to the code stage with the development code")
-    func codeSent() {
-        makeSUT().presentSubmit(response: .codeSent(Seeds.challenge, developmentCode: "135790"))
-        #expect(display.submits.last?.stage == .code)
-        #expect(display.submits.last?.instructions == "We sent a 6-digit code to your phone. It works until 12:10.")
-        #expect(display.submits.last?.banner == BannerMessage(.info, "Development server: the code is 135790"))
-    }
-
-    @Test("a refused code clears the code field")
-    func refusedCode() {
+    @Test("leaving a field checks it: the last four at first, the code once it was sent")
+    func validateField() async {
         let sut = makeSUT()
-        sut.presentSubmit(response: .codeSent(Seeds.challenge, developmentCode: nil))
-        sut.presentSubmit(response: .failed(.validation(detail: "Wrong code", fields: [])))
-        #expect(display.submits.last?.fieldErrors == [.code: "Wrong code"])
-        #expect(display.submits.last?.clearCode == true)
+        sut.validateField(request: .init(field: .last4, form: .init(last4: "12", code: "")))
+        sut.validateField(request: .init(field: .code, form: .init(last4: "0005", code: "")))
+        #expect(presenter.presentValidateFieldCalls.map(\.problem) == [.last4, nil])
+        sut.submit(request: .init(form: .init(last4: "0005", code: "")))
+        await tasks.settle()
+        sut.validateField(request: .init(field: .code, form: .init(last4: "0005", code: "13")))
+        #expect(presenter.presentValidateFieldCalls.last?.problem == .code(.malformed))
     }
 }

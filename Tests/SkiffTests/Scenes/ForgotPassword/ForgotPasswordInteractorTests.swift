@@ -5,29 +5,9 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-final class ForgotPasswordPresenterSpy: ForgotPasswordPresentationLogic {
-    var loads: [ForgotPassword.Load.Response] = []
-    var validations: [ForgotPassword.ValidateField.Response] = []
-    var submits: [ForgotPassword.Submit.Response] = []
-    func presentLoad(response: ForgotPassword.Load.Response) { loads.append(response) }
-    func presentValidateField(response: ForgotPassword.ValidateField.Response) { validations.append(response) }
-    func presentSubmit(response: ForgotPassword.Submit.Response) { submits.append(response) }
-}
-
-@MainActor
-final class ForgotPasswordDisplaySpy: ForgotPasswordDisplayLogic {
-    var loads: [ForgotPassword.Load.ViewModel] = []
-    var validations: [ForgotPassword.ValidateField.ViewModel] = []
-    var submits: [ForgotPassword.Submit.ViewModel] = []
-    func displayLoad(viewModel: ForgotPassword.Load.ViewModel) { loads.append(viewModel) }
-    func displayValidateField(viewModel: ForgotPassword.ValidateField.ViewModel) { validations.append(viewModel) }
-    func displaySubmit(viewModel: ForgotPassword.Submit.ViewModel) { submits.append(viewModel) }
-}
-
-@MainActor
 @Suite("ForgotPasswordInteractor", .timeLimit(.minutes(1)))
 struct ForgotPasswordInteractorTests {
-    let presenter = ForgotPasswordPresenterSpy()
+    let presenter = ForgotPasswordPresentationLogicSpy()
     let auth = AuthWorkerDouble()
     let outbox = OutboxDouble(code: "246810")
     let tasks = TaskTracker()
@@ -68,8 +48,8 @@ struct ForgotPasswordInteractorTests {
         await tasks.settle()
         #expect(auth.forgots.last?.e164 == "+12025550143")
         #expect(sut.stage == .reset)
-        guard case .codeSent(_, _, "246810") = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .codeSent(_, _, "246810") = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(outbox.asked.last?.purpose == "password-reset")
@@ -81,8 +61,8 @@ struct ForgotPasswordInteractorTests {
         sut.submit(request: .init(form: .init(countryCode: "+1", phoneNumber: "2025550143")))
         await tasks.settle()
         sut.submit(request: .init(form: .init(countryCode: "+1", phoneNumber: "2025550143", code: "12", newPassword: "short", confirmPassword: "x")))
-        guard case .invalid(let problems) = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(problems == [.code: .code(.malformed), .newPassword: .password(.tooShort), .confirmPassword: .passwordsDiffer])
@@ -111,8 +91,8 @@ struct ForgotPasswordInteractorTests {
     func badNumber() {
         let sut = makeSUT()
         sut.submit(request: .init(form: .init(countryCode: "+1", phoneNumber: "555")))
-        guard case .invalid(let problems) = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(problems[.phoneNumber] != nil)
@@ -129,36 +109,5 @@ struct ForgotPasswordInteractorTests {
             Issue.record("got \(routes)")
             return
         }
-    }
-}
-
-@MainActor
-@Suite("ForgotPasswordPresenter")
-struct ForgotPasswordPresenterTests {
-    let display = ForgotPasswordDisplaySpy()
-    func makeSUT() -> ForgotPasswordPresenter {
-        let sut = ForgotPasswordPresenter(formatting: Seeds.utc)
-        sut.viewController = display
-        return sut
-    }
-
-    @Test("code sent moves to the reset stage without saying whether the number has an account")
-    func codeSent() {
-        makeSUT().presentSubmit(response: .codeSent(phone: Seeds.phone, challenge: Seeds.challenge, developmentCode: "246810"))
-        let vm = display.submits.last
-        #expect(vm?.stage == .reset)
-        #expect(vm?.instructions == "If +1 202 555 0143 has an account, we sent it a 6-digit code. It works until 12:10.")
-        #expect(vm?.banner == BannerMessage(.info, "Development server: the code is 246810"))
-        #expect(vm?.focus == .code)
-    }
-
-    @Test("a refused reset clears the secrets")
-    func refused() {
-        let sut = makeSUT()
-        sut.presentSubmit(response: .codeSent(phone: Seeds.phone, challenge: Seeds.challenge, developmentCode: nil))
-        sut.presentSubmit(response: .failed(.validation(detail: "The code is wrong or expired.", fields: [])))
-        #expect(display.submits.last?.stage == .reset)
-        #expect(display.submits.last?.clearSecrets == true)
-        #expect(display.submits.last?.banner == BannerMessage(.error, "The code is wrong or expired."))
     }
 }

@@ -5,37 +5,9 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-final class AddCardPresenterSpy: AddCardPresentationLogic {
-    var loads: [AddCard.Load.Response] = []
-    var numbers: [AddCard.NumberChanged.Response] = []
-    var validations: [AddCard.ValidateField.Response] = []
-    var submits: [AddCard.Submit.Response] = []
-    var backs: [AddCard.Back.Response] = []
-    func presentLoad(response: AddCard.Load.Response) { loads.append(response) }
-    func presentNumberChanged(response: AddCard.NumberChanged.Response) { numbers.append(response) }
-    func presentValidateField(response: AddCard.ValidateField.Response) { validations.append(response) }
-    func presentSubmit(response: AddCard.Submit.Response) { submits.append(response) }
-    func presentBack(response: AddCard.Back.Response) { backs.append(response) }
-}
-
-@MainActor
-final class AddCardDisplaySpy: AddCardDisplayLogic {
-    var loads: [AddCard.Load.ViewModel] = []
-    var numbers: [AddCard.NumberChanged.ViewModel] = []
-    var validations: [AddCard.ValidateField.ViewModel] = []
-    var submits: [AddCard.Submit.ViewModel] = []
-    var backs: [AddCard.Back.ViewModel] = []
-    func displayLoad(viewModel: AddCard.Load.ViewModel) { loads.append(viewModel) }
-    func displayNumberChanged(viewModel: AddCard.NumberChanged.ViewModel) { numbers.append(viewModel) }
-    func displayValidateField(viewModel: AddCard.ValidateField.ViewModel) { validations.append(viewModel) }
-    func displaySubmit(viewModel: AddCard.Submit.ViewModel) { submits.append(viewModel) }
-    func displayBack(viewModel: AddCard.Back.ViewModel) { backs.append(viewModel) }
-}
-
-@MainActor
 @Suite("AddCardInteractor", .timeLimit(.minutes(1)))
 struct AddCardInteractorTests {
-    let presenter = AddCardPresenterSpy()
+    let presenter = AddCardPresentationLogicSpy()
     let worker = CardWorkerDouble()
     let tasks = TaskTracker()
     let form = AddCard.Form(number: "4242 4242 4242 4242", holderName: "ALEX RIVERA", expiry: "04/29", securityCode: "123")
@@ -51,7 +23,7 @@ struct AddCardInteractorTests {
     @Test("the holder name starts as the account's name in capitals")
     func load() {
         makeSUT().load(request: .init())
-        #expect(presenter.loads.last?.holderName == "ALEX RIVERA")
+        #expect(presenter.presentLoadCalls.last?.holderName == "ALEX RIVERA")
     }
 
     @Test("the brand is known from the first digits")
@@ -59,16 +31,16 @@ struct AddCardInteractorTests {
         let sut = makeSUT()
         sut.numberChanged(request: .init(digits: "4"))
         sut.numberChanged(request: .init(digits: "3782"))
-        #expect(presenter.numbers.map(\.brand) == [.visa, .amex])
-        #expect(presenter.numbers.last?.digitCount == 4)
+        #expect(presenter.presentNumberChangedCalls.map(\.brand) == [.visa, .amex])
+        #expect(presenter.presentNumberChangedCalls.last?.digitCount == 4)
     }
 
     @Test("Luhn, expiry, holder and CVC errors are reported per field")
     func invalid() {
         let sut = makeSUT()
         sut.submit(request: .init(form: .init(number: "4242 4242 4242 4241", holderName: " ", expiry: "10/26", securityCode: "12")))
-        guard case .invalid(let problems) = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(problems == [
@@ -82,15 +54,15 @@ struct AddCardInteractorTests {
     func amexCVC() {
         let sut = makeSUT()
         sut.validateField(request: .init(field: .securityCode, form: .init(number: "378282246310005", holderName: "A", expiry: "04/29", securityCode: "123")))
-        #expect(presenter.validations.last?.problem == .securityCode(.wrongLength(expected: 4)))
+        #expect(presenter.presentValidateFieldCalls.last?.problem == .securityCode(.wrongLength(expected: 4)))
     }
 
     @Test("a valid form goes to the confirmation showing only the last four")
     func confirm() {
         let sut = makeSUT()
         sut.submit(request: .init(form: form))
-        guard case .confirm(.visa, "4242", let expiry, "ALEX RIVERA") = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .confirm(.visa, "4242", let expiry, "ALEX RIVERA") = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(expiry.description == "04/29")
@@ -162,7 +134,7 @@ struct AddCardInteractorTests {
         #expect(sut.stage == .confirm)
         sut.back(request: .init())
         #expect(sut.stage == .form)
-        #expect(presenter.backs.last?.stage == .form)
+        #expect(presenter.presentBackCalls.last?.stage == .form)
         sut.back(request: .init())
         guard case .back = routes.last else {
             Issue.record("got \(routes)")
@@ -178,75 +150,11 @@ struct AddCardInteractorTests {
         sut.submit(request: .init(form: form))
         sut.submit(request: .init(form: form))
         await tasks.settle()
-        guard case .invalid(let problems) = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(problems == [.securityCode: .server("Wrong length.")])
         #expect(sut.stage == .form)
-    }
-}
-
-@MainActor
-@Suite("AddCardPresenter")
-struct AddCardPresenterTests {
-    let display = AddCardDisplaySpy()
-    func makeSUT() -> AddCardPresenter {
-        let sut = AddCardPresenter(formatting: Seeds.utc)
-        sut.viewController = display
-        return sut
-    }
-
-    @Test("brand name, grouping and lengths follow the number")
-    func brand() {
-        let sut = makeSUT()
-        sut.presentNumberChanged(response: .init(brand: .amex, digitCount: 2))
-        #expect(display.numbers.last == .init(brandName: "American Express", grouping: [4, 6, 5], maxDigits: 15, securityCodeLength: 4))
-        sut.presentNumberChanged(response: .init(brand: .unknown, digitCount: 0))
-        #expect(display.numbers.last?.brandName == nil)
-        #expect(display.numbers.last?.maxDigits == 19)
-    }
-
-    @Test("the confirmation masks the number")
-    func confirm() throws {
-        let expiry = try CardExpiry(month: 4, year: 2029, now: Seeds.now)
-        makeSUT().presentSubmit(response: .confirm(brand: .visa, last4: "4242", expiry: expiry, holderName: "ALEX RIVERA"))
-        let vm = display.submits.last!
-        #expect(vm.stage == .confirm)
-        #expect(vm.confirmRows.map(\.value) == ["Visa •••• 4242", "ALEX RIVERA", "04/29"])
-    }
-
-    @Test("the flow ending wipes the number and security code from the fields")
-    func wipe() {
-        let sut = makeSUT()
-        sut.presentSubmit(response: .added(Seeds.externalCard))
-        #expect(display.submits.last?.clearSecrets == true)
-        sut.presentBack(response: .init(stage: .form, leaving: true))
-        #expect(display.backs.last?.clearSecrets == true)
-        sut.presentBack(response: .init(stage: .form))
-        #expect(display.backs.last?.clearSecrets == false)
-    }
-
-    @Test("a retry while the first attempt still runs is not called a duplicate")
-    func stillRunning() {
-        makeSUT().presentSubmit(response: .failed(.stillRunning))
-        #expect(display.submits.last?.banner?.text.contains("still being added") == true)
-    }
-
-    @Test("a duplicate card and a timeout each get their own words")
-    func errors() {
-        let sut = makeSUT()
-        sut.presentSubmit(response: .failed(.conflict(detail: "duplicate")))
-        #expect(display.submits.last?.banner == BannerMessage(.error, "This card is already in your wallet."))
-        sut.presentSubmit(response: .failed(.timeout))
-        #expect(display.submits.last?.banner?.text.contains("will not be added twice") == true)
-    }
-
-    @Test("field problems return to the form and focus the first")
-    func invalid() {
-        makeSUT().presentSubmit(response: .invalid([.expiry: .expiry(.expired), .number: .cardNumber(.failsChecksum)]))
-        #expect(display.submits.last?.stage == .form)
-        #expect(display.submits.last?.focus == .number)
-        #expect(display.submits.last?.fieldErrors[.expiry] == "This card has expired.")
     }
 }

@@ -27,3 +27,10 @@ struct DevelopmentCodes {
         }
     }
 }
+
+extension Formatting {
+    /// `Development server: the code is 123456`, or nothing.
+    func developmentBanner(code: String?) -> BannerMessage? {
+        code.map { BannerMessage(.info, "Development server: the code is \($0)") }
+    }
+}

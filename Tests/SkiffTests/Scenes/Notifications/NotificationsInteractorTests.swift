@@ -5,21 +5,9 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-final class NotificationsPresenterSpy: NotificationsPresentationLogic {
-    var updates: [Notifications.State] = []
-    func presentUpdate(response: Notifications.Update.Response) { updates.append(response.state) }
-}
-
-@MainActor
-final class NotificationsDisplaySpy: NotificationsDisplayLogic {
-    var updates: [Notifications.Update.ViewModel] = []
-    func displayUpdate(viewModel: Notifications.Update.ViewModel) { updates.append(viewModel) }
-}
-
-@MainActor
 @Suite("NotificationsInteractor", .timeLimit(.minutes(1)))
 struct NotificationsInteractorTests {
-    let presenter = NotificationsPresenterSpy()
+    let presenter = NotificationsPresentationLogicSpy()
     let worker = NotificationsWorkerDouble()
     let tasks = TaskTracker()
     func items() -> [AppNotification] {
@@ -35,10 +23,10 @@ struct NotificationsInteractorTests {
         worker.listResult.set(.success(items()))
         let sut = NotificationsInteractor(presenter: presenter, worker: worker, tasks: tasks)
         sut.load(request: .init())
-        #expect(presenter.updates.first?.isLoading == true)
+        #expect(presenter.presentUpdateCalls.first?.state.isLoading == true)
         await tasks.settle()
-        #expect(presenter.updates.last?.items.count == 3)
-        #expect(presenter.updates.last?.isLoading == false)
+        #expect(presenter.presentUpdateCalls.last?.state.items.count == 3)
+        #expect(presenter.presentUpdateCalls.last?.state.isLoading == false)
     }
 
     @Test("Enter marks one read on the server, and the count goes back to Home")
@@ -98,40 +86,7 @@ struct NotificationsInteractorTests {
         sut.markAllRead(request: .init())
         await tasks.settle()
         #expect(worker.marked.all == ["n_1", "n_3"])
-        #expect(presenter.updates.last?.items.filter { !$0.read }.count == 2)
-        #expect(presenter.updates.last?.error == .server(status: 500, detail: ""))
-    }
-}
-
-@MainActor
-@Suite("NotificationsPresenter")
-struct NotificationsPresenterTests {
-    @Test("rows, unread summary and empty wording")
-    func rows() {
-        let display = NotificationsDisplaySpy()
-        let sut = NotificationsPresenter(formatting: Seeds.utc)
-        sut.viewController = display
-        var state = Notifications.State()
-        state.items = [Seeds.notification]
-        state.hasLoaded = true
-        sut.presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.rows == [.init(title: "● Welcome to Skiff", body: "Your card is on its way.", date: "22 Nov 2026 12:00", isUnread: true)])
-        #expect(display.updates.last?.summary == "1 unread")
-        state.items = []
-        state.hasLoaded = true
-        sut.presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.emptyText == "No notifications yet.")
-        #expect(display.updates.last?.summary == "All read")
-    }
-
-    @Test("errors become a banner")
-    func error() {
-        let display = NotificationsDisplaySpy()
-        let sut = NotificationsPresenter(formatting: Seeds.utc)
-        sut.viewController = display
-        var state = Notifications.State()
-        state.error = .timeout
-        sut.presentUpdate(response: .init(state: state))
-        #expect(display.updates.last?.banner?.kind == .error)
+        #expect(presenter.presentUpdateCalls.last?.state.items.filter { !$0.read }.count == 2)
+        #expect(presenter.presentUpdateCalls.last?.state.error == .server(status: 500, detail: ""))
     }
 }

@@ -5,25 +5,9 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-final class VerifyPhonePresenterSpy: VerifyPhonePresentationLogic {
-    var loads: [VerifyPhone.Load.Response] = []
-    var submits: [VerifyPhone.Submit.Response] = []
-    func presentLoad(response: VerifyPhone.Load.Response) { loads.append(response) }
-    func presentSubmit(response: VerifyPhone.Submit.Response) { submits.append(response) }
-}
-
-@MainActor
-final class VerifyPhoneDisplaySpy: VerifyPhoneDisplayLogic {
-    var loads: [VerifyPhone.Load.ViewModel] = []
-    var submits: [VerifyPhone.Submit.ViewModel] = []
-    func displayLoad(viewModel: VerifyPhone.Load.ViewModel) { loads.append(viewModel) }
-    func displaySubmit(viewModel: VerifyPhone.Submit.ViewModel) { submits.append(viewModel) }
-}
-
-@MainActor
 @Suite("VerifyPhoneInteractor", .timeLimit(.minutes(1)))
 struct VerifyPhoneInteractorTests {
-    let presenter = VerifyPhonePresenterSpy()
+    let presenter = VerifyPhonePresentationLogicSpy()
     let auth = AuthWorkerDouble()
     let sessions = SessionStoreDouble()
     let outbox = OutboxDouble(code: "123456")
@@ -40,8 +24,8 @@ struct VerifyPhoneInteractorTests {
     @Test("load shows where the code went and, in development, the code itself")
     func load() {
         makeSUT(outbox: outbox).load(request: .init())
-        #expect(presenter.loads.last?.phone == Seeds.phone)
-        #expect(presenter.loads.last?.developmentCode == "123456")
+        #expect(presenter.presentLoadCalls.last?.phone == Seeds.phone)
+        #expect(presenter.presentLoadCalls.last?.developmentCode == "123456")
         #expect(outbox.asked.last?.purpose == "registration")
         #expect(outbox.asked.last?.to == "+12025550143")
     }
@@ -49,14 +33,14 @@ struct VerifyPhoneInteractorTests {
     @Test("without a development outbox there is no code to show")
     func noOutbox() {
         makeSUT().load(request: .init())
-        #expect(presenter.loads.last?.developmentCode == nil)
+        #expect(presenter.presentLoadCalls.last?.developmentCode == nil)
     }
 
     @Test("a malformed code is refused before any request")
     func malformed() {
-        makeSUT().submit(request: .init(code: "12a"))
-        guard case .invalid(.code(.malformed)) = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        makeSUT().submit(request: .init(form: .init(code: "12a")))
+        guard case .invalid([.code: .code(.malformed)]) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(auth.verifications.count == 0)
@@ -67,7 +51,7 @@ struct VerifyPhoneInteractorTests {
         var routes: [VerifyPhoneRoute] = []
         let sut = makeSUT()
         sut.route = { routes.append($0) }
-        sut.submit(request: .init(code: "123456"))
+        sut.submit(request: .init(form: .init(code: "123456")))
         await tasks.settle()
         #expect(auth.verifications.last?.0 == "v_1")
         #expect(sessions.load() == Seeds.session)
@@ -86,7 +70,7 @@ struct VerifyPhoneInteractorTests {
         )
         auth.verifyResult.set(.failure(.timeout))
         for code in ["123456", "123456", "654321"] {
-            sut.submit(request: .init(code: code))
+            sut.submit(request: .init(form: .init(code: code)))
             await tasks.settle()
         }
         #expect(auth.verifications.all.map(\.2) == ["key-1", "key-1", "key-2"])
@@ -96,10 +80,10 @@ struct VerifyPhoneInteractorTests {
     func wrongCode() async {
         auth.verifyResult.set(.failure(.validation(detail: "The code is wrong.", fields: [])))
         let sut = makeSUT()
-        sut.submit(request: .init(code: "000000"))
+        sut.submit(request: .init(form: .init(code: "000000")))
         await tasks.settle()
-        guard case .failed(.validation) = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .failed(.validation) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(sessions.load() == nil)
@@ -111,41 +95,30 @@ struct VerifyPhoneInteractorTests {
         sut.resend(request: .init())
         await tasks.settle()
         #expect(auth.registrations.last?.1 == "resend-key")
-        guard case .resent = presenter.submits.last else {
-            Issue.record("got \(presenter.submits)")
+        guard case .resent = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
-        #expect(presenter.loads.count == 1)
-    }
-}
-
-@MainActor
-@Suite("VerifyPhonePresenter")
-struct VerifyPhonePresenterTests {
-    let display = VerifyPhoneDisplaySpy()
-    func makeSUT() -> VerifyPhonePresenter {
-        let sut = VerifyPhonePresenter(formatting: Seeds.utc)
-        sut.viewController = display
-        return sut
+        #expect(presenter.presentLoadCalls.count == 1)
     }
 
-    @Test("says where the code went and until when it works")
-    func load() {
-        makeSUT().presentLoad(response: .init(phone: Seeds.phone, challenge: Seeds.challenge, developmentCode: "654321"))
-        #expect(display.loads.last?.instructions == "We sent a 6-digit code to +1 202 555 0143. It works until 12:10.")
-        #expect(display.loads.last?.developmentBanner == BannerMessage(.info, "Development server: the code is 654321"))
+    @Test("leaving the code field checks the code")
+    func validateField() {
+        let sut = makeSUT()
+        sut.validateField(request: .init(field: .code, form: .init(code: "12")))
+        sut.validateField(request: .init(field: .code, form: .init(code: "123456")))
+        #expect(presenter.presentValidateFieldCalls.map(\.problem) == [.code(.malformed), nil])
     }
 
-    @Test("a refused code is shown on the field and the field is cleared")
-    func refused() {
-        makeSUT().presentSubmit(response: .failed(.validation(detail: "Wrong code", fields: [])))
-        #expect(display.submits.last?.codeError == "Wrong code")
-        #expect(display.submits.last?.clearCode == true)
-    }
-
-    @Test("a lock-out is a banner with the wait")
-    func throttled() {
-        makeSUT().presentSubmit(response: .failed(.throttled(retryAfterSeconds: 30)))
-        #expect(display.submits.last?.banner == BannerMessage(.error, "Too many attempts. Try again in 0:30."))
+    @Test("a code the server refuses by name is put on the code field")
+    func refusedOnField() async {
+        auth.verifyResult.set(.failure(.validation(detail: "Invalid", fields: [FieldError(field: "code", message: "This code has expired.")])))
+        let sut = makeSUT()
+        sut.submit(request: .init(form: .init(code: "123456")))
+        await tasks.settle()
+        guard case .invalid([.code: .server("This code has expired.")]) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
     }
 }

@@ -1,0 +1,69 @@
+import Foundation
+import SkiffCore
+import Testing
+import TerminalUI
+@testable import Skiff
+
+@MainActor
+@Suite("AddCardPresenter")
+struct AddCardPresenterTests {
+    let display = AddCardDisplayLogicSpy()
+    func makeSUT() -> AddCardPresenter {
+        let sut = AddCardPresenter(formatting: Seeds.utc)
+        sut.viewController = display
+        return sut
+    }
+
+    @Test("brand name, grouping and lengths follow the number")
+    func brand() {
+        let sut = makeSUT()
+        sut.presentNumberChanged(response: .init(brand: .amex, digitCount: 2))
+        #expect(display.displayNumberChangedCalls.last == .init(brandName: "American Express", grouping: [4, 6, 5], maxDigits: 15, securityCodeLength: 4))
+        sut.presentNumberChanged(response: .init(brand: .unknown, digitCount: 0))
+        #expect(display.displayNumberChangedCalls.last?.brandName == nil)
+        #expect(display.displayNumberChangedCalls.last?.maxDigits == 19)
+    }
+
+    @Test("the confirmation masks the number")
+    func confirm() throws {
+        let expiry = try CardExpiry(month: 4, year: 2029, now: Seeds.now)
+        makeSUT().presentSubmit(response: .confirm(brand: .visa, last4: "4242", expiry: expiry, holderName: "ALEX RIVERA"))
+        let vm = display.displaySubmitCalls.last!
+        #expect(vm.stage == .confirm)
+        #expect(vm.confirmRows.map(\.value) == ["Visa •••• 4242", "ALEX RIVERA", "04/29"])
+    }
+
+    @Test("the flow ending wipes the number and security code from the fields")
+    func wipe() {
+        let sut = makeSUT()
+        sut.presentSubmit(response: .added(Seeds.externalCard))
+        #expect(display.displaySubmitCalls.last?.clearSecrets == true)
+        sut.presentBack(response: .init(stage: .form, leaving: true))
+        #expect(display.displayBackCalls.last?.clearSecrets == true)
+        sut.presentBack(response: .init(stage: .form))
+        #expect(display.displayBackCalls.last?.clearSecrets == false)
+    }
+
+    @Test("a retry while the first attempt still runs is not called a duplicate")
+    func stillRunning() {
+        makeSUT().presentSubmit(response: .failed(.stillRunning))
+        #expect(display.displaySubmitCalls.last?.banner?.text.contains("still being added") == true)
+    }
+
+    @Test("a duplicate card and a timeout each get their own words")
+    func errors() {
+        let sut = makeSUT()
+        sut.presentSubmit(response: .failed(.conflict(detail: "duplicate")))
+        #expect(display.displaySubmitCalls.last?.banner == BannerMessage(.error, "This card is already in your wallet."))
+        sut.presentSubmit(response: .failed(.timeout))
+        #expect(display.displaySubmitCalls.last?.banner?.text.contains("will not be added twice") == true)
+    }
+
+    @Test("field problems return to the form and focus the first")
+    func invalid() {
+        makeSUT().presentSubmit(response: .invalid([.expiry: .expiry(.expired), .number: .cardNumber(.failsChecksum)]))
+        #expect(display.displaySubmitCalls.last?.stage == .form)
+        #expect(display.displaySubmitCalls.last?.focus == .number)
+        #expect(display.displaySubmitCalls.last?.fieldErrors[.expiry] == "This card has expired.")
+    }
+}
