@@ -72,12 +72,12 @@ struct WalletKeysTests {
         let standard = WalletKeys.standard
         let remapped = WalletKeys { $0 == .freezeCard ? .init(.character("z"), "freeze") : standard.entry(for: $0) }
         let presenter = CardDetailPresenter(keys: remapped)
-        let display = CardDetailDisplaySpy()
+        let display = CardDetailDisplayLogicSpy()
         presenter.viewController = display
         var card = Seeds.externalCard
         card.frozen = true
         presenter.presentLoad(response: .init(card: card))
-        #expect(display.loads.last?.hint == "Unfreeze it with z on Cards.")
+        #expect(display.displayLoadCalls.last?.hint == "Unfreeze it with z on Cards.")
     }
 
     @Test("commands that may share a screen with a text field are not letters, which would type into it")

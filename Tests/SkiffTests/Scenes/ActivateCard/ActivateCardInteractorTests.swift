@@ -87,7 +87,7 @@ struct ActivateCardInteractorTests {
         let sut = makeSUT()
         sut.validateField(request: .init(field: .last4, form: .init(last4: "12", code: "")))
         sut.validateField(request: .init(field: .code, form: .init(last4: "0005", code: "")))
-        #expect(presenter.presentValidateFieldCalls.map(\.problem) == [.last4, nil])
+        #expect(presenter.presentValidateFieldCalls.map(\.problem) == [.last4(.malformed), nil])
         sut.submit(request: .init(form: .init(last4: "0005", code: "")))
         await tasks.settle()
         sut.validateField(request: .init(field: .code, form: .init(last4: "0005", code: "13")))

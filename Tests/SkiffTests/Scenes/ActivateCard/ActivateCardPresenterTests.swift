@@ -40,7 +40,7 @@ struct ActivateCardPresenterTests {
     @Test("leaving a field shows its problem there, or clears it")
     func validateField() {
         let sut = makeSUT()
-        sut.presentValidateField(response: .init(field: .last4, problem: .last4))
+        sut.presentValidateField(response: .init(field: .last4, problem: .last4(.malformed)))
         sut.presentValidateField(response: .init(field: .last4, problem: nil))
         #expect(display.displayValidateFieldCalls == [
             .init(field: .last4, message: "Enter the last four digits printed on the card."), .init(field: .last4, message: nil),
