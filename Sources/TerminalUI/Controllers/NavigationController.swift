@@ -215,6 +215,9 @@ open class NavigationController: ViewController {
         }
     }
 
+    /// The focus belongs to the screen shown.
+    override var holdsFocus: Bool { false }
+
     override func childAppearanceWillChange(_ appearing: Bool) {
         if appearing { rebuildViews() }
         visibleViewController?.beginAppearance(appearing)

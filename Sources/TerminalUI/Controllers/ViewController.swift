@@ -211,10 +211,14 @@ open class ViewController {
         childAppearanceWillChange(appearing)
     }
 
+    /// Whether this controller keeps a focus of its own. A container's view holds its children's views, so a
+    /// focus of its own would mark a child's first field focused beside the field the child focused.
+    var holdsFocus: Bool { true }
+
     func endAppearance(_ appearing: Bool) {
         isVisible = appearing
         if appearing {
-            ensureFocus()
+            if holdsFocus { ensureFocus() }
         } else {
             focusedView?.isFocused = false
         }

@@ -229,4 +229,36 @@ struct FocusTests {
         #expect(terminal.buffer[0, 1].style == theme.field)
         #expect(terminal.buffer[0, 2].style == theme.focusedField)
     }
+
+    @Test("A screen that focuses its second field when it loads shows one focused field, not the first one too")
+    func oneFocusAtStart() throws {
+        let a = TextField(text: "+1"), b = TextField()
+        let screen = SecondFieldFirst([(a, .fixed(1)), (b, .fixed(1))], focusing: b)
+        let (app, terminal) = try makeApp(NavigationController(root: screen))
+        #expect(b.isFocused)
+        #expect(!a.isFocused)
+        #expect(terminal.buffer[0, 1].style == app.theme.field)
+        app.send(.backTab)
+        #expect(a.isFocused && !b.isFocused)
+    }
+}
+
+/// A form that puts the focus on a field of its choosing when it loads (as Log in does with the phone number).
+@MainActor
+private final class SecondFieldFirst: ViewController {
+    let stack = VStack(spacing: 0)
+    let first: View
+
+    init(_ views: [(View, StackSize)], focusing first: View) {
+        self.first = first
+        super.init(title: "Form")
+        for (view, size) in views {
+            stack.add(view, size: size)
+        }
+    }
+
+    override func viewDidLoad() {
+        view.addSubview(stack)
+        focus(first)
+    }
 }
