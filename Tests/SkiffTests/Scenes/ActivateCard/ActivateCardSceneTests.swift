@@ -24,7 +24,7 @@ final class ActivateCardDisplaySpy: ActivateCardDisplayLogic {
 @Suite("ActivateCardInteractor", .timeLimit(.minutes(1)))
 struct ActivateCardInteractorTests {
     let presenter = ActivateCardPresenterSpy()
-    let worker = CardWorkerDouble()
+    let worker = CardWorkerDouble.succeeding
     let outbox = OutboxDouble(code: "135790")
     let tasks = TaskTracker()
 

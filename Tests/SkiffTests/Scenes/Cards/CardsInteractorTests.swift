@@ -21,7 +21,7 @@ final class CardsPresenterSpy: CardsPresentationLogic {
 @Suite("Cards interactor", .timeLimit(.minutes(1)))
 struct CardsInteractorTests {
     let presenter = CardsPresenterSpy()
-    let worker = CardWorkerDouble()
+    let worker = CardWorkerDouble.succeeding
     let tasks = TaskTracker()
 
     init() {

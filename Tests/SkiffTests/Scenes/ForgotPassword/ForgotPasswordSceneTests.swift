@@ -28,7 +28,7 @@ final class ForgotPasswordDisplaySpy: ForgotPasswordDisplayLogic {
 @Suite("ForgotPasswordInteractor", .timeLimit(.minutes(1)))
 struct ForgotPasswordInteractorTests {
     let presenter = ForgotPasswordPresenterSpy()
-    let auth = AuthWorkerDouble()
+    let auth = AuthWorkerDouble.succeeding
     let outbox = OutboxDouble(code: "246810")
     let tasks = TaskTracker()
 

@@ -18,9 +18,9 @@ final class HomePresenterSpy: HomePresentationLogic {
 @Suite("HomeInteractor", .timeLimit(.minutes(1)))
 struct HomeInteractorTests {
     let presenter = HomePresenterSpy()
-    let account = AccountWorkerDouble()
-    let cards = CardWorkerDouble()
-    let auth = AuthWorkerDouble()
+    let account = AccountWorkerDouble.succeeding
+    let cards = CardWorkerDouble.succeeding
+    let auth = AuthWorkerDouble.succeeding
     let sessions = SessionStoreDouble(Seeds.session)
     let cache = CacheStoreDouble()
     let preferences = PreferencesStoreDouble()

@@ -25,7 +25,7 @@ final class LockPresenterSpy: LockPresentationLogic {
 @Suite("Lock interactor", .timeLimit(.minutes(1)))
 struct LockInteractorTests {
     let presenter = LockPresenterSpy()
-    let auth = AuthWorkerDouble()
+    let auth = AuthWorkerDouble.succeeding
     let sessions = SessionStoreDouble(Seeds.session)
     let cache = CacheStoreDouble()
     let tasks = TaskTracker()

@@ -20,7 +20,7 @@ final class NotificationsDisplaySpy: NotificationsDisplayLogic {
 @Suite("NotificationsInteractor", .timeLimit(.minutes(1)))
 struct NotificationsInteractorTests {
     let presenter = NotificationsPresenterSpy()
-    let worker = NotificationsWorkerDouble()
+    let worker = NotificationsWorkerDouble.succeeding
     let tasks = TaskTracker()
     func items() -> [AppNotification] {
         [

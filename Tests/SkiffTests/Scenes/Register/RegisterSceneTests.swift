@@ -28,7 +28,7 @@ final class RegisterDisplaySpy: RegisterDisplayLogic {
 @Suite("RegisterInteractor", .timeLimit(.minutes(1)))
 struct RegisterInteractorTests {
     let presenter = RegisterPresenterSpy()
-    let auth = AuthWorkerDouble()
+    let auth = AuthWorkerDouble.succeeding
     let tasks = TaskTracker()
     var keys = 0
     let form = Register.Form(

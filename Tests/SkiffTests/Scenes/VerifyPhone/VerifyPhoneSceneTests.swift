@@ -24,7 +24,7 @@ final class VerifyPhoneDisplaySpy: VerifyPhoneDisplayLogic {
 @Suite("VerifyPhoneInteractor", .timeLimit(.minutes(1)))
 struct VerifyPhoneInteractorTests {
     let presenter = VerifyPhonePresenterSpy()
-    let auth = AuthWorkerDouble()
+    let auth = AuthWorkerDouble.succeeding
     let sessions = SessionStoreDouble()
     let outbox = OutboxDouble(code: "123456")
     let tasks = TaskTracker()
