@@ -1,8 +1,8 @@
 import Foundation
 import PackagePlugin
 
-/// `swift package --allow-writing-to-package-directory scaffold-scene NAME [--flows Load,Submit] [--coordinator]`:
-/// writes a scene in the canonical shape from the templates in `Resources/SceneTemplates/`.
+/// `swift package --allow-writing-to-package-directory scaffold-scene NAME [--form Field,… | --list | --flows Load,Submit]
+/// [--coordinator]`: writes a scene in the canonical shape from the templates in `Resources/SceneTemplates/`.
 @main
 struct ScaffoldScene: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -10,12 +10,14 @@ struct ScaffoldScene: CommandPlugin {
         let options = try Options(arguments)
         let templates = package.appending(path: "Resources/SceneTemplates")
         let manifest = try Manifest(contentsOf: templates.appending(path: "manifest.txt"))
-        let scene = try SceneDescription(name: options.name, flows: options.flows, in: package)
+        let scene = try SceneDescription(
+            name: options.name, shape: options.shape, flows: options.flows, fields: options.fields, in: package
+        )
         let variables = scene.variables
 
         var files: [(path: String, text: String)] = []
         var nextSteps = ""
-        for entry in manifest.entries where entry.applies(withCoordinator: options.withCoordinator) {
+        for entry in manifest.entries where entry.applies(shape: options.shape, withCoordinator: options.withCoordinator) {
             let template = try Template(contentsOf: templates.appending(path: entry.template))
             let text = try template.render(variables)
             if entry.destination == Manifest.printDestination {
@@ -52,20 +54,31 @@ struct ScaffoldScene: CommandPlugin {
     }
 }
 
-/// The command line: the scene's name, its flows and whether to write a coordinator.
+/// The command line: the scene's name, its shape (and flows or fields) and whether to write a coordinator.
 struct Options {
-    static let usage = "usage: swift package --allow-writing-to-package-directory scaffold-scene NAME [--flows Load,Submit] [--coordinator]"
+    static let usage = """
+        usage: swift package --allow-writing-to-package-directory scaffold-scene NAME [--coordinator]
+                   [--form Field,…      a form of these fields, checked on leave, sent as one request
+                   | --list             a paged list whose items open a detail route
+                   | --flows Load,Name] plain flows the author writes (Load runs on load, the other gets Enter)
+        """
 
     var name: String
+    var shape: SceneShape
     var flows: [String]
+    var fields: [String]
     var withCoordinator: Bool
 
     init(_ arguments: [String]) throws {
-        if let index = arguments.firstIndex(of: "--flows"), index + 1 == arguments.count || arguments[index + 1].hasPrefix("-") {
-            throw ScaffoldError("--flows needs a comma-separated list of flow names, such as Load,Submit\n\(Self.usage)")
+        for option in ["--flows", "--form"] {
+            if let index = arguments.firstIndex(of: option), index + 1 == arguments.count || arguments[index + 1].hasPrefix("-") {
+                throw ScaffoldError("\(option) needs a comma-separated list of names, such as Load,Submit or FullName,Email\n\(Self.usage)")
+            }
         }
         var extractor = ArgumentExtractor(arguments)
         let flowLists = extractor.extractOption(named: "flows")
+        let fieldLists = extractor.extractOption(named: "form")
+        let isList = extractor.extractFlag(named: "list") > 0
         withCoordinator = extractor.extractFlag(named: "coordinator") > 0
         let rest = extractor.remainingArguments
         if let unknown = rest.first(where: { $0.hasPrefix("-") }) {
@@ -75,10 +88,24 @@ struct Options {
             throw ScaffoldError("give exactly one scene name\n\(Self.usage)")
         }
         self.name = name
-        flows = flowLists.isEmpty
-            ? ["Load"]
-            : flowLists.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-                .map { $0.trimmingCharacters(in: .whitespaces) }
+        let split = { (lists: [String]) in
+            lists.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        fields = split(fieldLists)
+        switch (fieldLists.isEmpty, isList) {
+        case (false, true):
+            throw ScaffoldError("a scene is a form or a list, not both\n\(Self.usage)")
+        case (false, false):
+            shape = .form
+        case (true, true):
+            shape = .list
+        case (true, false):
+            shape = .plain
+        }
+        guard shape == .plain || flowLists.isEmpty else {
+            throw ScaffoldError("--flows is for plain scenes; a \(shape.rawValue) scene has the flows of its shape\n\(Self.usage)")
+        }
+        flows = shape != .plain ? [] : flowLists.isEmpty ? ["Load"] : split(flowLists)
     }
 }
 

@@ -1,6 +1,12 @@
 import Foundation
 
-/// A validated scene name and its flows, with every spelling the templates use.
+/// The shapes a scene comes in: a form (Login, Add card), a paged list with a detail route (Notifications,
+/// Cards), or plain flows the author writes.
+enum SceneShape: String {
+    case plain, form, list
+}
+
+/// A validated scene name, its shape and its flows or fields, with every spelling the templates use.
 struct SceneDescription {
     /// One flow of the scene (`Load`, `Submit` …) and the key that starts it, if any.
     struct Flow {
@@ -12,7 +18,10 @@ struct SceneDescription {
     }
 
     let name: String
+    let shape: SceneShape
     let flows: [Flow]
+    /// The form's fields (`--form`), UpperCamelCase.
+    let fields: [String]
 
     /// Where scenes and their tests live, relative to the package.
     static let sceneFolders = ["Sources/Skiff/Scenes", "Tests/SkiffTests/Scenes"]
@@ -20,10 +29,14 @@ struct SceneDescription {
     static let typeSources = ["Sources/Skiff", "Sources/SkiffCore", "Sources/TerminalUI"]
     /// The width of the screen the generated snapshot is taken on.
     static let screenWidth = 100
+    /// The blank lines under a form's button on the recorded 100×30 screen, less one per field.
+    static let formScreenBlankLines = 24
+    /// The most fields a generated form has: they fit the recorded screen with room for their errors.
+    static let maxFormFields = 12
     /// The hints the navigation controller adds after the screen's own on a root screen.
     static let trailingHints = "? help  q quit"
 
-    init(name: String, flows flowNames: [String], in package: URL) throws {
+    init(name: String, shape: SceneShape, flows flowNames: [String], fields: [String], in package: URL) throws {
         guard Self.isTypeName(name) else {
             throw ScaffoldError("“\(name)” is not an UpperCamelCase Swift type name (a capital letter, then letters and digits)")
         }
@@ -40,7 +53,7 @@ struct SceneDescription {
             throw ScaffoldError("\(file) already declares a type named \(name); choose another scene name")
         }
 
-        guard !flowNames.isEmpty, !flowNames.contains("") else {
+        guard shape != .plain || !flowNames.isEmpty, !flowNames.contains("") else {
             throw ScaffoldError("--flows takes a comma-separated list of flow names, such as Load,Submit")
         }
         for flow in flowNames {
@@ -60,8 +73,34 @@ struct SceneDescription {
         if let repeated = flowNames.first(where: { flow in flowNames.filter { $0 == flow }.count > 1 }) {
             throw ScaffoldError("flow \(repeated) is listed twice")
         }
+        if flowNames.filter({ $0 != "Load" }).count > 1 {
+            throw ScaffoldError(
+                "a plain scene binds one flow besides Load (to Enter); add the others by hand with bind(...) and a command of the key map"
+            )
+        }
+        if shape == .form {
+            guard !fields.isEmpty, !fields.contains("") else {
+                throw ScaffoldError("--form takes a comma-separated list of field names, such as FullName,Email")
+            }
+            for field in fields {
+                guard Self.isTypeName(field) else {
+                    throw ScaffoldError("field “\(field)” is not an UpperCamelCase name such as FullName")
+                }
+                guard !Self.keywords.contains(lowerCamel(field)), !["form", "screen", "interactor", "view", "title", "sendButton"].contains(lowerCamel(field)) else {
+                    throw ScaffoldError("field “\(field)” would clash with a Swift keyword or a property of the screen; choose another name")
+                }
+            }
+            if let repeated = fields.first(where: { field in fields.filter { $0 == field }.count > 1 }) {
+                throw ScaffoldError("field \(repeated) is listed twice")
+            }
+            guard fields.count <= Self.maxFormFields else {
+                throw ScaffoldError("a generated form has at most \(Self.maxFormFields) fields; split the form or add the rest by hand")
+            }
+        }
 
         self.name = name
+        self.shape = shape
+        self.fields = fields
         flows = Self.assignKeys(to: flowNames)
         let hints = flows.compactMap { flow in flow.keyLabel.map { "\($0) \(words(flow.name))  " } }.joined()
         guard 1 + hints.count + Self.trailingHints.count <= Self.screenWidth else {
@@ -92,10 +131,14 @@ struct SceneDescription {
         }
     }
 
-    /// What the templates can use: `{{Name}}`, `{{name}}`, `{{title}}`, `{{kebab}}`, and the sections
-    /// `{{#flows}}`, `{{#keyedFlows}}` (flows started by a key), `{{#hasKeyedFlows}}` and `{{#load}}` (when a
-    /// Load flow runs as the screen loads). Inside a flow: `{{Flow}}`, `{{flow}}`, `{{flowWords}}`,
+    /// What the templates can use: `{{Name}}`, `{{name}}`, `{{title}}`, `{{kebab}}`, `{{outcome}}` (what the
+    /// scene's child flow finishes with), the shape sections `{{#plain}}`, `{{#form}}`, `{{#list}}`, and:
+    /// plain: `{{#flows}}`, `{{#keyedFlows}}` (flows started by a key), `{{#hasKeyedFlows}}` and `{{#load}}`
+    /// (when a Load flow runs as the screen loads); inside a flow `{{Flow}}`, `{{flow}}`, `{{flowWords}}`,
     /// `{{FlowWords}}`, `{{key}}`, `{{keyLabel}}`.
+    /// form: `{{#fields}}` with `{{Field}}`, `{{field}}`, `{{fieldWords}}`, `{{FieldWords}}`; `{{firstField}}`,
+    /// `{{lastField}}`, `{{fieldList}}`, and `{{#screenPadding}}`, once per blank line under the form's button
+    /// on the recorded screen.
     var variables: Template.Context {
         let flowContexts: [(Flow, Template.Context)] = flows.map { flow in
             var context: Template.Context = [
@@ -111,7 +154,28 @@ struct SceneDescription {
             return (flow, context)
         }
         let keyed = flowContexts.filter { $0.0.key != nil }.map(\.1)
+        let fieldContexts: [Template.Context] = fields.map { field in
+            [
+                "Field": .text(field),
+                "field": .text(lowerCamel(field)),
+                "fieldWords": .text(words(field)),
+                "FieldWords": .text(sentence(field)),
+            ]
+        }
+        let fieldWords = fields.map(words)
+        let fieldList = fieldWords.count < 2
+            ? fieldWords.joined()
+            : fieldWords.dropLast().joined(separator: ", ") + " and " + (fieldWords.last ?? "")
         return [
+            "plain": .list(shape == .plain ? [[:]] : []),
+            "form": .list(shape == .form ? [[:]] : []),
+            "list": .list(shape == .list ? [[:]] : []),
+            "outcome": .text(shape == .form ? "Void" : "Never"),
+            "fields": .list(fieldContexts),
+            "firstField": .text(fields.first.map(lowerCamel) ?? ""),
+            "lastField": .text(fields.last.map(lowerCamel) ?? ""),
+            "fieldList": .text(fieldList),
+            "screenPadding": .list(Array(repeating: [:], count: max(0, Self.formScreenBlankLines - fields.count))),
             "Name": .text(name),
             "name": .text(lowerCamel(name)),
             "title": .text(sentence(name)),

@@ -132,24 +132,31 @@ struct Template {
 
 /// `Resources/SceneTemplates/manifest.txt`: which template becomes which file.
 ///
-/// One line per file: `TEMPLATE -> DESTINATION`, optionally followed by `[coordinator]` (only with
-/// `--coordinator`) or `[no coordinator]` (only without it). Destinations may use the template variables; the
-/// destination `-` prints the rendered template instead of writing it. `#` starts a comment line.
+/// One line per file: `TEMPLATE -> DESTINATION`, optionally followed by conditions in brackets, all of which
+/// must hold: `[form]`, `[list]`, `[plain]` (the scene's shape), `[coordinator]` (only with `--coordinator`),
+/// `[no coordinator]` (only without it), as in `[list, coordinator]`. Destinations may use the template
+/// variables; the destination `-` prints the rendered template instead of writing it. `#` starts a comment line.
 struct Manifest {
     struct Entry {
-        enum Condition {
-            case always, withCoordinator, withoutCoordinator
+        enum Condition: String, CaseIterable {
+            case form, list, plain
+            case withCoordinator = "coordinator"
+            case withoutCoordinator = "no coordinator"
         }
 
         var template: String
         var destination: String
-        var condition: Condition
+        var conditions: [Condition]
 
-        func applies(withCoordinator: Bool) -> Bool {
-            switch condition {
-            case .always: true
-            case .withCoordinator: withCoordinator
-            case .withoutCoordinator: !withCoordinator
+        func applies(shape: SceneShape, withCoordinator: Bool) -> Bool {
+            conditions.allSatisfy { condition in
+                switch condition {
+                case .form: shape == .form
+                case .list: shape == .list
+                case .plain: shape == .plain
+                case .withCoordinator: withCoordinator
+                case .withoutCoordinator: !withCoordinator
+                }
             }
         }
     }
@@ -165,19 +172,22 @@ struct Manifest {
         entries = try text.split(separator: "\n").compactMap { rawLine in
             var line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { return nil }
-            var condition = Entry.Condition.always
-            if line.hasSuffix("[coordinator]") {
-                condition = .withCoordinator
-                line = String(line.dropLast("[coordinator]".count)).trimmingCharacters(in: .whitespaces)
-            } else if line.hasSuffix("[no coordinator]") {
-                condition = .withoutCoordinator
-                line = String(line.dropLast("[no coordinator]".count)).trimmingCharacters(in: .whitespaces)
+            var conditions: [Entry.Condition] = []
+            if line.hasSuffix("]"), let open = line.lastIndex(of: "[") {
+                for word in line[line.index(after: open)..<line.index(before: line.endIndex)].split(separator: ",") {
+                    let name = word.trimmingCharacters(in: .whitespaces)
+                    guard let condition = Entry.Condition(rawValue: name) else {
+                        throw ScaffoldError("\(url.lastPathComponent): unknown condition “\(name)” in “\(rawLine)”")
+                    }
+                    conditions.append(condition)
+                }
+                line = String(line[..<open]).trimmingCharacters(in: .whitespaces)
             }
             let parts = line.components(separatedBy: " -> ").map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                 throw ScaffoldError("\(url.lastPathComponent): “\(rawLine)” is not “TEMPLATE -> DESTINATION”")
             }
-            return Entry(template: parts[0], destination: parts[1], condition: condition)
+            return Entry(template: parts[0], destination: parts[1], conditions: conditions)
         }
     }
 }

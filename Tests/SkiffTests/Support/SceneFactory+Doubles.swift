@@ -5,8 +5,8 @@ extension SceneFactory {
     /// A factory over worker doubles, for tests that build scenes through a coordinator without the whole app.
     static func doubles(tasks: TaskTracker) -> SceneFactory {
         let dependencies = AppDependencies(
-            auth: AuthWorkerDouble(), account: AccountWorkerDouble(), cards: CardWorkerDouble(),
-            notifications: NotificationsWorkerDouble(), sessions: SessionStoreDouble(), preferences: PreferencesStoreDouble(),
+            auth: AuthWorkerDouble.succeeding, account: AccountWorkerDouble.succeeding, cards: CardWorkerDouble.succeeding,
+            notifications: NotificationsWorkerDouble.succeeding, sessions: SessionStoreDouble(), preferences: PreferencesStoreDouble(),
             cache: CacheStoreDouble(), outbox: OutboxDouble(code: "482913"), tokens: SessionTokenBox(), demo: Seeds.demo,
             serverDescription: "127.0.0.1:8080", clock: .immediate(), formatting: Seeds.utc
         )

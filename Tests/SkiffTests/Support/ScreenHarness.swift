@@ -10,10 +10,10 @@ import TerminalUI
 final class ScreenHarness {
     let terminal: HeadlessTerminal
     let app: SkiffApp
-    let auth = AuthWorkerDouble()
-    let account = AccountWorkerDouble()
-    let cards = CardWorkerDouble()
-    let notifications = NotificationsWorkerDouble()
+    let auth = AuthWorkerDouble.succeeding
+    let account = AccountWorkerDouble.succeeding
+    let cards = CardWorkerDouble.succeeding
+    let notifications = NotificationsWorkerDouble.succeeding
     let sessions: SessionStoreDouble
     let preferences = PreferencesStoreDouble()
     let cache = CacheStoreDouble()

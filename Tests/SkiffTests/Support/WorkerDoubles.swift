@@ -1,5 +1,6 @@
 import Foundation
 import SkiffCore
+import Testing
 @testable import Skiff
 
 /// A thread-safe box tests use to record calls and hand out canned results.
@@ -12,13 +13,72 @@ final class Recorder<Value: Sendable>: @unchecked Sendable {
     func record(_ value: Value) { lock.withLock { items.append(value) } }
 }
 
-/// A result a double returns, settable from the test.
+/// A result a double returns, settable from the test. Until it is set (by the test or by a preset), a call
+/// records an issue naming the method and throws `.cancelled`: a test states what the server answers to each call
+/// it makes (isowords' "unimplemented" dependencies).
 final class Stubbed<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
-    private var value: Result<Value, NetworkError>
-    init(_ value: Result<Value, NetworkError>) { self.value = value }
+    private var value: Result<Value, NetworkError>?
+    /// The double's method, as an unset call names it: `AuthWorkerDouble.login(phone:password:)`.
+    let method: String
+    init(_ method: String, _ value: Result<Value, NetworkError>? = nil) {
+        self.method = method
+        self.value = value
+    }
     func set(_ newValue: Result<Value, NetworkError>) { lock.withLock { value = newValue } }
-    func get() throws(NetworkError) -> Value { try lock.withLock { value }.get() }
+    func get() throws(NetworkError) -> Value {
+        guard let value = lock.withLock({ value }) else {
+            Issue.record(Comment(rawValue: "\(method) was called, but the test did not set it up: set it, or start from a preset (.succeeding, .failing, .offline, .slow)"))
+            throw .cancelled
+        }
+        return try value.get()
+    }
+    /// Sets the answer of a preset: `seeded` when it succeeds.
+    func answer(_ preset: WorkerPreset, seeded: Value) {
+        switch preset {
+        case .succeeding: set(.success(seeded))
+        case .failing(let error): set(.failure(error))
+        }
+    }
+}
+
+/// What every call of a preset double answers.
+enum WorkerPreset {
+    /// What the seeded demo account gets (`Seeds`).
+    case succeeding
+    case failing(NetworkError)
+}
+
+/// A worker double: made unset (every call fails the test), or from a named preset.
+protocol WorkerDouble: AnyObject {
+    init()
+    /// Holds every call until the test opens it; nil lets calls through.
+    var gate: Gate? { get set }
+    /// Sets every method's answer.
+    func answerAll(_ preset: WorkerPreset)
+}
+
+extension WorkerDouble {
+    /// Every call answers as the seeded demo account's would.
+    static var succeeding: Self { preset(.succeeding) }
+    /// Every call fails as a broken server's would (500).
+    static var failing: Self { failing(with: .server(status: 500, detail: "Internal Server Error")) }
+    /// Every call fails with `error`.
+    static func failing(with error: NetworkError) -> Self { preset(.failing(error)) }
+    /// Every call fails as with no network.
+    static var offline: Self { failing(with: .unreachable) }
+    /// Every call succeeds, but only once the test opens `gate` (a request held in flight).
+    static var slow: Self {
+        let double = preset(.succeeding)
+        double.gate = Gate()
+        return double
+    }
+
+    private static func preset(_ preset: WorkerPreset) -> Self {
+        let double = Self()
+        double.answerAll(preset)
+        return double
+    }
 }
 
 /// Waits until the test lets it go, to hold a request in flight.
@@ -58,16 +118,29 @@ final class Gate: @unchecked Sendable {
     }
 }
 
-final class AuthWorkerDouble: AuthWorking, @unchecked Sendable {
-    let loginResult = Stubbed<Session>(.success(Seeds.session))
-    let registerResult = Stubbed<VerificationChallenge>(.success(Seeds.challenge))
-    let verifyResult = Stubbed<Session>(.success(Seeds.session))
-    let forgotResult = Stubbed<VerificationChallenge>(.success(Seeds.challenge))
-    let resetResult = Stubbed<Void>(.success(()))
-    let logoutResult = Stubbed<Void>(.success(()))
-    let unlockResult = Stubbed<Void>(.success(()))
-    let lockResult = Stubbed<Void>(.success(()))
+final class AuthWorkerDouble: AuthWorking, WorkerDouble, @unchecked Sendable {
+    let loginResult = Stubbed<Session>("AuthWorkerDouble.login(phone:password:)")
+    let registerResult = Stubbed<VerificationChallenge>("AuthWorkerDouble.register(_:idempotencyKey:)")
+    let verifyResult = Stubbed<Session>("AuthWorkerDouble.verifyRegistration(verificationId:code:idempotencyKey:)")
+    let forgotResult = Stubbed<VerificationChallenge>("AuthWorkerDouble.forgotPassword(phone:)")
+    let resetResult = Stubbed<Void>("AuthWorkerDouble.resetPassword(verificationId:code:newPassword:idempotencyKey:)")
+    let logoutResult = Stubbed<Void>("AuthWorkerDouble.logout()")
+    let unlockResult = Stubbed<Void>("AuthWorkerDouble.unlock(password:)")
+    let lockResult = Stubbed<Void>("AuthWorkerDouble.lock()")
     var gate: Gate?
+
+    init() {}
+
+    func answerAll(_ preset: WorkerPreset) {
+        loginResult.answer(preset, seeded: Seeds.session)
+        registerResult.answer(preset, seeded: Seeds.challenge)
+        verifyResult.answer(preset, seeded: Seeds.session)
+        forgotResult.answer(preset, seeded: Seeds.challenge)
+        resetResult.answer(preset, seeded: ())
+        logoutResult.answer(preset, seeded: ())
+        unlockResult.answer(preset, seeded: ())
+        lockResult.answer(preset, seeded: ())
+    }
     /// Holds only the lock call.
     var lockGate: Gate?
 
@@ -150,15 +223,24 @@ final class PreferencesStoreDouble: PreferencesStoring, @unchecked Sendable {
     func saveHidesSpending(_ hides: Bool) { lock.withLock { self.hides = hides } }
 }
 
-final class AccountWorkerDouble: AccountWorking, @unchecked Sendable {
-    let summaryResult = Stubbed<AccountSummary>(.success(Seeds.summary))
-    /// Pages handed out in order of the cursor asked for: nil → first page.
-    let pages = Stubbed<[String: TransactionPage]>(.success([:]))
-    let pageFailure = Stubbed<Void>(.success(()))
+final class AccountWorkerDouble: AccountWorking, WorkerDouble, @unchecked Sendable {
+    let summaryResult = Stubbed<AccountSummary>("AccountWorkerDouble.summary()")
+    /// Pages handed out by the cursor asked for ("" for the first page); a cursor not listed gets an empty last page.
+    let pages = Stubbed<[String: TransactionPage]>("AccountWorkerDouble.transactions(limit:cursor:query:)")
+    /// Set to fail the next pages whatever `pages` holds.
+    let pageFailure = Stubbed<Void>("AccountWorkerDouble.transactions(limit:cursor:query:)", .success(()))
     let calls = Recorder<(limit: Int, cursor: String?, query: String?)>()
-    let spendingResult = Stubbed<MonthlySpending>(.success(Seeds.spending))
+    let spendingResult = Stubbed<MonthlySpending>("AccountWorkerDouble.spending()")
     let spendingCalls = Recorder<Void>()
     var gate: Gate?
+
+    init() {}
+
+    func answerAll(_ preset: WorkerPreset) {
+        summaryResult.answer(preset, seeded: Seeds.summary)
+        pages.answer(preset, seeded: [:])
+        spendingResult.answer(preset, seeded: Seeds.spending)
+    }
 
     func summary() async throws(NetworkError) -> AccountSummary {
         try await gate?.wait()
@@ -177,15 +259,25 @@ final class AccountWorkerDouble: AccountWorking, @unchecked Sendable {
     }
 }
 
-final class CardWorkerDouble: CardWorking, @unchecked Sendable {
-    let cardsResult = Stubbed<[Card]>(.success([Seeds.issuedCard]))
-    let addResult = Stubbed<Card>(.success(Seeds.externalCard))
-    let activationResult = Stubbed<VerificationChallenge>(.success(Seeds.challenge))
-    let activateResult = Stubbed<Card>(.success({ var c = Seeds.issuedCard; c.status = .active; return c }()))
+final class CardWorkerDouble: CardWorking, WorkerDouble, @unchecked Sendable {
+    let cardsResult = Stubbed<[Card]>("CardWorkerDouble.cards()")
+    let addResult = Stubbed<Card>("CardWorkerDouble.add(_:idempotencyKey:)")
+    let activationResult = Stubbed<VerificationChallenge>("CardWorkerDouble.requestActivation(cardID:)")
+    let activateResult = Stubbed<Card>("CardWorkerDouble.activate(cardID:last4:verificationId:code:)")
     let adds = Recorder<(NewCard, String)>()
     let activationRequests = Recorder<String>()
     let activations = Recorder<(cardID: String, last4: String, verificationId: String, code: String)>()
     var gate: Gate?
+
+    init() {}
+
+    func answerAll(_ preset: WorkerPreset) {
+        cardsResult.answer(preset, seeded: [Seeds.issuedCard])
+        addResult.answer(preset, seeded: Seeds.externalCard)
+        activationResult.answer(preset, seeded: Seeds.challenge)
+        activateResult.answer(preset, seeded: { var card = Seeds.issuedCard; card.status = .active; return card }())
+        if case .failing(let error) = preset { changeFailure.set(.failure(error)) }
+    }
 
     func cards() async throws(NetworkError) -> [Card] { try cardsResult.get() }
     func add(_ card: NewCard, idempotencyKey: String) async throws(NetworkError) -> Card {
@@ -203,7 +295,7 @@ final class CardWorkerDouble: CardWorking, @unchecked Sendable {
     }
 
     /// Set to fail freezing, unfreezing and removing; by default they succeed on the cards `cardsResult` lists.
-    let changeFailure = Stubbed<Void>(.success(()))
+    let changeFailure = Stubbed<Void>("CardWorkerDouble.setFrozen(_:cardID:) and remove(cardID:)", .success(()))
     let freezes = Recorder<(frozen: Bool, cardID: String)>()
     let removals = Recorder<String>()
 
@@ -222,14 +314,26 @@ final class CardWorkerDouble: CardWorking, @unchecked Sendable {
     }
 }
 
-final class NotificationsWorkerDouble: NotificationsWorking, @unchecked Sendable {
-    let listResult = Stubbed<[AppNotification]>(.success([]))
-    let markResult = Stubbed<Void>(.success(()))
+final class NotificationsWorkerDouble: NotificationsWorking, WorkerDouble, @unchecked Sendable {
+    let listResult = Stubbed<[AppNotification]>("NotificationsWorkerDouble.notifications()")
+    let markResult = Stubbed<Void>("NotificationsWorkerDouble.markRead(id:)")
     let marked = Recorder<String>()
+    var gate: Gate?
 
-    func notifications() async throws(NetworkError) -> [AppNotification] { try listResult.get() }
+    init() {}
+
+    func answerAll(_ preset: WorkerPreset) {
+        listResult.answer(preset, seeded: [])
+        markResult.answer(preset, seeded: ())
+    }
+
+    func notifications() async throws(NetworkError) -> [AppNotification] {
+        try await gate?.wait()
+        return try listResult.get()
+    }
     func markRead(id: String) async throws(NetworkError) {
         marked.record(id)
+        try await gate?.wait()
         try markResult.get()
     }
 }

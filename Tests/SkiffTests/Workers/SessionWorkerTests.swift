@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Session worker")
 struct SessionWorkerTests {
-    let auth = AuthWorkerDouble()
+    let auth = AuthWorkerDouble.succeeding
     let sessions = SessionStoreDouble(Seeds.session)
     let cache = CacheStoreDouble()
 

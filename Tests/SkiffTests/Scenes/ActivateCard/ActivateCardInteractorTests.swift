@@ -8,7 +8,7 @@ import TerminalUI
 @Suite("ActivateCardInteractor", .timeLimit(.minutes(1)))
 struct ActivateCardInteractorTests {
     let presenter = ActivateCardPresentationLogicSpy()
-    let worker = CardWorkerDouble()
+    let worker = CardWorkerDouble.succeeding
     let outbox = OutboxDouble(code: "135790")
     let tasks = TaskTracker()
 

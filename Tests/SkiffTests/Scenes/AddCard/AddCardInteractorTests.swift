@@ -8,7 +8,7 @@ import TerminalUI
 @Suite("AddCardInteractor", .timeLimit(.minutes(1)))
 struct AddCardInteractorTests {
     let presenter = AddCardPresentationLogicSpy()
-    let worker = CardWorkerDouble()
+    let worker = CardWorkerDouble.succeeding
     let tasks = TaskTracker()
     let form = AddCard.Form(number: "4242 4242 4242 4242", holderName: "ALEX RIVERA", expiry: "04/29", securityCode: "123")
 

@@ -7,7 +7,7 @@ import TerminalUI
 @Suite("Cards interactor", .timeLimit(.minutes(1)))
 struct CardsInteractorTests {
     let presenter = CardsPresentationLogicSpy()
-    let worker = CardWorkerDouble()
+    let worker = CardWorkerDouble.succeeding
     let tasks = TaskTracker()
 
     init() {

@@ -8,7 +8,7 @@ import TerminalUI
 @Suite("ForgotPasswordInteractor", .timeLimit(.minutes(1)))
 struct ForgotPasswordInteractorTests {
     let presenter = ForgotPasswordPresentationLogicSpy()
-    let auth = AuthWorkerDouble()
+    let auth = AuthWorkerDouble.succeeding
     let outbox = OutboxDouble(code: "246810")
     let tasks = TaskTracker()
 

@@ -8,9 +8,9 @@ import TerminalUI
 @Suite("HomeInteractor", .timeLimit(.minutes(1)))
 struct HomeInteractorTests {
     let presenter = HomePresentationLogicSpy()
-    let account = AccountWorkerDouble()
-    let cards = CardWorkerDouble()
-    let auth = AuthWorkerDouble()
+    let account = AccountWorkerDouble.succeeding
+    let cards = CardWorkerDouble.succeeding
+    let auth = AuthWorkerDouble.succeeding
     let sessions = SessionStoreDouble(Seeds.session)
     let cache = CacheStoreDouble()
     let preferences = PreferencesStoreDouble()

@@ -6,7 +6,7 @@ import TerminalUI
 @Suite("Lock interactor", .timeLimit(.minutes(1)))
 struct LockInteractorTests {
     let presenter = LockPresentationLogicSpy()
-    let auth = AuthWorkerDouble()
+    let auth = AuthWorkerDouble.succeeding
     let sessions = SessionStoreDouble(Seeds.session)
     let cache = CacheStoreDouble()
     let tasks = TaskTracker()

@@ -8,7 +8,7 @@ import TerminalUI
 @Suite("NotificationsInteractor", .timeLimit(.minutes(1)))
 struct NotificationsInteractorTests {
     let presenter = NotificationsPresentationLogicSpy()
-    let worker = NotificationsWorkerDouble()
+    let worker = NotificationsWorkerDouble.succeeding
     let tasks = TaskTracker()
     func items() -> [AppNotification] {
         [

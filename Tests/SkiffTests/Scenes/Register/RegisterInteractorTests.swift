@@ -8,7 +8,7 @@ import TerminalUI
 @Suite("RegisterInteractor", .timeLimit(.minutes(1)))
 struct RegisterInteractorTests {
     let presenter = RegisterPresentationLogicSpy()
-    let auth = AuthWorkerDouble()
+    let auth = AuthWorkerDouble.succeeding
     let tasks = TaskTracker()
     var keys = 0
     let form = Register.Form(

@@ -8,7 +8,7 @@ import TerminalUI
 @Suite("VerifyPhoneInteractor", .timeLimit(.minutes(1)))
 struct VerifyPhoneInteractorTests {
     let presenter = VerifyPhonePresentationLogicSpy()
-    let auth = AuthWorkerDouble()
+    let auth = AuthWorkerDouble.succeeding
     let sessions = SessionStoreDouble()
     let outbox = OutboxDouble(code: "123456")
     let tasks = TaskTracker()
