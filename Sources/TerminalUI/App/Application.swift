@@ -1,10 +1,4 @@
 import Dispatch
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
-
 /// Runs a root screen on a terminal: input, resize, signals, redraws, timers, and giving the terminal back.
 ///
 /// Everything happens on the main actor. The process sleeps until standard input or a signal is ready; a

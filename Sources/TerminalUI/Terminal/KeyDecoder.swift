@@ -152,20 +152,11 @@ public struct KeyDecoder: Sendable {
 
     private static func csiKey(final: UInt8, params: String) -> Key? {
         let first = Int(params.split(separator: ";").first ?? "") ?? 0
+        if let key = cursorOrFunctionKey(final) { return key }
         switch Character(Unicode.Scalar(final)) {
-        case "A": return .up
-        case "B": return .down
-        case "C": return .right
-        case "D": return .left
-        case "H": return .home
-        case "F": return .end
         case "Z": return .backTab
         case "I" where params.isEmpty: return .focus(true)
         case "O" where params.isEmpty: return .focus(false)
-        case "P": return .function(1)
-        case "Q": return .function(2)
-        case "R": return .function(3)
-        case "S": return .function(4)
         case "~":
             switch first {
             case 1, 7: return .home
@@ -185,19 +176,23 @@ public struct KeyDecoder: Sendable {
     }
 
     private static func ss3Key(_ final: UInt8) -> Key? {
+        final == UInt8(ascii: "M") ? .enter : cursorOrFunctionKey(final)
+    }
+
+    /// The final bytes CSI and SS3 share: the arrows, Home, End and F1-F4.
+    private static func cursorOrFunctionKey(_ final: UInt8) -> Key? {
         switch Character(Unicode.Scalar(final)) {
-        case "A": return .up
-        case "B": return .down
-        case "C": return .right
-        case "D": return .left
-        case "H": return .home
-        case "F": return .end
-        case "M": return .enter
-        case "P": return .function(1)
-        case "Q": return .function(2)
-        case "R": return .function(3)
-        case "S": return .function(4)
-        default: return nil
+        case "A": .up
+        case "B": .down
+        case "C": .right
+        case "D": .left
+        case "H": .home
+        case "F": .end
+        case "P": .function(1)
+        case "Q": .function(2)
+        case "R": .function(3)
+        case "S": .function(4)
+        default: nil
         }
     }
 

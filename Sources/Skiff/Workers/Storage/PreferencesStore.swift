@@ -4,14 +4,11 @@ import Logging
 /// Remembers the last country code and phone number used to log in, and whether Home's Spending panel is
 /// hidden. Never a password.
 struct PreferencesStore: PreferencesStoring {
-    private let file: URL
-    private let logger: Logger
+    private let stored: PrivateJSONFile<StoredPreferences>
 
     /// Removes what a run killed mid-write left of the file (`PrivateFile.removeLeftovers`).
     init(file: URL, logger: Logger = Logger(label: "skiff.storage")) {
-        self.file = file
-        self.logger = logger
-        PrivateFile.removeLeftovers(of: file)
+        stored = PrivateJSONFile(file: file, unreadableWarning: "The preferences were unreadable and set aside", logger: logger)
     }
 
     func lastLogin() -> LastLogin? { read().lastLogin }
@@ -32,18 +29,11 @@ struct PreferencesStore: PreferencesStoring {
 
     /// The stored preferences; an unreadable file is set aside (and logged) and counts as none.
     private func read() -> StoredPreferences {
-        guard let data = PrivateFile.read(file) else { return StoredPreferences() }
-        do {
-            return try JSONCoding.decoder.decode(StoredPreferences.self, from: data)
-        } catch {
-            let unreadable = UnreadableFile(file: file, setAside: PrivateFile.setAside(file))
-            logger.warning("The preferences were unreadable and set aside", metadata: ["file": "\(unreadable)"])
-            return StoredPreferences()
-        }
+        (try? stored.read()) ?? StoredPreferences()
     }
 
     private func write(_ preferences: StoredPreferences) {
-        try? PrivateFile.write(try JSONCoding.encoder.encode(preferences), to: file)
+        try? stored.write(preferences)
     }
 }
 
