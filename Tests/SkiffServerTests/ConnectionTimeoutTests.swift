@@ -63,7 +63,10 @@ struct ConnectionTimeoutTests {
     @Test("Past the connection cap a new client waits until a connection closes, and is then served")
     func connectionCap() async throws {
         try await Self.withInstance(limits: { $0.maxConnections = 2 }) { instance in
-            let held = try await RawConnection.open(2, to: instance.port, sending: "GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            // The two held connections are answered once, and so counted by the server, before the third
+            // connects: connections that arrive together are accepted in one read, cap or not.
+            let held = try await RawConnection.open(2, to: instance.port, sending: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            for connection in held { #expect(await connection.firstBytes().hasPrefix("HTTP/1.1 200")) }
             let third = try await RawConnection.open(1, to: instance.port, sending: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")[0]
             try await Task.sleep(for: .seconds(1))
             #expect(third.received.withLockedValue { $0 }.isEmpty, "the third connection was served past the cap")
@@ -100,7 +103,14 @@ final class RawConnection: Sendable {
                     }
                 }
                 .connect(host: "127.0.0.1", port: port).get()
-            try await channel.writeAndFlush(ByteBuffer(string: text))
+            do {
+                try await channel.writeAndFlush(ByteBuffer(string: text))
+            } catch {
+                // On a loaded machine the server's timeout can run out between the connect and this write (a
+                // second for the head and idle tests): the server has closed the connection, which is what those
+                // tests wait for. Only a write to a connection that is still open must succeed.
+                if channel.isActive { throw error }
+            }
             connections.append(RawConnection(channel: channel, received: received, answer: answer))
         }
         return connections
