@@ -4,7 +4,7 @@ import Logging
 /// One value kept as JSON in a file only its owner can read (`PrivateFile`): what a run killed mid-write left is
 /// removed on opening, and a file that cannot be decoded is set aside and logged, never silently reused.
 struct PrivateJSONFile<Value: Codable>: Sendable {
-    let file: URL
+    private let file: URL
     private let logger: Logger
     /// What the log says when the file cannot be read.
     private let unreadableWarning: String
