@@ -46,11 +46,6 @@ public struct KeyMap<Command: Hashable & Sendable & CaseIterable>: Sendable {
     /// Whether `key` triggers `command`.
     public func matches(_ key: Key, _ command: Command) -> Bool { keys(for: command).contains(key) }
 
-    /// The commands whose keys include `key`.
-    public func commands(for key: Key) -> [Command] {
-        Command.allCases.filter { matches(key, $0) }
-    }
-
     /// A binding for `command` with its keys; `help` words what it does on this screen when that says more
     /// than the map's help ("log in" for a submit).
     public func binding(

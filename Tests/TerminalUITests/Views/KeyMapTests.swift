@@ -21,7 +21,6 @@ struct KeyMapTests {
         #expect(sut.label(for: .save) == "Ctrl-S")
         #expect(sut.entry(for: .quit).help == "quit")
         #expect(sut.matches(.character("k"), .up) && !sut.matches(.character("k"), .quit))
-        #expect(sut.commands(for: .character("q")) == [.quit])
     }
 
     @Test("a binding made from the map dispatches on the map's keys, with the map's help or the screen's own")
