@@ -14,6 +14,9 @@ package struct OpenAPIOperation: Hashable, Sendable {
     /// Whether the operation takes an `Idempotency-Key` header parameter (its own or its path's, inline or by
     /// `$ref`), and whether it must be sent; nil when it takes none.
     package var idempotencyKey: IdempotencyKeyUse?
+    /// True when the operation says `x-skiff-idempotency-in-ledger: true`: the ledger keeps its Idempotency-Key with
+    /// what it writes, in the same database transaction, and answers a retry from there.
+    package var keepsIdempotencyInLedger: Bool
 
     /// How an operation takes an `Idempotency-Key`.
     package enum IdempotencyKeyUse: Hashable, Sendable {
@@ -25,7 +28,7 @@ package struct OpenAPIOperation: Hashable, Sendable {
 
     package init(
         id: String, method: String, path: String, needsNoCredentials: Bool, isAllowedWhileLocked: Bool = false,
-        idempotencyKey: IdempotencyKeyUse? = nil
+        idempotencyKey: IdempotencyKeyUse? = nil, keepsIdempotencyInLedger: Bool = false
     ) {
         self.id = id
         self.method = method
@@ -33,6 +36,7 @@ package struct OpenAPIOperation: Hashable, Sendable {
         self.needsNoCredentials = needsNoCredentials
         self.isAllowedWhileLocked = isAllowedWhileLocked
         self.idempotencyKey = idempotencyKey
+        self.keepsIdempotencyInLedger = keepsIdempotencyInLedger
     }
 }
 
@@ -59,7 +63,8 @@ package enum OpenAPIOperations {
                     id: id, method: operation.key, path: path.key,
                     needsNoCredentials: operation.child("security").map(isEmptySecurity) ?? documentNeedsNoCredentials,
                     isAllowedWhileLocked: operation.child("x-skiff-allowed-while-locked")?.value == "true",
-                    idempotencyKey: idempotencyKey.map { $0["required"] == "true" ? .required : .optional }
+                    idempotencyKey: idempotencyKey.map { $0["required"] == "true" ? .required : .optional },
+                    keepsIdempotencyInLedger: operation.child("x-skiff-idempotency-in-ledger")?.value == "true"
                 ))
             }
         }

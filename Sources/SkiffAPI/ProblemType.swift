@@ -26,6 +26,9 @@ package enum ProblemType: String, CaseIterable, Sendable {
     case nonCanonicalPath = "non-canonical-path"
     case methodNotAllowed = "method-not-allowed"
     case amountsTooLarge = "amounts-too-large"
+    case insufficientFunds = "insufficient-funds"
+    case transferLimit = "transfer-limit"
+    case stepUpRequired = "step-up-required"
     case `internal`
     /// An HTTP error the web framework raised itself; its URI carries the status (`http-<status>`).
     case http

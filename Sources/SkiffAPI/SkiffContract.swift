@@ -21,6 +21,12 @@ package enum SkiffContract {
         operations.filter { $0.idempotencyKey == .required }.map(\.id)
     )
 
+    /// The idempotent operations whose keys the ledger keeps (`x-skiff-idempotency-in-ledger: true`): the key is
+    /// stored with the transfer it made, in the same database transaction, so no answer can be lost between them.
+    package static let ledgerIdempotentOperationIDs: Set<String> = Set(
+        operations.filter { $0.idempotencyKey == .required && $0.keepsIdempotencyInLedger }.map(\.id)
+    )
+
     /// The operations that take an optional `Idempotency-Key`: they consume a one-time code, and a retry with the
     /// key is answered again instead of refused.
     package static let replayableOperationIDs: Set<String> = Set(

@@ -91,7 +91,7 @@ struct SkiffServerComponents: Sendable {
         sessions = SessionService(repository: repositories.sessions, clock: clock, limits: limits)
         authRequests = AuthRequestBuckets(limits: limits, clock: clock)
         auth = AuthService(
-            accounts: repositories.accounts, sessions: sessions,
+            accounts: repositories.accounts, sessions: sessions, stepUps: repositories.ledger,
             throttle: LoginThrottle(repository: repositories.loginThrottle, clock: clock, limits: limits),
             codes: codes, passwords: passwords, key: key, clock: clock, limits: limits, logger: logger
         )
@@ -141,7 +141,12 @@ struct SkiffServerComponents: Sendable {
             )
         }
         let handler = SkiffAPIHandler(
-            auth: auth, cardService: cards, repositories: repositories, clock: configuration.clock
+            auth: auth, cardService: cards,
+            transfers: TransferService(
+                accounts: repositories.accounts, ledger: repositories.ledger, rateWindows: repositories.rateWindows,
+                clock: configuration.clock, limits: configuration.limits, logger: configuration.logger
+            ),
+            repositories: repositories, clock: configuration.clock
         )
         try handler.registerHandlers(
             on: router,

@@ -113,6 +113,37 @@ extension Problem {
         detail: "Sign in, or reset the password if it is forgotten."
     )
 
+    static let insufficientFunds = Problem(
+        status: .unprocessableContent, kind: .insufficientFunds, title: "There is not enough money in the wallet.",
+        detail: "The amount is more than the balance.",
+        errors: [FieldError(field: "amountMinor", message: "The amount is more than the balance.")]
+    )
+
+    static func transferLimit(_ message: String) -> Problem {
+        Problem(
+            status: .unprocessableContent, kind: .transferLimit, title: "The amount is over a limit.", detail: message,
+            errors: [FieldError(field: "amountMinor", message: message)]
+        )
+    }
+
+    static let stepUpRequired = Problem(
+        status: .forbidden, kind: .stepUpRequired, title: "Confirm with the password.",
+        detail: "Amounts above the step-up amount need a fresh proof of the password (POST /v1/session/step-up), sent as stepUpToken once."
+    )
+
+    static let noRecipient = Problem(
+        status: .notFound, kind: .notFound, title: "Nobody has this number.",
+        detail: "No Skiff account has this phone number.",
+        errors: [FieldError(field: "phoneNumber", message: "No Skiff account has this number.")]
+    )
+
+    static func tooManyLookups(retryAfter seconds: Int) -> Problem {
+        Problem(
+            status: .tooManyRequests, kind: .tooManyRequests, title: "Too many lookups.",
+            detail: "Look up fewer numbers: try again in \(seconds) seconds.", retryAfterSeconds: seconds
+        )
+    }
+
     static let duplicateCard = Problem(
         status: .conflict, kind: .duplicateCard, title: "This card is already added.",
         detail: "A card with this number is already on the account."

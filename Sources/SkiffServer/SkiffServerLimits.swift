@@ -30,6 +30,14 @@ public struct SkiffServerLimits: Sendable {
     var openingBalanceMinor: Int64 = 100_000
     /// The currency of new accounts.
     public var currency = "USD"
+    /// The most one transfer may send, in minor units ($2,000.00).
+    public var transferMaxMinor: Int64 = 200_000
+    /// The most one wallet may send in transfers in a UTC day, in minor units ($5,000.00); the operator's to set.
+    public var dailyTransferLimitMinor: Int64 = 500_000
+    /// How long a step-up proof of the password is good for (5 min), for one transfer.
+    var stepUpLifetime: TimeInterval = 5 * 60
+    /// Recipient lookups one user may make in any hour: lookups reveal who has an account.
+    public var recipientLookupsPerHour = 30
 
     /// Codes sent to one number in any hour: a person who mistypes or loses a few texts still gets in.
     public var codesPerNumberPerHour = 5

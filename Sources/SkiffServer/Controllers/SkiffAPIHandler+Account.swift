@@ -50,7 +50,8 @@ extension SkiffAPIHandler {
             items: items.map {
                 .init(
                     id: String($0.id), amountMinor: $0.amountMinor, currency: $0.currency, merchant: $0.merchant,
-                    category: $0.category, createdAt: $0.createdAt
+                    category: $0.category, createdAt: $0.createdAt, transferId: $0.transferID, note: $0.note,
+                    reference: $0.reference
                 )
             },
             nextCursor: nextCursor,

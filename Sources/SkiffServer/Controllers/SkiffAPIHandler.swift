@@ -7,6 +7,7 @@ import SkiffAPI
 struct SkiffAPIHandler: APIProtocol {
     let auth: AuthService
     let cardService: CardService
+    let transfers: TransferService
     let repositories: Repositories
     let clock: any ServerClock
 }

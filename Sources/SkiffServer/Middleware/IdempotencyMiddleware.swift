@@ -22,6 +22,24 @@ struct IdempotencyMiddleware: ServerMiddleware {
     /// The Idempotency-Key of a `replayOperations` request exactly as sent. The generated handler's header value
     /// is percent-decoded ("a%20b" arrives as "a b"), so it is not what the contract's pattern describes.
     @TaskLocal static var replayKey: String?
+    /// The operations whose keys the ledger keeps with what it writes (`x-skiff-idempotency-in-ledger`): no
+    /// reservation here, which a server killed mid-request would leave behind; the handler hands `ledgerKey` on.
+    static let ledgerOperations = SkiffContract.ledgerIdempotentOperationIDs
+    /// The Idempotency-Key of a `ledgerOperations` request and the keyed hash of the request.
+    @TaskLocal static var ledgerKey: LedgerKey?
+
+    struct LedgerKey: Sendable, Equatable {
+        var key: String
+        var requestHash: String
+
+        /// The current request's, or 400 when the middleware did not see one.
+        static func required() throws -> LedgerKey {
+            guard let current = IdempotencyMiddleware.ledgerKey else {
+                throw Problem.validation(field: OpenAPIOperations.idempotencyKeyHeader, "Send an Idempotency-Key header.")
+            }
+            return current
+        }
+    }
     static let headerName = HTTPField.Name(OpenAPIOperations.idempotencyKeyHeader)!
     static let replayedHeaderName = HTTPField.Name("Idempotent-Replayed")!
     /// A reservation this old belongs to a request whose server stopped before answering.
@@ -54,6 +72,11 @@ struct IdempotencyMiddleware: ServerMiddleware {
         let requestHash = IdempotencyFingerprint.hash(
             method: request.method.rawValue, path: request.path ?? "", body: bytes, key: key
         )
+        if Self.ledgerOperations.contains(operationID) {
+            return try await Self.$ledgerKey.withValue(LedgerKey(key: idempotencyKey, requestHash: requestHash)) {
+                try await next(request, HTTPBody(bytes), metadata)
+            }
+        }
         let scope = Caller.current?.userID ?? "anonymous"
         let now = clock.now()
         switch try await repository.begin(

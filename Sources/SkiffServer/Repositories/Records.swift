@@ -153,6 +153,10 @@ struct TransactionRecord: Sendable, Equatable {
     var merchant: String
     var category: String
     var createdAt: Date
+    /// The ledger transfer this line belongs to; nil for the seeded history.
+    var transferID: String? = nil
+    var note: String? = nil
+    var reference: String? = nil
 }
 
 /// A transaction about to be inserted; the database assigns its id.

@@ -101,6 +101,30 @@ protocol NotificationRepository: Sendable {
     func markRead(id: String, userID: String, at date: Date) async throws -> Bool
 }
 
+/// The double-entry ledger: accounts with balances, transfers of balanced postings, never updated or deleted.
+protocol LedgerRepository: Sendable {
+    /// The balance of the user's wallet in `currency`; nil when there is none.
+    func walletBalance(userID: String, currency: String) async throws -> Int64?
+    /// Makes `order` or refuses it, in one database transaction: a replay check on the payer's key, both wallets
+    /// locked in the order of their ids, the day's outgoing total, a debit that never takes the payer below zero,
+    /// the credit, the transfer, its two postings, both statement lines, the payee's notification and the use of the
+    /// step-up proof. A refusal writes nothing.
+    func transfer(_ order: TransferOrder) async throws -> TransferOutcome
+    /// The transfer `id` when `userID` sent or received it.
+    func transfer(id: String, userID: String) async throws -> TransferRecord?
+    /// Stores a step-up proof.
+    func createStepUp(_ record: StepUpRecord) async throws
+    /// The invariants over the whole ledger (for checks and the bank test).
+    func totals() async throws -> LedgerTotals
+}
+
+/// Counted events in a sliding window, across instances (recipient lookups).
+protocol RateWindowRepository: Sendable {
+    /// In one step, serialised per `scope`: counts the events of `scope` after `since`; when fewer than `limit`,
+    /// records one at `date` and returns nil; otherwise records nothing and returns the oldest counted event's date.
+    func take(scope: String, at date: Date, since: Date, limit: Int) async throws -> Date?
+}
+
 /// Responses kept per (caller, Idempotency-Key).
 protocol IdempotencyRepository: Sendable {
     /// Looks the key up and reserves it when new. A record older than `expiredBefore`, or a reservation older
@@ -128,4 +152,6 @@ struct Repositories: Sendable {
     var transactions: any TransactionRepository
     var notifications: any NotificationRepository
     var idempotency: any IdempotencyRepository
+    var ledger: any LedgerRepository
+    var rateWindows: any RateWindowRepository
 }

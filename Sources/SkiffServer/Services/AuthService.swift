@@ -6,6 +6,8 @@ import SkiffCore
 struct AuthService: Sendable {
     let accounts: any AccountRepository
     let sessions: SessionService
+    /// Where step-up proofs are kept.
+    let stepUps: any LedgerRepository
     let throttle: LoginThrottle
     let codes: OneTimeCodeService
     let passwords: PasswordService
@@ -120,15 +122,34 @@ struct AuthService: Sendable {
     /// Checks the signed-in user's password again, through a throttle of the user's own (failed sign-ins on the
     /// number, anyone's, never pause it), and lifts the session's lock.
     func unlock(userID: String, tokenHash: String, password: String) async throws {
+        try await checkPassword(userID: userID, password: password, for: "unlock")
+        try await sessions.unlock(tokenHash: tokenHash)
+    }
+
+    /// A proof of the password for one transfer of this session (`TransferService`), good for `stepUpLifetime`.
+    /// The password is checked like an unlock's, on the same throttle.
+    func stepUp(userID: String, tokenHash: String, password: String) async throws -> (token: String, expiresAt: Date) {
+        try await checkPassword(userID: userID, password: password, for: "step-up")
+        let token = SessionToken.generate()
+        let now = clock.now()
+        let expiresAt = now.addingTimeInterval(limits.stepUpLifetime)
+        try await stepUps.createStepUp(StepUpRecord(
+            tokenHash: SessionToken.hash(token), sessionTokenHash: tokenHash, userID: userID, createdAt: now,
+            expiresAt: expiresAt
+        ))
+        return (token, expiresAt)
+    }
+
+    /// The signed-in user's password checked again, counted on the unlock throttle.
+    private func checkPassword(userID: String, password: String, for purpose: String) async throws {
         if password.isEmpty { throw Problem.validation(field: "password", PasswordPolicy.Problem.empty.message) }
         guard let user = try await accounts.user(id: userID) else { throw Problem.unauthorized }
         try await throttle.beginAttempt(.unlock(userID: user.id))
         guard try await passwords.verify(password, hash: user.passwordHash) else {
-            logger.info("unlock refused", metadata: ["user": "\(user.id)"])
+            logger.info("\(purpose) refused", metadata: ["user": "\(user.id)"])
             throw Problem.wrongPassword
         }
         try await throttle.recordSuccess(.unlock(userID: user.id))
-        try await sessions.unlock(tokenHash: tokenHash)
     }
 
     /// Locks the session until `unlock`.

@@ -11,10 +11,14 @@ struct PostgresAccountRepository: AccountRepository {
                 let user = account.user
                 try await connection.query("""
                     INSERT INTO users (id, phone, country_code, national_number, full_name, password_hash,
-                                       balance_minor, currency, created_at)
+                                       currency, created_at)
                     VALUES (\(user.id), \(user.phone), \(user.countryCode), \(user.nationalNumber), \(user.fullName),
-                            \(user.passwordHash), \(user.balanceMinor), \(user.currency), \(user.createdAt.millisecondsSince1970))
+                            \(user.passwordHash), \(user.currency), \(user.createdAt.millisecondsSince1970))
                     """, logger: logger)
+                try await PostgresLedgerRepository.openWallet(
+                    userID: user.id, currency: user.currency, openingMinor: user.balanceMinor, at: user.createdAt,
+                    connection, logger
+                )
                 try await connection.query(PostgresCardRepository.insertQuery(account.issuedCard), logger: logger)
                 let opening = account.openingTransaction
                 try await connection.query("""
@@ -66,8 +70,13 @@ struct PostgresAccountRepository: AccountRepository {
         }
     }
 
-    private static let columns =
-        "id, phone, country_code, national_number, full_name, password_hash, balance_minor, currency, created_at"
+    /// A user with the balance of their wallet in their currency, by the wallets' unique index.
+    private static let columns = """
+        id, phone, country_code, national_number, full_name, password_hash,
+        COALESCE((SELECT balance_minor FROM ledger_accounts
+                  WHERE kind = 'wallet' AND user_id = users.id AND currency = users.currency), 0),
+        currency, created_at
+        """
 
     private static func user(_ row: PostgresRow) throws -> UserRecord {
         let (id, phone, countryCode, nationalNumber, fullName, passwordHash, balanceMinor, currency, createdAt) =

@@ -44,7 +44,9 @@ final class PostgresDatabase: RepositoryStore {
             cards: PostgresCardRepository(database: self),
             transactions: PostgresTransactionRepository(database: self),
             notifications: PostgresNotificationRepository(database: self),
-            idempotency: PostgresIdempotencyRepository(database: self)
+            idempotency: PostgresIdempotencyRepository(database: self),
+            ledger: PostgresLedgerRepository(database: self),
+            rateWindows: PostgresRateWindowRepository(database: self)
         )
     }
 

@@ -216,5 +216,38 @@ enum PostgresMigrations {
             "ALTER TABLE verifications ADD COLUMN country_code TEXT",
             "CREATE INDEX verifications_country ON verifications (country_code, created_at)",
         ]),
+        // Issue 25: the double-entry ledger (docs/decisions, "ledger"). Every user's balance becomes a wallet
+        // account whose opening transfer from the system's opening account explains it.
+        Migration(version: 10, statements: PostgresLedgerRepository.schema + [
+            """
+            INSERT INTO ledger_accounts (id, kind, currency, balance_minor, created_at)
+                SELECT DISTINCT 'system:opening:' || currency, 'system', currency, 0,
+                       (extract(epoch FROM now()) * 1000)::BIGINT FROM users
+            """,
+            """
+            INSERT INTO ledger_accounts (id, kind, user_id, currency, balance_minor, created_at)
+                SELECT 'wallet:' || id || ':' || currency, 'wallet', id, currency, balance_minor, created_at FROM users
+            """,
+            """
+            INSERT INTO transfers (id, reference, kind, from_account, to_account, payee_user_id, amount_minor,
+                                   currency, created_at)
+                SELECT 'opening-' || id, 'OPEN-' || id, 'opening', 'system:opening:' || currency,
+                       'wallet:' || id || ':' || currency, id, balance_minor, currency, created_at
+                FROM users WHERE balance_minor > 0
+            """,
+            """
+            INSERT INTO postings (transfer_id, account_id, amount_minor, created_at)
+                SELECT id, from_account, -amount_minor, created_at FROM transfers WHERE kind = 'opening'
+                UNION ALL
+                SELECT id, to_account, amount_minor, created_at FROM transfers WHERE kind = 'opening'
+            """,
+            """
+            UPDATE ledger_accounts SET balance_minor =
+                (SELECT COALESCE(SUM(amount_minor), 0) FROM postings WHERE account_id = ledger_accounts.id)
+                WHERE kind = 'system'
+            """,
+            "ALTER TABLE users DROP COLUMN balance_minor",
+            "ALTER TABLE transactions ADD COLUMN transfer_id TEXT, ADD COLUMN note TEXT, ADD COLUMN reference TEXT",
+        ]),
     ]
 }

@@ -36,7 +36,7 @@ struct PostgresTransactionRepository: TransactionRepository {
         userID: String, after cursor: TransactionCursor?, matching query: String?, within window: Int?, limit: Int,
         windowBeforeCursor: Bool = false
     ) async throws -> [TransactionRecord] {
-        let columns = "id, user_id, amount_minor, currency, merchant, category, created_at"
+        let columns = "id, user_id, amount_minor, currency, merchant, category, created_at, transfer_id, note, reference"
         let newestFirst = " ORDER BY created_at DESC, id DESC"
         var sql = PostgresQuery.StringInterpolation(literalCapacity: 512, interpolationCount: 8)
         func appendKeyset() {
@@ -72,11 +72,12 @@ struct PostgresTransactionRepository: TransactionRepository {
         sql.appendLiteral(newestFirst + " LIMIT ")
         sql.appendInterpolation(limit)
         return try await database.rows(PostgresQuery(stringInterpolation: sql)).map { row in
-            let (id, userID, amountMinor, currency, merchant, category, createdAt) =
-                try row.decode((Int64, String, Int64, String, String, String, Int64).self)
+            let (id, userID, amountMinor, currency, merchant, category, createdAt, transferID, note, reference) =
+                try row.decode((Int64, String, Int64, String, String, String, Int64, String?, String?, String?).self)
             return TransactionRecord(
                 id: id, userID: userID, amountMinor: amountMinor, currency: currency, merchant: merchant,
-                category: category, createdAt: Date(millisecondsSince1970: createdAt)
+                category: category, createdAt: Date(millisecondsSince1970: createdAt), transferID: transferID,
+                note: note, reference: reference
             )
         }
     }

@@ -11,13 +11,16 @@ struct SQLiteAccountRepository: AccountRepository {
                 try db.execute(
                     sql: """
                         INSERT INTO users (id, phone, country_code, national_number, full_name, password_hash,
-                                           balance_minor, currency, created_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                           currency, created_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         user.id, user.phone, user.countryCode, user.nationalNumber, user.fullName, user.passwordHash,
-                        user.balanceMinor, user.currency, user.createdAt.millisecondsSince1970,
+                        user.currency, user.createdAt.millisecondsSince1970,
                     ]
+                )
+                try SQLiteLedgerRepository.openWallet(
+                    userID: user.id, currency: user.currency, openingMinor: user.balanceMinor, at: user.createdAt, db
                 )
                 try SQLiteCardRepository.insert(account.issuedCard, db: db)
                 let opening = account.openingTransaction
@@ -40,7 +43,7 @@ struct SQLiteAccountRepository: AccountRepository {
 
     func user(id: String) async throws -> UserRecord? {
         try await pool.unsafeRead { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id]).map(Self.user)
+            try Row.fetchOne(db.cachedStatement(sql: Self.select + " WHERE id = ?"), arguments: [id]).map(Self.user)
         }
     }
 
@@ -49,7 +52,8 @@ struct SQLiteAccountRepository: AccountRepository {
         try await pool.unsafeRead { db in
             try Row.fetchOne(
                 db.cachedStatement(sql: """
-                    SELECT *, (SELECT COUNT(*) FROM notifications WHERE user_id = users.id AND read_at IS NULL) AS unread
+                    SELECT users.*, (\(Self.walletBalance)) AS balance_minor,
+                        (SELECT COUNT(*) FROM notifications WHERE user_id = users.id AND read_at IS NULL) AS unread
                     FROM users WHERE id = ?
                     """),
                 arguments: [id]
@@ -59,7 +63,7 @@ struct SQLiteAccountRepository: AccountRepository {
 
     func user(phone: String) async throws -> UserRecord? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE phone = ?", arguments: [phone]).map(Self.user)
+            try Row.fetchOne(db, sql: Self.select + " WHERE phone = ?", arguments: [phone]).map(Self.user)
         }
     }
 
@@ -81,10 +85,19 @@ struct SQLiteAccountRepository: AccountRepository {
         }
     }
 
+    /// A user with the balance of their wallet in their currency.
+    private static let select = """
+        SELECT users.*, (\(walletBalance)) AS balance_minor FROM users
+        """
+    /// The balance of a user's wallet in their currency, by the wallets' unique index.
+    static let walletBalance = """
+        SELECT balance_minor FROM ledger_accounts WHERE kind = 'wallet' AND user_id = users.id AND currency = users.currency
+        """
+
     static func user(_ row: Row) -> UserRecord {
         UserRecord(
             id: row["id"], phone: row["phone"], countryCode: row["country_code"], nationalNumber: row["national_number"],
-            fullName: row["full_name"], passwordHash: row["password_hash"], balanceMinor: row["balance_minor"],
+            fullName: row["full_name"], passwordHash: row["password_hash"], balanceMinor: row["balance_minor"] ?? 0,
             currency: row["currency"], createdAt: row.date("created_at")
         )
     }

@@ -40,7 +40,9 @@ struct SQLiteDatabase: RepositoryStore {
             cards: SQLiteCardRepository(pool: pool),
             transactions: SQLiteTransactionRepository(pool: pool),
             notifications: SQLiteNotificationRepository(pool: pool),
-            idempotency: SQLiteIdempotencyRepository(pool: pool)
+            idempotency: SQLiteIdempotencyRepository(pool: pool),
+            ledger: SQLiteLedgerRepository(pool: pool),
+            rateWindows: SQLiteRateWindowRepository(pool: pool)
         )
     }
 
@@ -212,6 +214,35 @@ struct SQLiteDatabase: RepositoryStore {
                 ALTER TABLE verifications ADD COLUMN country_code TEXT;
                 CREATE INDEX verifications_country ON verifications(country_code, created_at);
                 """)
+        }
+        migrator.registerMigration("v12-ledger") { db in
+            // Issue 25: the double-entry ledger (docs/decisions, "ledger"). Every user's balance becomes a wallet
+            // account whose opening transfer from the system's opening account explains it, so that from now on each
+            // balance is the sum of its postings.
+            try db.execute(sql: SQLiteLedgerRepository.schema)
+            let now = Date().millisecondsSince1970
+            try db.execute(sql: """
+                INSERT INTO ledger_accounts (id, kind, currency, balance_minor, created_at)
+                    SELECT DISTINCT 'system:opening:' || currency, 'system', currency, 0, ? FROM users;
+                INSERT INTO ledger_accounts (id, kind, user_id, currency, balance_minor, created_at)
+                    SELECT 'wallet:' || id || ':' || currency, 'wallet', id, currency, balance_minor, created_at FROM users;
+                INSERT INTO transfers (id, reference, kind, from_account, to_account, payee_user_id, amount_minor,
+                                       currency, created_at)
+                    SELECT 'opening-' || id, 'OPEN-' || id, 'opening', 'system:opening:' || currency,
+                           'wallet:' || id || ':' || currency, id, balance_minor, currency, created_at
+                    FROM users WHERE balance_minor > 0;
+                INSERT INTO postings (transfer_id, account_id, amount_minor, created_at)
+                    SELECT id, from_account, -amount_minor, created_at FROM transfers WHERE kind = 'opening';
+                INSERT INTO postings (transfer_id, account_id, amount_minor, created_at)
+                    SELECT id, to_account, amount_minor, created_at FROM transfers WHERE kind = 'opening';
+                UPDATE ledger_accounts SET balance_minor =
+                    (SELECT COALESCE(SUM(amount_minor), 0) FROM postings WHERE account_id = ledger_accounts.id)
+                    WHERE kind = 'system';
+                ALTER TABLE users DROP COLUMN balance_minor;
+                ALTER TABLE transactions ADD COLUMN transfer_id TEXT;
+                ALTER TABLE transactions ADD COLUMN note TEXT;
+                ALTER TABLE transactions ADD COLUMN reference TEXT;
+                """, arguments: [now])
         }
         return migrator
     }

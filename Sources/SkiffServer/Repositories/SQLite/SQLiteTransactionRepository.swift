@@ -75,7 +75,8 @@ struct SQLiteTransactionRepository: TransactionRepository {
         try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
             TransactionRecord(
                 id: row["id"], userID: row["user_id"], amountMinor: row["amount_minor"], currency: row["currency"],
-                merchant: row["merchant"], category: row["category"], createdAt: row.date("created_at")
+                merchant: row["merchant"], category: row["category"], createdAt: row.date("created_at"),
+                transferID: row["transfer_id"], note: row["note"], reference: row["reference"]
             )
         }
     }

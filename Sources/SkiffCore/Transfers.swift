@@ -1,0 +1,54 @@
+/// The rules of sending money that both the app and the server apply, each written once.
+public enum TransferRules {
+    /// Transfers above this amount (in USD minor units: $100.00) need a fresh proof of the password (a step-up).
+    public static let stepUpAboveMinor: Int64 = 10_000
+    /// Top-ups above this amount (in USD minor units: $200.00) are confirmed with a code from the card's issuer.
+    public static let topUpChallengeAboveMinor: Int64 = 20_000
+    /// The longest note, in characters as a person counts them.
+    public static let noteMaxCharacters = 140
+
+    /// Why an amount or a note cannot be sent.
+    public enum Problem: Error, Hashable, Sendable {
+        case amountNotPositive
+        case noteTooLong
+        case noteControlCharacters
+
+        public var message: String {
+            switch self {
+            case .amountNotPositive: "Enter an amount above zero."
+            case .noteTooLong: "Use at most \(TransferRules.noteMaxCharacters) characters."
+            case .noteControlCharacters: "A note holds no control characters."
+            }
+        }
+    }
+
+    /// True when a transfer of `amountMinor` needs a step-up.
+    public static func needsStepUp(amountMinor: Int64) -> Bool { amountMinor > stepUpAboveMinor }
+
+    /// The note trimmed, nil when it is empty; throws for one that is too long or holds control characters.
+    public static func validateNote(_ raw: String?) throws(Problem) -> String? {
+        guard let raw else { return nil }
+        guard !raw.unicodeScalars.contains(where: { $0.isControlCharacter || (0x80...0x9F).contains($0.value) }) else {
+            throw .noteControlCharacters
+        }
+        let note = raw.trimmingSpaces()
+        guard note.count <= noteMaxCharacters else { throw .noteTooLong }
+        return note.isEmpty ? nil : note
+    }
+
+    /// Throws when the amount is zero or negative.
+    public static func validateAmount(_ amountMinor: Int64) throws(Problem) {
+        guard amountMinor > 0 else { throw .amountNotPositive }
+    }
+}
+
+/// A person's name as shown to someone who is not them: the first name and the initial of the last
+/// ("Jordan Rivera" → "Jordan R."); a single name as it is.
+public enum ShortName {
+    public static func of(_ fullName: String) -> String {
+        let words = fullName.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard let first = words.first else { return "" }
+        guard words.count > 1, let initial = words.last?.first else { return String(first) }
+        return "\(first) \(String(initial).uppercased())."
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import SkiffAPI
+import SkiffCore
+
+extension SkiffAPIHandler {
+    func findRecipient(_ input: Operations.FindRecipient.Input) async throws -> Operations.FindRecipient.Output {
+        let caller = try Caller.required()
+        let recipient = try await transfers.findRecipient(
+            callerID: caller.userID, countryCode: input.query.countryCode, phoneNumber: input.query.phoneNumber
+        )
+        return .ok(.init(body: .json(.init(recipientId: recipient.id, displayName: recipient.displayName))))
+    }
+
+    func sendTransfer(_ input: Operations.SendTransfer.Input) async throws -> Operations.SendTransfer.Output {
+        let caller = try Caller.required()
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
+        let key = try IdempotencyMiddleware.LedgerKey.required()
+        let (transfer, replayed) = try await transfers.send(
+            .init(
+                recipientID: body.recipientId, amountMinor: body.amountMinor, currency: body.currency, note: body.note,
+                stepUpToken: body.stepUpToken
+            ),
+            callerID: caller.userID, sessionTokenHash: caller.tokenHash, idempotencyKey: key.key,
+            requestHash: key.requestHash
+        )
+        return .created(.init(
+            headers: .init(location: "/v1/transfers/\(transfer.id)", idempotentReplayed: replayed ? ._true : nil),
+            body: .json(try await api(transfer, for: caller.userID))
+        ))
+    }
+
+    func getTransfer(_ input: Operations.GetTransfer.Input) async throws -> Operations.GetTransfer.Output {
+        let caller = try Caller.required()
+        guard let transfer = try await repositories.ledger.transfer(id: input.path.id, userID: caller.userID) else {
+            throw Problem.notFound
+        }
+        return .ok(.init(body: .json(try await api(transfer, for: caller.userID))))
+    }
+
+    func stepUp(_ input: Operations.StepUp.Input) async throws -> Operations.StepUp.Output {
+        let caller = try Caller.required()
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
+        let proof = try await auth.stepUp(userID: caller.userID, tokenHash: caller.tokenHash, password: body.password)
+        return .created(.init(body: .json(.init(stepUpToken: proof.token, expiresAt: proof.expiresAt))))
+    }
+
+    /// The transfer as `userID` sees it: sent or received, and the other party by their shortened name.
+    private func api(_ transfer: TransferRecord, for userID: String) async throws -> Components.Schemas.Transfer {
+        let sent = transfer.payerUserID == userID
+        let otherID = (sent ? transfer.payeeUserID : transfer.payerUserID) ?? ""
+        let other = try await repositories.accounts.user(id: otherID)
+        return .init(
+            id: transfer.id, reference: transfer.reference, direction: sent ? .sent : .received,
+            amountMinor: transfer.amountMinor, currency: transfer.currency, note: transfer.note,
+            counterparty: .init(recipientId: otherID, displayName: other.map { ShortName.of($0.fullName) } ?? "Skiff"),
+            createdAt: transfer.createdAt
+        )
+    }
+}

@@ -1,0 +1,339 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The ledger on PostgreSQL, at READ COMMITTED. A transfer locks both wallets first, in the order of their ids
+/// (`SELECT … ORDER BY id FOR UPDATE`), so that A→B and B→A wait for each other instead of deadlocking; every read
+/// after the lock sees what the transfers before it committed (docs/decisions, "ledger locking").
+struct PostgresLedgerRepository: LedgerRepository {
+    let database: PostgresDatabase
+
+    /// The tables (migration 10). Postings and transfers are never updated or deleted: a trigger refuses it.
+    static let schema: [String] = [
+        """
+        CREATE TABLE ledger_accounts (
+            id TEXT PRIMARY KEY,
+            kind TEXT NOT NULL CHECK (kind IN ('wallet', 'card', 'system')),
+            user_id TEXT REFERENCES users(id),
+            currency TEXT NOT NULL,
+            balance_minor BIGINT NOT NULL,
+            created_at BIGINT NOT NULL,
+            CHECK (kind <> 'wallet' OR balance_minor >= 0)
+        )
+        """,
+        "CREATE UNIQUE INDEX ledger_accounts_wallet ON ledger_accounts (user_id, currency) WHERE kind = 'wallet'",
+        """
+        CREATE TABLE transfers (
+            id TEXT PRIMARY KEY,
+            reference TEXT NOT NULL UNIQUE,
+            kind TEXT NOT NULL,
+            from_account TEXT NOT NULL REFERENCES ledger_accounts(id),
+            to_account TEXT NOT NULL REFERENCES ledger_accounts(id),
+            payer_user_id TEXT,
+            payee_user_id TEXT,
+            amount_minor BIGINT NOT NULL CHECK (amount_minor > 0),
+            currency TEXT NOT NULL,
+            note TEXT,
+            idempotency_key TEXT,
+            request_hash TEXT,
+            created_at BIGINT NOT NULL
+        )
+        """,
+        """
+        CREATE UNIQUE INDEX transfers_payer_key ON transfers (payer_user_id, idempotency_key)
+            WHERE idempotency_key IS NOT NULL
+        """,
+        "CREATE INDEX transfers_outgoing ON transfers (from_account, created_at) INCLUDE (amount_minor, kind)",
+        """
+        CREATE TABLE postings (
+            id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            transfer_id TEXT NOT NULL REFERENCES transfers(id),
+            account_id TEXT NOT NULL REFERENCES ledger_accounts(id),
+            amount_minor BIGINT NOT NULL CHECK (amount_minor <> 0),
+            created_at BIGINT NOT NULL
+        )
+        """,
+        "CREATE INDEX postings_account ON postings (account_id)",
+        "CREATE INDEX postings_transfer ON postings (transfer_id)",
+        """
+        CREATE FUNCTION ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            RAISE EXCEPTION '% rows are never updated or deleted', TG_TABLE_NAME;
+        END
+        $$
+        """,
+        """
+        CREATE TRIGGER postings_append_only BEFORE UPDATE OR DELETE ON postings
+            FOR EACH ROW EXECUTE FUNCTION ledger_append_only()
+        """,
+        """
+        CREATE TRIGGER transfers_append_only BEFORE UPDATE OR DELETE ON transfers
+            FOR EACH ROW EXECUTE FUNCTION ledger_append_only()
+        """,
+        """
+        CREATE TABLE step_ups (
+            token_hash TEXT PRIMARY KEY,
+            session_token_hash TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            created_at BIGINT NOT NULL,
+            expires_at BIGINT NOT NULL,
+            used_at BIGINT
+        )
+        """,
+        "CREATE INDEX step_ups_expiry ON step_ups (expires_at)",
+        """
+        CREATE TABLE rate_events (
+            scope TEXT NOT NULL,
+            at BIGINT NOT NULL
+        )
+        """,
+        "CREATE INDEX rate_events_scope ON rate_events (scope, at)",
+    ]
+
+    /// Carries a refusal out of the transaction, so that it rolls back.
+    private struct Refused: Error {
+        var outcome: TransferOutcome
+    }
+
+    func walletBalance(userID: String, currency: String) async throws -> Int64? {
+        let id = LedgerAccountID.wallet(userID: userID, currency: currency)
+        return try await database.rows("SELECT balance_minor FROM ledger_accounts WHERE id = \(id)")
+            .first?.decode(Int64.self)
+    }
+
+    func transfer(_ order: TransferOrder) async throws -> TransferOutcome {
+        let logger = database.logger
+        do {
+            return try await database.transaction { connection in
+                try await Self.transfer(order, connection, logger)
+            }
+        } catch let refused as Refused {
+            return refused.outcome
+        } catch let error where error.isPostgresUniqueViolation {
+            // A request with the same key committed between this one's replay check and its insert: it is answered
+            // from what that one wrote. (The payer's lock makes this rare; a key reused across currencies reaches it.)
+            return try await replay(order) ?? .keyReused
+        }
+    }
+
+    private func replay(_ order: TransferOrder) async throws -> TransferOutcome? {
+        try await database.rows("""
+            SELECT \(unescaped: Self.columns), request_hash FROM transfers
+            WHERE payer_user_id = \(order.payerUserID) AND idempotency_key = \(order.idempotencyKey)
+            """).first.map { row in
+            let (earlier, hash) = try Self.recordAndHash(row)
+            return hash == order.requestHash ? .replayed(earlier) : .keyReused
+        }
+    }
+
+    private static func transfer(_ order: TransferOrder, _ connection: PostgresConnection, _ logger: Logger) async throws -> TransferOutcome {
+        let from = LedgerAccountID.wallet(userID: order.payerUserID, currency: order.currency)
+        let to = LedgerAccountID.wallet(userID: order.payeeUserID, currency: order.currency)
+        var locked: Set<String> = []
+        for try await id in try await connection.query(
+            "SELECT id FROM ledger_accounts WHERE id IN (\(from), \(to)) ORDER BY id FOR UPDATE", logger: logger
+        ).decode(String.self) {
+            locked.insert(id)
+        }
+        // After the payer's lock: a request with the same key that ran before this one has committed.
+        for try await row in try await connection.query("""
+            SELECT \(unescaped: columns), request_hash FROM transfers
+            WHERE payer_user_id = \(order.payerUserID) AND idempotency_key = \(order.idempotencyKey)
+            """, logger: logger) {
+            let (earlier, hash) = try recordAndHash(row)
+            throw Refused(outcome: hash == order.requestHash ? .replayed(earlier) : .keyReused)
+        }
+        guard locked.contains(to) else { throw Refused(outcome: .payeeHasNoWallet) }
+        guard locked.contains(from) else { throw Refused(outcome: .insufficientFunds) }
+        var sentToday: Int64 = 0
+        for try await sum in try await connection.query("""
+            SELECT COALESCE(SUM(amount_minor), 0)::BIGINT FROM transfers
+            WHERE from_account = \(from) AND kind = 'transfer' AND created_at >= \(order.dayStart.millisecondsSince1970)
+            """, logger: logger).decode(Int64.self) {
+            sentToday = sum
+        }
+        let (total, overflow) = sentToday.addingReportingOverflow(order.amountMinor)
+        if overflow || total > order.dailyLimitMinor {
+            throw Refused(outcome: .overDailyLimit(remainingMinor: max(0, order.dailyLimitMinor - sentToday)))
+        }
+        let at = order.at.millisecondsSince1970
+        if let stepUp = order.stepUp {
+            let used = try await connection.query("""
+                UPDATE step_ups SET used_at = \(at)
+                WHERE token_hash = \(stepUp.tokenHash) AND session_token_hash = \(stepUp.sessionTokenHash)
+                  AND used_at IS NULL AND expires_at > \(at)
+                RETURNING token_hash
+                """, logger: logger).collect()
+            guard used.count == 1 else { throw Refused(outcome: .stepUpInvalid) }
+        }
+        let debited = try await connection.query("""
+            UPDATE ledger_accounts SET balance_minor = balance_minor - \(order.amountMinor)
+            WHERE id = \(from) AND balance_minor >= \(order.amountMinor) RETURNING id
+            """, logger: logger).collect()
+        guard debited.count == 1 else { throw Refused(outcome: .insufficientFunds) }
+        try await connection.query(creditQuery(to, order.amountMinor), logger: logger)
+        let made = TransferRecord(
+            id: order.id, reference: order.reference, kind: .transfer, fromAccount: from, toAccount: to,
+            payerUserID: order.payerUserID, payeeUserID: order.payeeUserID, amountMinor: order.amountMinor,
+            currency: order.currency, note: order.note, createdAt: order.at
+        )
+        try await record(
+            made, idempotencyKey: order.idempotencyKey, requestHash: order.requestHash,
+            lines: [order.payerLine, order.payeeLine], connection, logger
+        )
+        try await connection.query(PostgresNotificationRepository.insertQuery(order.notification), logger: logger)
+        return .made(made)
+    }
+
+    /// Adds `amountMinor` to account `id`; BIGINT arithmetic raises an error rather than overflow.
+    static func creditQuery(_ id: String, _ amountMinor: Int64) -> PostgresQuery {
+        "UPDATE ledger_accounts SET balance_minor = balance_minor + \(amountMinor) WHERE id = \(id)"
+    }
+
+    /// Writes a transfer whose balances are already moved: its row, its two postings and its statement lines.
+    static func record(
+        _ transfer: TransferRecord, idempotencyKey: String?, requestHash: String?, lines: [StatementLine],
+        _ connection: PostgresConnection, _ logger: Logger
+    ) async throws {
+        let at = transfer.createdAt.millisecondsSince1970
+        try await connection.query("""
+            INSERT INTO transfers (id, reference, kind, from_account, to_account, payer_user_id, payee_user_id,
+                                   amount_minor, currency, note, idempotency_key, request_hash, created_at)
+            VALUES (\(transfer.id), \(transfer.reference), \(transfer.kind.rawValue), \(transfer.fromAccount),
+                    \(transfer.toAccount), \(transfer.payerUserID), \(transfer.payeeUserID), \(transfer.amountMinor),
+                    \(transfer.currency), \(transfer.note), \(idempotencyKey), \(requestHash), \(at))
+            """, logger: logger)
+        try await connection.query("""
+            INSERT INTO postings (transfer_id, account_id, amount_minor, created_at)
+            VALUES (\(transfer.id), \(transfer.fromAccount), \(-transfer.amountMinor), \(at)),
+                   (\(transfer.id), \(transfer.toAccount), \(transfer.amountMinor), \(at))
+            """, logger: logger)
+        guard !lines.isEmpty else { return }
+        try await connection.query("""
+            INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at, transfer_id,
+                                      note, reference)
+            SELECT user_id, amount_minor, \(transfer.currency), merchant, category, \(at), \(transfer.id),
+                   \(transfer.note), \(transfer.reference)
+            FROM unnest(\(lines.map(\.userID))::TEXT[], \(lines.map(\.amountMinor))::BIGINT[],
+                        \(lines.map(\.merchant))::TEXT[], \(lines.map(\.category))::TEXT[])
+                AS line(user_id, amount_minor, merchant, category)
+            """, logger: logger)
+    }
+
+    /// Opens the wallet of a new user with `openingMinor` paid in from the system's opening account (none when 0).
+    static func openWallet(
+        userID: String, currency: String, openingMinor: Int64, at date: Date, _ connection: PostgresConnection,
+        _ logger: Logger
+    ) async throws {
+        let at = date.millisecondsSince1970
+        let wallet = LedgerAccountID.wallet(userID: userID, currency: currency)
+        let opening = LedgerAccountID.opening(currency: currency)
+        try await connection.query("""
+            INSERT INTO ledger_accounts (id, kind, user_id, currency, balance_minor, created_at)
+            VALUES (\(wallet), 'wallet', \(userID), \(currency), 0, \(at))
+            """, logger: logger)
+        guard openingMinor > 0 else { return }
+        try await connection.query("""
+            INSERT INTO ledger_accounts (id, kind, currency, balance_minor, created_at)
+            VALUES (\(opening), 'system', \(currency), 0, \(at)) ON CONFLICT (id) DO NOTHING
+            """, logger: logger)
+        try await connection.query(creditQuery(opening, -openingMinor), logger: logger)
+        try await connection.query(creditQuery(wallet, openingMinor), logger: logger)
+        try await record(
+            TransferRecord(
+                id: "opening-" + userID, reference: "OPEN-" + userID, kind: .opening, fromAccount: opening,
+                toAccount: wallet, payerUserID: nil, payeeUserID: userID, amountMinor: openingMinor,
+                currency: currency, note: nil, createdAt: date
+            ),
+            idempotencyKey: nil, requestHash: nil, lines: [], connection, logger
+        )
+    }
+
+    func transfer(id: String, userID: String) async throws -> TransferRecord? {
+        try await database.rows("""
+            SELECT \(unescaped: Self.columns) FROM transfers
+            WHERE id = \(id) AND (payer_user_id = \(userID) OR payee_user_id = \(userID))
+            """).first.map(Self.record)
+    }
+
+    func createStepUp(_ record: StepUpRecord) async throws {
+        _ = try await database.rows("""
+            INSERT INTO step_ups (token_hash, session_token_hash, user_id, created_at, expires_at)
+            VALUES (\(record.tokenHash), \(record.sessionTokenHash), \(record.userID),
+                    \(record.createdAt.millisecondsSince1970), \(record.expiresAt.millisecondsSince1970))
+            """)
+    }
+
+    func totals() async throws -> LedgerTotals {
+        guard let row = try await database.rows("""
+            SELECT
+                (SELECT COALESCE(SUM(balance_minor), 0) FROM ledger_accounts)::BIGINT,
+                (SELECT COUNT(*) FROM ledger_accounts AS a WHERE a.balance_minor <>
+                    (SELECT COALESCE(SUM(p.amount_minor), 0) FROM postings AS p WHERE p.account_id = a.id))::BIGINT,
+                ((SELECT COUNT(*) FROM (SELECT transfer_id FROM postings GROUP BY transfer_id
+                    HAVING SUM(amount_minor) <> 0 OR COUNT(*) <> 2) AS odd) +
+                 (SELECT COUNT(*) FROM transfers AS t WHERE NOT EXISTS
+                    (SELECT 1 FROM postings AS p WHERE p.transfer_id = t.id)))::BIGINT,
+                (SELECT COUNT(*) FROM ledger_accounts WHERE kind = 'wallet' AND balance_minor < 0)::BIGINT
+            """).first else { return LedgerTotals(balanceSum: 0, accountsOffPostings: 0, unbalancedTransfers: 0, negativeWallets: 0) }
+        let (sum, off, unbalanced, negative) = try row.decode((Int64, Int64, Int64, Int64).self)
+        return LedgerTotals(
+            balanceSum: sum, accountsOffPostings: Int(off), unbalancedTransfers: Int(unbalanced), negativeWallets: Int(negative)
+        )
+    }
+
+    /// The columns `record` reads, in its order.
+    static let columns =
+        "id, reference, kind, from_account, to_account, payer_user_id, payee_user_id, amount_minor, currency, note, created_at"
+
+    static func record(_ row: PostgresRow) throws -> TransferRecord {
+        let (id, reference, kind, from, to, payer, payee, amount, currency, note, createdAt) = try row.decode(
+            (String, String, String, String, String, String?, String?, Int64, String, String?, Int64).self
+        )
+        return TransferRecord(
+            id: id, reference: reference, kind: TransferKind(rawValue: kind) ?? .transfer, fromAccount: from,
+            toAccount: to, payerUserID: payer, payeeUserID: payee, amountMinor: amount, currency: currency, note: note,
+            createdAt: Date(millisecondsSince1970: createdAt)
+        )
+    }
+
+    /// A row of `columns` followed by `request_hash`.
+    private static func recordAndHash(_ row: PostgresRow) throws -> (TransferRecord, String?) {
+        let (id, reference, kind, from, to, payer, payee, amount, currency, note, createdAt, hash) = try row.decode(
+            (String, String, String, String, String, String?, String?, Int64, String, String?, Int64, String?).self
+        )
+        return (
+            TransferRecord(
+                id: id, reference: reference, kind: TransferKind(rawValue: kind) ?? .transfer, fromAccount: from,
+                toAccount: to, payerUserID: payer, payeeUserID: payee, amountMinor: amount, currency: currency,
+                note: note, createdAt: Date(millisecondsSince1970: createdAt)
+            ),
+            hash
+        )
+    }
+}
+
+struct PostgresRateWindowRepository: RateWindowRepository {
+    let database: PostgresDatabase
+
+    /// Serialised per scope by a transaction-scoped advisory lock, so instances cannot both pass the limit.
+    func take(scope: String, at date: Date, since: Date, limit: Int) async throws -> Date? {
+        let logger = database.logger
+        return try await database.transaction { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\("rate:" + scope), 0))", logger: logger)
+            var count: Int64 = 0
+            var oldest: Int64?
+            for try await (n, first) in try await connection.query("""
+                SELECT COUNT(*)::BIGINT, MIN(at) FROM rate_events WHERE scope = \(scope) AND at > \(since.millisecondsSince1970)
+                """, logger: logger).decode((Int64, Int64?).self) {
+                count = n
+                oldest = first
+            }
+            if count >= Int64(limit) { return oldest.map(Date.init(millisecondsSince1970:)) }
+            try await connection.query(
+                "INSERT INTO rate_events (scope, at) VALUES (\(scope), \(date.millisecondsSince1970))", logger: logger
+            )
+            return nil
+        }
+    }
+}

@@ -1,0 +1,283 @@
+import Foundation
+import GRDB
+
+/// The ledger on SQLite. Every write is one `BEGIN IMMEDIATE` transaction: SQLite has one writer at a time, so a
+/// transfer holds the write lock from its first read to its commit and no two transfers interleave.
+struct SQLiteLedgerRepository: LedgerRepository {
+    let pool: DatabasePool
+
+    /// The tables (migration v12-ledger). Postings and transfers are never updated or deleted: triggers refuse it.
+    static let schema = """
+        CREATE TABLE ledger_accounts (
+            id TEXT PRIMARY KEY NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('wallet', 'card', 'system')),
+            user_id TEXT REFERENCES users(id),
+            currency TEXT NOT NULL,
+            balance_minor INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            CHECK (kind <> 'wallet' OR balance_minor >= 0)
+        );
+        CREATE UNIQUE INDEX ledger_accounts_wallet ON ledger_accounts(user_id, currency) WHERE kind = 'wallet';
+        CREATE TABLE transfers (
+            id TEXT PRIMARY KEY NOT NULL,
+            reference TEXT NOT NULL UNIQUE,
+            kind TEXT NOT NULL,
+            from_account TEXT NOT NULL REFERENCES ledger_accounts(id),
+            to_account TEXT NOT NULL REFERENCES ledger_accounts(id),
+            payer_user_id TEXT,
+            payee_user_id TEXT,
+            amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
+            currency TEXT NOT NULL,
+            note TEXT,
+            idempotency_key TEXT,
+            request_hash TEXT,
+            created_at INTEGER NOT NULL
+        );
+        CREATE UNIQUE INDEX transfers_payer_key ON transfers(payer_user_id, idempotency_key)
+            WHERE idempotency_key IS NOT NULL;
+        CREATE INDEX transfers_outgoing ON transfers(from_account, created_at);
+        CREATE TABLE postings (
+            id INTEGER PRIMARY KEY,
+            transfer_id TEXT NOT NULL REFERENCES transfers(id),
+            account_id TEXT NOT NULL REFERENCES ledger_accounts(id),
+            amount_minor INTEGER NOT NULL CHECK (amount_minor <> 0),
+            created_at INTEGER NOT NULL
+        );
+        CREATE INDEX postings_account ON postings(account_id);
+        CREATE INDEX postings_transfer ON postings(transfer_id);
+        CREATE TRIGGER postings_never_updated BEFORE UPDATE ON postings
+            BEGIN SELECT RAISE(ABORT, 'postings are never updated'); END;
+        CREATE TRIGGER postings_never_deleted BEFORE DELETE ON postings
+            BEGIN SELECT RAISE(ABORT, 'postings are never deleted'); END;
+        CREATE TRIGGER transfers_never_updated BEFORE UPDATE ON transfers
+            BEGIN SELECT RAISE(ABORT, 'transfers are never updated'); END;
+        CREATE TRIGGER transfers_never_deleted BEFORE DELETE ON transfers
+            BEGIN SELECT RAISE(ABORT, 'transfers are never deleted'); END;
+        CREATE TABLE step_ups (
+            token_hash TEXT PRIMARY KEY NOT NULL,
+            session_token_hash TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            expires_at INTEGER NOT NULL,
+            used_at INTEGER
+        );
+        CREATE INDEX step_ups_expiry ON step_ups(expires_at);
+        CREATE TABLE rate_events (
+            scope TEXT NOT NULL,
+            at INTEGER NOT NULL
+        );
+        CREATE INDEX rate_events_scope ON rate_events(scope, at);
+        """
+
+    func walletBalance(userID: String, currency: String) async throws -> Int64? {
+        try await pool.unsafeRead { db in
+            try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT balance_minor FROM ledger_accounts WHERE id = ?"),
+                arguments: [LedgerAccountID.wallet(userID: userID, currency: currency)]
+            )
+        }
+    }
+
+    func transfer(_ order: TransferOrder) async throws -> TransferOutcome {
+        try await immediate { db in try Self.transfer(order, db) }
+    }
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction, committed only when it makes something.
+    private func immediate(_ body: @escaping @Sendable (Database) throws -> TransferOutcome) async throws -> TransferOutcome {
+        try await pool.writeWithoutTransaction { db in
+            var outcome = TransferOutcome.insufficientFunds
+            try db.inTransaction(.immediate) {
+                outcome = try body(db)
+                if case .made = outcome { return .commit }
+                return .rollback
+            }
+            return outcome
+        }
+    }
+
+    private static func transfer(_ order: TransferOrder, _ db: Database) throws -> TransferOutcome {
+        if let earlier = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM transfers WHERE payer_user_id = ? AND idempotency_key = ?"),
+            arguments: [order.payerUserID, order.idempotencyKey]
+        ) {
+            return earlier["request_hash"] == order.requestHash ? .replayed(record(earlier)) : .keyReused
+        }
+        let from = LedgerAccountID.wallet(userID: order.payerUserID, currency: order.currency)
+        let to = LedgerAccountID.wallet(userID: order.payeeUserID, currency: order.currency)
+        let balance = try db.cachedStatement(sql: "SELECT balance_minor FROM ledger_accounts WHERE id = ?")
+        guard try Int64.fetchOne(balance, arguments: [to]) != nil else { return .payeeHasNoWallet }
+        guard try Int64.fetchOne(balance, arguments: [from]) != nil else { return .insufficientFunds }
+        let sentToday = try Int64.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT COALESCE(SUM(amount_minor), 0) FROM transfers
+                WHERE from_account = ? AND kind = 'transfer' AND created_at >= ?
+                """),
+            arguments: [from, order.dayStart.millisecondsSince1970]
+        ) ?? 0
+        let (total, overflow) = sentToday.addingReportingOverflow(order.amountMinor)
+        if overflow || total > order.dailyLimitMinor {
+            return .overDailyLimit(remainingMinor: max(0, order.dailyLimitMinor - sentToday))
+        }
+        let at = order.at.millisecondsSince1970
+        if let stepUp = order.stepUp {
+            try db.cachedStatement(sql: """
+                UPDATE step_ups SET used_at = ?
+                WHERE token_hash = ? AND session_token_hash = ? AND used_at IS NULL AND expires_at > ?
+                """).execute(arguments: [at, stepUp.tokenHash, stepUp.sessionTokenHash, at])
+            guard db.changesCount == 1 else { return .stepUpInvalid }
+        }
+        try db.cachedStatement(sql: """
+            UPDATE ledger_accounts SET balance_minor = balance_minor - ? WHERE id = ? AND balance_minor >= ?
+            """).execute(arguments: [order.amountMinor, from, order.amountMinor])
+        guard db.changesCount == 1 else { return .insufficientFunds }
+        try credit(to, order.amountMinor, db)
+        let made = TransferRecord(
+            id: order.id, reference: order.reference, kind: .transfer, fromAccount: from, toAccount: to,
+            payerUserID: order.payerUserID, payeeUserID: order.payeeUserID, amountMinor: order.amountMinor,
+            currency: order.currency, note: order.note, createdAt: order.at
+        )
+        try record(
+            made, idempotencyKey: order.idempotencyKey, requestHash: order.requestHash,
+            lines: [order.payerLine, order.payeeLine], db
+        )
+        try SQLiteNotificationRepository.insert(order.notification, db: db)
+        return .made(made)
+    }
+
+    /// Adds `amountMinor` to account `id`; SQLite raises an error rather than overflow.
+    static func credit(_ id: String, _ amountMinor: Int64, _ db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE ledger_accounts SET balance_minor = balance_minor + ? WHERE id = ?")
+            .execute(arguments: [amountMinor, id])
+    }
+
+    /// Writes a transfer whose balances are already moved: its row, its two postings and its statement lines.
+    static func record(
+        _ transfer: TransferRecord, idempotencyKey: String?, requestHash: String?, lines: [StatementLine], _ db: Database
+    ) throws {
+        let at = transfer.createdAt.millisecondsSince1970
+        try db.cachedStatement(sql: """
+            INSERT INTO transfers (id, reference, kind, from_account, to_account, payer_user_id, payee_user_id,
+                                   amount_minor, currency, note, idempotency_key, request_hash, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                transfer.id, transfer.reference, transfer.kind.rawValue, transfer.fromAccount, transfer.toAccount,
+                transfer.payerUserID, transfer.payeeUserID, transfer.amountMinor, transfer.currency, transfer.note,
+                idempotencyKey, requestHash, at,
+            ])
+        let posting = try db.cachedStatement(sql: """
+            INSERT INTO postings (transfer_id, account_id, amount_minor, created_at) VALUES (?, ?, ?, ?)
+            """)
+        try posting.execute(arguments: [transfer.id, transfer.fromAccount, -transfer.amountMinor, at])
+        try posting.execute(arguments: [transfer.id, transfer.toAccount, transfer.amountMinor, at])
+        let line = try db.cachedStatement(sql: """
+            INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at, transfer_id,
+                                      note, reference)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for item in lines {
+            try line.execute(arguments: [
+                item.userID, item.amountMinor, transfer.currency, item.merchant, item.category, at, transfer.id,
+                transfer.note, transfer.reference,
+            ])
+        }
+    }
+
+    /// Opens the wallet of a new user with `openingMinor` paid in from the system's opening account (none when 0).
+    static func openWallet(userID: String, currency: String, openingMinor: Int64, at date: Date, _ db: Database) throws {
+        let at = date.millisecondsSince1970
+        let wallet = LedgerAccountID.wallet(userID: userID, currency: currency)
+        let opening = LedgerAccountID.opening(currency: currency)
+        try db.cachedStatement(sql: """
+            INSERT INTO ledger_accounts (id, kind, user_id, currency, balance_minor, created_at)
+            VALUES (?, 'wallet', ?, ?, 0, ?)
+            """).execute(arguments: [wallet, userID, currency, at])
+        guard openingMinor > 0 else { return }
+        try db.cachedStatement(sql: """
+            INSERT INTO ledger_accounts (id, kind, currency, balance_minor, created_at) VALUES (?, 'system', ?, 0, ?)
+            ON CONFLICT (id) DO NOTHING
+            """).execute(arguments: [opening, currency, at])
+        try db.cachedStatement(sql: "UPDATE ledger_accounts SET balance_minor = balance_minor - ? WHERE id = ?")
+            .execute(arguments: [openingMinor, opening])
+        try credit(wallet, openingMinor, db)
+        try record(
+            TransferRecord(
+                id: "opening-" + userID, reference: "OPEN-" + userID, kind: .opening, fromAccount: opening,
+                toAccount: wallet, payerUserID: nil, payeeUserID: userID, amountMinor: openingMinor,
+                currency: currency, note: nil, createdAt: date
+            ),
+            idempotencyKey: nil, requestHash: nil, lines: [], db
+        )
+    }
+
+    func transfer(id: String, userID: String) async throws -> TransferRecord? {
+        try await pool.unsafeRead { db in
+            try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM transfers WHERE id = ? AND (payer_user_id = ? OR payee_user_id = ?)"),
+                arguments: [id, userID, userID]
+            ).map(Self.record)
+        }
+    }
+
+    func createStepUp(_ record: StepUpRecord) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO step_ups (token_hash, session_token_hash, user_id, created_at, expires_at)
+                    VALUES (?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    record.tokenHash, record.sessionTokenHash, record.userID, record.createdAt.millisecondsSince1970,
+                    record.expiresAt.millisecondsSince1970,
+                ]
+            )
+        }
+    }
+
+    func totals() async throws -> LedgerTotals {
+        try await pool.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT
+                    (SELECT COALESCE(SUM(balance_minor), 0) FROM ledger_accounts) AS balance_sum,
+                    (SELECT COUNT(*) FROM ledger_accounts AS a WHERE a.balance_minor <>
+                        (SELECT COALESCE(SUM(p.amount_minor), 0) FROM postings AS p WHERE p.account_id = a.id))
+                        AS off_postings,
+                    (SELECT COUNT(*) FROM (SELECT transfer_id FROM postings GROUP BY transfer_id
+                        HAVING SUM(amount_minor) <> 0 OR COUNT(*) <> 2)) +
+                    (SELECT COUNT(*) FROM transfers AS t WHERE NOT EXISTS
+                        (SELECT 1 FROM postings AS p WHERE p.transfer_id = t.id)) AS unbalanced,
+                    (SELECT COUNT(*) FROM ledger_accounts WHERE kind = 'wallet' AND balance_minor < 0) AS negative
+                """)
+            return LedgerTotals(
+                balanceSum: row?["balance_sum"] ?? 0, accountsOffPostings: row?["off_postings"] ?? 0,
+                unbalancedTransfers: row?["unbalanced"] ?? 0, negativeWallets: row?["negative"] ?? 0
+            )
+        }
+    }
+
+    static func record(_ row: Row) -> TransferRecord {
+        TransferRecord(
+            id: row["id"], reference: row["reference"], kind: TransferKind(rawValue: row["kind"]) ?? .transfer,
+            fromAccount: row["from_account"], toAccount: row["to_account"], payerUserID: row["payer_user_id"],
+            payeeUserID: row["payee_user_id"], amountMinor: row["amount_minor"], currency: row["currency"],
+            note: row["note"], createdAt: row.date("created_at")
+        )
+    }
+}
+
+struct SQLiteRateWindowRepository: RateWindowRepository {
+    let pool: DatabasePool
+
+    func take(scope: String, at date: Date, since: Date, limit: Int) async throws -> Date? {
+        try await pool.write { db in
+            let counted = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT COUNT(*) AS n, MIN(at) AS oldest FROM rate_events WHERE scope = ? AND at > ?"),
+                arguments: [scope, since.millisecondsSince1970]
+            )
+            let count: Int = counted?["n"] ?? 0
+            if count >= limit { return counted?.optionalDate("oldest") }
+            try db.cachedStatement(sql: "INSERT INTO rate_events (scope, at) VALUES (?, ?)")
+                .execute(arguments: [scope, date.millisecondsSince1970])
+            return nil
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Logging
+import SkiffCore
+
+/// Moving money between users: recipient lookups and transfers, with their rules and limits. The ledger
+/// repository makes a checked transfer in one database transaction; this service decides what to ask of it and
+/// turns its refusals into problems.
+struct TransferService: Sendable {
+    let accounts: any AccountRepository
+    let ledger: any LedgerRepository
+    let rateWindows: any RateWindowRepository
+    let clock: any ServerClock
+    let limits: SkiffServerLimits
+    let logger: Logger
+
+    /// Someone to send money to, as the sender may see them.
+    struct Recipient: Sendable, Equatable {
+        var id: String
+        var displayName: String
+    }
+
+    /// What a caller asks to send.
+    struct Request: Sendable {
+        var recipientID: String
+        var amountMinor: Int64
+        var currency: String
+        var note: String?
+        var stepUpToken: String?
+    }
+
+    /// The user who has this number, counted against the caller's lookups (`recipientLookupsPerHour`).
+    func findRecipient(callerID: String, countryCode: String, phoneNumber: String) async throws -> Recipient {
+        var problems = FieldProblems()
+        let phone = AuthService.phone(countryCode: countryCode, number: phoneNumber, problems: &problems)
+        try problems.check()
+        guard let phone else { throw Problem.internalError }
+        let now = clock.now()
+        let window: TimeInterval = 3600
+        if let oldest = try await rateWindows.take(
+            scope: "recipients:" + callerID, at: now, since: now.addingTimeInterval(-window),
+            limit: limits.recipientLookupsPerHour
+        ) {
+            let wait = oldest.addingTimeInterval(window).timeIntervalSince(now)
+            throw Problem.tooManyLookups(retryAfter: max(1, Int(wait.rounded(.up))))
+        }
+        guard let user = try await accounts.user(phone: phone.e164) else { throw Problem.noRecipient }
+        guard user.id != callerID else { throw Self.toYourself("phoneNumber") }
+        return Recipient(id: user.id, displayName: ShortName.of(user.fullName))
+    }
+
+    /// Sends `request` from the caller's wallet, once per `idempotencyKey`: `replayed` is true when the key made
+    /// this transfer before, for the same request (`requestHash`).
+    func send(
+        _ request: Request, callerID: String, sessionTokenHash: String, idempotencyKey: String, requestHash: String
+    ) async throws -> (transfer: TransferRecord, replayed: Bool) {
+        var problems = FieldProblems()
+        var note: String?
+        do {
+            try TransferRules.validateAmount(request.amountMinor)
+        } catch {
+            problems.rule("amountMinor", error.message)
+        }
+        do {
+            note = try TransferRules.validateNote(request.note)
+        } catch {
+            problems.rule("note", error.message)
+        }
+        if request.recipientID == callerID { problems.add(Self.toYourself("recipientId")) }
+        try problems.check()
+        if request.amountMinor > limits.transferMaxMinor {
+            throw Problem.transferLimit(Self.perTransferLimitMessage(limits))
+        }
+        guard let payer = try await accounts.user(id: callerID) else { throw Problem.unauthorized }
+        guard request.currency == payer.currency else {
+            throw Problem.unprocessable([.init(field: "currency", message: "The wallet holds \(payer.currency) only.")])
+        }
+        guard let payee = try await accounts.user(id: request.recipientID) else {
+            throw Problem.unprocessable([.init(field: "recipientId", message: "There is no such recipient.")])
+        }
+        var stepUp: StepUpUse?
+        if TransferRules.needsStepUp(amountMinor: request.amountMinor) {
+            guard let token = request.stepUpToken else { throw Problem.stepUpRequired }
+            stepUp = StepUpUse(tokenHash: SessionToken.hash(token), sessionTokenHash: sessionTokenHash)
+        }
+        let now = clock.now()
+        let id = UUID().uuidString.lowercased()
+        let reference = TransferReference.make()
+        let amount = Money(amountMinor: request.amountMinor, currency: request.currency).formatted()
+        let payerName = ShortName.of(payer.fullName)
+        let payeeName = ShortName.of(payee.fullName)
+        let order = TransferOrder(
+            id: id, reference: reference, payerUserID: payer.id, payeeUserID: payee.id,
+            amountMinor: request.amountMinor, currency: request.currency, note: note, at: now,
+            idempotencyKey: idempotencyKey, requestHash: requestHash, dailyLimitMinor: limits.dailyTransferLimitMinor,
+            dayStart: Self.startOfUTCDay(now), stepUp: stepUp,
+            payerLine: StatementLine(userID: payer.id, amountMinor: -request.amountMinor, merchant: payeeName, category: Self.category),
+            payeeLine: StatementLine(userID: payee.id, amountMinor: request.amountMinor, merchant: payerName, category: Self.category),
+            notification: NotificationRecord(
+                id: UUID().uuidString.lowercased(), userID: payee.id, title: "Received \(amount) from \(payerName)",
+                body: note.map { "\(payerName): \($0)" } ?? "\(payerName) sent you \(amount).", createdAt: now, readAt: nil
+            )
+        )
+        switch try await ledger.transfer(order) {
+        case .made(let transfer):
+            logger.info("transfer made", metadata: ["transfer": "\(transfer.id)", "amountMinor": "\(transfer.amountMinor)"])
+            return (transfer, false)
+        case .replayed(let transfer):
+            logger.info("transfer replayed", metadata: ["transfer": "\(transfer.id)"])
+            return (transfer, true)
+        case .keyReused:
+            throw Problem.idempotencyMismatch
+        case .insufficientFunds:
+            throw Problem.insufficientFunds
+        case .overDailyLimit(let remaining):
+            let limit = Money(amountMinor: limits.dailyTransferLimitMinor, currency: request.currency).formatted()
+            let left = Money(amountMinor: remaining, currency: request.currency).formatted()
+            throw Problem.transferLimit("Transfers are limited to \(limit) a day; \(left) is left today.")
+        case .stepUpInvalid:
+            throw Problem.stepUpRequired
+        case .payeeHasNoWallet:
+            throw Problem.unprocessable([.init(field: "recipientId", message: "The recipient cannot receive \(request.currency).")])
+        }
+    }
+
+    /// The category of transfers' statement lines.
+    static let category = "Transfer"
+
+    static func perTransferLimitMessage(_ limits: SkiffServerLimits) -> String {
+        "Send at most \(Money(amountMinor: limits.transferMaxMinor, currency: limits.currency).formatted()) at a time."
+    }
+
+    private static func toYourself(_ field: String) -> Problem {
+        Problem.unprocessable([.init(field: field, message: "That is your own account: send money to someone else.")])
+    }
+
+    static func startOfUTCDay(_ date: Date) -> Date {
+        let ms = date.millisecondsSince1970
+        let day: Int64 = 86_400_000
+        return Date(millisecondsSince1970: ms - ((ms % day) + day) % day)
+    }
+}
+
+/// A transfer's reference: `SKF-` and eight characters a person can read out (Crockford's base 32: no I, L, O, U).
+enum TransferReference {
+    private static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
+
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return "SKF-" + String((0..<8).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+    }
+}
