@@ -175,6 +175,13 @@ struct RouterMiddlewareTests {
                 "resetPassword": try await client.send(
                     .post, "/v1/auth/password/reset", json: ["verificationId": "v", "code": "123456", "newPassword": Seeds.password]
                 ),
+                "findRecipient": try await client.send(.get, "/v1/recipients?countryCode=1&phoneNumber=2025550199", token: token),
+                "sendTransfer": try await client.send(
+                    .post, "/v1/transfers", json: ["recipientId": "nobody", "amountMinor": 100, "currency": "USD"], token: token,
+                    idempotencyKey: "t-1"
+                ),
+                "getTransfer": try await client.send(.get, "/v1/transfers/nothing", token: token),
+                "stepUp": try await client.send(.post, "/v1/session/step-up", json: ["password": "sail-away-2026"], token: token),
                 "lockSession": try await client.send(.post, "/v1/session/lock", token: token),
                 "unlockSession": try await client.send(.post, "/v1/session/unlock", json: ["password": "sail-away-2026"], token: token),
                 "logout": try await client.send(.post, "/v1/auth/logout", token: token),
