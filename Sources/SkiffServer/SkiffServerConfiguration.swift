@@ -36,7 +36,7 @@ public struct SkiffServerConfiguration: Sendable {
     /// Sends one-time codes; nil uses an `SMSOutboxCodeSender` at `smsOutboxPath`.
     var codeSender: (any CodeSender)?
     /// The rules for sessions, codes, throttling and idempotency.
-    var limits: SkiffServerLimits
+    public var limits: SkiffServerLimits
     /// Proxies (IP addresses) whose `X-Forwarded-For` names the client; none by default, so the direct peer is the
     /// client (`ClientAddress`). Entries that are not IP addresses are ignored; `skiff-server` refuses them.
     public var trustedProxies: [String] = []

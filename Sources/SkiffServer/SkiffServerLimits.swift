@@ -36,8 +36,10 @@ public struct SkiffServerLimits: Sendable {
     public var dailyTransferLimitMinor: Int64 = 500_000
     /// How long a step-up proof of the password is good for (5 min), for one transfer.
     var stepUpLifetime: TimeInterval = 5 * 60
-    /// Recipient lookups one user may make in any hour: lookups reveal who has an account.
+    /// Recipient lookups one user may make in any `recipientLookupWindow`: lookups reveal who has an account.
     public var recipientLookupsPerHour = 30
+    /// The window recipient lookups are counted in (an hour).
+    var recipientLookupWindow: TimeInterval = 3600
 
     /// Codes sent to one number in any hour: a person who mistypes or loses a few texts still gets in.
     public var codesPerNumberPerHour = 5

@@ -106,6 +106,12 @@ struct Serve: AsyncParsableCommand {
         valueName: "address"
     ))
     var trustedProxies: [String] = []
+    @Option(name: .customLong("daily-transfer-limit"), help: ArgumentHelp(
+        "The most one wallet may send in transfers in a UTC day, in minor units (cents).",
+        discussion: "The default is 500000, $5,000.00.",
+        valueName: "cents"
+    ))
+    var dailyTransferLimit: Int64?
     @OptionGroup var storage: StorageOptions
 
     /// `--tls-cert` and `--tls-key`, when both are given.
@@ -117,6 +123,9 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         if (tlsCert == nil) != (tlsKey == nil) {
             throw ValidationError("--tls-cert and --tls-key go together: give both to serve HTTPS, or neither.")
+        }
+        if let dailyTransferLimit, dailyTransferLimit <= 0 {
+            throw ValidationError("--daily-transfer-limit needs a number of cents above zero, such as 500000 for $5,000.00.")
         }
         for proxy in trustedProxies where ClientAddress.normalized(proxy) == nil {
             throw ValidationError("--trusted-proxy needs an IP address, not \"\(proxy)\".")
@@ -136,6 +145,7 @@ struct Serve: AsyncParsableCommand {
         )
         configuration.trustedProxies = trustedProxies
         configuration.allowsSMSOutboxOffLoopback = smsOutboxOffLoopback
+        if let dailyTransferLimit { configuration.limits.dailyTransferLimitMinor = dailyTransferLimit }
         return configuration
     }
 

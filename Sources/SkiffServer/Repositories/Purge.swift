@@ -16,6 +16,8 @@ struct PurgeCutoffs: Sendable, Equatable {
     var sessions: Date
     /// Idempotency keys first used before this: past the retention.
     var idempotencyKeys: Date
+    /// Step-up proofs that expired before this, and counted events (recipient lookups) made before it.
+    var stepUpsAndRateEvents: Date
 }
 
 /// How many rows a purge deleted, per table.
@@ -25,8 +27,10 @@ struct PurgeCounts: Sendable, Equatable {
     var loginThrottle = 0
     var sessions = 0
     var idempotencyKeys = 0
+    var stepUps = 0
+    var rateEvents = 0
 
-    var total: Int { verifications + codeFailures + loginThrottle + sessions + idempotencyKeys }
+    var total: Int { verifications + codeFailures + loginThrottle + sessions + idempotencyKeys + stepUps + rateEvents }
 }
 
 /// One table's share of a purge: which rows go, and where the count goes.
@@ -64,6 +68,14 @@ struct PurgeRule: Sendable {
             PurgeRule(
                 table: "idempotency_keys", condition: "created_at < ?",
                 arguments: [cutoffs.idempotencyKeys.millisecondsSince1970], count: \.idempotencyKeys
+            ),
+            PurgeRule(
+                table: "step_ups", condition: "expires_at < ?",
+                arguments: [cutoffs.stepUpsAndRateEvents.millisecondsSince1970], count: \.stepUps
+            ),
+            PurgeRule(
+                table: "rate_events", condition: "at < ?",
+                arguments: [cutoffs.stepUpsAndRateEvents.millisecondsSince1970], count: \.rateEvents
             ),
         ]
     }

@@ -31,7 +31,8 @@ struct PurgeService: Service {
             logger.info("purged", metadata: [
                 "verifications": "\(counts.verifications)", "codeFailures": "\(counts.codeFailures)",
                 "loginThrottle": "\(counts.loginThrottle)", "sessions": "\(counts.sessions)",
-                "idempotencyKeys": "\(counts.idempotencyKeys)",
+                "idempotencyKeys": "\(counts.idempotencyKeys)", "stepUps": "\(counts.stepUps)",
+                "rateEvents": "\(counts.rateEvents)",
             ])
             return counts
         } catch {
@@ -49,7 +50,8 @@ struct PurgeService: Service {
             codeFailures: now.addingTimeInterval(-codeWindows),
             loginThrottle: now.addingTimeInterval(-grace),
             sessions: now.addingTimeInterval(-grace),
-            idempotencyKeys: now.addingTimeInterval(-limits.idempotencyRetention)
+            idempotencyKeys: now.addingTimeInterval(-limits.idempotencyRetention),
+            stepUpsAndRateEvents: now.addingTimeInterval(-max(limits.stepUpLifetime, limits.recipientLookupWindow))
         )
     }
 }

@@ -35,7 +35,7 @@ struct TransferService: Sendable {
         try problems.check()
         guard let phone else { throw Problem.internalError }
         let now = clock.now()
-        let window: TimeInterval = 3600
+        let window = limits.recipientLookupWindow
         if let oldest = try await rateWindows.take(
             scope: "recipients:" + callerID, at: now, since: now.addingTimeInterval(-window),
             limit: limits.recipientLookupsPerHour

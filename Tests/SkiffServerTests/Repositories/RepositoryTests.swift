@@ -238,9 +238,20 @@ struct RepositoryTests {
                 )
             }
 
+            // Step-up proofs and recipient lookups: one from two days before goes, one from an hour before the purge
+            // (the lookups' window) less a minute stays.
+            for (token, date) in [("old", now), ("recent", purgeAt.addingTimeInterval(-3540))] {
+                try await repositories.ledger.createStepUp(StepUpRecord(
+                    tokenHash: token, sessionTokenHash: "s", userID: "u1", createdAt: date, expiresAt: date.addingTimeInterval(300)
+                ))
+                _ = try await repositories.rateWindows.take(scope: "recipients:u1", at: date, since: date, limit: 30)
+            }
+
             let cutoffs = PurgeService.cutoffs(at: purgeAt, limits: SkiffServerLimits())
             let counts = try await store.purge(cutoffs, batchSize: 1)
-            #expect(counts == PurgeCounts(verifications: 2, codeFailures: 1, loginThrottle: 1, sessions: 2, idempotencyKeys: 1))
+            #expect(counts == PurgeCounts(
+                verifications: 2, codeFailures: 1, loginThrottle: 1, sessions: 2, idempotencyKeys: 1, stepUps: 1, rateEvents: 1
+            ))
             #expect(try await store.purge(cutoffs, batchSize: 1000) == PurgeCounts())
 
             for (id, kept) in [("old", false), ("old-used", false), ("counted", true), ("replayable", true)] {
