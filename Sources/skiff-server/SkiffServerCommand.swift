@@ -10,7 +10,7 @@ struct SkiffServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "skiff-server",
         abstract: "The Skiff backend: a JSON API over SQLite, or over PostgreSQL for several instances.",
-        subcommands: [Serve.self, SeedDemo.self, Seed.self],
+        subcommands: [Serve.self, SeedDemo.self, Seed.self, SeedUsers.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -171,6 +171,50 @@ struct SeedDemo: AsyncParsableCommand {
     }
 }
 
+/// The first line of the `--password-file` at `path`.
+func passwordInFile(_ path: String) throws -> String {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+          let line = text.split(separator: "\n", omittingEmptySubsequences: false).first, !line.isEmpty
+    else { throw ValidationError("--password-file \(path) cannot be read, or its first line is empty.") }
+    return String(line)
+}
+
+struct SeedUsers: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seed-users",
+        abstract: "Creates N users with consecutive +1 numbers and opens a session for each, for load tests.",
+        discussion: """
+            Writes one JSON line per user, {"userId","phone","token"}, to --sessions-out (mode 0600): the tokens \
+            are live sessions, so keep the file like a password. The sessions skip sign-in, whose rate limits \
+            would make a load test with many users wait.
+            """
+    )
+
+    @Option(help: "How many users.") var count = 1000
+    @Option(help: ArgumentHelp("The national number of the first user; the next ones count up.", valueName: "number"))
+    var firstNumber: Int64 = 2_122_000_000
+    @Option(help: ArgumentHelp("A file whose first line is the users' password.", valueName: "path"))
+    var passwordFile: String
+    @Option(help: ArgumentHelp("Where the users and their tokens go.", valueName: "path")) var sessionsOut: String
+    @OptionGroup var storage: StorageOptions
+
+    func validate() throws {
+        guard (1...100_000).contains(count) else { throw ValidationError("--count must be 1 to 100000.") }
+    }
+
+    func run() async throws {
+        let users = try await SkiffServerSeeder.seedUsers(
+            try storage.configuration(), count: count, firstNumber: firstNumber, password: try passwordInFile(passwordFile)
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let lines = try users.map { String(decoding: try encoder.encode($0), as: UTF8.self) }.joined(separator: "\n") + "\n"
+        FileManager.default.createFile(atPath: sessionsOut, contents: nil, attributes: [.posixPermissions: 0o600])
+        try Data(lines.utf8).write(to: URL(fileURLWithPath: sessionsOut))
+        print("Opened \(users.count) users' sessions into \(sessionsOut).")
+    }
+}
+
 struct Seed: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Creates a user (if needed) and adds N generated transactions, for load tests."
@@ -197,10 +241,7 @@ struct Seed: AsyncParsableCommand {
     /// `--password`, else the first line of `--password-file`, else nil (a generated one).
     func givenPassword() throws -> String? {
         guard let passwordFile else { return password }
-        guard let text = try? String(contentsOfFile: passwordFile, encoding: .utf8),
-              let line = text.split(separator: "\n", omittingEmptySubsequences: false).first, !line.isEmpty
-        else { throw ValidationError("--password-file \(passwordFile) cannot be read, or its first line is empty.") }
-        return String(line)
+        return try passwordInFile(passwordFile)
     }
 
     func run() async throws {

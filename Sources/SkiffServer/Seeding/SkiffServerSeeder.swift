@@ -80,6 +80,54 @@ public enum SkiffServerSeeder {
     }
 }
 
+extension SkiffServerSeeder {
+    /// One user made by `seedUsers`, with a session opened for a load test.
+    public struct LoadUser: Sendable, Codable {
+        public var userId: String
+        public var phone: String
+        public var token: String
+    }
+
+    /// Makes `count` users (or finds them) with consecutive +1 numbers from `firstNumber`, all with `password` and
+    /// the opening balance, and opens a session for each: for load tests and the bank test, which would otherwise
+    /// wait on the sign-in rate limits. Sessions last `sessionLifetime` and lock after `sessionLockAfter` unused.
+    public static func seedUsers(
+        _ configuration: SkiffServerConfiguration, count: Int, firstNumber: Int64, password: String
+    ) async throws -> [LoadUser] {
+        var configuration = configuration
+        configuration.seedDemoDataIfEmpty = false
+        let server = try await SkiffServerComponents(configuration)
+        return try await server.closingStore {
+            let limits = configuration.limits
+            let now = configuration.clock.now()
+            let passwordHash = try await server.auth.passwords.hash(password)
+            var users: [LoadUser] = []
+            for index in 0..<count {
+                let phone = try PhoneNumber.parse(countryCode: "+1", number: String(firstNumber + Int64(index)))
+                let userID: String
+                if let existing = try await server.repositories.accounts.user(phone: phone.e164) {
+                    userID = existing.id
+                } else {
+                    let account = NewAccount.opening(
+                        userID: UUID().uuidString.lowercased(), phone: phone.e164, countryCode: phone.countryCode,
+                        nationalNumber: phone.nationalNumber, fullName: "Load User \(index + 1)", passwordHash: passwordHash,
+                        limits: limits, key: server.key, now: now
+                    )
+                    try await server.repositories.accounts.create(account)
+                    userID = account.user.id
+                }
+                let token = SessionToken.generate()
+                try await server.repositories.sessions.create(SessionRecord(
+                    tokenHash: SessionToken.hash(token), userID: userID, createdAt: now, lastUsedAt: now,
+                    expiresAt: now.addingTimeInterval(limits.sessionLifetime)
+                ))
+                users.append(LoadUser(userId: userID, phone: phone.e164, token: token))
+            }
+            return users
+        }
+    }
+}
+
 extension SkiffServerComponents {
     /// Runs `work`, then closes the database whether it succeeded or not.
     fileprivate func closingStore<Value: Sendable>(_ work: () async throws -> Value) async throws -> Value {
