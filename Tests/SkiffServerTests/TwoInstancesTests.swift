@@ -169,6 +169,45 @@ struct TwoInstancesTests {
         }
     }
 
+    @Test("Transfers both ways split over both instances, each sent twice with its key to A and B at once: each made once, balances sum unchanged")
+    func transfersAcrossInstances() async throws {
+        try await TwoInstances.run { servers in
+            let alex = try await servers.register(number: "2025550107")
+            let jordan = try await servers.register(number: "2025550108")
+            func id(_ token: String) async throws -> String {
+                let me = try await servers.a.send(.get, "/v1/me", token: token)
+                return try #require((me.json["user"] as? [String: Any])?["id"] as? String)
+            }
+            let (alexID, jordanID) = (try await id(alex), try await id(jordan))
+            let replies = try await withThrowingTaskGroup(of: (Int, Reply).self) { group in
+                for index in 0..<40 {
+                    let (token, to) = index.isMultiple(of: 2) ? (alex, jordanID) : (jordan, alexID)
+                    let body: [String: any Sendable] = ["recipientId": to, "amountMinor": 100 + index, "currency": "USD"]
+                    for client in [servers.a, servers.b] {
+                        group.addTask {
+                            (index, try await client.send(.post, "/v1/transfers", json: body, token: token, idempotencyKey: "k-\(index)"))
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(replies.allSatisfy { $0.1.status == .created })
+            let byIndex = Dictionary(grouping: replies, by: \.0)
+            for (index, pair) in byIndex {
+                #expect(Set(pair.map { $0.1.json["id"] as? String }).count == 1, "transfer \(index) was made twice")
+                #expect(pair.filter { $0.1.headers[HTTPField.Name("Idempotent-Replayed")!] == "true" }.count == 1)
+            }
+            func balance(_ token: String) async throws -> Int {
+                let me = try await servers.b.send(.get, "/v1/me", token: token)
+                return try #require((me.json["balance"] as? [String: Any])?["amountMinor"] as? Int)
+            }
+            let sent = (0..<40).filter { $0.isMultiple(of: 2) }.map { 100 + $0 }.reduce(0, +)
+            let received = (0..<40).filter { !$0.isMultiple(of: 2) }.map { 100 + $0 }.reduce(0, +)
+            #expect(try await balance(alex) == 100_000 - sent + received)
+            #expect(try await balance(jordan) == 100_000 + sent - received)
+        }
+    }
+
     @Test("40 parallel wrong codes split over both instances are counted 5, not more")
     func parallelWrongCodes() async throws {
         try await TwoInstances.run { servers in
