@@ -15,7 +15,7 @@ extension SkiffAPIHandler {
         let caller = try Caller.required()
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
         let key = try IdempotencyMiddleware.LedgerKey.required()
-        let (transfer, replayed) = try await transfers.send(
+        let sent = try await transfers.send(
             .init(
                 recipientID: body.recipientId, amountMinor: body.amountMinor, currency: body.currency, note: body.note,
                 stepUpToken: body.stepUpToken
@@ -24,8 +24,8 @@ extension SkiffAPIHandler {
             requestHash: key.requestHash
         )
         return .created(.init(
-            headers: .init(location: "/v1/transfers/\(transfer.id)", idempotentReplayed: replayed ? ._true : nil),
-            body: .json(try await api(transfer, for: caller.userID))
+            headers: .init(location: "/v1/transfers/\(sent.transfer.id)", idempotentReplayed: sent.replayed ? ._true : nil),
+            body: .json(Self.api(sent.transfer, for: caller.userID, counterparty: sent.recipient))
         ))
     }
 
@@ -34,7 +34,11 @@ extension SkiffAPIHandler {
         guard let transfer = try await repositories.ledger.transfer(id: input.path.id, userID: caller.userID) else {
             throw Problem.notFound
         }
-        return .ok(.init(body: .json(try await api(transfer, for: caller.userID))))
+        let sent = transfer.payerUserID == caller.userID
+        let otherID = (sent ? transfer.payeeUserID : transfer.payerUserID) ?? ""
+        let other = try await repositories.accounts.user(id: otherID)
+        let counterparty = TransferService.Recipient(id: otherID, displayName: other.map { ShortName.of($0.fullName) } ?? "Skiff")
+        return .ok(.init(body: .json(Self.api(transfer, for: caller.userID, counterparty: counterparty))))
     }
 
     func stepUp(_ input: Operations.StepUp.Input) async throws -> Operations.StepUp.Output {
@@ -44,15 +48,14 @@ extension SkiffAPIHandler {
         return .created(.init(body: .json(.init(stepUpToken: proof.token, expiresAt: proof.expiresAt))))
     }
 
-    /// The transfer as `userID` sees it: sent or received, and the other party by their shortened name.
-    private func api(_ transfer: TransferRecord, for userID: String) async throws -> Components.Schemas.Transfer {
-        let sent = transfer.payerUserID == userID
-        let otherID = (sent ? transfer.payeeUserID : transfer.payerUserID) ?? ""
-        let other = try await repositories.accounts.user(id: otherID)
-        return .init(
-            id: transfer.id, reference: transfer.reference, direction: sent ? .sent : .received,
+    /// The transfer as `userID` sees it: sent or received, with the other party.
+    private static func api(
+        _ transfer: TransferRecord, for userID: String, counterparty: TransferService.Recipient
+    ) -> Components.Schemas.Transfer {
+        .init(
+            id: transfer.id, reference: transfer.reference, direction: transfer.payerUserID == userID ? .sent : .received,
             amountMinor: transfer.amountMinor, currency: transfer.currency, note: transfer.note,
-            counterparty: .init(recipientId: otherID, displayName: other.map { ShortName.of($0.fullName) } ?? "Skiff"),
+            counterparty: .init(recipientId: counterparty.id, displayName: counterparty.displayName),
             createdAt: transfer.createdAt
         )
     }

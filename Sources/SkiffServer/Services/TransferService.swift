@@ -48,11 +48,18 @@ struct TransferService: Sendable {
         return Recipient(id: user.id, displayName: ShortName.of(user.fullName))
     }
 
-    /// Sends `request` from the caller's wallet, once per `idempotencyKey`: `replayed` is true when the key made
-    /// this transfer before, for the same request (`requestHash`).
+    /// What `send` did: the transfer, whether the key had made it before for the same request (`requestHash`),
+    /// and the recipient as the sender sees them.
+    struct Sent: Sendable {
+        var transfer: TransferRecord
+        var replayed: Bool
+        var recipient: Recipient
+    }
+
+    /// Sends `request` from the caller's wallet, once per `idempotencyKey`.
     func send(
         _ request: Request, callerID: String, sessionTokenHash: String, idempotencyKey: String, requestHash: String
-    ) async throws -> (transfer: TransferRecord, replayed: Bool) {
+    ) async throws -> Sent {
         var problems = FieldProblems()
         var note: String?
         do {
@@ -100,13 +107,14 @@ struct TransferService: Sendable {
                 body: note.map { "\(payerName): \($0)" } ?? "\(payerName) sent you \(amount).", createdAt: now, readAt: nil
             )
         )
+        let recipient = Recipient(id: payee.id, displayName: payeeName)
         switch try await ledger.transfer(order) {
         case .made(let transfer):
             logger.info("transfer made", metadata: ["transfer": "\(transfer.id)", "amountMinor": "\(transfer.amountMinor)"])
-            return (transfer, false)
+            return Sent(transfer: transfer, replayed: false, recipient: recipient)
         case .replayed(let transfer):
             logger.info("transfer replayed", metadata: ["transfer": "\(transfer.id)"])
-            return (transfer, true)
+            return Sent(transfer: transfer, replayed: true, recipient: recipient)
         case .keyReused:
             throw Problem.idempotencyMismatch
         case .insufficientFunds:
