@@ -9,52 +9,7 @@ struct PostgresLedgerRepository: LedgerRepository {
     let database: PostgresDatabase
 
     /// The tables (migration 10). Postings and transfers are never updated or deleted: a trigger refuses it.
-    static let schema: [String] = [
-        """
-        CREATE TABLE ledger_accounts (
-            id TEXT PRIMARY KEY,
-            kind TEXT NOT NULL CHECK (kind IN ('wallet', 'card', 'system')),
-            user_id TEXT REFERENCES users(id),
-            currency TEXT NOT NULL,
-            balance_minor BIGINT NOT NULL,
-            created_at BIGINT NOT NULL,
-            CHECK (kind <> 'wallet' OR balance_minor >= 0)
-        )
-        """,
-        "CREATE UNIQUE INDEX ledger_accounts_wallet ON ledger_accounts (user_id, currency) WHERE kind = 'wallet'",
-        """
-        CREATE TABLE transfers (
-            id TEXT PRIMARY KEY,
-            reference TEXT NOT NULL UNIQUE,
-            kind TEXT NOT NULL,
-            from_account TEXT NOT NULL REFERENCES ledger_accounts(id),
-            to_account TEXT NOT NULL REFERENCES ledger_accounts(id),
-            payer_user_id TEXT,
-            payee_user_id TEXT,
-            amount_minor BIGINT NOT NULL CHECK (amount_minor > 0),
-            currency TEXT NOT NULL,
-            note TEXT,
-            idempotency_key TEXT,
-            request_hash TEXT,
-            created_at BIGINT NOT NULL
-        )
-        """,
-        """
-        CREATE UNIQUE INDEX transfers_payer_key ON transfers (payer_user_id, idempotency_key)
-            WHERE idempotency_key IS NOT NULL
-        """,
-        "CREATE INDEX transfers_outgoing ON transfers (from_account, created_at) INCLUDE (amount_minor, kind)",
-        """
-        CREATE TABLE postings (
-            id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            transfer_id TEXT NOT NULL REFERENCES transfers(id),
-            account_id TEXT NOT NULL REFERENCES ledger_accounts(id),
-            amount_minor BIGINT NOT NULL CHECK (amount_minor <> 0),
-            created_at BIGINT NOT NULL
-        )
-        """,
-        "CREATE INDEX postings_account ON postings (account_id)",
-        "CREATE INDEX postings_transfer ON postings (transfer_id)",
+    static let schema: [String] = LedgerSchema.statements(postingID: "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY") + [
         """
         CREATE FUNCTION ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
@@ -70,24 +25,6 @@ struct PostgresLedgerRepository: LedgerRepository {
         CREATE TRIGGER transfers_append_only BEFORE UPDATE OR DELETE ON transfers
             FOR EACH ROW EXECUTE FUNCTION ledger_append_only()
         """,
-        """
-        CREATE TABLE step_ups (
-            token_hash TEXT PRIMARY KEY,
-            session_token_hash TEXT NOT NULL,
-            user_id TEXT NOT NULL,
-            created_at BIGINT NOT NULL,
-            expires_at BIGINT NOT NULL,
-            used_at BIGINT
-        )
-        """,
-        "CREATE INDEX step_ups_expiry ON step_ups (expires_at)",
-        """
-        CREATE TABLE rate_events (
-            scope TEXT NOT NULL,
-            at BIGINT NOT NULL
-        )
-        """,
-        "CREATE INDEX rate_events_scope ON rate_events (scope, at)",
     ]
 
     /// Carries a refusal out of the transaction, so that it rolls back.

@@ -7,67 +7,12 @@ struct SQLiteLedgerRepository: LedgerRepository {
     let pool: DatabasePool
 
     /// The tables (migration v12-ledger). Postings and transfers are never updated or deleted: triggers refuse it.
-    static let schema = """
-        CREATE TABLE ledger_accounts (
-            id TEXT PRIMARY KEY NOT NULL,
-            kind TEXT NOT NULL CHECK (kind IN ('wallet', 'card', 'system')),
-            user_id TEXT REFERENCES users(id),
-            currency TEXT NOT NULL,
-            balance_minor INTEGER NOT NULL,
-            created_at INTEGER NOT NULL,
-            CHECK (kind <> 'wallet' OR balance_minor >= 0)
-        );
-        CREATE UNIQUE INDEX ledger_accounts_wallet ON ledger_accounts(user_id, currency) WHERE kind = 'wallet';
-        CREATE TABLE transfers (
-            id TEXT PRIMARY KEY NOT NULL,
-            reference TEXT NOT NULL UNIQUE,
-            kind TEXT NOT NULL,
-            from_account TEXT NOT NULL REFERENCES ledger_accounts(id),
-            to_account TEXT NOT NULL REFERENCES ledger_accounts(id),
-            payer_user_id TEXT,
-            payee_user_id TEXT,
-            amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
-            currency TEXT NOT NULL,
-            note TEXT,
-            idempotency_key TEXT,
-            request_hash TEXT,
-            created_at INTEGER NOT NULL
-        );
-        CREATE UNIQUE INDEX transfers_payer_key ON transfers(payer_user_id, idempotency_key)
-            WHERE idempotency_key IS NOT NULL;
-        CREATE INDEX transfers_outgoing ON transfers(from_account, created_at);
-        CREATE TABLE postings (
-            id INTEGER PRIMARY KEY,
-            transfer_id TEXT NOT NULL REFERENCES transfers(id),
-            account_id TEXT NOT NULL REFERENCES ledger_accounts(id),
-            amount_minor INTEGER NOT NULL CHECK (amount_minor <> 0),
-            created_at INTEGER NOT NULL
-        );
-        CREATE INDEX postings_account ON postings(account_id);
-        CREATE INDEX postings_transfer ON postings(transfer_id);
-        CREATE TRIGGER postings_never_updated BEFORE UPDATE ON postings
-            BEGIN SELECT RAISE(ABORT, 'postings are never updated'); END;
-        CREATE TRIGGER postings_never_deleted BEFORE DELETE ON postings
-            BEGIN SELECT RAISE(ABORT, 'postings are never deleted'); END;
-        CREATE TRIGGER transfers_never_updated BEFORE UPDATE ON transfers
-            BEGIN SELECT RAISE(ABORT, 'transfers are never updated'); END;
-        CREATE TRIGGER transfers_never_deleted BEFORE DELETE ON transfers
-            BEGIN SELECT RAISE(ABORT, 'transfers are never deleted'); END;
-        CREATE TABLE step_ups (
-            token_hash TEXT PRIMARY KEY NOT NULL,
-            session_token_hash TEXT NOT NULL,
-            user_id TEXT NOT NULL,
-            created_at INTEGER NOT NULL,
-            expires_at INTEGER NOT NULL,
-            used_at INTEGER
-        );
-        CREATE INDEX step_ups_expiry ON step_ups(expires_at);
-        CREATE TABLE rate_events (
-            scope TEXT NOT NULL,
-            at INTEGER NOT NULL
-        );
-        CREATE INDEX rate_events_scope ON rate_events(scope, at);
-        """
+    static let schema = (LedgerSchema.statements(postingID: "id INTEGER PRIMARY KEY") + [
+        "CREATE TRIGGER postings_never_updated BEFORE UPDATE ON postings BEGIN SELECT RAISE(ABORT, 'postings are never updated'); END",
+        "CREATE TRIGGER postings_never_deleted BEFORE DELETE ON postings BEGIN SELECT RAISE(ABORT, 'postings are never deleted'); END",
+        "CREATE TRIGGER transfers_never_updated BEFORE UPDATE ON transfers BEGIN SELECT RAISE(ABORT, 'transfers are never updated'); END",
+        "CREATE TRIGGER transfers_never_deleted BEFORE DELETE ON transfers BEGIN SELECT RAISE(ABORT, 'transfers are never deleted'); END",
+    ]).joined(separator: ";\n")
 
     func walletBalance(userID: String, currency: String) async throws -> Int64? {
         try await pool.unsafeRead { db in
