@@ -11,7 +11,7 @@ extension FormSubmitResponse {
     /// Whether a form may be sent: true when the app's own checks found no problem; otherwise `present` is
     /// handed `.invalid` with the refused fields, and the answer is false.
     @MainActor
-    static func passes(_ problems: [Field: InputProblem], else present: @MainActor (Self) -> Void) -> Bool {
+    static func passes(_ problems: [Field: InputProblem], else present: (Self) -> Void) -> Bool {
         guard problems.isEmpty else {
             present(.invalid(problems))
             return false
