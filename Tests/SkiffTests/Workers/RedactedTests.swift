@@ -44,7 +44,7 @@ struct RedactedTests {
             ),
             Holder(
                 name: "ForgotPassword.Submit.Response",
-                value: ForgotPassword.Submit.Response.codeSent(phone: Seeds.phone, challenge: Seeds.challenge, developmentCode: code),
+                value: ForgotPassword.Submit.Response.succeeded(.codeSent(phone: Seeds.phone, challenge: Seeds.challenge, developmentCode: code)),
                 secrets: [code]
             ),
             Holder(name: "AddCard.Form", value: addCardForm, secrets: [number, securityCode]),
@@ -53,7 +53,7 @@ struct RedactedTests {
             Holder(name: "ActivateCard.Form", value: ActivateCard.Form(last4: "0005", code: code), secrets: [code]),
             Holder(
                 name: "ActivateCard.Submit.Response",
-                value: ActivateCard.Submit.Response.codeSent(Seeds.challenge, developmentCode: code), secrets: [code]
+                value: ActivateCard.Submit.Response.succeeded(.codeSent(Seeds.challenge, developmentCode: code)), secrets: [code]
             ),
             Holder(name: "VerifyPhone.Form", value: VerifyPhone.Form(code: code), secrets: [code]),
             Holder(name: "VerifyPhone.Submit.Request", value: VerifyPhone.Submit.Request(form: VerifyPhone.Form(code: code)), secrets: [code]),

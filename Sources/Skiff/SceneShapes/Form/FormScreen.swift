@@ -113,6 +113,17 @@ final class FormScreen<Field: Hashable & Sendable> {
         }
     }
 
+    /// Shows what Enter came to: the spinner with `activity` while a request runs, the fields' errors, the
+    /// banner, the introduction's new words; empties the inputs named and puts the cursor where asked.
+    func display(_ viewModel: FormSubmitViewModel<Field>, activity: String) {
+        setBusy(viewModel.isBusy, activity)
+        if let instructions = viewModel.instructions { intro.text = instructions }
+        setErrors(viewModel.fieldErrors)
+        show(viewModel.banner)
+        for field in viewModel.clear { input(for: field)?.clear() }
+        if let field = viewModel.focus { owner?.focus(input(for: field)) }
+    }
+
     /// Turns the spinner on with `activity` ("Logging in…") and how to stop it, or off.
     func setBusy(_ busy: Bool, _ activity: String = "Working…") {
         isBusy = busy

@@ -14,6 +14,11 @@ enum InputProblem: Hashable, Sendable {
     case last4(CardLastFour.Problem)
     /// The server's own wording for a field.
     case server(String)
+
+    /// Whether the server refused the field (the app's own checks did not).
+    var isFromServer: Bool {
+        if case .server = self { true } else { false }
+    }
 }
 
 extension Formatting {

@@ -47,18 +47,13 @@ final class ActivateCardInteractor: ActivateCardBusinessLogic {
     }
 
     func validateField(request: ActivateCard.ValidateField.Request) {
-        presenter.presentValidateField(response: .init(
-            field: request.field, problem: problems(in: request.form)[request.field]
-        ))
+        presenter.presentValidateField(response: .init(request, problems: problems(in: request.form)))
     }
 
     func submit(request: ActivateCard.Submit.Request) {
-        guard !inFlight.isRunning else { return }
-        let problems = problems(in: request.form)
-        guard problems.isEmpty else {
-            presenter.presentSubmit(response: .invalid(problems))
-            return
-        }
+        guard !inFlight.isRunning,
+              ActivateCard.Submit.Response.passes(problems(in: request.form), else: presenter.presentSubmit(response:))
+        else { return }
         switch stage {
         case .last4:
             requestCode()
@@ -90,7 +85,7 @@ final class ActivateCardInteractor: ActivateCardBusinessLogic {
             case .success(let challenge):
                 self.challenge = challenge
                 stage = .code
-                presenter.presentSubmit(response: .codeSent(challenge, developmentCode: expected.read()))
+                presenter.presentSubmit(response: .succeeded(.codeSent(challenge, developmentCode: expected.read())))
             case .failure(.conflict):
                 alreadyActive()
             case .failure(let error):
@@ -108,7 +103,7 @@ final class ActivateCardInteractor: ActivateCardBusinessLogic {
             guard let self else { return }
             switch result {
             case .success(let card):
-                presenter.presentSubmit(response: .activated(card))
+                presenter.presentSubmit(response: .succeeded(.activated(card)))
                 route(.activated(card))
             case .failure(.conflict):
                 alreadyActive()
@@ -123,7 +118,7 @@ final class ActivateCardInteractor: ActivateCardBusinessLogic {
     private func alreadyActive() {
         var active = card
         active.status = .active
-        presenter.presentSubmit(response: .activated(active))
+        presenter.presentSubmit(response: .succeeded(.activated(active)))
         route(.activated(active))
     }
 

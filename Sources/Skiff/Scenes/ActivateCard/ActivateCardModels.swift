@@ -28,24 +28,14 @@ enum ActivateCard {
 
     typealias ValidateField = FieldValidation<Field, Form>
 
-    enum Submit {
-        typealias Request = FormSubmitRequest<Form>
-        enum Response: Sendable, FormSubmitResponse, Redacted {
-            case invalid([Field: InputProblem])
-            case started
-            case failed(NetworkError)
-            case codeSent(VerificationChallenge, developmentCode: String?)
-            case activated(Card)
-        }
-        struct ViewModel: Hashable, Sendable {
-            var stage: Stage
-            var fieldErrors: [Field: String]
-            var instructions: String?
-            var banner: BannerMessage?
-            var isBusy: Bool
-            var clearCode: Bool
-        }
+    /// What the scene learns when a request went through: a code was sent (the development code with it), or
+    /// the card is active.
+    enum Done: Sendable, Redacted {
+        case codeSent(VerificationChallenge, developmentCode: String?)
+        case activated(Card)
     }
+
+    typealias Submit = StagedFormSubmit<Form, Field, Done, Stage>
 
     enum Back {
         struct Request: Sendable {}

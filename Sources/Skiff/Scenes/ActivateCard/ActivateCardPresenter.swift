@@ -34,27 +34,25 @@ final class ActivateCardPresenter: ActivateCardPresentationLogic, ScenePresentat
     }
 
     func presentSubmit(response: ActivateCard.Submit.Response) {
-        var viewModel = ActivateCard.Submit.ViewModel(
-            stage: stage, fieldErrors: [:], instructions: nil, banner: nil, isBusy: false, clearCode: false
-        )
+        var viewModel = ActivateCard.Submit.ViewModel(stage: stage, form: .init())
         switch response {
         case .invalid(let problems):
-            viewModel.fieldErrors = formatting.messages(for: problems)
+            viewModel.form.fieldErrors = formatting.messages(for: problems)
         case .started:
-            viewModel.isBusy = true
-        case .codeSent(let challenge, let code):
+            viewModel.form.isBusy = true
+        case .succeeded(.codeSent(let challenge, let code)):
             stage = .code
             viewModel.stage = .code
-            viewModel.instructions = "We sent a 6-digit code to your phone. It works until \(formatting.time(challenge.expiresAt))."
-            viewModel.banner = formatting.developmentBanner(code: code)
-        case .activated(let card):
-            viewModel.banner = BannerMessage(.info, "\(card.name) is active.")
-            viewModel.clearCode = true
+            viewModel.form.instructions = "We sent a 6-digit code to your phone. It works until \(formatting.time(challenge.expiresAt))."
+            viewModel.form.banner = formatting.developmentBanner(code: code)
+        case .succeeded(.activated(let card)):
+            viewModel.form.banner = BannerMessage(.info, "\(card.name) is active.")
+            viewModel.form.clear = [.code]
         case .failed(.validation(let detail, _)):
-            viewModel.fieldErrors = [stage == .code ? .code : .last4: detail]
-            viewModel.clearCode = stage == .code
+            viewModel.form.fieldErrors = [stage == .code ? .code : .last4: detail]
+            if stage == .code { viewModel.form.clear = [.code] }
         case .failed(let error):
-            viewModel.banner = formatting.message(for: error).map { BannerMessage(.error, $0) }
+            viewModel.form.banner = formatting.message(for: error).map { BannerMessage(.error, $0) }
         }
         viewController?.displaySubmit(viewModel: viewModel)
     }

@@ -54,21 +54,17 @@ final class ActivateCardViewController: SceneViewController, ActivateCardDisplay
     }
 
     func displaySubmit(viewModel: ActivateCard.Submit.ViewModel) {
-        screen.setBusy(viewModel.isBusy, "Working…")
         if viewModel.stage == .code && code.isHidden {
             screen.setRowHidden(false, for: .code)
             last4.isEnabled = false
             button.title = "Activate"
             focus(code)
         }
-        if let instructions = viewModel.instructions { screen.intro.text = instructions }
-        screen.setErrors(viewModel.fieldErrors)
-        if viewModel.fieldErrors[.last4] != nil {
+        screen.display(viewModel.form, activity: "Working…")
+        if viewModel.form.fieldErrors[.last4] != nil {
             // The digits were refused: let the person correct them.
             last4.isEnabled = true
             focus(last4)
         }
-        screen.show(viewModel.banner)
-        if viewModel.clearCode { code.clear() }
     }
 }

@@ -28,24 +28,15 @@ enum Cards {
     }
     /// Enter: the selected card's detail.
     enum ShowDetail {
-        struct Request: Sendable {
-            var index: Int
-            init(index: Int) { self.index = index }
-        }
+        typealias Request = RowRequest
     }
     /// `f`: freeze the selected card, or unfreeze it if it is frozen.
     enum Freeze {
-        struct Request: Sendable {
-            var index: Int
-            init(index: Int) { self.index = index }
-        }
+        typealias Request = RowRequest
     }
     /// `d`: ask whether to remove the selected added card.
     enum Remove {
-        struct Request: Sendable {
-            var index: Int
-            init(index: Int) { self.index = index }
-        }
+        typealias Request = RowRequest
         struct Response: Sendable { var card: Card }
         struct ViewModel: Hashable, Sendable {
             var title: String
@@ -67,25 +58,25 @@ enum Cards {
         struct Request: Sendable {}
     }
 
-    /// What every other flow presents: the whole state.
-    enum Update {
-        struct Response: Sendable { var state: State }
-        struct ViewModel: Hashable, Sendable {
-            struct Row: Hashable, Sendable {
-                /// `Visa •••• 4242`.
-                var title: String
-                /// `Added card · expires 04/29 · Frozen`.
-                var detail: String
-                /// What `f` does to this card: "freeze card" or "unfreeze card".
-                var freezeHelp: String
-                /// Whether `d` is offered: only for added cards.
-                var canRemove: Bool
-                var isFrozen: Bool
-            }
-            var rows: [Row]
-            var emptyText: String?
-            var banner: BannerMessage?
-            var busyText: String?
+    /// What the screen shows of the state.
+    struct UpdateViewModel: Hashable, Sendable {
+        struct Row: Hashable, Sendable {
+            /// `Visa •••• 4242`.
+            var title: String
+            /// `Added card · expires 04/29 · Frozen`.
+            var detail: String
+            /// What `f` does to this card: "freeze card" or "unfreeze card".
+            var freezeHelp: String
+            /// Whether `d` is offered: only for added cards.
+            var canRemove: Bool
+            var isFrozen: Bool
         }
+        var rows: [Row]
+        var emptyText: String?
+        var banner: BannerMessage?
+        var busyText: String?
     }
+
+    /// What every other flow presents: the whole state.
+    typealias Update = StateUpdate<State, UpdateViewModel>
 }

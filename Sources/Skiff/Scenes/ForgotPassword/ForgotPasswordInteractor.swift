@@ -51,18 +51,13 @@ final class ForgotPasswordInteractor: ForgotPasswordBusinessLogic {
     }
 
     func validateField(request: ForgotPassword.ValidateField.Request) {
-        presenter.presentValidateField(response: .init(
-            field: request.field, problem: problems(in: request.form)[request.field]
-        ))
+        presenter.presentValidateField(response: .init(request, problems: problems(in: request.form)))
     }
 
     func submit(request: ForgotPassword.Submit.Request) {
-        guard !inFlight.isRunning else { return }
-        let problems = problems(in: request.form)
-        guard problems.isEmpty else {
-            presenter.presentSubmit(response: .invalid(problems))
-            return
-        }
+        guard !inFlight.isRunning,
+              ForgotPassword.Submit.Response.passes(problems(in: request.form), else: presenter.presentSubmit(response:))
+        else { return }
         switch stage {
         case .phone:
             guard let phone = try? PhoneNumber.parse(countryCode: request.form.countryCode, number: request.form.phoneNumber) else { return }
@@ -84,7 +79,7 @@ final class ForgotPasswordInteractor: ForgotPasswordBusinessLogic {
             case .success(let challenge):
                 stage = .reset
                 pending = (phone, challenge)
-                presenter.presentSubmit(response: .codeSent(phone: phone, challenge: challenge, developmentCode: expected.read()))
+                presenter.presentSubmit(response: .succeeded(.codeSent(phone: phone, challenge: challenge, developmentCode: expected.read())))
             case .failure(let error):
                 presenter.presentSubmit(response: .failed(error))
             }

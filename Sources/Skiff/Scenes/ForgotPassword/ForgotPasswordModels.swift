@@ -28,24 +28,12 @@ enum ForgotPassword {
 
     typealias ValidateField = FieldValidation<Field, Form>
 
-    enum Submit {
-        typealias Request = FormSubmitRequest<Form>
-        enum Response: Sendable, FormSubmitResponse, Redacted {
-            case invalid([Field: InputProblem])
-            case started
-            case failed(NetworkError)
-            case codeSent(phone: PhoneNumber, challenge: VerificationChallenge, developmentCode: String?)
-        }
-        struct ViewModel: Hashable, Sendable {
-            var stage: Stage
-            var fieldErrors: [Field: String]
-            var banner: BannerMessage?
-            var isBusy: Bool
-            var instructions: String?
-            var clearSecrets: Bool
-            var focus: Field?
-        }
+    /// What the scene learns when the code went out (the development code with it).
+    enum Done: Sendable, Redacted {
+        case codeSent(phone: PhoneNumber, challenge: VerificationChallenge, developmentCode: String?)
     }
+
+    typealias Submit = StagedFormSubmit<Form, Field, Done, Stage>
 
     enum Back {
         struct Request: Sendable {}

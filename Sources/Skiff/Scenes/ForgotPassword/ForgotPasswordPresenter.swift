@@ -29,27 +29,20 @@ final class ForgotPasswordPresenter: ForgotPasswordPresentationLogic, ScenePrese
     }
 
     func presentSubmit(response: ForgotPassword.Submit.Response) {
-        var viewModel = ForgotPassword.Submit.ViewModel(
-            stage: stage, fieldErrors: [:], banner: nil, isBusy: false, instructions: nil, clearSecrets: false, focus: nil
-        )
+        var viewModel = ForgotPassword.Submit.ViewModel(stage: stage, form: .init(response, formatting: formatting))
         switch response {
-        case .invalid(let problems):
-            viewModel.fieldErrors = formatting.messages(for: problems)
-            viewModel.focus = ForgotPassword.Field.allCases.first { problems[$0] != nil }
-        case .started:
-            viewModel.isBusy = true
-        case .codeSent(let phone, let challenge, let code):
+        case .succeeded(.codeSent(let phone, let challenge, let code)):
             stage = .reset
             viewModel.stage = .reset
-            viewModel.instructions = "If \(phone.displayString) has an account, we sent it a 6-digit code. "
+            viewModel.form.instructions = "If \(phone.displayString) has an account, we sent it a 6-digit code. "
                 + "It works until \(formatting.time(challenge.expiresAt))."
-            viewModel.banner = formatting.developmentBanner(code: code)
-            viewModel.focus = .code
+            viewModel.form.banner = formatting.developmentBanner(code: code)
+            viewModel.form.focus = .code
         case .failed(.validation(let detail, _)):
-            viewModel.banner = BannerMessage(.error, detail)
-            viewModel.clearSecrets = true
-        case .failed(let error):
-            viewModel.banner = formatting.message(for: error).map { BannerMessage(.error, $0) }
+            viewModel.form.banner = BannerMessage(.error, detail)
+            viewModel.form.clear = [.code, .newPassword, .confirmPassword]
+        case .invalid, .started, .failed:
+            break
         }
         viewController?.displaySubmit(viewModel: viewModel)
     }

@@ -69,21 +69,12 @@ final class ForgotPasswordViewController: SceneViewController, ForgotPasswordDis
     }
 
     func displaySubmit(viewModel: ForgotPassword.Submit.ViewModel) {
-        screen.setBusy(viewModel.isBusy, "Working…")
         if viewModel.stage == .reset && code.isHidden {
             for field in resetFields { screen.setRowHidden(false, for: field) }
             countryCode.isEnabled = false
             phoneNumber.isEnabled = false
             submitButton.title = "Set new password"
         }
-        if let instructions = viewModel.instructions { screen.intro.text = instructions }
-        screen.setErrors(viewModel.fieldErrors)
-        screen.show(viewModel.banner)
-        if viewModel.clearSecrets {
-            code.clear()
-            newPassword.clear()
-            confirmPassword.clear()
-        }
-        if let field = viewModel.focus { focus(screen.input(for: field)) }
+        screen.display(viewModel.form, activity: "Working…")
     }
 }

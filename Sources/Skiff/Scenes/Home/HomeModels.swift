@@ -57,10 +57,7 @@ enum Home {
         }
     }
     enum SelectTransaction {
-        struct Request: Sendable {
-            var index: Int
-            init(index: Int) { self.index = index }
-        }
+        typealias Request = RowRequest
     }
     enum Navigate {
         enum Destination: Sendable { case addCard, activateCard, notifications, cards }
@@ -132,10 +129,7 @@ enum Home {
 
     /// Enter on a category of the Spending panel: the transactions filtered to it, by the search's path.
     enum SelectCategory {
-        struct Request: Sendable {
-            var index: Int
-            init(index: Int) { self.index = index }
-        }
+        typealias Request = RowRequest
         struct Response: Sendable {
             var category: String
         }
@@ -145,61 +139,59 @@ enum Home {
         }
     }
 
-    /// What every flow presents: the whole state.
-    enum Update {
-        struct Response: Sendable {
-            var state: State
+    /// What the screen shows of the state.
+    struct UpdateViewModel: Hashable, Sendable {
+        struct CardRow: Hashable, Sendable {
+            var title: String
+            var detail: PromptedText
+            var needsActivation: Bool
         }
-        struct ViewModel: Hashable, Sendable {
-            struct CardRow: Hashable, Sendable {
-                var title: String
-                var detail: PromptedText
-                var needsActivation: Bool
-            }
-            struct TransactionRow: Hashable, Sendable {
-                /// `22 Nov  Lyft · Transport`.
-                var text: String
-                var amount: String
-                var isIncoming: Bool
-            }
-            /// The transaction rows, each formatted when the list asks for it: an update costs the same however
-            /// many transactions are loaded (issue 10).
-            struct TransactionRows: Hashable, Sendable {
-                let transactions: TransactionWindow
-                /// Whether amounts are blurred, which changes every row's text.
-                let blurred: Bool
-                let format: @Sendable (Transaction) -> TransactionRow
-                /// Stands for a row whose page is being fetched again.
-                static let loading = TransactionRow(text: "Loading…", amount: "", isIncoming: false)
-
-                var count: Int { transactions.count }
-                var isEmpty: Bool { transactions.isEmpty }
-                subscript(index: Int) -> TransactionRow { transactions[index].map(format) ?? Self.loading }
-
-                /// Equal when made from the same transactions with the same blur (an array that shares its storage
-                /// compares at once).
-                static func == (lhs: Self, rhs: Self) -> Bool {
-                    lhs.blurred == rhs.blurred && lhs.transactions == rhs.transactions
-                }
-
-                func hash(into hasher: inout Hasher) {
-                    hasher.combine(blurred)
-                    hasher.combine(transactions.count)
-                }
-            }
-
-            var name: String
-            var balance: String
-            var unreadBadge: String?
-            var cards: [CardRow]
-            /// Shown in place of the cards when there are none.
-            var cardsEmptyText: PromptedText?
-            var transactions: TransactionRows
-            var transactionsTitle: String
-            var emptyText: String?
-            var banner: BannerMessage?
-            var isBusy: Bool
-            var isLoadingMore: Bool
+        struct TransactionRow: Hashable, Sendable {
+            /// `22 Nov  Lyft · Transport`.
+            var text: String
+            var amount: String
+            var isIncoming: Bool
         }
+        /// The transaction rows, each formatted when the list asks for it: an update costs the same however
+        /// many transactions are loaded (issue 10).
+        struct TransactionRows: Hashable, Sendable {
+            let transactions: TransactionWindow
+            /// Whether amounts are blurred, which changes every row's text.
+            let blurred: Bool
+            let format: @Sendable (Transaction) -> TransactionRow
+            /// Stands for a row whose page is being fetched again.
+            static let loading = TransactionRow(text: "Loading…", amount: "", isIncoming: false)
+
+            var count: Int { transactions.count }
+            var isEmpty: Bool { transactions.isEmpty }
+            subscript(index: Int) -> TransactionRow { transactions[index].map(format) ?? Self.loading }
+
+            /// Equal when made from the same transactions with the same blur (an array that shares its storage
+            /// compares at once).
+            static func == (lhs: Self, rhs: Self) -> Bool {
+                lhs.blurred == rhs.blurred && lhs.transactions == rhs.transactions
+            }
+
+            func hash(into hasher: inout Hasher) {
+                hasher.combine(blurred)
+                hasher.combine(transactions.count)
+            }
+        }
+
+        var name: String
+        var balance: String
+        var unreadBadge: String?
+        var cards: [CardRow]
+        /// Shown in place of the cards when there are none.
+        var cardsEmptyText: PromptedText?
+        var transactions: TransactionRows
+        var transactionsTitle: String
+        var emptyText: String?
+        var banner: BannerMessage?
+        var isBusy: Bool
+        var isLoadingMore: Bool
     }
+
+    /// What every flow presents: the whole state.
+    typealias Update = StateUpdate<State, UpdateViewModel>
 }

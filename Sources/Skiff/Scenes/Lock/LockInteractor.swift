@@ -62,18 +62,13 @@ final class LockInteractor: LockBusinessLogic {
     }
 
     func validateField(request: Lock.ValidateField.Request) {
-        presenter.presentValidateField(response: .init(
-            field: request.field, problem: Self.problems(in: request.form)[request.field]
-        ))
+        presenter.presentValidateField(response: .init(request, problems: Self.problems(in: request.form)))
     }
 
     func submit(request: Lock.Submit.Request) {
-        guard !self.request.isRunning else { return }
-        let problems = Self.problems(in: request.form)
-        guard problems.isEmpty else {
-            presenter.presentSubmit(response: .invalid(problems))
-            return
-        }
+        guard !self.request.isRunning,
+              Lock.Submit.Response.passes(Self.problems(in: request.form), else: presenter.presentSubmit(response:))
+        else { return }
         presenter.presentSubmit(response: .started)
         let password = request.form.password
         let telling = telling

@@ -42,21 +42,7 @@ enum Lock {
     typealias ValidateField = FieldValidation<Field, Form>
 
     /// Enter: check the password with the server.
-    enum Submit {
-        typealias Request = FormSubmitRequest<Form>
-        enum Response: Sendable, FormSubmitResponse {
-            case invalid([Field: InputProblem])
-            case started
-            case failed(NetworkError)
-        }
-        struct ViewModel: Hashable, Sendable {
-            var fieldErrors: [Field: String]
-            var banner: BannerMessage?
-            var isBusy: Bool
-            /// Empty the password field (after a refusal).
-            var clearsPassword: Bool
-        }
-    }
+    typealias Submit = FormSubmit<Form, Field, Never>
 
     /// Esc: stop a password check that is still on its way (the lock itself stays).
     enum Back {

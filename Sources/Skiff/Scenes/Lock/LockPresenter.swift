@@ -36,20 +36,20 @@ final class LockPresenter: LockPresentationLogic, ScenePresentation {
     }
 
     func presentSubmit(response: Lock.Submit.Response) {
-        var viewModel = Lock.Submit.ViewModel(fieldErrors: [:], banner: nil, isBusy: false, clearsPassword: false)
+        var viewModel = Lock.Submit.ViewModel()
         switch response {
         case .invalid(let problems):
             viewModel.fieldErrors = problems.mapValues(message)
             // A password the server refused goes; an empty one has nothing to clear.
-            viewModel.clearsPassword = problems.values.contains { if case .server = $0 { true } else { false } }
+            if problems.values.contains(where: \.isFromServer) { viewModel.clear = [.password] }
         case .started:
             viewModel.isBusy = true
         case .failed(.validation):
             viewModel.fieldErrors = [.password: "That password is not right."]
-            viewModel.clearsPassword = true
+            viewModel.clear = [.password]
         case .failed(let error):
             viewModel.banner = formatting.message(for: error).map { BannerMessage(.error, $0) }
-            viewModel.clearsPassword = true
+            viewModel.clear = [.password]
         }
         viewController?.displaySubmit(viewModel: viewModel)
     }

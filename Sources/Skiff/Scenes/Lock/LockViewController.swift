@@ -58,10 +58,7 @@ final class LockViewController: SceneViewController, LockDisplayLogic, SceneDisp
     }
 
     func displaySubmit(viewModel: Lock.Submit.ViewModel) {
-        screen.setBusy(viewModel.isBusy, "Checking…")
-        screen.setErrors(viewModel.fieldErrors)
-        screen.show(viewModel.banner)
-        if viewModel.clearsPassword { password.clear() }
+        screen.display(viewModel, activity: "Checking…")
     }
 
     func displayLogout(viewModel: Lock.Logout.ViewModel) {

@@ -64,9 +64,7 @@ final class LoginInteractor: LoginBusinessLogic {
     }
 
     func validateField(request: Login.ValidateField.Request) {
-        presenter.presentValidateField(
-            response: .init(field: request.field, problem: Self.problems(in: request.form)[request.field])
-        )
+        presenter.presentValidateField(response: .init(request, problems: Self.problems(in: request.form)))
     }
 
     func submit(request: Login.Submit.Request) {
@@ -75,13 +73,9 @@ final class LoginInteractor: LoginBusinessLogic {
             presenter.presentThrottle(response: .init(remainingSeconds: Int(lockedUntil.timeIntervalSince(clock.now()).rounded(.up))))
             return
         }
-        let problems = Self.problems(in: request.form)
-        guard problems.isEmpty,
+        guard Login.Submit.Response.passes(Self.problems(in: request.form), else: presenter.presentSubmit(response:)),
               let phone = try? PhoneNumber.parse(countryCode: request.form.countryCode, number: request.form.phoneNumber)
-        else {
-            presenter.presentSubmit(response: .invalid(problems))
-            return
-        }
+        else { return }
         preferences.saveLastLogin(LastLogin(countryCode: "+" + phone.countryCode, phoneNumber: request.form.phoneNumber))
         presenter.presentSubmit(response: .started)
         let password = request.form.password
@@ -94,7 +88,7 @@ final class LoginInteractor: LoginBusinessLogic {
         switch result {
         case .success(let session):
             try? sessions.save(session)
-            presenter.presentSubmit(response: .succeeded)
+            presenter.presentSubmit(response: .succeeded(()))
             route(.loggedIn(session))
         case .failure(.throttled(let seconds)):
             presenter.presentSubmit(response: .failed(.throttled(retryAfterSeconds: seconds)))

@@ -53,18 +53,7 @@ enum Login {
 
     typealias ValidateField = FieldValidation<Field, Form>
 
-    enum Submit {
-        typealias Request = FormSubmitRequest<Form>
-        typealias Response = FormSubmitOutcome<Field>
-        struct ViewModel: Hashable, Sendable {
-            var fieldErrors: [Field: String]
-            var banner: BannerMessage?
-            var isBusy: Bool
-            var clearPassword: Bool
-            /// The field to put the cursor in, where the person has something to fix.
-            var focus: Field?
-        }
-    }
+    typealias Submit = FormSubmit<Form, Field, Void>
 
     enum Throttle {
         struct Response: Sendable {

@@ -48,28 +48,18 @@ final class LoginPresenter: LoginPresentationLogic, ScenePresentation {
     }
 
     func presentSubmit(response: Login.Submit.Response) {
-        let viewModel: Login.Submit.ViewModel
+        var viewModel = Login.Submit.ViewModel(response, formatting: formatting) { error in
+            error == .unreachable || error == .timeout ? [KeyPrompt(.retry, "retry")] : []
+        }
         switch response {
-        case .invalid(let problems):
-            viewModel = .init(
-                fieldErrors: formatting.messages(for: problems), banner: nil, isBusy: false, clearPassword: false,
-                focus: Login.Field.allCases.first { problems[$0] != nil }
-            )
-        case .started:
-            viewModel = .init(fieldErrors: [:], banner: nil, isBusy: true, clearPassword: false, focus: nil)
         case .succeeded:
-            viewModel = .init(fieldErrors: [:], banner: nil, isBusy: false, clearPassword: true, focus: nil)
+            viewModel.clear = [.password]
         case .failed(.unauthorised):
-            viewModel = .init(
-                fieldErrors: [:], banner: BannerMessage(.error, "The phone number or password is incorrect."),
-                isBusy: false, clearPassword: true, focus: .password
-            )
-        case .failed(let error):
-            let retry = error == .unreachable || error == .timeout ? [KeyPrompt(.retry, "retry")] : []
-            viewModel = .init(
-                fieldErrors: [:], banner: formatting.message(for: error).map { BannerMessage(.error, $0, prompts: retry) },
-                isBusy: false, clearPassword: false, focus: nil
-            )
+            viewModel.banner = BannerMessage(.error, "The phone number or password is incorrect.")
+            viewModel.clear = [.password]
+            viewModel.focus = .password
+        case .invalid, .started, .failed:
+            break
         }
         viewController?.displaySubmit(viewModel: viewModel)
     }

@@ -76,11 +76,7 @@ final class LoginViewController: SceneViewController, LoginDisplayLogic, SceneDi
     }
 
     func displaySubmit(viewModel: Login.Submit.ViewModel) {
-        screen.setBusy(viewModel.isBusy, "Logging in…")
-        screen.setErrors(viewModel.fieldErrors)
-        screen.show(viewModel.banner)
-        if viewModel.clearPassword { password.clear() }
-        if let field = viewModel.focus { focus(screen.input(for: field)) }
+        screen.display(viewModel, activity: "Logging in…")
     }
 
     func displayThrottle(viewModel: Login.Throttle.ViewModel) {

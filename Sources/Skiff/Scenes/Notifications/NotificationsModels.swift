@@ -14,10 +14,7 @@ enum Notifications {
         struct Request: Sendable {}
     }
     enum MarkRead {
-        struct Request: Sendable {
-            var index: Int
-            init(index: Int) { self.index = index }
-        }
+        typealias Request = RowRequest
     }
     enum MarkAllRead {
         struct Request: Sendable {}
@@ -27,21 +24,21 @@ enum Notifications {
         struct Request: Sendable {}
     }
 
-    /// What every flow presents: the whole list.
-    enum Update {
-        struct Response: Sendable { var state: State }
-        struct ViewModel: Hashable, Sendable {
-            struct Row: Hashable, Sendable {
-                var title: String
-                var body: String
-                var date: String
-                var isUnread: Bool
-            }
-            var rows: [Row]
-            var summary: String
-            var emptyText: String?
-            var banner: BannerMessage?
-            var isBusy: Bool
+    /// What the screen shows of the state.
+    struct UpdateViewModel: Hashable, Sendable {
+        struct Row: Hashable, Sendable {
+            var title: String
+            var body: String
+            var date: String
+            var isUnread: Bool
         }
+        var rows: [Row]
+        var summary: String
+        var emptyText: String?
+        var banner: BannerMessage?
+        var isBusy: Bool
     }
+
+    /// What every flow presents: the whole list.
+    typealias Update = StateUpdate<State, UpdateViewModel>
 }

@@ -44,22 +44,16 @@ final class RegisterInteractor: RegisterBusinessLogic {
     }
 
     func validateField(request: Register.ValidateField.Request) {
-        presenter.presentValidateField(
-            response: .init(field: request.field, problem: Self.problems(in: request.form)[request.field])
-        )
+        presenter.presentValidateField(response: .init(request, problems: Self.problems(in: request.form)))
     }
 
     func submit(request: Register.Submit.Request) {
         guard !inFlight.isRunning else { return }
         let form = request.form
-        let problems = Self.problems(in: form)
-        guard problems.isEmpty,
+        guard Register.Submit.Response.passes(Self.problems(in: form), else: presenter.presentSubmit(response:)),
               let phone = try? PhoneNumber.parse(countryCode: form.countryCode, number: form.phoneNumber),
               let name = try? FullName.validate(form.fullName)
-        else {
-            presenter.presentSubmit(response: .invalid(problems))
-            return
-        }
+        else { return }
         let registration = Registration(phone: phone, fullName: name, password: form.password)
         let key = keys.key(for: registration)
         presenter.presentSubmit(response: .started)
@@ -71,7 +65,7 @@ final class RegisterInteractor: RegisterBusinessLogic {
     private func finishSubmit(_ result: Result<VerificationChallenge, NetworkError>, registration: Registration) {
         switch result {
         case .success(let challenge):
-            presenter.presentSubmit(response: .succeeded)
+            presenter.presentSubmit(response: .succeeded(()))
             route(.verify(registration, challenge))
         case .failure(let error):
             presenter.presentSubmit(response: .refused(error))

@@ -26,16 +26,7 @@ enum Register {
 
     typealias ValidateField = FieldValidation<Field, Form>
 
-    enum Submit {
-        typealias Request = FormSubmitRequest<Form>
-        typealias Response = FormSubmitOutcome<Field>
-        struct ViewModel: Hashable, Sendable {
-            var fieldErrors: [Field: String]
-            var banner: BannerMessage?
-            var isBusy: Bool
-            var focus: Field?
-        }
-    }
+    typealias Submit = FormSubmit<Form, Field, Void>
 
     /// Esc: cancel a running request, or leave.
     enum Back {

@@ -28,26 +28,11 @@ final class RegisterPresenter: RegisterPresentationLogic, ScenePresentation {
     }
 
     func presentSubmit(response: Register.Submit.Response) {
-        let viewModel: Register.Submit.ViewModel
-        switch response {
-        case .invalid(let problems):
-            viewModel = .init(
-                fieldErrors: formatting.messages(for: problems), banner: nil, isBusy: false,
-                focus: Register.Field.allCases.first { problems[$0] != nil }
-            )
-        case .started:
-            viewModel = .init(fieldErrors: [:], banner: nil, isBusy: true, focus: nil)
-        case .succeeded:
-            viewModel = .init(fieldErrors: [:], banner: nil, isBusy: false, focus: nil)
-        case .failed(.conflict):
+        var viewModel = Register.Submit.ViewModel(response, formatting: formatting)
+        if case .failed(.conflict) = response {
             viewModel = .init(
                 fieldErrors: [.phoneNumber: "This number already has an account. Log in or reset the password."],
-                banner: nil, isBusy: false, focus: .phoneNumber
-            )
-        case .failed(let error):
-            viewModel = .init(
-                fieldErrors: [:], banner: formatting.message(for: error).map { BannerMessage(.error, $0) },
-                isBusy: false, focus: nil
+                focus: .phoneNumber
             )
         }
         viewController?.displaySubmit(viewModel: viewModel)

@@ -72,9 +72,6 @@ final class RegisterViewController: SceneViewController, RegisterDisplayLogic, S
     }
 
     func displaySubmit(viewModel: Register.Submit.ViewModel) {
-        screen.setBusy(viewModel.isBusy, "Sending a code…")
-        screen.setErrors(viewModel.fieldErrors)
-        screen.show(viewModel.banner)
-        if let field = viewModel.focus { focus(screen.input(for: field)) }
+        screen.display(viewModel, activity: "Sending a code…")
     }
 }

@@ -62,18 +62,13 @@ final class VerifyPhoneInteractor: VerifyPhoneBusinessLogic {
     }
 
     func validateField(request: VerifyPhone.ValidateField.Request) {
-        presenter.presentValidateField(response: .init(
-            field: request.field, problem: Self.problems(in: request.form)[request.field]
-        ))
+        presenter.presentValidateField(response: .init(request, problems: Self.problems(in: request.form)))
     }
 
     func submit(request: VerifyPhone.Submit.Request) {
-        guard !inFlight.isRunning else { return }
-        let problems = Self.problems(in: request.form)
-        guard problems.isEmpty else {
-            presenter.presentSubmit(response: .invalid(problems))
-            return
-        }
+        guard !inFlight.isRunning,
+              VerifyPhone.Submit.Response.passes(Self.problems(in: request.form), else: presenter.presentSubmit(response:))
+        else { return }
         presenter.presentSubmit(response: .started)
         let verificationId = challenge.verificationId
         let code = request.form.code
@@ -85,7 +80,7 @@ final class VerifyPhoneInteractor: VerifyPhoneBusinessLogic {
             switch result {
             case .success(let session):
                 try? sessions.save(session)
-                presenter.presentSubmit(response: .succeeded)
+                presenter.presentSubmit(response: .succeeded(.verified))
                 route(.verified(session))
             case .failure(let error):
                 presenter.presentSubmit(response: .refused(error))
@@ -109,7 +104,7 @@ final class VerifyPhoneInteractor: VerifyPhoneBusinessLogic {
         case .success(let challenge):
             self.challenge = challenge
             sent = expected
-            presenter.presentSubmit(response: .resent)
+            presenter.presentSubmit(response: .succeeded(.resent))
             load(request: .init())
         case .failure(let error):
             presenter.presentSubmit(response: .failed(error))

@@ -29,23 +29,14 @@ enum VerifyPhone {
 
     typealias ValidateField = FieldValidation<Field, Form>
 
-    enum Submit {
-        typealias Request = FormSubmitRequest<Form>
-        enum Response: Sendable, FormSubmitResponse {
-            case invalid([Field: InputProblem])
-            case started
-            case failed(NetworkError)
-            case succeeded
-            /// A new code went out.
-            case resent
-        }
-        struct ViewModel: Hashable, Sendable {
-            var fieldErrors: [Field: String]
-            var banner: BannerMessage?
-            var isBusy: Bool
-            var clearCode: Bool
-        }
+    /// What the scene learns when a request went through.
+    enum Done: Sendable {
+        case verified
+        /// A new code went out.
+        case resent
     }
+
+    typealias Submit = FormSubmit<Form, Field, Done>
 
     enum Resend {
         struct Request: Sendable {}

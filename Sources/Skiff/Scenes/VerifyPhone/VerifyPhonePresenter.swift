@@ -31,22 +31,22 @@ final class VerifyPhonePresenter: VerifyPhonePresentationLogic, ScenePresentatio
     }
 
     func presentSubmit(response: VerifyPhone.Submit.Response) {
-        var viewModel = VerifyPhone.Submit.ViewModel(fieldErrors: [:], banner: nil, isBusy: false, clearCode: false)
+        var viewModel = VerifyPhone.Submit.ViewModel()
         switch response {
         case .invalid(let problems):
             viewModel.fieldErrors = formatting.messages(for: problems)
             // A code the server refused is used up or wrong: it goes; one the app refused stays to be corrected.
-            viewModel.clearCode = problems.values.contains { if case .server = $0 { true } else { false } }
+            if problems.values.contains(where: \.isFromServer) { viewModel.clear = [.code] }
         case .started:
             viewModel.isBusy = true
-        case .succeeded:
-            viewModel.clearCode = true
-        case .resent:
+        case .succeeded(.verified):
+            viewModel.clear = [.code]
+        case .succeeded(.resent):
             viewModel.banner = BannerMessage(.info, "We sent a new code.")
-            viewModel.clearCode = true
+            viewModel.clear = [.code]
         case .failed(.validation(let detail, _)):
             viewModel.fieldErrors = [.code: detail]
-            viewModel.clearCode = true
+            viewModel.clear = [.code]
         case .failed(let error):
             viewModel.banner = formatting.message(for: error).map { BannerMessage(.error, $0) }
         }

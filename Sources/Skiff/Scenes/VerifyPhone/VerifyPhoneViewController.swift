@@ -53,9 +53,6 @@ final class VerifyPhoneViewController: SceneViewController, VerifyPhoneDisplayLo
     }
 
     func displaySubmit(viewModel: VerifyPhone.Submit.ViewModel) {
-        screen.setBusy(viewModel.isBusy, "Checking…")
-        screen.setErrors(viewModel.fieldErrors)
-        screen.show(viewModel.banner)
-        if viewModel.clearCode { code.clear() }
+        screen.display(viewModel, activity: "Checking…")
     }
 }

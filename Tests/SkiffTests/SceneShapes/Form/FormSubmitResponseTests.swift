@@ -3,7 +3,7 @@ import Testing
 
 @Suite("Refused submits")
 struct FormSubmitResponseTests {
-    typealias Response = FormSubmitOutcome<Register.Field>
+    typealias Response = FormSubmitOutcome<Register.Field, Void>
 
     @Test("the server's field errors land on the form's fields, by API name or alias")
     func fieldErrors() {

@@ -37,7 +37,7 @@ struct ActivateCardInteractorTests {
         await tasks.settle()
         #expect(worker.activationRequests.all == ["c_issued"])
         #expect(sut.stage == .code)
-        guard case .codeSent(Seeds.challenge, "135790") = presenter.presentSubmitCalls.last else {
+        guard case .succeeded(.codeSent(Seeds.challenge, "135790")) = presenter.presentSubmitCalls.last else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }

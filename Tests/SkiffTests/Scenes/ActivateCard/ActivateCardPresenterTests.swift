@@ -22,19 +22,19 @@ struct ActivateCardPresenterTests {
 
     @Test("code sent moves to the code stage with the development code")
     func codeSent() {
-        makeSUT().presentSubmit(response: .codeSent(Seeds.challenge, developmentCode: "135790"))
+        makeSUT().presentSubmit(response: .succeeded(.codeSent(Seeds.challenge, developmentCode: "135790")))
         #expect(display.displaySubmitCalls.last?.stage == .code)
-        #expect(display.displaySubmitCalls.last?.instructions == "We sent a 6-digit code to your phone. It works until 12:10.")
-        #expect(display.displaySubmitCalls.last?.banner == BannerMessage(.info, "Development server: the code is 135790"))
+        #expect(display.displaySubmitCalls.last?.form.instructions == "We sent a 6-digit code to your phone. It works until 12:10.")
+        #expect(display.displaySubmitCalls.last?.form.banner == BannerMessage(.info, "Development server: the code is 135790"))
     }
 
     @Test("a refused code clears the code field")
     func refusedCode() {
         let sut = makeSUT()
-        sut.presentSubmit(response: .codeSent(Seeds.challenge, developmentCode: nil))
+        sut.presentSubmit(response: .succeeded(.codeSent(Seeds.challenge, developmentCode: nil)))
         sut.presentSubmit(response: .failed(.validation(detail: "Wrong code", fields: [])))
-        #expect(display.displaySubmitCalls.last?.fieldErrors == [.code: "Wrong code"])
-        #expect(display.displaySubmitCalls.last?.clearCode == true)
+        #expect(display.displaySubmitCalls.last?.form.fieldErrors == [.code: "Wrong code"])
+        #expect(display.displaySubmitCalls.last?.form.clear == [.code])
     }
 
     @Test("leaving a field shows its problem there, or clears it")

@@ -48,7 +48,7 @@ struct ForgotPasswordInteractorTests {
         await tasks.settle()
         #expect(auth.forgots.last?.e164 == "+12025550143")
         #expect(sut.stage == .reset)
-        guard case .codeSent(_, _, "246810") = presenter.presentSubmitCalls.last else {
+        guard case .succeeded(.codeSent(_, _, "246810")) = presenter.presentSubmitCalls.last else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }

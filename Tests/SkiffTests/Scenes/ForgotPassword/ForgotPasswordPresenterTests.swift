@@ -16,21 +16,21 @@ struct ForgotPasswordPresenterTests {
 
     @Test("code sent moves to the reset stage without saying whether the number has an account")
     func codeSent() {
-        makeSUT().presentSubmit(response: .codeSent(phone: Seeds.phone, challenge: Seeds.challenge, developmentCode: "246810"))
+        makeSUT().presentSubmit(response: .succeeded(.codeSent(phone: Seeds.phone, challenge: Seeds.challenge, developmentCode: "246810")))
         let vm = display.displaySubmitCalls.last
         #expect(vm?.stage == .reset)
-        #expect(vm?.instructions == "If +1 202 555 0143 has an account, we sent it a 6-digit code. It works until 12:10.")
-        #expect(vm?.banner == BannerMessage(.info, "Development server: the code is 246810"))
-        #expect(vm?.focus == .code)
+        #expect(vm?.form.instructions == "If +1 202 555 0143 has an account, we sent it a 6-digit code. It works until 12:10.")
+        #expect(vm?.form.banner == BannerMessage(.info, "Development server: the code is 246810"))
+        #expect(vm?.form.focus == .code)
     }
 
     @Test("a refused reset clears the secrets")
     func refused() {
         let sut = makeSUT()
-        sut.presentSubmit(response: .codeSent(phone: Seeds.phone, challenge: Seeds.challenge, developmentCode: nil))
+        sut.presentSubmit(response: .succeeded(.codeSent(phone: Seeds.phone, challenge: Seeds.challenge, developmentCode: nil)))
         sut.presentSubmit(response: .failed(.validation(detail: "The code is wrong or expired.", fields: [])))
         #expect(display.displaySubmitCalls.last?.stage == .reset)
-        #expect(display.displaySubmitCalls.last?.clearSecrets == true)
-        #expect(display.displaySubmitCalls.last?.banner == BannerMessage(.error, "The code is wrong or expired."))
+        #expect(display.displaySubmitCalls.last?.form.clear == [.code, .newPassword, .confirmPassword])
+        #expect(display.displaySubmitCalls.last?.form.banner == BannerMessage(.error, "The code is wrong or expired."))
     }
 }

@@ -43,7 +43,7 @@ struct LockPresenterTests {
     func wrongPassword() {
         makeSUT().presentSubmit(response: .failed(.validation(detail: "The password is not right.", fields: [])))
         #expect(display.displaySubmitCalls.last == .init(
-            fieldErrors: [.password: "That password is not right."], banner: nil, isBusy: false, clearsPassword: true
+            fieldErrors: [.password: "That password is not right."], clear: [.password]
         ))
     }
 
@@ -59,8 +59,8 @@ struct LockPresenterTests {
         sut.presentSubmit(response: .started)
         sut.presentSubmit(response: .invalid([.password: .password(.empty)]))
         #expect(display.displaySubmitCalls == [
-            .init(fieldErrors: [:], banner: nil, isBusy: true, clearsPassword: false),
-            .init(fieldErrors: [.password: "Enter your password."], banner: nil, isBusy: false, clearsPassword: false),
+            .init(isBusy: true),
+            .init(fieldErrors: [.password: "Enter your password."]),
         ])
     }
 
@@ -77,7 +77,7 @@ struct LockPresenterTests {
     @Test("a cancelled check says nothing and empties the field")
     func cancelled() {
         makeSUT().presentSubmit(response: .failed(.cancelled))
-        #expect(display.displaySubmitCalls.last == .init(fieldErrors: [:], banner: nil, isBusy: false, clearsPassword: true))
+        #expect(display.displaySubmitCalls.last == .init(fieldErrors: [:], clear: [.password]))
     }
 
     @Test("logout says it is logging out")
@@ -90,7 +90,7 @@ struct LockPresenterTests {
     func refusedOnField() {
         makeSUT().presentSubmit(response: .invalid([.password: .server("The password is not right.")]))
         #expect(display.displaySubmitCalls.last == .init(
-            fieldErrors: [.password: "The password is not right."], banner: nil, isBusy: false, clearsPassword: true
+            fieldErrors: [.password: "The password is not right."], clear: [.password]
         ))
     }
 }

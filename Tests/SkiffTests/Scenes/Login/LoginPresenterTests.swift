@@ -53,7 +53,7 @@ struct LoginPresenterTests {
         let sut = makeSUT()
         sut.presentSubmit(response: .failed(.unauthorised))
         #expect(display.displaySubmitCalls.last?.banner == BannerMessage(.error, "The phone number or password is incorrect."))
-        #expect(display.displaySubmitCalls.last?.clearPassword == true)
+        #expect(display.displaySubmitCalls.last?.clear == [.password])
         #expect(display.displaySubmitCalls.last?.focus == .password)
     }
 
@@ -62,7 +62,7 @@ struct LoginPresenterTests {
         let sut = makeSUT()
         sut.presentSubmit(response: .failed(.unreachable))
         #expect(display.displaySubmitCalls.last?.banner?.content.prompts == [KeyPrompt(.retry, "retry")])
-        #expect(display.displaySubmitCalls.last?.clearPassword == false)
+        #expect(display.displaySubmitCalls.last?.clear == [])
     }
 
     @Test("a cancelled request shows no error")

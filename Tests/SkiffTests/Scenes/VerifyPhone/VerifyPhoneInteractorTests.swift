@@ -95,7 +95,7 @@ struct VerifyPhoneInteractorTests {
         sut.resend(request: .init())
         await tasks.settle()
         #expect(auth.registrations.last?.1 == "resend-key")
-        guard case .resent = presenter.presentSubmitCalls.last else {
+        guard case .succeeded(.resent) = presenter.presentSubmitCalls.last else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }

@@ -25,7 +25,7 @@ struct VerifyPhonePresenterTests {
     func refused() {
         makeSUT().presentSubmit(response: .failed(.validation(detail: "Wrong code", fields: [])))
         #expect(display.displaySubmitCalls.last?.fieldErrors[.code] == "Wrong code")
-        #expect(display.displaySubmitCalls.last?.clearCode == true)
+        #expect(display.displaySubmitCalls.last?.clear == [.code])
     }
 
     @Test("a lock-out is a banner with the wait")
@@ -47,9 +47,9 @@ struct VerifyPhonePresenterTests {
         let sut = makeSUT()
         sut.presentSubmit(response: .invalid([.code: .server("This code has expired.")]))
         #expect(display.displaySubmitCalls.last?.fieldErrors == [.code: "This code has expired."])
-        #expect(display.displaySubmitCalls.last?.clearCode == true)
+        #expect(display.displaySubmitCalls.last?.clear == [.code])
         sut.presentSubmit(response: .invalid([.code: .code(.malformed)]))
         #expect(display.displaySubmitCalls.last?.fieldErrors == [.code: OneTimeCode.Problem.malformed.message])
-        #expect(display.displaySubmitCalls.last?.clearCode == false)
+        #expect(display.displaySubmitCalls.last?.clear == [])
     }
 }
