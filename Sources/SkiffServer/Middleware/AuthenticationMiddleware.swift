@@ -11,11 +11,7 @@ struct AuthenticationMiddleware: ServerMiddleware {
     let sessions: SessionService
 
     func intercept(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        metadata: ServerRequestMetadata,
-        operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String, next: NextOperation
     ) async throws -> (HTTPResponse, HTTPBody?) {
         let token = Self.bearerToken(request)
         var caller: Caller?

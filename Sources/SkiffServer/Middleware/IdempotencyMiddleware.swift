@@ -54,11 +54,7 @@ struct IdempotencyMiddleware: ServerMiddleware {
     }
 
     func intercept(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        metadata: ServerRequestMetadata,
-        operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String, next: NextOperation
     ) async throws -> (HTTPResponse, HTTPBody?) {
         if Self.replayOperations.contains(operationID) {
             let replayKey = try request.headerFields[Self.headerName].map(Self.validated)

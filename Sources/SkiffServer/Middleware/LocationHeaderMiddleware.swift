@@ -7,11 +7,7 @@ import OpenAPIRuntime
 /// generated one; that one decodes either form.
 struct LocationHeaderMiddleware: ServerMiddleware {
     func intercept(
-        _ request: HTTPRequest,
-        body: HTTPBody?,
-        metadata: ServerRequestMetadata,
-        operationID: String,
-        next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+        _ request: HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String, next: NextOperation
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var (response, responseBody) = try await next(request, body, metadata)
         if let location = response.headerFields[.location], let decoded = location.removingPercentEncoding {
