@@ -80,16 +80,16 @@ struct SQLiteTransactionRepository: TransactionRepository {
         }
     }
 
-    /// Summed over the partial index `transactions_user_spending`, which covers every column it reads.
+    /// Summed over the days of the rollup `spending_days` (`SpendingRollup`), a range of its primary key.
     func spending(userID: String, from start: Date, to end: Date) async throws -> [CategorySpendingRecord] {
         try await pool.unsafeRead { db in
             try Row.fetchAll(
                 db.cachedStatement(sql: """
-                    SELECT category, currency, -SUM(amount_minor) AS spent FROM transactions
-                    WHERE user_id = ? AND created_at >= ? AND created_at < ? AND amount_minor < 0
+                    SELECT category, currency, -SUM(amount_minor) AS spent FROM spending_days
+                    WHERE user_id = ? AND day >= ? AND day < ?
                     GROUP BY category, currency ORDER BY spent DESC, category, currency
                     """),
-                arguments: [userID, start.millisecondsSince1970, end.millisecondsSince1970]
+                arguments: [userID, SpendingRollup.day(start), SpendingRollup.day(end)]
             ).map { row in
                 CategorySpendingRecord(category: row["category"], currency: row["currency"], amountMinor: row["spent"])
             }
