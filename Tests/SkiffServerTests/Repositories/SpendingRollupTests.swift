@@ -58,9 +58,9 @@ struct SpendingRollupTests {
             let midnight = Self.months[4].start.millisecondsSince1970
             try await store.execute("""
                 INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at) VALUES
-                    ('u1', -4_000, 'EUR', 'Ledger', 'Transfers', \(midnight)),
-                    ('u1', -6_000, 'EUR', 'Ledger', 'Transfers', \(midnight - 1)),
-                    ('u1', 9_000, 'EUR', 'Ledger', 'Transfers', \(midnight)),
+                    ('u1', -4000, 'EUR', 'Ledger', 'Transfers', \(midnight)),
+                    ('u1', -6000, 'EUR', 'Ledger', 'Transfers', \(midnight - 1)),
+                    ('u1', 9000, 'EUR', 'Ledger', 'Transfers', \(midnight)),
                     ('u2', -7, 'USD', 'Ledger', 'Transfers', \(midnight))
                 """)
             let spent = try await store.strings("SELECT COUNT(*) || '' FROM spending_days WHERE user_id = 'u1'")
@@ -218,7 +218,7 @@ extension RepositoryStore {
     func execute(_ sql: String) async throws {
         switch self {
         case let sqlite as SQLiteDatabase: try await sqlite.pool.write { db in try db.execute(sql: sql) }
-        case let postgres as PostgresDatabase: _ = try await postgres.rows(PostgresQuery(unsafeSQL: sql))
+        case let postgres as SkiffServer.PostgresDatabase: _ = try await postgres.rows(PostgresQuery(unsafeSQL: sql))
         default: throw TestFailure("no raw SQL for \(type(of: self))")
         }
     }
@@ -227,7 +227,7 @@ extension RepositoryStore {
     func strings(_ sql: String) async throws -> [String] {
         switch self {
         case let sqlite as SQLiteDatabase: return try await sqlite.pool.read { db in try String.fetchAll(db, sql: sql) }
-        case let postgres as PostgresDatabase: return try await postgres.rows(PostgresQuery(unsafeSQL: sql)).map { try $0.decode(String.self) }
+        case let postgres as SkiffServer.PostgresDatabase: return try await postgres.rows(PostgresQuery(unsafeSQL: sql)).map { try $0.decode(String.self) }
         default: throw TestFailure("no raw SQL for \(type(of: self))")
         }
     }
