@@ -13,9 +13,9 @@ path = sys.argv[1]
 phone = sys.argv[2] if len(sys.argv) > 2 else "+12025550177"
 runs = int(sys.argv[3]) if len(sys.argv) > 3 else 30
 
-# The repository's SQL (SQLiteTransactionRepository.spending).
-SQL = """SELECT category, currency, -SUM(amount_minor) AS spent FROM transactions
-    WHERE user_id = ? AND created_at >= ? AND created_at < ? AND amount_minor < 0
+# The repository's SQL (SQLiteTransactionRepository.spending), over the per-day rollup `spending_days`.
+SQL = """SELECT category, currency, -SUM(amount_minor) AS spent FROM spending_days
+    WHERE user_id = ? AND day >= ? AND day < ?
     GROUP BY category, currency ORDER BY spent DESC, category, currency"""
 
 
@@ -38,6 +38,9 @@ rows = db.execute(
     (user_id, previous, following),
 ).fetchone()[0]
 print("rows in the two months:", rows)
+print("rollup rows in the two months:", db.execute(
+    "SELECT COUNT(*) FROM spending_days WHERE user_id = ? AND day >= ? AND day < ?", (user_id, previous, following)
+).fetchone()[0])
 db.execute(SQL, (user_id, this, following)).fetchall()
 times = []
 for _ in range(runs):

@@ -89,7 +89,9 @@ protocol TransactionRepository: Sendable {
     /// Inserts `count` transactions made by `make` in one transaction, with one prepared statement.
     func insert(userID: String, count: Int, make: @Sendable (Int) -> NewTransaction) async throws
     /// What went out (negative amounts) from `start` until just before `end`, summed per category and currency in
-    /// the database, the largest first.
+    /// the database, the largest first. Both bounds are first instants of UTC days (`SpendingMonth`'s are): the
+    /// sums are read from the rollup kept per UTC day (`SpendingRollup`), so a month costs at most 31 rows per
+    /// category and currency, whatever the account's size.
     func spending(userID: String, from start: Date, to end: Date) async throws -> [CategorySpendingRecord]
 }
 

@@ -26,13 +26,14 @@ enum PostgresMigrations {
 
     static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }
 
-    /// Brings the schema to `latestVersion` while holding the advisory lock, so instances starting at the same
-    /// moment migrate one after the other; refuses a database at a version this binary does not know.
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+    /// Brings the schema to `latestVersion` (or to `target`, for a test of a later step over older data) while
+    /// holding the advisory lock, so instances starting at the same moment migrate one after the other; refuses a
+    /// database at a version this binary does not know.
+    static func migrate(_ client: PostgresClient, logger: Logger, upTo target: Int = latestVersion) async throws {
         try await client.withConnection { connection in
             try await connection.query("SELECT pg_advisory_lock(\(advisoryLockKey))", logger: logger)
             do {
-                try await migrateLocked(connection, logger: logger)
+                try await migrateLocked(connection, logger: logger, upTo: target)
             } catch {
                 _ = try? await connection.query("SELECT pg_advisory_unlock(\(advisoryLockKey))", logger: logger)
                 throw error
@@ -41,7 +42,7 @@ enum PostgresMigrations {
         }
     }
 
-    private static func migrateLocked(_ connection: PostgresConnection, logger: Logger) async throws {
+    private static func migrateLocked(_ connection: PostgresConnection, logger: Logger, upTo target: Int) async throws {
         try await connection.query("""
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 version INTEGER PRIMARY KEY,
@@ -57,7 +58,7 @@ enum PostgresMigrations {
         guard current <= latestVersion else {
             throw NewerSchemaError(databaseVersion: current, knownVersion: latestVersion)
         }
-        for migration in migrations where migration.version > current {
+        for migration in migrations where migration.version > current && migration.version <= target {
             try await connection.withTransaction(logger: logger) { connection in
                 for statement in migration.statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
@@ -216,6 +217,76 @@ enum PostgresMigrations {
             "ALTER TABLE verifications ADD COLUMN country_code TEXT",
             "CREATE INDEX verifications_country ON verifications (country_code, created_at)",
         ]),
+        // Issue 25: the spending rollup (`SpendingRollup`), built from the history under a lock that holds
+        // writers off until the triggers exist, then kept by statement triggers in the transaction of every change
+        // to `transactions` (one grouped upsert per statement, however many rows it wrote). The partial index that
+        // summed the month's rows is read by nothing after this, so it goes.
+        Migration(version: 9, statements: [
+            "LOCK TABLE transactions IN SHARE ROW EXCLUSIVE MODE",
+            """
+            CREATE TABLE spending_days (
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                day BIGINT NOT NULL,
+                category TEXT NOT NULL,
+                currency TEXT NOT NULL,
+                amount_minor BIGINT NOT NULL,
+                PRIMARY KEY (user_id, day, category, currency)
+            )
+            """,
+            """
+            INSERT INTO spending_days (user_id, day, category, currency, amount_minor)
+                SELECT user_id, \(SpendingRollup.dayStart(of: "created_at")) AS day, category, currency,
+                    SUM(amount_minor)::BIGINT
+                FROM transactions WHERE amount_minor < 0
+                GROUP BY 1, 2, 3, 4
+            """,
+            // The sums are BIGINT: SUM's NUMERIC cast back, and `+`, raise on overflow. Rows go in key order, so
+            // two writers lock the rows they share in the same order.
+            """
+            CREATE FUNCTION spending_days_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP IN ('DELETE', 'UPDATE') THEN
+                    UPDATE spending_days AS kept SET amount_minor = kept.amount_minor - gone.amount_minor
+                    FROM (
+                        SELECT user_id, \(SpendingRollup.dayStart(of: "created_at")) AS day, category, currency,
+                            SUM(amount_minor)::BIGINT AS amount_minor
+                        FROM old_rows WHERE amount_minor < 0 GROUP BY 1, 2, 3, 4
+                    ) AS gone
+                    WHERE kept.user_id = gone.user_id AND kept.day = gone.day AND kept.category = gone.category
+                        AND kept.currency = gone.currency;
+                    -- Every debit is below zero, so a sum back at zero has no row left under it.
+                    DELETE FROM spending_days AS kept USING old_rows AS gone
+                    WHERE kept.amount_minor = 0 AND kept.user_id = gone.user_id
+                        AND kept.day = \(SpendingRollup.dayStart(of: "gone.created_at"))
+                        AND kept.category = gone.category AND kept.currency = gone.currency;
+                END IF;
+                IF TG_OP IN ('INSERT', 'UPDATE') THEN
+                    INSERT INTO spending_days (user_id, day, category, currency, amount_minor)
+                        SELECT user_id, \(SpendingRollup.dayStart(of: "created_at")) AS day, category, currency,
+                            SUM(amount_minor)::BIGINT
+                        FROM new_rows WHERE amount_minor < 0
+                        GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+                    ON CONFLICT (user_id, day, category, currency)
+                        DO UPDATE SET amount_minor = spending_days.amount_minor + excluded.amount_minor;
+                END IF;
+                RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE TRIGGER spending_days_insert AFTER INSERT ON transactions
+                REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION spending_days_apply()
+            """,
+            """
+            CREATE TRIGGER spending_days_delete AFTER DELETE ON transactions
+                REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION spending_days_apply()
+            """,
+            """
+            CREATE TRIGGER spending_days_update AFTER UPDATE ON transactions
+                REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+                FOR EACH STATEMENT EXECUTE FUNCTION spending_days_apply()
+            """,
+            "DROP INDEX transactions_user_spending",
         // Issue 25: the double-entry ledger (docs/decisions, "ledger"). Every user's balance becomes a wallet
         // account whose opening transfer from the system's opening account explains it.
         Migration(version: 10, statements: PostgresLedgerRepository.schema + [

@@ -82,12 +82,11 @@ struct PostgresTransactionRepository: TransactionRepository {
         }
     }
 
-    /// Summed over the partial index `transactions_user_spending`, whose INCLUDE columns allow an index-only scan.
+    /// Summed over the days of the rollup `spending_days` (`SpendingRollup`), a range of its primary key.
     func spending(userID: String, from start: Date, to end: Date) async throws -> [CategorySpendingRecord] {
         try await database.rows("""
-            SELECT category, currency, (-SUM(amount_minor))::BIGINT AS spent FROM transactions
-            WHERE user_id = \(userID) AND created_at >= \(start.millisecondsSince1970)
-                AND created_at < \(end.millisecondsSince1970) AND amount_minor < 0
+            SELECT category, currency, (-SUM(amount_minor))::BIGINT AS spent FROM spending_days
+            WHERE user_id = \(userID) AND day >= \(SpendingRollup.day(start)) AND day < \(SpendingRollup.day(end))
             GROUP BY category, currency ORDER BY spent DESC, category, currency
             """).map { row in
             let (category, currency, spent) = try row.decode((String, String, Int64).self)

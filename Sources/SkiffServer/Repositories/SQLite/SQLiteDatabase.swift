@@ -215,6 +215,64 @@ struct SQLiteDatabase: RepositoryStore {
                 CREATE INDEX verifications_country ON verifications(country_code, created_at);
                 """)
         }
+        migrator.registerMigration("v11-spending-rollup") { db in
+            // Issue 25: the spending rollup (`SpendingRollup`), built here from the history and kept from now on by
+            // triggers in the transaction of every change to `transactions`. The partial index that summed the
+            // month's rows is read by nothing after this, so it goes.
+            let day = { (row: String) in SpendingRollup.dayStart(of: "\(row).created_at") }
+            // SQLite's `+` turns an integer overflow into a REAL without a word: the sum is checked first, as
+            // SUM() checks its own.
+            let addChecked = """
+                amount_minor = CASE WHEN amount_minor < -9223372036854775808 - excluded.amount_minor
+                    THEN RAISE(ABORT, 'integer overflow') ELSE amount_minor + excluded.amount_minor END
+                """
+            let add = { (row: String) in """
+                INSERT INTO spending_days (user_id, day, category, currency, amount_minor)
+                    VALUES (\(row).user_id, \(day(row)), \(row).category, \(row).currency, \(row).amount_minor)
+                    ON CONFLICT (user_id, day, category, currency) DO UPDATE SET \(addChecked);
+                """
+            }
+            // Every debit is below zero, so a sum back at zero has no row left under it.
+            let remove = { (row: String) in """
+                UPDATE spending_days SET amount_minor = amount_minor - \(row).amount_minor
+                    WHERE user_id = \(row).user_id AND day = \(day(row)) AND category = \(row).category
+                        AND currency = \(row).currency;
+                DELETE FROM spending_days
+                    WHERE user_id = \(row).user_id AND day = \(day(row)) AND category = \(row).category
+                        AND currency = \(row).currency AND amount_minor = 0;
+                """
+            }
+            try db.execute(sql: """
+                CREATE TABLE spending_days (
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    day INTEGER NOT NULL,
+                    category TEXT NOT NULL,
+                    currency TEXT NOT NULL,
+                    amount_minor INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, day, category, currency)
+                ) WITHOUT ROWID;
+                INSERT INTO spending_days (user_id, day, category, currency, amount_minor)
+                    SELECT user_id, \(day("transactions")) AS day, category, currency, SUM(amount_minor)
+                    FROM transactions WHERE amount_minor < 0
+                    GROUP BY user_id, day, category, currency;
+                CREATE TRIGGER spending_days_insert AFTER INSERT ON transactions WHEN new.amount_minor < 0 BEGIN
+                    \(add("new"))
+                END;
+                CREATE TRIGGER spending_days_delete AFTER DELETE ON transactions WHEN old.amount_minor < 0 BEGIN
+                    \(remove("old"))
+                END;
+                CREATE TRIGGER spending_days_update_old
+                    AFTER UPDATE OF user_id, amount_minor, currency, category, created_at ON transactions
+                    WHEN old.amount_minor < 0 BEGIN
+                    \(remove("old"))
+                END;
+                CREATE TRIGGER spending_days_update_new
+                    AFTER UPDATE OF user_id, amount_minor, currency, category, created_at ON transactions
+                    WHEN new.amount_minor < 0 BEGIN
+                    \(add("new"))
+                END;
+                DROP INDEX transactions_user_spending;
+                """)
         migrator.registerMigration("v12-ledger") { db in
             // Issue 25: the double-entry ledger (docs/decisions, "ledger"). Every user's balance becomes a wallet
             // account whose opening transfer from the system's opening account explains it, so that from now on each

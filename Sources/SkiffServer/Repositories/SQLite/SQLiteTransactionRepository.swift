@@ -14,7 +14,7 @@ struct SQLiteTransactionRepository: TransactionRepository {
         let newestFirst = " ORDER BY created_at DESC, id DESC"
         guard let query, !query.isEmpty else {
             return try await fetch(
-                "SELECT * FROM transactions WHERE user_id = ?" + keyset + newestFirst + " LIMIT ?",
+                "SELECT \(Self.columns) FROM transactions WHERE user_id = ?" + keyset + newestFirst + " LIMIT ?",
                 [userID] + keysetArguments + [limit]
             )
         }
@@ -23,18 +23,19 @@ struct SQLiteTransactionRepository: TransactionRepository {
         let matches = " AND (merchant LIKE ? ESCAPE '\\' OR category LIKE ? ESCAPE '\\')"
         if TransactionSearch.isShort(query) {
             return try await fetch(
-                "SELECT * FROM (SELECT * FROM transactions WHERE user_id = ?" + newestFirst + " LIMIT ?) WHERE 1"
+                "SELECT \(Self.columns) FROM (SELECT * FROM transactions WHERE user_id = ?" + newestFirst + " LIMIT ?) WHERE 1"
                     + keyset + matches + newestFirst + " LIMIT ?",
                 [userID, TransactionSearch.shortQueryWindow] + keysetArguments + likeArguments + [limit]
             )
         }
-        let walk = "SELECT * FROM transactions WHERE user_id = ?" + keyset + matches + newestFirst + " LIMIT ?"
+        let walk = "SELECT \(Self.columns) FROM transactions WHERE user_id = ?" + keyset + matches + newestFirst + " LIMIT ?"
         let walkArguments: StatementArguments = [userID] + keysetArguments + likeArguments + [limit]
         let phrase = TransactionSearch.ftsPhrase(query)
         return try await pool.unsafeRead { db in
             let near = try Self.records(
                 db,
-                "SELECT * FROM (SELECT * FROM transactions WHERE user_id = ?" + keyset + newestFirst + " LIMIT ?) WHERE 1"
+                "SELECT \(Self.columns) FROM (SELECT * FROM transactions WHERE user_id = ?" + keyset + newestFirst
+                    + " LIMIT ?) WHERE 1"
                     + matches + newestFirst + " LIMIT ?",
                 [userID] + keysetArguments + [TransactionSearch.nearWalk] + likeArguments + [limit]
             )
@@ -48,7 +49,7 @@ struct SQLiteTransactionRepository: TransactionRepository {
             guard found <= TransactionSearch.sortedMatchesLimit else { return try Self.records(db, walk, walkArguments) }
             return try Self.records(
                 db,
-                "SELECT t.* FROM (SELECT rowid AS found FROM transactions_search WHERE transactions_search MATCH ?) AS m"
+                "SELECT \(Self.columns(of: "t")) FROM (SELECT rowid AS found FROM transactions_search WHERE transactions_search MATCH ?) AS m"
                     + " CROSS JOIN transactions AS t ON t.id = m.found WHERE t.user_id = ?"
                     + indexedKeyset
                     + " ORDER BY t.created_at DESC, t.id DESC LIMIT ?",
@@ -71,26 +72,39 @@ struct SQLiteTransactionRepository: TransactionRepository {
         try await pool.unsafeRead { db in try Self.records(db, sql, arguments) }
     }
 
-    private static func records(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [TransactionRecord] {
-        try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
-            TransactionRecord(
-                id: row["id"], userID: row["user_id"], amountMinor: row["amount_minor"], currency: row["currency"],
-                merchant: row["merchant"], category: row["category"], createdAt: row.date("created_at"),
-                transferID: row["transfer_id"], note: row["note"], reference: row["reference"]
-            )
-        }
+    /// What a page reads, in the order `records` takes it.
+    private static let columns = columns(of: nil)
+
+    private static func columns(of table: String?) -> String {
+        ["id", "user_id", "amount_minor", "currency", "merchant", "category", "created_at", "transfer_id", "note", "reference"]
+            .map { (table.map { $0 + "." } ?? "") + $0 }.joined(separator: ", ")
     }
 
-    /// Summed over the partial index `transactions_user_spending`, which covers every column it reads.
+    /// The rows of a query that selects `columns`, read in place by position: copying every row and finding each
+    /// column by name (GRDB lowercases the name on every lookup) were about 7 % of a page's CPU under load
+    /// (BENCHMARKS.md, issue 25).
+    private static func records(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [TransactionRecord] {
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+        var records: [TransactionRecord] = []
+        while let row = try rows.next() {
+            records.append(TransactionRecord(
+                id: row[0], userID: row[1], amountMinor: row[2], currency: row[3], merchant: row[4], category: row[5],
+                createdAt: Date(millisecondsSince1970: row[6]), transferID: row[7], note: row[8], reference: row[9]
+            ))
+        }
+        return records
+    }
+
+    /// Summed over the days of the rollup `spending_days` (`SpendingRollup`), a range of its primary key.
     func spending(userID: String, from start: Date, to end: Date) async throws -> [CategorySpendingRecord] {
         try await pool.unsafeRead { db in
             try Row.fetchAll(
                 db.cachedStatement(sql: """
-                    SELECT category, currency, -SUM(amount_minor) AS spent FROM transactions
-                    WHERE user_id = ? AND created_at >= ? AND created_at < ? AND amount_minor < 0
+                    SELECT category, currency, -SUM(amount_minor) AS spent FROM spending_days
+                    WHERE user_id = ? AND day >= ? AND day < ?
                     GROUP BY category, currency ORDER BY spent DESC, category, currency
                     """),
-                arguments: [userID, start.millisecondsSince1970, end.millisecondsSince1970]
+                arguments: [userID, SpendingRollup.day(start), SpendingRollup.day(end)]
             ).map { row in
                 CategorySpendingRecord(category: row["category"], currency: row["currency"], amountMinor: row["spent"])
             }

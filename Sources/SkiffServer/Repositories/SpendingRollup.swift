@@ -1,0 +1,23 @@
+import Foundation
+
+/// The spending rollup: the table `spending_days` holds, per user, UTC day, category and currency, the sum of the
+/// debits (`amount_minor < 0`) of `transactions`. Triggers on `transactions` keep it in the same database transaction
+/// as every insert, delete or update, whoever makes it; `TransactionRepository.spending` reads it. Both stores use
+/// the SQL here, so a day means the same on each.
+enum SpendingRollup {
+    /// One UTC day in milliseconds.
+    static let dayMilliseconds: Int64 = 86_400_000
+
+    /// SQL for the first millisecond of the UTC day holding the millisecond timestamp `column` (floored, so a
+    /// moment before 1970 falls in its own day too).
+    static func dayStart(of column: String) -> String {
+        "(\(column) - ((\(column) % \(dayMilliseconds)) + \(dayMilliseconds)) % \(dayMilliseconds))"
+    }
+
+    /// The rollup's day key for a bound of `spending`, which must be the first instant of a UTC day.
+    static func day(_ bound: Date) -> Int64 {
+        let milliseconds = bound.millisecondsSince1970
+        assert(milliseconds % dayMilliseconds == 0, "spending is kept per UTC day: \(bound) does not start one")
+        return milliseconds
+    }
+}

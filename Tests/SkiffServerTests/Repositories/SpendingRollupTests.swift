@@ -1,0 +1,234 @@
+import Foundation
+import GRDB
+import PostgresNIO
+import Testing
+@testable import SkiffServer
+
+/// The spending rollup (`SpendingRollup`) against a direct sum over `transactions`, on each store: after writes
+/// through every path that inserts (registration, the repository's bulk insert the seeders use, plain SQL as any
+/// other writer would), deletes and updates; its overflow; and its build from an existing history.
+@Suite("Spending rollup")
+struct SpendingRollupTests {
+    /// 2026-11-01T00:00:00Z.
+    static let november = Date(timeIntervalSince1970: 1_793_491_200)
+    static let day: TimeInterval = 86_400
+
+    /// UTC months from August 2026 to February 2027, as `SpendingMonth`s.
+    static let months = (0..<7).map { offset in
+        SpendingMonth(year: 2026 + (7 + offset) / 12, month: (7 + offset) % 12 + 1)
+    }
+
+    @Test("The rollup gives what a direct sum gives after inserts through every path, deletes and updates", arguments: TestStore.allCases)
+    func matchesDirectSum(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let repositories = store.repositories
+            // Registration: an opening debit one millisecond before a month starts.
+            try await createUser(repositories, id: "u1", opening: -2_500, at: Self.november.addingTimeInterval(-0.001))
+            try await createUser(repositories, id: "u2", opening: -1_000, at: Self.november)
+            // The repository's bulk insert, over several statements on PostgreSQL: every 7th a credit; three
+            // currencies, five categories; some on a month's first and last millisecond.
+            let categories = ["Coffee", "Groceries", "Travel", "Rent", "Books"]
+            let currencies = ["USD", "EUR", "JPY"]
+            let span = 150 * Self.day
+            let first = Self.november.addingTimeInterval(-75 * Self.day)
+            try await repositories.transactions.insert(userID: "u1", count: 12_001) { index in
+                let edge: Date? = switch index % 1_000 {
+                case 1: Self.months[index / 1_000 % Self.months.count].start
+                case 2: Self.months[index / 1_000 % Self.months.count].end.addingTimeInterval(-0.001)
+                default: nil
+                }
+                return NewTransaction(
+                    amountMinor: index % 7 == 0 ? 10_000 : -Int64(index % 997 + 1), currency: currencies[index % 3],
+                    merchant: "Shop \(index % 11)", category: categories[index % 5],
+                    createdAt: edge ?? first.addingTimeInterval(span * Double(index) / 12_001)
+                )
+            }
+            try await repositories.transactions.insert(userID: "u2", count: 500) { index in
+                NewTransaction(
+                    amountMinor: -Int64(index + 1), currency: "USD", merchant: "Corner", category: "Coffee",
+                    createdAt: Self.november.addingTimeInterval(Double(index) * 3_600)
+                )
+            }
+            // The seeders' transactions.
+            try await DemoData.insertTransactions(
+                repositories: repositories, userID: "u1", count: 2_000, endingAt: Self.november.addingTimeInterval(40 * Self.day),
+                span: 120 * Self.day, currency: "USD", seed: 25
+            )
+            // Plain SQL, as a writer that knows nothing of the rollup: several rows in one statement.
+            let midnight = Self.months[4].start.millisecondsSince1970
+            try await store.execute("""
+                INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at) VALUES
+                    ('u1', -4000, 'EUR', 'Ledger', 'Transfers', \(midnight)),
+                    ('u1', -6000, 'EUR', 'Ledger', 'Transfers', \(midnight - 1)),
+                    ('u1', 9000, 'EUR', 'Ledger', 'Transfers', \(midnight)),
+                    ('u2', -7, 'USD', 'Ledger', 'Transfers', \(midnight))
+                """)
+            let spent = try await store.strings("SELECT COUNT(*) || '' FROM spending_days WHERE user_id = 'u1'")
+            #expect(Int(spent.first ?? "") ?? 0 > 1_000)
+            try await expectMatches(store)
+
+            try await store.execute("DELETE FROM transactions WHERE user_id = 'u1' AND id % 3 = 0")
+            try await store.execute("DELETE FROM transactions WHERE user_id = 'u1' AND category = 'Rent' AND currency = 'JPY'")
+            try await expectMatches(store)
+
+            try await store.execute("""
+                UPDATE transactions SET category = 'Moved', amount_minor = amount_minor - 1 WHERE user_id = 'u1' AND id % 5 = 0
+                """)
+            try await store.execute("""
+                UPDATE transactions SET created_at = created_at + \(20 * SpendingRollup.dayMilliseconds)
+                WHERE user_id = 'u1' AND id % 4 = 1
+                """)
+            try await store.execute("UPDATE transactions SET merchant = 'Renamed' WHERE user_id = 'u1' AND id % 6 = 2")
+            try await expectMatches(store)
+            // Sums back at zero leave no row; a deleted user leaves none at all.
+            #expect(try await store.strings("SELECT COUNT(*) || '' FROM spending_days WHERE amount_minor >= 0") == ["0"])
+            try await store.execute("DELETE FROM users WHERE id = 'u2'")
+            #expect(try await store.strings("SELECT COUNT(*) || '' FROM spending_days WHERE user_id = 'u2'") == ["0"])
+            #expect(try await repositories.transactions.spending(userID: "u2", from: Self.november, to: Self.months[4].end).isEmpty)
+            try await expectMatches(store)
+        }
+    }
+
+    @Test("A day's sum that would overflow 64 bits fails the insert and leaves everything as it was", arguments: TestStore.allCases)
+    func overflow(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let repositories = store.repositories
+            try await createUser(repositories, id: "u1", opening: 100, at: Self.november)
+            let half = Int64.min / 2
+            try await repositories.transactions.insert(userID: "u1", count: 2) { _ in
+                NewTransaction(amountMinor: half, currency: "USD", merchant: "M", category: "Big", createdAt: Self.november)
+            }
+            // Two halves make exactly Int64.min: the day's sum fits, and one unit more does not.
+            #expect(try await store.strings("SELECT amount_minor || '' FROM spending_days") == ["\(Int64.min)"])
+            await #expect(throws: (any Error).self) {
+                try await repositories.transactions.insert(userID: "u1", count: 1) { _ in
+                    NewTransaction(amountMinor: -1, currency: "USD", merchant: "M", category: "Big", createdAt: Self.november)
+                }
+            }
+            await #expect(throws: (any Error).self) {
+                try await store.execute("""
+                    INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at)
+                    VALUES ('u1', -1, 'USD', 'M', 'Big', \(Self.november.millisecondsSince1970 + 5))
+                    """)
+            }
+            #expect(try await store.strings("SELECT COUNT(*) || '' FROM transactions WHERE category = 'Big'") == ["2"])
+            #expect(try await store.strings("SELECT amount_minor || '' FROM spending_days") == ["\(Int64.min)"])
+        }
+    }
+
+    @Test("The migration builds the rollup from the history already there", arguments: TestStore.allCases)
+    func builtFromHistory(store: TestStore) async throws {
+        let rows = (0..<3_000).map { index in
+            "('u1', \(index % 9 == 0 ? 500 : -(index % 313 + 1)), '\(["USD", "EUR"][index % 2])', 'Shop', "
+                + "'\(["Coffee", "Books", "Travel"][index % 3])', "
+                + "\(Self.november.millisecondsSince1970 - 40 * SpendingRollup.dayMilliseconds + Int64(index) * 2_345_678))"
+        }
+        let history = [
+            """
+            INSERT INTO users (id, phone, country_code, national_number, full_name, password_hash, balance_minor, currency,
+                created_at) VALUES ('u1', '+12025550100', '1', '2025550100', 'Sam Carter', 'hash', 0, 'USD', 0)
+            """,
+            "INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at) VALUES "
+                + rows.joined(separator: ", "),
+        ]
+        switch store {
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-rollup-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let path = directory.appendingPathComponent("skiff.sqlite").path
+            #expect(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]))
+            do {
+                let pool = try DatabasePool(path: path)
+                try SQLiteDatabase.migrator.migrate(pool, upTo: "v10-code-country")
+                try await pool.write { db in for statement in history { try db.execute(sql: statement) } }
+            }
+            let migrated = try SQLiteDatabase(path: path)
+            try await expectMatches(migrated, users: ["u1"])
+        case .postgres:
+            try await TestPostgres.withFreshDatabase { url in
+                try await TestPostgres.withAdmin(url) { client in
+                    try await PostgresMigrations.migrate(client, logger: TestStore.logger, upTo: 8)
+                    for statement in history { _ = try await client.query(PostgresQuery(unsafeSQL: statement)) }
+                }
+                let migrated = try await openRepositoryStore(.postgres(url: url), logger: TestStore.logger)
+                do {
+                    try await expectMatches(migrated, users: ["u1"])
+                } catch {
+                    await migrated.close()
+                    throw error
+                }
+                await migrated.close()
+            }
+        }
+    }
+
+    /// `spending` against the sum straight over `transactions`, for every month in the data, the same days of
+    /// the month before, and a few days around each month's edges.
+    private func expectMatches(
+        _ store: any RepositoryStore, users: [String] = ["u1", "u2"], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        var ranges: [(Date, Date)] = Self.months.map { ($0.start, $0.end) }
+        for month in Self.months {
+            ranges.append((month.previous.start, month.previous.start.addingTimeInterval(10 * Self.day)))
+            ranges.append((month.start.addingTimeInterval(-2 * Self.day), month.start.addingTimeInterval(Self.day)))
+            ranges.append((month.start, month.start.addingTimeInterval(Self.day)))
+        }
+        ranges.append((Self.months[0].start, Self.months[6].end))
+        var compared = 0
+        for user in users {
+            for (start, end) in ranges {
+                let rolledUp = try await store.repositories.transactions.spending(userID: user, from: start, to: end)
+                    .map { "\($0.category)|\($0.currency)|\($0.amountMinor)" }
+                let direct = try await store.strings("""
+                    SELECT category || '|' || currency || '|' || spent FROM (
+                        SELECT category, currency, -SUM(amount_minor) AS spent FROM transactions
+                        WHERE user_id = '\(user)' AND created_at >= \(start.millisecondsSince1970)
+                            AND created_at < \(end.millisecondsSince1970) AND amount_minor < 0
+                        GROUP BY category, currency
+                    ) AS sums ORDER BY spent DESC, category, currency
+                    """)
+                #expect(rolledUp == direct, "\(user) from \(start) to \(end)", sourceLocation: sourceLocation)
+                compared += direct.count
+            }
+        }
+        #expect(compared > 0, sourceLocation: sourceLocation)
+    }
+
+    private func createUser(_ repositories: Repositories, id: String, opening: Int64, at date: Date) async throws {
+        try await repositories.accounts.create(NewAccount(
+            user: UserRecord(
+                id: id, phone: "+1202555010\(id.suffix(1))", countryCode: "1", nationalNumber: "202555010\(id.suffix(1))",
+                fullName: "Sam Carter", passwordHash: "hash", balanceMinor: opening, currency: "USD", createdAt: date
+            ),
+            issuedCard: CardRecord(
+                id: "issued-\(id)", userID: id, kind: .issued, brand: "visa", last4: "4242", expiryMonth: 12,
+                expiryYear: 2030, holderName: "Sam Carter", status: .inactive, fingerprint: "issued-\(id)", createdAt: date
+            ),
+            openingTransaction: NewTransaction(
+                amountMinor: opening, currency: "USD", merchant: "Skiff", category: "Opening balance", createdAt: date
+            ),
+            welcome: NotificationRecord(id: "welcome-\(id)", userID: id, title: "Welcome", body: "Hi", createdAt: date, readAt: nil)
+        ))
+    }
+}
+
+extension RepositoryStore {
+    /// Runs `sql` as it is, as a writer that goes around the repositories would.
+    func execute(_ sql: String) async throws {
+        switch self {
+        case let sqlite as SQLiteDatabase: try await sqlite.pool.write { db in try db.execute(sql: sql) }
+        case let postgres as SkiffServer.PostgresDatabase: _ = try await postgres.rows(PostgresQuery(unsafeSQL: sql))
+        default: throw TestFailure("no raw SQL for \(type(of: self))")
+        }
+    }
+
+    /// The first column of each row of `sql`, as text.
+    func strings(_ sql: String) async throws -> [String] {
+        switch self {
+        case let sqlite as SQLiteDatabase: return try await sqlite.pool.read { db in try String.fetchAll(db, sql: sql) }
+        case let postgres as SkiffServer.PostgresDatabase: return try await postgres.rows(PostgresQuery(unsafeSQL: sql)).map { try $0.decode(String.self) }
+        default: throw TestFailure("no raw SQL for \(type(of: self))")
+        }
+    }
+}
