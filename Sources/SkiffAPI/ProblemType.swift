@@ -29,6 +29,9 @@ package enum ProblemType: String, CaseIterable, Sendable {
     case insufficientFunds = "insufficient-funds"
     case transferLimit = "transfer-limit"
     case stepUpRequired = "step-up-required"
+    case cardDeclined = "card-declined"
+    case cardNotUsable = "card-not-usable"
+    case cardNetworkUnavailable = "card-network-unavailable"
     case `internal`
     /// An HTTP error the web framework raised itself; its URI carries the status (`http-<status>`).
     case http

@@ -70,6 +70,7 @@ struct SkiffServerComponents: Sendable {
     let sessions: SessionService
     let auth: AuthService
     let cards: CardService
+    let topUps: TopUpService
     let authRequests: AuthRequestBuckets
 
     init(_ configuration: SkiffServerConfiguration) async throws {
@@ -98,6 +99,10 @@ struct SkiffServerComponents: Sendable {
         cards = CardService(
             cards: repositories.cards, accounts: repositories.accounts, notifications: repositories.notifications,
             codes: codes, key: key, clock: clock, logger: logger
+        )
+        topUps = TopUpService(
+            accounts: repositories.accounts, cards: repositories.cards, topUps: repositories.topUps, codes: codes,
+            network: configuration.cardNetwork ?? SimulatedCardNetwork(), clock: clock, limits: limits, logger: logger
         )
         do {
             // The rule of `checkExposure`, for a database that got the demo account elsewhere (`seed-demo`, the app's
@@ -146,6 +151,7 @@ struct SkiffServerComponents: Sendable {
                 accounts: repositories.accounts, ledger: repositories.ledger, rateWindows: repositories.rateWindows,
                 clock: configuration.clock, limits: configuration.limits, logger: configuration.logger
             ),
+            topUps: topUps,
             repositories: repositories, clock: configuration.clock
         )
         try handler.registerHandlers(

@@ -131,6 +131,28 @@ extension Problem {
         detail: "Amounts above the step-up amount need a fresh proof of the password (POST /v1/session/step-up), sent as stepUpToken once."
     )
 
+    /// 402: the card's issuer declined a top-up; `reason` says why in words.
+    static func cardDeclined(_ reason: String) -> Problem {
+        Problem(
+            status: HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required"), kind: .cardDeclined,
+            title: "The card was declined.", detail: reason, errors: [FieldError(field: "cardId", message: reason)]
+        )
+    }
+
+    /// 422: the card exists and is the caller's, but money cannot come from it (frozen, expired, the Skiff card).
+    static func cardNotUsable(_ message: String) -> Problem {
+        Problem(
+            status: .unprocessableContent, kind: .cardNotUsable, title: "This card cannot be used to top up.",
+            detail: message, errors: [FieldError(field: "cardId", message: message)]
+        )
+    }
+
+    /// 503: the card network did not answer in time. Nothing was written; the same request may be sent again.
+    static let cardNetworkUnavailable = Problem(
+        status: .serviceUnavailable, kind: .cardNetworkUnavailable, title: "The card network did not answer.",
+        detail: "Nothing was added. Send the same request again, with the same Idempotency-Key, in a moment."
+    )
+
     static let noRecipient = Problem(
         status: .notFound, kind: .notFound, title: "Nobody has this number.",
         detail: "No Skiff account has this phone number.",

@@ -37,6 +37,9 @@ public struct SkiffServerConfiguration: Sendable {
     var codeSender: (any CodeSender)?
     /// The rules for sessions, codes, throttling and idempotency.
     public var limits: SkiffServerLimits
+    /// The card network top-ups are authorized through; nil uses a `SimulatedCardNetwork` (150 ms, Stripe's test
+    /// cards), the only one Skiff has. A real processor's adapter would be set here.
+    var cardNetwork: (any CardNetwork)?
     /// Proxies (IP addresses) whose `X-Forwarded-For` names the client; none by default, so the direct peer is the
     /// client (`ClientAddress`). Entries that are not IP addresses are ignored; `skiff-server` refuses them.
     public var trustedProxies: [String] = []

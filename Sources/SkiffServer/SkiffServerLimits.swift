@@ -34,6 +34,8 @@ public struct SkiffServerLimits: Sendable {
     public var transferMaxMinor: Int64 = 200_000
     /// The most one wallet may send in transfers in a UTC day, in minor units ($5,000.00); the operator's to set.
     public var dailyTransferLimitMinor: Int64 = 500_000
+    /// The most one top-up may add from a card, in minor units ($10,000.00).
+    public var topUpMaxMinor: Int64 = 1_000_000
     /// How long a step-up proof of the password is good for (5 min), for one transfer.
     var stepUpLifetime: TimeInterval = 5 * 60
     /// Recipient lookups one user may make in any `recipientLookupWindow`: lookups reveal who has an account.

@@ -108,8 +108,8 @@ struct OpenAPIOperationsTests {
         #expect(SkiffContract.unauthenticatedOperationIDs.contains("login"))
         #expect(!SkiffContract.unauthenticatedOperationIDs.contains("getMe"))
         #expect(SkiffContract.operationIDsAllowedWhileLocked == ["unlockSession", "lockSession", "logout"])
-        #expect(SkiffContract.idempotentOperationIDs == ["register", "addCard", "sendTransfer"])
-        #expect(SkiffContract.ledgerIdempotentOperationIDs == ["sendTransfer"])
+        #expect(SkiffContract.idempotentOperationIDs == ["register", "addCard", "sendTransfer", "createTopUp"])
+        #expect(SkiffContract.ledgerIdempotentOperationIDs == ["sendTransfer", "createTopUp"])
         #expect(SkiffContract.replayableOperationIDs == ["verifyRegistration", "resetPassword"])
     }
 }

@@ -8,6 +8,7 @@ struct SkiffAPIHandler: APIProtocol {
     let auth: AuthService
     let cardService: CardService
     let transfers: TransferService
+    let topUps: TopUpService
     let repositories: Repositories
     let clock: any ServerClock
 }

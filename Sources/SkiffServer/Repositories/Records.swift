@@ -44,7 +44,7 @@ struct VerificationRecord: Sendable, Equatable {
     var codeHash: String
     /// The account the code acts on; nil for a registration, or a reset asked for an unknown number.
     var userID: String?
-    /// The card a card-activation code is for.
+    /// The card a card-activation code is for; the top-up a top-up code confirms.
     var subject: String?
     /// Registration details (name, password hash) kept until the code is confirmed.
     var payload: Data?
@@ -94,6 +94,7 @@ extension CodePurpose {
         switch self {
         case .registration, .passwordReset: [.registration, .passwordReset]
         case .cardActivation: [.cardActivation]
+        case .topUp: [.topUp]
         }
     }
 }

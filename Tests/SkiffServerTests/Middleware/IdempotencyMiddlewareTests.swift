@@ -217,9 +217,9 @@ struct IdempotencyMiddlewareTests {
     @Test("Every operation whose contract takes an Idempotency-Key has it checked by the middleware; a required one must send it")
     func contractMarksIdempotency() async throws {
         let marked = SkiffContract.operations.filter { $0.idempotencyKey != nil }
-        #expect(Set(marked.map(\.id)) == ["register", "addCard", "verifyRegistration", "resetPassword", "sendTransfer"])
-        #expect(SkiffContract.idempotentOperationIDs == ["register", "addCard", "sendTransfer"])
-        #expect(SkiffContract.ledgerIdempotentOperationIDs == ["sendTransfer"])
+        #expect(Set(marked.map(\.id)) == ["register", "addCard", "verifyRegistration", "resetPassword", "sendTransfer", "createTopUp"])
+        #expect(SkiffContract.idempotentOperationIDs == ["register", "addCard", "sendTransfer", "createTopUp"])
+        #expect(SkiffContract.ledgerIdempotentOperationIDs == ["sendTransfer", "createTopUp"])
         let refusal: Problem
         do {
             _ = try IdempotencyMiddleware.validated("a b")

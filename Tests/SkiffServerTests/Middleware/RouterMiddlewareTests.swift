@@ -181,6 +181,12 @@ struct RouterMiddlewareTests {
                     idempotencyKey: "t-1"
                 ),
                 "getTransfer": try await client.send(.get, "/v1/transfers/nothing", token: token),
+                "createTopUp": try await client.send(
+                    .post, "/v1/topups", json: ["cardId": "nothing", "amountMinor": 100, "currency": "USD"], token: token,
+                    idempotencyKey: "u-1"
+                ),
+                "getTopUp": try await client.send(.get, "/v1/topups/nothing", token: token),
+                "confirmTopUp": try await client.send(.post, "/v1/topups/nothing/confirm", json: ["code": "123456"], token: token),
                 "stepUp": try await client.send(.post, "/v1/session/step-up", json: ["password": "sail-away-2026"], token: token),
                 "lockSession": try await client.send(.post, "/v1/session/lock", token: token),
                 "unlockSession": try await client.send(.post, "/v1/session/unlock", json: ["password": "sail-away-2026"], token: token),

@@ -46,6 +46,7 @@ final class PostgresDatabase: RepositoryStore {
             notifications: PostgresNotificationRepository(database: self),
             idempotency: PostgresIdempotencyRepository(database: self),
             ledger: PostgresLedgerRepository(database: self),
+            topUps: PostgresTopUpRepository(database: self),
             rateWindows: PostgresRateWindowRepository(database: self)
         )
     }

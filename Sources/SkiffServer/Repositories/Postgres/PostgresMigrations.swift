@@ -320,5 +320,7 @@ enum PostgresMigrations {
             "ALTER TABLE users DROP COLUMN balance_minor",
             "ALTER TABLE transactions ADD COLUMN transfer_id TEXT, ADD COLUMN note TEXT, ADD COLUMN reference TEXT",
         ]),
+        // Issue 25: top-ups from added cards, each kept with its Idempotency-Key (docs/decisions, "top-ups").
+        Migration(version: 11, statements: PostgresTopUpRepository.schema),
     ]
 }

@@ -42,6 +42,7 @@ struct SQLiteDatabase: RepositoryStore {
             notifications: SQLiteNotificationRepository(pool: pool),
             idempotency: SQLiteIdempotencyRepository(pool: pool),
             ledger: SQLiteLedgerRepository(pool: pool),
+            topUps: SQLiteTopUpRepository(pool: pool),
             rateWindows: SQLiteRateWindowRepository(pool: pool)
         )
     }
@@ -301,6 +302,10 @@ struct SQLiteDatabase: RepositoryStore {
                 ALTER TABLE transactions ADD COLUMN note TEXT;
                 ALTER TABLE transactions ADD COLUMN reference TEXT;
                 """, arguments: [now])
+        }
+        migrator.registerMigration("v13-topups") { db in
+            // Issue 25: top-ups from added cards, each kept with its Idempotency-Key (docs/decisions, "top-ups").
+            try db.execute(sql: SQLiteTopUpRepository.schema)
         }
         return migrator
     }
