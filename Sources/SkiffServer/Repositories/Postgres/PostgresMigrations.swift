@@ -287,6 +287,7 @@ enum PostgresMigrations {
                 FOR EACH STATEMENT EXECUTE FUNCTION spending_days_apply()
             """,
             "DROP INDEX transactions_user_spending",
+        ]),
         // Issue 25: the double-entry ledger (docs/decisions, "ledger"). Every user's balance becomes a wallet
         // account whose opening transfer from the system's opening account explains it.
         Migration(version: 10, statements: PostgresLedgerRepository.schema + [

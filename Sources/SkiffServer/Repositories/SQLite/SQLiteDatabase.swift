@@ -274,6 +274,7 @@ struct SQLiteDatabase: RepositoryStore {
                 END;
                 DROP INDEX transactions_user_spending;
                 """)
+        }
         migrator.registerMigration("v12-ledger") { db in
             // Issue 25: the double-entry ledger (docs/decisions, "ledger"). Every user's balance becomes a wallet
             // account whose opening transfer from the system's opening account explains it, so that from now on each
