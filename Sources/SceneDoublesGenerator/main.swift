@@ -223,7 +223,8 @@ func declarations(in file: String) throws -> (protocols: [ProtocolDeclaration], 
         var started = false
         scan: for lineIndex in index..<lines.count {
             var characters = lines[lineIndex][...]
-            if lineIndex == index, let open = characters.firstIndex(of: "{") { characters = characters[open...] }
+            // The body opens at the header's first brace, which may stand on a later line (a `where` clause).
+            if !started, let open = characters.firstIndex(of: "{") { characters = characters[open...] }
             else if !started { continue }
             for character in characters {
                 if character == "{" { depth += 1; if !started { started = true; bodyLine = lineIndex; continue } }

@@ -23,7 +23,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return problem
         case let serverError as ServerError:
             if let problem = serverError.underlyingError as? Problem { return problem }
-            if serverError.operationInput == nil {
+            // Before the input exists the runtime refuses what does not match the contract (its own errors, or the
+            // decoder's); anything else there was thrown by a middleware (a database gone away mid-restart): a 500,
+            // which a client retries, not a 400, which it would take as final.
+            if serverError.operationInput == nil, Self.isRequestError(serverError.underlyingError) {
                 return Self.requestProblem(serverError)
             }
             logger.error("operation failed", metadata: [
@@ -40,6 +43,11 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             logger.error("request failed", metadata: ["path": "\(path)", "error": "\(String(reflecting: type(of: error)))"])
             return .internalError
         }
+    }
+
+    /// True for the errors the OpenAPI runtime raises for a request that does not match the contract.
+    static func isRequestError(_ error: any Error) -> Bool {
+        error is DecodingError || String(reflecting: type(of: error)).hasPrefix("OpenAPIRuntime.")
     }
 
     /// A request that does not match the contract: missing header, wrong content type, malformed JSON…
