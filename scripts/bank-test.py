@@ -118,12 +118,12 @@ class Instance:
         with open(log_path, "wb") as output:
             self.process = subprocess.Popen(
                 [self.binary, "serve", "--port", "0", "--bcrypt-cost", "10", "--trusted-proxy", "127.0.0.1",
-                 "--log-level", "notice", *common_args(self.store, self.folder)],
+                 *common_args(self.store, self.folder)],
                 stdin=subprocess.DEVNULL, stdout=output, stderr=output, env=server_environment())
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             with open(log_path, "r", errors="replace") as text:
-                found = re.search(r"skiff-server listening.*port=(\d+)", text.read())
+                found = re.search(r"^.*port=(\d+).*skiff-server listening", text.read(), re.MULTILINE)
             if found:
                 self.port = int(found.group(1))
                 return
@@ -227,8 +227,10 @@ class Run:
         self.snapshots = 0
         self.ledger_checks = 0
         self.me_rounds = 0
+        self.crashes = 0
         self.stop_at = None
         self.stopping = threading.Event()
+        self.fault_lock = threading.Lock()   # one kill, restart or revival of an instance at a time
 
     def violation(self, what):
         with self.lock:
@@ -260,8 +262,11 @@ class Run:
                 thread.start()
             for thread in batch:
                 thread.join()
+        self.phones = phones
+
+    def log_in(self):
         client = Client("10.9.0.1")
-        for index, phone in enumerate(phones):
+        for index, phone in enumerate(self.phones):
             address = f"10.8.{index // 250}.{index % 250 + 1}"
             status, payload, _ = Client(address).request(
                 self.instances[0].port, "POST", "/v1/auth/login",
@@ -363,7 +368,8 @@ class Run:
     def replay(self, client, rng, earlier, another_body):
         """Sends an acknowledged request again with its key: the same transfer, or 422 for another body."""
         key, (transfer_id, payer, payee, amount) = earlier
-        body = {"recipientId": self.users[payee]["id"], "amountMinor": amount + (1 if another_body else 0),
+        other = amount - 1 if amount > 1 else amount + 1
+        body = {"recipientId": self.users[payee]["id"], "amountMinor": other if another_body else amount,
                 "currency": "USD"}
         answer = self.send(client, rng, payer, body, key)
         if answer is None:
@@ -386,6 +392,7 @@ class Run:
         expected_sum = OPENING_MINOR * len(self.users)
         next_check = time.monotonic() + 5
         while not self.stopping.wait(1.0):
+            self.revive()
             try:
                 wallets, negative, everything = self.store.snapshot()
             except Exception:
@@ -413,6 +420,16 @@ class Run:
             if time.monotonic() >= next_check:
                 next_check = time.monotonic() + 10
                 self.ledger_check(during_run=True)
+
+    def revive(self):
+        """Starts again an instance that stopped by itself (not killed by `chaos`): counted, and said."""
+        with self.fault_lock:
+            for instance in self.instances:
+                if instance.port and instance.process.poll() is not None:
+                    log(f"{instance.name} exited by itself ({instance.process.returncode}); starting it again")
+                    with self.lock:
+                        self.crashes += 1
+                    instance.start()
 
     def ledger_check(self, during_run=False):
         out = subprocess.run([self.options.binary, "ledger-check", "--log-level", "error",
@@ -446,12 +463,13 @@ class Run:
             if kind == "kill":
                 instance = self.instances[victim % len(self.instances)]
                 victim += 1
-                instance.kill()
-                with self.lock:
-                    self.kills += 1
-                log(f"SIGKILLed {instance.name}")
-                time.sleep(rng.uniform(0.2, 1.5))
-                instance.start()
+                with self.fault_lock:
+                    instance.kill()
+                    with self.lock:
+                        self.kills += 1
+                    log(f"SIGKILLed {instance.name}")
+                    time.sleep(rng.uniform(0.2, 1.5))
+                    instance.start()
                 log(f"{instance.name} restarted on port {instance.port}")
             else:
                 began = time.monotonic()
@@ -480,12 +498,19 @@ class Run:
         self.ledger_check()
 
         # Every acknowledged transfer, once: to its payer, as made; one row; one line on each side.
-        for key, (transfer_id, payer, payee, amount) in self.acked.items():
-            status, payload, _ = client.request(port, "GET", f"/v1/transfers/{transfer_id}",
-                                                token=self.users[payer]["token"])
-            if status != 200 or payload.get("amountMinor") != amount \
-                    or payload["counterparty"]["recipientId"] != self.users[payee]["id"]:
-                self.violation(f"GET /v1/transfers/{transfer_id}: {status} {payload}")
+        def read_back(part):
+            reader = Client(f"10.5.1.{part + 1}")
+            for transfer_id, payer, payee, amount in list(self.acked.values())[part::8]:
+                status, payload, _ = reader.request(port, "GET", f"/v1/transfers/{transfer_id}",
+                                                    token=self.users[payer]["token"])
+                if status != 200 or payload.get("amountMinor") != amount \
+                        or payload["counterparty"]["recipientId"] != self.users[payee]["id"]:
+                    self.violation(f"GET /v1/transfers/{transfer_id}: {status} {payload}")
+        readers = [threading.Thread(target=read_back, args=(part,)) for part in range(8)]
+        for reader in readers:
+            reader.start()
+        for reader in readers:
+            reader.join()
         rows = self.store.query("SELECT id, idempotency_key FROM transfers WHERE kind = 'transfer'")
         stored = {row[0]: row[1] for row in rows}
         if len(rows) != len(stored):
@@ -541,7 +566,7 @@ class Run:
         chaos.join()
         monitor.join()
         for instance in self.instances:
-            if instance.port is None:
+            if instance.port is None or instance.process.poll() is not None:
                 instance.start()
         self.final_checks()
         return elapsed
@@ -565,6 +590,7 @@ def run_store(options, kind):
         run.seed(options.binary)
         for instance in instances:
             instance.start()
+        run.log_in()
         elapsed = run.go()
         total = sum(run.answers.values())
         made = len(run.acked)
@@ -575,7 +601,7 @@ def run_store(options, kind):
             "answers": dict(sorted(run.answers.items())), "lost_answers_retried": run.lost_answers,
             "retried_requests": run.retries, "replays_checked": run.replays_checked, "kills": run.kills,
             "database_restarts": run.database_restarts, "snapshots_checked": run.snapshots,
-            "ledger_checks": run.ledger_checks, "me_rounds_checked": run.me_rounds, "unresolved": run.unresolved,
+            "ledger_checks": run.ledger_checks, "me_rounds_checked": run.me_rounds, "unresolved": run.unresolved, "instances_exited_by_themselves": run.crashes,
             "violations": len(run.violations),
         }
         print("BANK-RESULT " + json.dumps(summary), flush=True)
@@ -584,6 +610,9 @@ def run_store(options, kind):
         if run.kills < options.kills:
             run.violations.append(f"{run.kills} kills of {options.kills}")
         return run.violations
+    except BaseException:
+        run.violations.append("the run stopped on an error")
+        raise
     finally:
         for instance in instances:
             instance.stop()
