@@ -228,6 +228,7 @@ class Run:
         self.ledger_checks = 0
         self.me_rounds = 0
         self.crashes = 0
+        self.failures_as_400 = 0
         self.stop_at = None
         self.stopping = threading.Event()
         self.fault_lock = threading.Lock()   # one kill, restart or revival of an instance at a time
@@ -294,6 +295,11 @@ class Run:
                     body=payload_bytes, key=key)
             except Lost:
                 status, payload, replayed = None, None, None
+            if status == 400 and "threw an error" in str((payload or {}).get("detail", "")):
+                # A middleware's failure (its database read) answered as 400: nothing ran; counted and retried.
+                with self.lock:
+                    self.failures_as_400 += 1
+                status = None
             if status is not None and (status == 201 or (400 <= status < 500 and status != 409)):
                 if attempts > 1:
                     with self.lock:
@@ -602,6 +608,7 @@ def run_store(options, kind):
             "retried_requests": run.retries, "replays_checked": run.replays_checked, "kills": run.kills,
             "database_restarts": run.database_restarts, "snapshots_checked": run.snapshots,
             "ledger_checks": run.ledger_checks, "me_rounds_checked": run.me_rounds, "unresolved": run.unresolved, "instances_exited_by_themselves": run.crashes,
+            "middleware_failures_answered_400": run.failures_as_400,
             "violations": len(run.violations),
         }
         print("BANK-RESULT " + json.dumps(summary), flush=True)
