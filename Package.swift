@@ -66,6 +66,7 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", exact: "1.19.7"),
         .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
     targets: [
         // MARK: Terminal kit
@@ -176,6 +177,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(

@@ -10,7 +10,7 @@ struct SkiffServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "skiff-server",
         abstract: "The Skiff backend: a JSON API over SQLite, or over PostgreSQL for several instances.",
-        subcommands: [Serve.self, SeedDemo.self, Seed.self, SeedUsers.self],
+        subcommands: [Serve.self, SeedDemo.self, Seed.self, SeedUsers.self, LedgerCheckCommand.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -255,5 +255,25 @@ struct Seed: AsyncParsableCommand {
         if let generated = summary.generatedPassword {
             print("Its password (generated, shown only now): \(generated)")
         }
+    }
+}
+
+struct LedgerCheckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ledger-check",
+        abstract: "Checks the ledger's invariants in one snapshot; exits 1 when one is broken.",
+        discussion: "Prints one line: the sum of every account's balance (0), the accounts whose balance is not the sum "
+            + "of their postings, the transfers whose postings do not balance, and the wallets below zero (all 0). "
+            + "A running server may use the database meanwhile."
+    )
+
+    @OptionGroup var storage: StorageOptions
+
+    func run() async throws {
+        var logger = Logger(label: "skiff-server")
+        logger.logLevel = Logger.Level(rawValue: storage.logLevel) ?? .info
+        let check = try await LedgerCheck.read(storage.databaseLocation, logger: logger)
+        print(check)
+        if !check.isClean { throw ExitCode(1) }
     }
 }
