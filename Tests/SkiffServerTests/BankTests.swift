@@ -23,7 +23,7 @@ struct BankTests {
 /// The run: `users` seeded accounts, `clients` concurrent senders for `duration`, one kill in the middle.
 struct Bank {
     static let users = 4
-    static let clients = 8
+    static let clients = 4
     static let duration = Duration.seconds(6)
     static let opening: Int64 = 100_000
 

@@ -53,7 +53,7 @@ struct ConnectionTimeoutTests {
 
     @Test("A kept-alive connection with nothing more to ask is closed after the idle timeout")
     func idleConnectionClosed() async throws {
-        try await Self.withInstance(limits: { $0.connectionIdleTimeout = 1 }) { instance in
+        try await Self.withInstance(limits: { $0.connectionIdleTimeout = 3 }) { instance in
             let idle = try await RawConnection.open(5, to: instance.port, sending: "GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(await RawConnection.closedWithin(.seconds(20), idle) == idle.count)
             #expect(idle.allSatisfy { $0.received.withLockedValue { $0.hasPrefix("HTTP/1.1 200") } })

@@ -55,12 +55,12 @@ struct LedgerPropertyTests {
             let expected = model.expect(step, token: token)
             let actual: LedgerModel.Outcome
             do {
-                let (transfer, replayed) = try await service.send(
+                let sent = try await service.send(
                     .init(recipientID: payee, amountMinor: step.amount, currency: "USD", note: nil, stepUpToken: token),
                     callerID: payer, sessionTokenHash: LedgerModel.session(payer), idempotencyKey: step.key,
                     requestHash: step.requestHash(payee: payee)
                 )
-                actual = replayed ? .replayed(transfer.id) : .made(transfer.id)
+                actual = sent.replayed ? .replayed(sent.transfer.id) : .made(sent.transfer.id)
             } catch let problem as Problem {
                 actual = .refused(problem.kind)
             }

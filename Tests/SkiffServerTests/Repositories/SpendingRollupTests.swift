@@ -80,9 +80,10 @@ struct SpendingRollupTests {
                 """)
             try await store.execute("UPDATE transactions SET merchant = 'Renamed' WHERE user_id = 'u1' AND id % 6 = 2")
             try await expectMatches(store)
-            // Sums back at zero leave no row; a deleted user leaves none at all.
+            // Sums back at zero leave no row; a user whose history is deleted has none at all. (Users themselves are
+            // never deleted: their ledger accounts and postings are kept for good.)
             #expect(try await store.strings("SELECT COUNT(*) || '' FROM spending_days WHERE amount_minor >= 0") == ["0"])
-            try await store.execute("DELETE FROM users WHERE id = 'u2'")
+            try await store.execute("DELETE FROM transactions WHERE user_id = 'u2'")
             #expect(try await store.strings("SELECT COUNT(*) || '' FROM spending_days WHERE user_id = 'u2'") == ["0"])
             #expect(try await repositories.transactions.spending(userID: "u2", from: Self.november, to: Self.months[4].end).isEmpty)
             try await expectMatches(store)
