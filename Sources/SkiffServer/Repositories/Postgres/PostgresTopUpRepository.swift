@@ -8,34 +8,8 @@ import PostgresNIO
 struct PostgresTopUpRepository: TopUpRepository {
     let database: PostgresDatabase
 
-    /// The table (migration 11). No foreign key to `cards`: a removed card's top-ups stay readable.
-    static let schema: [String] = [
-        """
-        CREATE TABLE topups (
-            id TEXT PRIMARY KEY,
-            user_id TEXT NOT NULL REFERENCES users(id),
-            card_id TEXT NOT NULL,
-            card_brand TEXT NOT NULL,
-            card_last4 TEXT NOT NULL,
-            amount_minor BIGINT NOT NULL CHECK (amount_minor > 0),
-            currency TEXT NOT NULL,
-            status TEXT NOT NULL CHECK (status IN ('pending', 'completed', 'declined')),
-            verification_id TEXT,
-            verification_expires_at BIGINT,
-            transfer_id TEXT REFERENCES transfers(id),
-            reference TEXT,
-            authorization_id TEXT,
-            decline_reason TEXT,
-            idempotency_key TEXT NOT NULL,
-            request_hash TEXT NOT NULL,
-            created_at BIGINT NOT NULL,
-            completed_at BIGINT,
-            CHECK ((status = 'completed') = (transfer_id IS NOT NULL))
-        )
-        """,
-        "CREATE UNIQUE INDEX topups_user_key ON topups (user_id, idempotency_key)",
-        "CREATE INDEX topups_user ON topups (user_id, created_at)",
-    ]
+    /// The table (migration 11): `LedgerSchema.topUps`.
+    static let schema = LedgerSchema.topUps
 
     /// Carries an outcome that writes nothing out of the transaction, so that it rolls back.
     private struct Refused: Error {

@@ -6,32 +6,8 @@ import GRDB
 struct SQLiteTopUpRepository: TopUpRepository {
     let pool: DatabasePool
 
-    /// The table (migration v13-topups). No foreign key to `cards`: a removed card's top-ups stay readable.
-    static let schema = """
-        CREATE TABLE topups (
-            id TEXT PRIMARY KEY NOT NULL,
-            user_id TEXT NOT NULL REFERENCES users(id),
-            card_id TEXT NOT NULL,
-            card_brand TEXT NOT NULL,
-            card_last4 TEXT NOT NULL,
-            amount_minor INTEGER NOT NULL CHECK (amount_minor > 0),
-            currency TEXT NOT NULL,
-            status TEXT NOT NULL CHECK (status IN ('pending', 'completed', 'declined')),
-            verification_id TEXT,
-            verification_expires_at INTEGER,
-            transfer_id TEXT REFERENCES transfers(id),
-            reference TEXT,
-            authorization_id TEXT,
-            decline_reason TEXT,
-            idempotency_key TEXT NOT NULL,
-            request_hash TEXT NOT NULL,
-            created_at INTEGER NOT NULL,
-            completed_at INTEGER,
-            CHECK ((status = 'completed') = (transfer_id IS NOT NULL))
-        );
-        CREATE UNIQUE INDEX topups_user_key ON topups(user_id, idempotency_key);
-        CREATE INDEX topups_user ON topups(user_id, created_at);
-        """
+    /// The table (migration v13-topups): `LedgerSchema.topUps`.
+    static let schema = LedgerSchema.topUps.joined(separator: ";\n")
 
     func create(_ order: TopUpOrder) async throws -> TopUpOutcome {
         try await pool.writeWithoutTransaction { db in
