@@ -14,6 +14,13 @@ enum SpendingRollup {
         "(\(column) - ((\(column) % \(dayMilliseconds)) + \(dayMilliseconds)) % \(dayMilliseconds))"
     }
 
+    /// The first instant of the UTC day holding `date`, floored as `dayStart(of:)` floors in SQL (the day a
+    /// transfer's daily limit counts from, too).
+    static func dayStart(of date: Date) -> Date {
+        let milliseconds = date.millisecondsSince1970
+        return Date(millisecondsSince1970: milliseconds - ((milliseconds % dayMilliseconds) + dayMilliseconds) % dayMilliseconds)
+    }
+
     /// The rollup's day key for a bound of `spending`, which must be the first instant of a UTC day.
     static func day(_ bound: Date) -> Int64 {
         let milliseconds = bound.millisecondsSince1970

@@ -141,11 +141,8 @@ struct TransferService: Sendable {
         Problem.unprocessable([.init(field: field, message: "That is your own account: send money to someone else.")])
     }
 
-    static func startOfUTCDay(_ date: Date) -> Date {
-        let ms = date.millisecondsSince1970
-        let day: Int64 = 86_400_000
-        return Date(millisecondsSince1970: ms - ((ms % day) + day) % day)
-    }
+    /// The start of the UTC day the daily limit counts from.
+    static func startOfUTCDay(_ date: Date) -> Date { SpendingRollup.dayStart(of: date) }
 }
 
 /// A transfer's reference: `SKF-` and eight characters a person can read out (Crockford's base 32: no I, L, O, U).
