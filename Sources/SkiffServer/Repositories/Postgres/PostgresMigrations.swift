@@ -72,111 +72,12 @@ enum PostgresMigrations {
     }
 
     static let migrations: [Migration] = [
-        Migration(version: 1, statements: [
-            "CREATE EXTENSION IF NOT EXISTS pg_trgm",
-            """
-            CREATE TABLE users (
-                id TEXT PRIMARY KEY,
-                phone TEXT NOT NULL UNIQUE,
-                country_code TEXT NOT NULL,
-                national_number TEXT NOT NULL,
-                full_name TEXT NOT NULL,
-                password_hash TEXT NOT NULL,
-                balance_minor BIGINT NOT NULL,
-                currency TEXT NOT NULL,
-                created_at BIGINT NOT NULL
-            )
-            """,
-            """
-            CREATE TABLE sessions (
-                token_hash TEXT PRIMARY KEY,
-                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                created_at BIGINT NOT NULL,
-                last_used_at BIGINT NOT NULL,
-                expires_at BIGINT NOT NULL,
-                revoked_at BIGINT
-            )
-            """,
-            "CREATE INDEX sessions_user ON sessions (user_id)",
-            """
-            CREATE TABLE verifications (
-                id TEXT PRIMARY KEY,
-                phone TEXT NOT NULL,
-                purpose TEXT NOT NULL,
-                code_hash TEXT NOT NULL,
-                user_id TEXT REFERENCES users(id) ON DELETE CASCADE,
-                subject TEXT,
-                payload BYTEA,
-                created_at BIGINT NOT NULL,
-                expires_at BIGINT NOT NULL,
-                attempts INTEGER NOT NULL DEFAULT 0,
-                consumed_at BIGINT
-            )
-            """,
-            "CREATE INDEX verifications_phone ON verifications (phone, created_at)",
-            """
-            CREATE TABLE login_throttle (
-                phone TEXT PRIMARY KEY,
-                failures INTEGER NOT NULL,
-                locked_until BIGINT
-            )
-            """,
-            """
-            CREATE TABLE cards (
-                id TEXT PRIMARY KEY,
-                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                kind TEXT NOT NULL,
-                brand TEXT NOT NULL,
-                last4 TEXT NOT NULL,
-                expiry_month INTEGER NOT NULL,
-                expiry_year INTEGER NOT NULL,
-                holder_name TEXT NOT NULL,
-                status TEXT NOT NULL,
-                fingerprint TEXT NOT NULL,
-                created_at BIGINT NOT NULL,
-                UNIQUE (user_id, fingerprint)
-            )
-            """,
-            """
-            CREATE TABLE transactions (
-                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                amount_minor BIGINT NOT NULL,
-                currency TEXT NOT NULL,
-                merchant TEXT NOT NULL,
-                category TEXT NOT NULL,
-                created_at BIGINT NOT NULL
-            )
-            """,
-            "CREATE INDEX transactions_user_newest ON transactions (user_id, created_at DESC, id DESC)",
-            "CREATE INDEX transactions_merchant_trgm ON transactions USING GIN (merchant gin_trgm_ops)",
-            "CREATE INDEX transactions_category_trgm ON transactions USING GIN (category gin_trgm_ops)",
-            """
-            CREATE TABLE notifications (
-                id TEXT PRIMARY KEY,
-                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                title TEXT NOT NULL,
-                body TEXT NOT NULL,
-                created_at BIGINT NOT NULL,
-                read_at BIGINT
-            )
-            """,
-            "CREATE INDEX notifications_user_newest ON notifications (user_id, created_at DESC)",
-            """
-            CREATE TABLE idempotency_keys (
-                scope TEXT NOT NULL,
-                key TEXT NOT NULL,
-                request_hash TEXT NOT NULL,
-                status INTEGER,
-                content_type TEXT,
-                location TEXT,
-                body BYTEA,
-                created_at BIGINT NOT NULL,
-                PRIMARY KEY (scope, key)
-            )
-            """,
-            "CREATE INDEX idempotency_keys_age ON idempotency_keys (created_at)",
-        ]),
+        Migration(version: 1, statements: ["CREATE EXTENSION IF NOT EXISTS pg_trgm"]
+            + BaseSchema.statements(bytes: "BYTEA", transactionID: "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+            + [
+                "CREATE INDEX transactions_merchant_trgm ON transactions USING GIN (merchant gin_trgm_ops)",
+                "CREATE INDEX transactions_category_trgm ON transactions USING GIN (category gin_trgm_ops)",
+            ]),
         Migration(version: 2, statements: [
             "ALTER TABLE verifications ADD COLUMN requested_by TEXT",
             "CREATE INDEX verifications_requested_by ON verifications (requested_by, created_at)",

@@ -58,92 +58,9 @@ struct SQLiteDatabase: RepositoryStore {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE users (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    phone TEXT NOT NULL UNIQUE,
-                    country_code TEXT NOT NULL,
-                    national_number TEXT NOT NULL,
-                    full_name TEXT NOT NULL,
-                    password_hash TEXT NOT NULL,
-                    balance_minor INTEGER NOT NULL,
-                    currency TEXT NOT NULL,
-                    created_at INTEGER NOT NULL
-                );
-                CREATE TABLE sessions (
-                    token_hash TEXT PRIMARY KEY NOT NULL,
-                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    created_at INTEGER NOT NULL,
-                    last_used_at INTEGER NOT NULL,
-                    expires_at INTEGER NOT NULL,
-                    revoked_at INTEGER
-                );
-                CREATE INDEX sessions_user ON sessions(user_id);
-                CREATE TABLE verifications (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    phone TEXT NOT NULL,
-                    purpose TEXT NOT NULL,
-                    code_hash TEXT NOT NULL,
-                    user_id TEXT REFERENCES users(id) ON DELETE CASCADE,
-                    subject TEXT,
-                    payload BLOB,
-                    created_at INTEGER NOT NULL,
-                    expires_at INTEGER NOT NULL,
-                    attempts INTEGER NOT NULL DEFAULT 0,
-                    consumed_at INTEGER
-                );
-                CREATE INDEX verifications_phone ON verifications(phone, created_at);
-                CREATE TABLE login_throttle (
-                    phone TEXT PRIMARY KEY NOT NULL,
-                    failures INTEGER NOT NULL,
-                    locked_until INTEGER
-                );
-                CREATE TABLE cards (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    kind TEXT NOT NULL,
-                    brand TEXT NOT NULL,
-                    last4 TEXT NOT NULL,
-                    expiry_month INTEGER NOT NULL,
-                    expiry_year INTEGER NOT NULL,
-                    holder_name TEXT NOT NULL,
-                    status TEXT NOT NULL,
-                    fingerprint TEXT NOT NULL,
-                    created_at INTEGER NOT NULL,
-                    UNIQUE (user_id, fingerprint)
-                );
-                CREATE TABLE transactions (
-                    id INTEGER PRIMARY KEY,
-                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    amount_minor INTEGER NOT NULL,
-                    currency TEXT NOT NULL,
-                    merchant TEXT NOT NULL,
-                    category TEXT NOT NULL,
-                    created_at INTEGER NOT NULL
-                );
-                CREATE INDEX transactions_user_newest ON transactions(user_id, created_at DESC, id DESC);
-                CREATE TABLE notifications (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    title TEXT NOT NULL,
-                    body TEXT NOT NULL,
-                    created_at INTEGER NOT NULL,
-                    read_at INTEGER
-                );
-                CREATE INDEX notifications_user_newest ON notifications(user_id, created_at DESC);
-                CREATE TABLE idempotency_keys (
-                    scope TEXT NOT NULL,
-                    key TEXT NOT NULL,
-                    request_hash TEXT NOT NULL,
-                    status INTEGER,
-                    content_type TEXT,
-                    location TEXT,
-                    body BLOB,
-                    created_at INTEGER NOT NULL,
-                    PRIMARY KEY (scope, key)
-                );
-                CREATE INDEX idempotency_keys_age ON idempotency_keys(created_at);
-                """)
+            for statement in BaseSchema.statements(bytes: "BLOB", transactionID: "id INTEGER PRIMARY KEY") {
+                try db.execute(sql: statement)
+            }
         }
         migrator.registerMigration("v2-code-limits") { db in
             try db.execute(sql: """
