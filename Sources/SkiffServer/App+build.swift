@@ -82,7 +82,7 @@ struct SkiffServerComponents: Sendable {
         let passwords = PasswordService(cost: configuration.bcryptCost, commonPasswords: try CommonPasswords.load())
         let outbox = SMSOutboxCodeSender(path: configuration.smsOutboxPath)
         if configuration.codeSender == nil { try outbox.checkFile() }
-        store = try await openRepositoryStore(configuration.database, logger: logger)
+        store = try await openRepositoryStore(configuration.database, logger: logger, migrations: configuration.migrations)
         repositories = store.repositories
         let codes = OneTimeCodeService(
             repository: repositories.verifications,
@@ -139,6 +139,25 @@ struct SkiffServerComponents: Sendable {
         router.add(middleware: AuthRequestLimitMiddleware(buckets: authRequests))
         router.add(middleware: NulTextMiddleware())
         router.get("/health") { _, _ in HTTPResponse.Status.ok }
+        // For an orchestrator: live while the process answers; ready while its database answers and has every
+        // migration this binary knows (a newer binary beside an older schema is not ready until `migrate` ran).
+        router.get("/health/live") { _, _ in HTTPResponse.Status.ok }
+        let store = self.store
+        router.get("/health/ready") { _, _ in
+            let (status, text): (HTTPResponse.Status, String)
+            do {
+                let pending = try await store.pendingMigrations()
+                (status, text) = pending.isEmpty
+                    ? (.ok, "ready\n")
+                    : (.serviceUnavailable, "not ready: the database lacks \(pending.count) migration(s); run skiff-server migrate\n")
+            } catch {
+                (status, text) = (.serviceUnavailable, "not ready: the database does not answer\n")
+            }
+            return Response(
+                status: status, headers: [.contentType: "text/plain; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: text))
+            )
+        }
         router.get("/openapi.yaml") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],

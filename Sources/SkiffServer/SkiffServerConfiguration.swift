@@ -43,6 +43,8 @@ public struct SkiffServerConfiguration: Sendable {
     /// Proxies (IP addresses) whose `X-Forwarded-For` names the client; none by default, so the direct peer is the
     /// client (`ClientAddress`). Entries that are not IP addresses are ignored; `skiff-server` refuses them.
     public var trustedProxies: [String] = []
+    /// Whether the database is migrated at start (`serve`) or must be current already (`serve --no-migrate`).
+    public var migrations: MigrationPolicy = .apply
 
     /// A server on `database`; without `dataDirectory`, the SQLite file's folder or else `defaultDataDirectory`.
     public init(

@@ -10,7 +10,7 @@ struct SkiffServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "skiff-server",
         abstract: "The Skiff backend: a JSON API over SQLite, or over PostgreSQL for several instances.",
-        subcommands: [Serve.self, SeedDemo.self, Seed.self, SeedUsers.self, LedgerCheckCommand.self],
+        subcommands: [Serve.self, Migrate.self, SeedDemo.self, Seed.self, SeedUsers.self, LedgerCheckCommand.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -112,6 +112,11 @@ struct Serve: AsyncParsableCommand {
         valueName: "cents"
     ))
     var dailyTransferLimit: Int64?
+    @Flag(name: .customLong("no-migrate"), help: ArgumentHelp(
+        "Apply no migration at start; refuse a database that lacks any.",
+        discussion: "For several instances on one database: run `skiff-server migrate` once, then start them."
+    ))
+    var noMigrate = false
     @OptionGroup var storage: StorageOptions
 
     /// `--tls-cert` and `--tls-key`, when both are given.
@@ -146,12 +151,27 @@ struct Serve: AsyncParsableCommand {
         configuration.trustedProxies = trustedProxies
         configuration.allowsSMSOutboxOffLoopback = smsOutboxOffLoopback
         if let dailyTransferLimit { configuration.limits.dailyTransferLimitMinor = dailyTransferLimit }
+        if noMigrate { configuration.migrations = .requireCurrent }
         return configuration
     }
 
     func run() async throws {
         let app = try await buildApplication(try serverConfiguration())
         try await app.runService()
+    }
+}
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Brings the database's schema up to this skiff-server's, then exits.",
+        discussion: "`serve` migrates at start unless --no-migrate; with several instances, run this once first."
+    )
+
+    @OptionGroup var storage: StorageOptions
+
+    func run() async throws {
+        let applied = try await SkiffServerSeeder.migrate(try storage.configuration())
+        print(applied.isEmpty ? "The database was current already." : "Applied \(applied.count) migration(s): \(applied.joined(separator: ", ")).")
     }
 }
 

@@ -107,6 +107,21 @@ extension EndToEnd {
             #expect(demo.output.contains("The demo account exists already."), "\(demo.output)\(demo.errors)")
         }
 
+        @Test("serve --no-migrate refuses a database that lacks migrations, saying to run migrate; after migrate it starts")
+        func noMigrate() async throws {
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let refused = try await run(server, ["serve", "--port", "0", "--no-migrate"] + storage("explicit"))
+            #expect(refused.status != 0)
+            #expect(refused.errors.contains("and --no-migrate forbids applying them here. Run `skiff-server migrate`"), "\(refused.errors)")
+
+            let migrated = try await run(server, ["migrate"] + storage("explicit"))
+            #expect(migrated.status == 0, "\(migrated.errors)")
+            #expect(migrated.output.contains("Applied ") && migrated.output.contains("v1, "), "\(migrated.output)")
+            let again = try await run(server, ["migrate"] + storage("explicit"))
+            #expect(again.output.contains("The database was current already."), "\(again.output)\(again.errors)")
+            try await serveUntilListening(["--no-migrate"] + storage("explicit"))
+        }
+
         @Test("skiff refuses a plain http:// --server off this machine before the terminal starts, without its password")
         func appRefusesPlaintext() async throws {
             defer { try? FileManager.default.removeItem(at: folder) }

@@ -3,6 +3,19 @@ import SkiffCore
 
 /// Seeding for the `skiff-server seed-demo` and `seed` commands.
 public enum SkiffServerSeeder {
+    /// Brings the configured database's schema up to this binary's (on PostgreSQL under the lock every instance
+    /// takes); the migrations it lacked, oldest first, empty when it was current.
+    public static func migrate(_ configuration: SkiffServerConfiguration) async throws -> [String] {
+        let logger = configuration.logger
+        do {
+            try await openRepositoryStore(configuration.database, logger: logger, migrations: .requireCurrent).close()
+            return []
+        } catch let lacking as PendingMigrationsError {
+            try await openRepositoryStore(configuration.database, logger: logger, migrations: .apply).close()
+            return lacking.pending
+        }
+    }
+
     /// Seeds the demo account (`DemoCredentials.demo`); false when it exists already.
     public static func seedDemo(_ configuration: SkiffServerConfiguration) async throws -> Bool {
         var configuration = configuration

@@ -21,13 +21,15 @@ final class PostgresDatabase: RepositoryStore {
     /// connection is made first on its own, so that TLS the server does not offer, a certificate that does not
     /// verify or a refused password stops the start at once with its reason (the pool would retry for a minute and
     /// then report only that it gave up).
-    static func open(url: String, logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> PostgresDatabase {
+    static func open(
+        url: String, logger: Logger, migrating: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws -> PostgresDatabase {
         let location = try PostgresURL(url, environment: environment)
         try await location.checkConnection(logger: logger)
         let configuration = location.clientConfiguration
         let database = PostgresDatabase(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
         do {
-            try await PostgresMigrations.migrate(database.client, logger: logger)
+            if migrating { try await PostgresMigrations.migrate(database.client, logger: logger) }
         } catch {
             await database.close()
             throw error
@@ -55,6 +57,10 @@ final class PostgresDatabase: RepositoryStore {
         let rows = try await client.query("SELECT EXISTS (SELECT 1 FROM users)", logger: logger)
         for try await hasUsers in rows.decode(Bool.self) { return !hasUsers }
         return true
+    }
+
+    func pendingMigrations() async throws -> [String] {
+        try await PostgresMigrations.pending(client, logger: logger).map { "PostgreSQL \($0)" }
     }
 
     /// Ends the client's run task, which closes every pooled connection.

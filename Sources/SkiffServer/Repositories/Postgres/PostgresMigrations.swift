@@ -42,6 +42,22 @@ enum PostgresMigrations {
         }
     }
 
+    /// The versions this binary knows that the database has not had, oldest first (all of them on a database that
+    /// has no `schema_migrations` yet). Reads only: no lock, no table made.
+    static func pending(_ client: PostgresClient, logger: Logger) async throws -> [Int] {
+        var applied = Set<Int>()
+        let exists = try await client.query("SELECT to_regclass('schema_migrations') IS NOT NULL", logger: logger)
+        var hasTable = false
+        for try await value in exists.decode(Bool.self) { hasTable = value }
+        if hasTable {
+            for try await version in try await client.query("SELECT version FROM schema_migrations", logger: logger)
+                .decode(Int.self) {
+                applied.insert(version)
+            }
+        }
+        return migrations.map(\.version).filter { !applied.contains($0) }.sorted()
+    }
+
     private static func migrateLocked(_ connection: PostgresConnection, logger: Logger, upTo target: Int) async throws {
         try await connection.query("""
             CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -10,8 +10,8 @@ import Darwin
 struct SQLiteDatabase: RepositoryStore {
     let pool: DatabasePool
 
-    /// Opens (creating if needed) the database at `path` and runs the migrations.
-    init(path: String) throws {
+    /// Opens (creating if needed) the database at `path` and, when `migrating`, runs the migrations.
+    init(path: String, migrating: Bool = true) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
@@ -27,7 +27,15 @@ struct SQLiteDatabase: RepositoryStore {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
-        try Self.migrator.migrate(pool)
+        if migrating { try Self.migrator.migrate(pool) }
+    }
+
+    func pendingMigrations() async throws -> [String] {
+        let migrator = Self.migrator
+        return try await pool.read { db in
+            let applied = try migrator.appliedIdentifiers(db)
+            return migrator.migrations.filter { !applied.contains($0) }
+        }
     }
 
     /// The repositories over this database.
