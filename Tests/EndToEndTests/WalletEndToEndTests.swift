@@ -127,6 +127,8 @@ extension EndToEnd {
             try logInAsDemo(session)
             let home = try await session.waitFor("Spent $")
             #expect(home.contains("Spending · "))
+            // Against the same days of last month, named: "12% more than October 1–26 ($1,189.00)".
+            #expect(match(#"(?:than|over) [A-Z][a-z]+ (1(?:–[0-9]{1,2})?)\b"#, in: home) != nil, "\(home)")
 
             try session.type("s")
             try await session.waitForAbsence("Spent $")

@@ -115,7 +115,7 @@ enum Home {
             /// `Spending · November`.
             var title: String
             var bars: [Bar]
-            /// `Spent $1,332.40 · 12% more than October ($1,189.00)`.
+            /// `Spent $1,332.40 · 12% more than October 1–22 ($1,189.00)`.
             var summary: String
             /// Shown in place of the bars when there are none.
             var emptyText: String?

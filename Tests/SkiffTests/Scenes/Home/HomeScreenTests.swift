@@ -37,7 +37,7 @@ struct HomeScreenTests {
         let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(60))) }
         try await harness.start()
         #expect(harness.screen.contains("Spending · November"))
-        #expect(harness.screen.contains("Spent $1,332.40 · 12% more than October ($1,189.00)"))
+        #expect(harness.screen.contains("Spent $1,332.40 · 12% more than October 1–22 ($1,189.00)"))
         await harness.send(.character("s"))
         #expect(!harness.screen.contains("Spending · November"))
         #expect(harness.preferences.hidesSpending())
