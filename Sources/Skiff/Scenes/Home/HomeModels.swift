@@ -20,7 +20,7 @@ enum Home {
         var error: NetworkError?
         /// Set while the data shown is from the cache: when it was saved.
         var cachedAt: Date?
-        /// A one-off note for the person (a card was added, …).
+        /// A one-off note for the person (a card was added, …), shown until the next key or update.
         var notice: Notice?
 
         /// What happened, told once and worded by the Presenter: a card another scene added or activated, or why
@@ -87,6 +87,11 @@ enum Home {
     /// A card was removed elsewhere (on Cards).
     enum CardRemoved {
         struct Request: Sendable { var card: Card }
+    }
+
+    /// A key was pressed on Home: a notice on screen (a card added, …) has been read and goes.
+    enum DismissNotice {
+        struct Request: Sendable {}
     }
 
     /// Notifications were read elsewhere: how many are still unread.

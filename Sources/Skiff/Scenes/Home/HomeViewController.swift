@@ -128,6 +128,12 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
         if searchField.text.isEmpty { searchRow.isHidden = true }
     }
 
+    override func handle(_ key: Key) -> Bool {
+        // A notice ("Visa •••• 4242 added.") has been read once a key is pressed; the key still does what it does.
+        interactor?.dismissNotice(request: .init())
+        return super.handle(key)
+    }
+
     override func escapePressed() {
         if searchRow.isHidden {
             interactor?.back(request: .init())
