@@ -103,6 +103,9 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
         }
         searchField.onSubmit = { [weak self] in self?.submitSearch() }
         spendingChart.onSelect = { [weak self] index in self?.interactor?.selectCategory(request: .init(index: index)) }
+        // Two selectable views on one screen: only the focused one shows its selection.
+        transactions.showsSelectionWhenUnfocused = false
+        spendingChart.showsSelectionWhenUnfocused = false
         focus(transactions)
         interactor?.load(request: .init())
         interactor?.loadSpending(request: .init())
