@@ -46,7 +46,7 @@ struct MillionTransactions: AccountWorking {
                 .init(name: "Coffee", amount: Money(amountMinor: 1_990, currency: "USD")),
             ],
             totals: [Money(amountMinor: 43_240, currency: "USD")], previousMonth: "2026-10",
-            previousTotals: [Money(amountMinor: 38_900, currency: "USD")]
+            previousDays: 1...22, previousDaysTotals: [Money(amountMinor: 38_900, currency: "USD")]
         )
     }
 }

@@ -1,4 +1,5 @@
-/// What went out of the account in one calendar month (UTC), by category, with the month before's total.
+/// What went out of the account in one calendar month (UTC), by category, with what went out over the same days of
+/// the month before.
 public struct MonthlySpending: Hashable, Sendable, Codable {
     /// One category's spending in one currency, as a positive amount.
     public struct Category: Hashable, Sendable, Codable {
@@ -19,13 +20,21 @@ public struct MonthlySpending: Hashable, Sendable, Codable {
     public var totals: [Money]
     /// `2026-10`.
     public var previousMonth: String
-    public var previousTotals: [Money]
+    /// The days of `previousMonth` that `previousDaysTotals` covers, as the server chose them: the same days as
+    /// `month` has had so far (`1...26` on the 26th), or all of `previousMonth`.
+    public var previousDays: ClosedRange<Int>
+    /// What went out over `previousDays`, one per currency.
+    public var previousDaysTotals: [Money]
 
-    public init(month: String, categories: [Category], totals: [Money], previousMonth: String, previousTotals: [Money]) {
+    public init(
+        month: String, categories: [Category], totals: [Money], previousMonth: String, previousDays: ClosedRange<Int>,
+        previousDaysTotals: [Money]
+    ) {
         self.month = month
         self.categories = categories
         self.totals = totals
         self.previousMonth = previousMonth
-        self.previousTotals = previousTotals
+        self.previousDays = previousDays
+        self.previousDaysTotals = previousDaysTotals
     }
 }

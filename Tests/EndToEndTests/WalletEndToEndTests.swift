@@ -38,7 +38,7 @@ extension EndToEnd {
             return String(text[range])
         }
 
-        @Test("login → Home → add card → •••• 4242 on Home → activate card → log out → quit; terminal restored, no card number on disk")
+        @Test("login → Home → add card → “Visa •••• 4242 added.” on Home → activate card → log out → quit; terminal restored, no card number on disk")
         func wholeFlow() async throws {
             let session = try TmuxSession.shell(environment: ["LANG": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no"])
             defer {
@@ -72,8 +72,8 @@ extension EndToEnd {
             #expect(confirm.contains("Visa •••• 4242"))
             #expect(!confirm.contains("4242 4242"))
             try session.sendKeys("Enter")
-            let added = try await session.waitFor("Added card")
-            #expect(added.contains("Visa •••• 4242"))
+            let added = try await session.waitFor("Visa •••• 4242 added.")
+            #expect(added.contains("Added card"))
             #expect(!added.contains("Add a card from another bank"))
 
             try session.type("v")
@@ -127,6 +127,8 @@ extension EndToEnd {
             try logInAsDemo(session)
             let home = try await session.waitFor("Spent $")
             #expect(home.contains("Spending · "))
+            // Against the same days of last month, named: "12% more than October 1–26 ($1,189.00)".
+            #expect(match(#"(?:than|over) [A-Z][a-z]+ (1(?:–[0-9]{1,2})?)\b"#, in: home) != nil, "\(home)")
 
             try session.type("s")
             try await session.waitForAbsence("Spent $")

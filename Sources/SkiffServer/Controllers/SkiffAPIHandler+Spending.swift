@@ -4,6 +4,7 @@ import SkiffAPI
 extension SkiffAPIHandler {
     func getSpending(_ input: Operations.GetSpending.Input) async throws -> Operations.GetSpending.Output {
         let caller = try Caller.required()
+        let now = clock.now()
         let month: SpendingMonth
         if let raw = input.query.month {
             guard let parsed = SpendingMonth(raw) else {
@@ -11,18 +12,25 @@ extension SkiffAPIHandler {
             }
             month = parsed
         } else {
-            month = SpendingMonth(containing: clock.now())
+            month = SpendingMonth(containing: now)
         }
         let previous = month.previous
-        async let current = repositories.transactions.spending(userID: caller.userID, from: month.start, to: month.end)
-        async let before = repositories.transactions.spending(userID: caller.userID, from: previous.start, to: previous.end)
-        let (categories, previousCategories) = try await (current, before)
+        let sameDays = SpendingRollup.sameDays(of: previous.start..<previous.end, as: month.start..<month.end, now: now)
+        let user = caller.userID
+        async let current = repositories.transactions.spending(userID: user, from: month.start, to: month.end)
+        async let before = repositories.transactions.spending(userID: user, from: previous.start, to: previous.end)
+        async let beforeSameDays = repositories.transactions.spending(userID: user, from: sameDays.lowerBound, to: sameDays.upperBound)
+        let (categories, previousCategories, sameDaysCategories) = try await (current, before, beforeSameDays)
         return .ok(.init(body: .json(.init(
             month: month.description,
             categories: categories.map { .init(category: $0.category, amountMinor: $0.amountMinor, currency: $0.currency) },
             totals: try Self.totals(categories),
             previousMonth: previous.description,
-            previousTotals: try Self.totals(previousCategories)
+            previousTotals: try Self.totals(previousCategories),
+            previousSameDays: .init(
+                from: previous.day(of: sameDays.lowerBound), through: previous.day(of: sameDays.upperBound.addingTimeInterval(-1)),
+                totals: try Self.totals(sameDaysCategories)
+            )
         ))))
     }
 
@@ -73,6 +81,12 @@ struct SpendingMonth: Hashable, Sendable, CustomStringConvertible {
         let monthText = String(month)
         return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + "-"
             + (month < 10 ? "0" : "") + monthText
+    }
+
+    /// `2026-10-26` for an instant of the month's 26th day (UTC).
+    func day(of date: Date) -> String {
+        let day = Self.calendar.component(.day, from: date)
+        return description + (day < 10 ? "-0" : "-") + String(day)
     }
 
     var previous: SpendingMonth {

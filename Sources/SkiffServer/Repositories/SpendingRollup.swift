@@ -21,6 +21,17 @@ enum SpendingRollup {
         return Date(millisecondsSince1970: milliseconds - ((milliseconds % dayMilliseconds) + dayMilliseconds) % dayMilliseconds)
     }
 
+    /// The days of `previous` (the month before `current`) to compare with `current` as of `now`, in UTC days: from
+    /// its first day, as many days as `current` has had by `now`, today included (October 1–26 on November 26); all of
+    /// `previous` when it has fewer days (all of February on March 31) or when `now` is not in `current` (a month that
+    /// is over). The one place this rule is written.
+    static func sameDays(of previous: Range<Date>, as current: Range<Date>, now: Date) -> Range<Date> {
+        guard current.contains(now) else { return previous }
+        let daysSoFar = dayStart(of: now).millisecondsSince1970 - day(current.lowerBound) + dayMilliseconds
+        let end = min(day(previous.lowerBound) + daysSoFar, day(previous.upperBound))
+        return previous.lowerBound..<Date(millisecondsSince1970: end)
+    }
+
     /// The rollup's day key for a bound of `spending`, which must be the first instant of a UTC day.
     static func day(_ bound: Date) -> Int64 {
         let milliseconds = bound.millisecondsSince1970

@@ -30,6 +30,9 @@ open class BarChart: View {
     public private(set) var selectedIndex: Int?
     /// Called with the bar's index when Enter is pressed; setting it makes the chart focusable.
     public var onSelect: (@MainActor (Int) -> Void)? { didSet { setNeedsDisplay() } }
+    /// Whether the selected bar stays marked (underlined) while another view has the focus. A screen with a second
+    /// selectable view turns it off, so that only the focused one shows a selection.
+    public var showsSelectionWhenUnfocused = true { didSet { setNeedsDisplay() } }
 
     public init(entries: [Entry] = [], valueFormatter: @escaping @Sendable (Double) -> String = { String(Int($0.rounded())) }) {
         self.entries = entries
@@ -76,7 +79,7 @@ open class BarChart: View {
         let barRoom = max(0, width - labelWidth - valueWidth - 3)
         let maximum = max(entries.map(\.value).max() ?? 0, 0)
         let partials = theme.glyphs.barPartials
-        let highlighted = onSelect == nil ? nil : (selectedIndex ?? 0)
+        let highlighted = onSelect == nil || !(isFocused || showsSelectionWhenUnfocused) ? nil : (selectedIndex ?? 0)
         for (row, entry) in entries.enumerated() where row < canvas.size.height {
             let labelStyle = row == highlighted ? (isFocused ? theme.selection : theme.inactiveSelection) : theme.text
             canvas.write(entry.label.padded(toWidth: labelWidth), x: 0, y: row, style: labelStyle, maxWidth: labelWidth)

@@ -57,6 +57,9 @@ open class ListView: View {
     public var footer: String? { didSet { if footer != oldValue { setNeedsDisplay() } } }
     /// What Enter does to a row, as the help overlay words it ("open transaction").
     public var openHelp = "open"
+    /// Whether the selected row stays marked (underlined) while another view has the focus. A screen with a second
+    /// selectable view turns it off, so that only the focused one shows a selection.
+    public var showsSelectionWhenUnfocused = true { didSet { setNeedsDisplay() } }
     private var rowCount = 0
     private var nearEndReportedAt: Int?
     /// The row the last click selected, so that a second click on it opens it.
@@ -227,7 +230,7 @@ open class ListView: View {
         for index in scrollOffset..<max(scrollOffset, end) {
             let y = index - scrollOffset
             let row = dataSource.listView(self, rowAt: index)
-            let isSelected = index == selectedIndex
+            let isSelected = index == selectedIndex && (isFocused || showsSelectionWhenUnfocused)
             let base = row.style.resolve(in: theme)
             let style = isSelected ? (isFocused ? theme.selection : theme.inactiveSelection) : base
             if isSelected {

@@ -710,7 +710,7 @@ struct RepositoryTests {
         }
     }
 
-    @Test("Spending sums what went out per category and currency within the period, the largest first", arguments: TestStore.allCases)
+    @Test("Spending sums what went out per category and currency within the period (a month, its first days), the largest first", arguments: TestStore.allCases)
     func spending(store: TestStore) async throws {
         try await store.withFresh { store in
             let repositories = store.repositories
@@ -747,6 +747,17 @@ struct RepositoryTests {
                 CategorySpendingRecord(category: "Travel", currency: "USD", amountMinor: 8_888),
             ])
             #expect(try await repositories.transactions.spending(userID: "nobody", from: start, to: end).isEmpty)
+            // The first days of a month, as the same days of the month before are asked for: its first day only, then
+            // its first two.
+            #expect(try await repositories.transactions.spending(userID: "u1", from: start, to: start.addingTimeInterval(86_400)) == [
+                CategorySpendingRecord(category: "Coffee", currency: "USD", amountMinor: 1_000),
+                CategorySpendingRecord(category: "Coffee", currency: "EUR", amountMinor: 700),
+            ])
+            #expect(try await repositories.transactions.spending(userID: "u1", from: start, to: start.addingTimeInterval(2 * 86_400)) == [
+                CategorySpendingRecord(category: "Travel", currency: "USD", amountMinor: 5_000),
+                CategorySpendingRecord(category: "Coffee", currency: "USD", amountMinor: 1_000),
+                CategorySpendingRecord(category: "Coffee", currency: "EUR", amountMinor: 700),
+            ])
         }
     }
 

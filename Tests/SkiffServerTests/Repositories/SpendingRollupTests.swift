@@ -164,6 +164,43 @@ struct SpendingRollupTests {
         }
     }
 
+    /// The same days of the month before, by when it is asked: (now, the month before's first day, the day after the
+    /// last one compared), all as `YYYY-MM-DD` in UTC.
+    @Test("The month before is compared over as many days as the month has had, today included, and never past its own end", arguments: [
+        ("2026-11-26T12:00:00.000Z", "2026-10-01", "2026-10-27"),
+        ("2026-11-01T00:00:00.000Z", "2026-10-01", "2026-10-02"),
+        ("2026-11-30T23:59:59.999Z", "2026-10-01", "2026-10-31"),
+        ("2026-12-31T23:59:59.999Z", "2026-11-01", "2026-12-01"),
+        ("2027-01-31T08:00:00.000Z", "2026-12-01", "2027-01-01"),
+        ("2027-03-27T08:00:00.000Z", "2027-02-01", "2027-02-28"),
+        ("2027-03-28T00:00:00.000Z", "2027-02-01", "2027-03-01"),
+        ("2027-03-31T23:59:59.999Z", "2027-02-01", "2027-03-01"),
+        ("2028-03-29T10:00:00.000Z", "2028-02-01", "2028-03-01"),
+        ("2028-03-28T10:00:00.000Z", "2028-02-01", "2028-02-29"),
+    ])
+    func sameDays(now: String, from: String, to: String) throws {
+        let instant = try #require(Self.instant(now))
+        let month = SpendingMonth(containing: instant)
+        let previous = month.previous
+        let days = SpendingRollup.sameDays(of: previous.start..<previous.end, as: month.start..<month.end, now: instant)
+        #expect(days == (try #require(Self.instant(from + "T00:00:00.000Z")))..<(try #require(Self.instant(to + "T00:00:00.000Z"))))
+    }
+
+    @Test("A month that is over, or has not begun, is compared with all of the month before")
+    func sameDaysOutsideTheMonth() throws {
+        let november = SpendingMonth(year: 2026, month: 11), october = november.previous
+        for now in [november.end, november.end.addingTimeInterval(40 * Self.day), november.start.addingTimeInterval(-0.001)] {
+            #expect(SpendingRollup.sameDays(of: october.start..<october.end, as: november.start..<november.end, now: now)
+                == october.start..<october.end)
+        }
+    }
+
+    private static func instant(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+
     /// `spending` against the sum straight over `transactions`, for every month in the data, the same days of
     /// the month before, and a few days around each month's edges.
     private func expectMatches(

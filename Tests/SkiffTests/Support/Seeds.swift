@@ -28,7 +28,7 @@ enum Seeds {
             merchant: "Merchant \(n)", category: "Groceries", createdAt: now.addingTimeInterval(-Double(n) * 3600)
         )
     }
-    /// November 2026: $1,332.40 out in three categories, against $1,189.00 in October.
+    /// November 2026 to the 22nd: $1,332.40 out in three categories, against $1,189.00 over October 1–22.
     static let spending = MonthlySpending(
         month: "2026-11",
         categories: [
@@ -38,7 +38,8 @@ enum Seeds {
         ],
         totals: [Money(amountMinor: 133_240, currency: "USD")],
         previousMonth: "2026-10",
-        previousTotals: [Money(amountMinor: 118_900, currency: "USD")]
+        previousDays: 1...22,
+        previousDaysTotals: [Money(amountMinor: 118_900, currency: "USD")]
     )
     static let challenge = VerificationChallenge(verificationId: "v_1", expiresAt: now.addingTimeInterval(600))
     static let notification = AppNotification(

@@ -40,7 +40,7 @@ struct BarChartTests {
         #expect(render(sut, width: 12, height: 1) == ["Tra…  $900.…"])
     }
 
-    @Test("With onSelect it takes focus, moves its selection with ↑/↓ and reports Enter; without, it ignores keys")
+    @Test("With onSelect it takes focus, moves its selection with ↑/↓ and reports Enter (marked unfocused unless asked not to); without, it ignores keys")
     func selection() {
         let sut = BarChart(entries: spending)
         #expect(!sut.canFocus)
@@ -60,6 +60,10 @@ struct BarChartTests {
         #expect(renderBuffer(sut, width: 30, height: 3, focused: true)[0, 1].style == theme.selection)
         #expect(renderBuffer(sut, width: 30, height: 3, focused: false)[0, 1].style == theme.inactiveSelection)
         #expect(renderBuffer(sut, width: 30, height: 3, focused: true)[0, 0].style == theme.text)
+        sut.showsSelectionWhenUnfocused = false
+        #expect(renderBuffer(sut, width: 30, height: 3, focused: true)[0, 1].style == theme.selection)
+        #expect(renderBuffer(sut, width: 30, height: 3, focused: false)[0, 1].style == theme.text)
+        #expect(renderBuffer(sut, width: 30, height: 3, focused: false)[0, 0].style == theme.text)
         sut.entries = []
         #expect(!sut.canFocus)
     }

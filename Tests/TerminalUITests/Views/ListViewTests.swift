@@ -62,7 +62,7 @@ struct ListViewTests {
         #expect(render(oneLine, width: 20, height: 1, focused: true) == [" Row 2"])
     }
 
-    @Test("The selected row is highlighted, in the focused style only while focused")
+    @Test("The selected row is highlighted, in the focused style only while focused; unfocused not at all when asked")
     func highlight() {
         let sut = ListView()
         let source = ArrayDataSource(count: 3)
@@ -72,6 +72,10 @@ struct ListViewTests {
         #expect(renderBuffer(sut, width: 10, height: 3, focused: true)[0, 1].style == theme.selection)
         #expect(renderBuffer(sut, width: 10, height: 3, focused: false)[0, 1].style == theme.inactiveSelection)
         #expect(renderBuffer(sut, width: 10, height: 3, focused: true)[0, 0].style == theme.text)
+        sut.showsSelectionWhenUnfocused = false
+        #expect(renderBuffer(sut, width: 10, height: 3, focused: true)[0, 1].style == theme.selection)
+        #expect(renderBuffer(sut, width: 10, height: 3, focused: false)[0, 1].style == theme.text)
+        #expect(sut.selectedIndex == 1)
     }
 
     @Test("A detail with its own style (money in) keeps it, underlined when the focus left the selection; the focused selection is one fill")

@@ -60,8 +60,8 @@ final class AddCardPresenter: AddCardPresentationLogic, ScenePresentation {
             viewModel.banner = BannerMessage(.info, "", prompts: [KeyPrompt(.submit, "add this card"), KeyPrompt(.back, "change it")])
         case .started:
             viewModel.isBusy = true
-        case .added(let card):
-            viewModel.banner = BannerMessage(.info, "\(card.name) added.")
+        case .added:
+            // The flow is over and the screen goes at once: Home words the card added.
             viewModel.clearSecrets = true
         case .failed(.conflict):
             viewModel.banner = BannerMessage(.error, "This card is already in your wallet.")

@@ -16,6 +16,7 @@ protocol HomeBusinessLogic: AnyObject {
     func cardAdded(request: Home.CardAdded.Request)
     func cardUpdated(request: Home.CardUpdated.Request)
     func unreadChanged(request: Home.UnreadChanged.Request)
+    func dismissNotice(request: Home.DismissNotice.Request)
     func cardRemoved(request: Home.CardRemoved.Request)
     func loadSpending(request: Home.LoadSpending.Request)
     func toggleSpending(request: Home.ToggleSpending.Request)
@@ -68,6 +69,8 @@ final class HomeInteractor: HomeBusinessLogic {
     private(set) var spending: MonthlySpending?
     private var spendingError: NetworkError?
     private var showsSpending: Bool
+    /// Whether the screen shows a notice, which the next key dismisses.
+    private var showsNotice = false
 
     init(
         presenter: any HomePresentationLogic, account: any AccountWorking, cards: any CardWorking,
@@ -90,8 +93,10 @@ final class HomeInteractor: HomeBusinessLogic {
         spendingRequest = RequestInFlight(tasks: tasks)
     }
 
+    /// Presents the whole state; a notice in it is told this once.
     private func present() {
         presenter.presentUpdate(response: .init(state: state))
+        showsNotice = state.notice != nil
         state.notice = nil
     }
 
@@ -359,6 +364,12 @@ final class HomeInteractor: HomeBusinessLogic {
     func unreadChanged(request: Home.UnreadChanged.Request) {
         state.summary?.unreadNotifications = request.count
         saveCurrent()
+        present()
+    }
+
+    /// A key was pressed: the notice on screen has been seen, and goes.
+    func dismissNotice(request: Home.DismissNotice.Request) {
+        guard showsNotice else { return }
         present()
     }
 

@@ -20,7 +20,7 @@ enum Home {
         var error: NetworkError?
         /// Set while the data shown is from the cache: when it was saved.
         var cachedAt: Date?
-        /// A one-off note for the person (a card was added, …).
+        /// A one-off note for the person (a card was added, …), shown until the next key or update.
         var notice: Notice?
 
         /// What happened, told once and worded by the Presenter: a card another scene added or activated, or why
@@ -89,6 +89,11 @@ enum Home {
         struct Request: Sendable { var card: Card }
     }
 
+    /// A key was pressed on Home: a notice on screen (a card added, …) has been read and goes.
+    enum DismissNotice {
+        struct Request: Sendable {}
+    }
+
     /// Notifications were read elsewhere: how many are still unread.
     enum UnreadChanged {
         struct Request: Sendable { var count: Int }
@@ -115,7 +120,7 @@ enum Home {
             /// `Spending · November`.
             var title: String
             var bars: [Bar]
-            /// `Spent $1,332.40 · 12% more than October ($1,189.00)`.
+            /// `Spent $1,332.40 · 12% more than October 1–22 ($1,189.00)`.
             var summary: String
             /// Shown in place of the bars when there are none.
             var emptyText: String?

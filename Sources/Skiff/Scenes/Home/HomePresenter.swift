@@ -67,13 +67,16 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
         viewController?.displaySelectCategory(viewModel: .init(searchText: response.category))
     }
 
-    /// `Spent $1,332.40 · 12% more than October ($1,189.00)`, the change in the first currency spent.
+    /// `Spent $1,332.40 · 12% more than October 1–22 ($1,189.00)`: the change in the first currency spent, against the
+    /// same days of the month before (the days the server compared).
     private func spendingSummary(_ spending: MonthlySpending) -> String {
         let spent = spending.totals.isEmpty ? "nothing yet" : spending.totals.map { formatting.amount($0) }.joined(separator: " + ")
-        let previousMonth = monthName(spending.previousMonth)
-        guard let currency = (spending.totals.first ?? spending.previousTotals.first)?.currency,
-              let previous = spending.previousTotals.first(where: { $0.currency == currency }), previous.amountMinor > 0
-        else { return "Spent \(spent) · nothing in \(previousMonth)" }
+        let days = spending.previousDays
+        let previousDays = monthName(spending.previousMonth) + " "
+            + (days.count == 1 ? "\(days.lowerBound)" : "\(days.lowerBound)–\(days.upperBound)")
+        guard let currency = (spending.totals.first ?? spending.previousDaysTotals.first)?.currency,
+              let previous = spending.previousDaysTotals.first(where: { $0.currency == currency }), previous.amountMinor > 0
+        else { return "Spent \(spent) · nothing over \(previousDays)" }
         let current = spending.totals.first { $0.currency == currency }?.amountMinor ?? 0
         let change = switch Self.percentChange(from: previous.amountMinor, to: current) {
         case nil: current > previous.amountMinor ? "far more than" : "far less than"
@@ -81,7 +84,7 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
         case let percent? where percent > 0: "\(percent)% more than"
         case let percent?: "\(-percent)% less than"
         }
-        return "Spent \(spent) · \(change) \(previousMonth) (\(formatting.amount(previous)))"
+        return "Spent \(spent) · \(change) \(previousDays) (\(formatting.amount(previous)))"
     }
 
     /// The change from `previous` (above zero) to `current` in whole percent; nil when it is too large to say in

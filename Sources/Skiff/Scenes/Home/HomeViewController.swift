@@ -103,6 +103,9 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
         }
         searchField.onSubmit = { [weak self] in self?.submitSearch() }
         spendingChart.onSelect = { [weak self] index in self?.interactor?.selectCategory(request: .init(index: index)) }
+        // Two selectable views on one screen: only the focused one shows its selection.
+        transactions.showsSelectionWhenUnfocused = false
+        spendingChart.showsSelectionWhenUnfocused = false
         focus(transactions)
         interactor?.load(request: .init())
         interactor?.loadSpending(request: .init())
@@ -126,6 +129,12 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
         interactor?.search(request: .init(query: searchField.text))
         focus(transactions)
         if searchField.text.isEmpty { searchRow.isHidden = true }
+    }
+
+    override func handle(_ key: Key) -> Bool {
+        // A notice ("Visa •••• 4242 added.") has been read once a key is pressed; the key still does what it does.
+        interactor?.dismissNotice(request: .init())
+        return super.handle(key)
     }
 
     override func escapePressed() {

@@ -113,6 +113,11 @@ struct AccountWorker: AccountWorking {
 
     func spending() async throws(NetworkError) -> MonthlySpending {
         let spending = try await api.send { try await $0.getSpending(query: .init()) } success: { try $0.ok.body.json }
+        let sameDays = spending.previousSameDays
+        // `YYYY-MM-DD`: the day of the month is the last two digits.
+        guard let first = Int(sameDays.from.suffix(2)), let last = Int(sameDays.through.suffix(2)), first <= last else {
+            throw .server(status: 200, detail: "Unreadable answer")
+        }
         return MonthlySpending(
             month: spending.month,
             categories: spending.categories.map {
@@ -120,7 +125,8 @@ struct AccountWorker: AccountWorking {
             },
             totals: spending.totals.map { Money(amountMinor: $0.amountMinor, currency: $0.currency) },
             previousMonth: spending.previousMonth,
-            previousTotals: spending.previousTotals.map { Money(amountMinor: $0.amountMinor, currency: $0.currency) }
+            previousDays: first...last,
+            previousDaysTotals: sameDays.totals.map { Money(amountMinor: $0.amountMinor, currency: $0.currency) }
         )
     }
 }

@@ -38,6 +38,8 @@ struct AddCardPresenterTests {
         let sut = makeSUT()
         sut.presentSubmit(response: .added(Seeds.externalCard))
         #expect(display.displaySubmitCalls.last?.clearSecrets == true)
+        // The screen goes in the same turn: Home words the card added, not this screen.
+        #expect(display.displaySubmitCalls.last?.banner == nil)
         sut.presentBack(response: .init(stage: .form, leaving: true))
         #expect(display.displayBackCalls.last?.clearSecrets == true)
         sut.presentBack(response: .init(stage: .form))

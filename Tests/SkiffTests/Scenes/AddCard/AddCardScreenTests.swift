@@ -94,6 +94,14 @@ struct AddCardScreenTests {
         #expect(harness.top is HomeViewController)
         #expect(harness.cards.adds.count == 1)
         assertSnapshot(of: harness.terminal, as: .screen, named: "home-card-added")
+        #expect(harness.screen.contains("Visa •••• 4242 added."))
+        // The next key dismisses the notice, and still does what it does.
+        await harness.send(.character("c"))
+        #expect(harness.top is CardsViewController)
+        await harness.send(.escape)
+        #expect(harness.top is HomeViewController)
+        #expect(!harness.screen.contains("added."))
+        #expect(harness.screen.contains("Visa •••• 4242"))
     }
 
     @Test("Esc on the confirmation goes back to the form with everything kept")

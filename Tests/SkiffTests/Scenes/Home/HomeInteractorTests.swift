@@ -254,6 +254,25 @@ struct HomeInteractorTests {
         #expect(cache.loadHome(userID: "u_1")?.snapshot.cards.count == 2)
     }
 
+    @Test("a notice is shown until the next key, which dismisses it once; without one a key presents nothing")
+    func dismissNotice() async {
+        let sut = makeSUT()
+        sut.load(request: .init())
+        await tasks.settle()
+        presenter.reset()
+        sut.dismissNotice(request: .init())
+        #expect(presenter.calls.isEmpty)
+        sut.cardAdded(request: .init(card: Seeds.externalCard))
+        #expect(presenter.presentUpdateCalls.last?.state.notice == .cardAdded(Seeds.externalCard))
+        presenter.reset()
+        sut.dismissNotice(request: .init())
+        #expect(presenter.calls == ["presentUpdate"])
+        #expect(presenter.presentUpdateCalls.last?.state.notice == nil)
+        #expect(presenter.presentUpdateCalls.last?.state.cards == [Seeds.issuedCard, Seeds.externalCard])
+        sut.dismissNotice(request: .init())
+        #expect(presenter.calls == ["presentUpdate"])
+    }
+
     @Test("v does not open activation for a frozen card, and says how to unfreeze it")
     func activateFrozen() async {
         var frozen = Seeds.issuedCard

@@ -187,23 +187,40 @@ struct HomePresenterTests {
             .init(category: "Groceries", value: 41_250, amount: "$412.50"),
             .init(category: "Coffee", value: 1_990, amount: "$19.90"),
         ])
-        #expect(vm.summary == "Spent $1,332.40 · 12% more than October ($1,189.00)")
+        #expect(vm.summary == "Spent $1,332.40 · 12% more than October 1–22 ($1,189.00)")
         #expect(vm.emptyText == nil)
     }
 
-    @Test("spending: less than last month, the same, nothing last month, nothing this month")
+    @Test("spending: less than the same days of last month, the same, nothing then, nothing this month")
     func spendingChange() {
         func summary(_ totals: [Int64], _ previous: [Int64]) -> String {
             var spending = Seeds.spending
             spending.totals = totals.map { Money(amountMinor: $0, currency: "USD") }
-            spending.previousTotals = previous.map { Money(amountMinor: $0, currency: "USD") }
+            spending.previousDaysTotals = previous.map { Money(amountMinor: $0, currency: "USD") }
             makeSUT().presentLoadSpending(response: .init(spending: spending, isShown: true, isLoading: false, error: nil))
             return display.displayLoadSpendingCalls.last!.summary
         }
-        #expect(summary([50_000], [100_000]) == "Spent $500.00 · 50% less than October ($1,000.00)")
-        #expect(summary([100_200], [100_000]) == "Spent $1,002.00 · about the same as October ($1,000.00)")
-        #expect(summary([100_000], []) == "Spent $1,000.00 · nothing in October")
-        #expect(summary([], [100_000]) == "Spent nothing yet · 100% less than October ($1,000.00)")
+        #expect(summary([50_000], [100_000]) == "Spent $500.00 · 50% less than October 1–22 ($1,000.00)")
+        #expect(summary([100_200], [100_000]) == "Spent $1,002.00 · about the same as October 1–22 ($1,000.00)")
+        #expect(summary([100_000], []) == "Spent $1,000.00 · nothing over October 1–22")
+        #expect(summary([], [100_000]) == "Spent nothing yet · 100% less than October 1–22 ($1,000.00)")
+    }
+
+    @Test("spending: the days compared are the ones the server answered: one day, or all of a shorter month")
+    func spendingDays() {
+        func summary(month: String, previousMonth: String, days: ClosedRange<Int>) -> String {
+            var spending = Seeds.spending
+            spending.month = month
+            spending.previousMonth = previousMonth
+            spending.previousDays = days
+            makeSUT().presentLoadSpending(response: .init(spending: spending, isShown: true, isLoading: false, error: nil))
+            return display.displayLoadSpendingCalls.last!.summary
+        }
+        #expect(summary(month: "2026-12", previousMonth: "2026-11", days: 1...1)
+            == "Spent $1,332.40 · 12% more than November 1 ($1,189.00)")
+        #expect(summary(month: "2027-03", previousMonth: "2027-02", days: 1...28)
+            == "Spent $1,332.40 · 12% more than February 1–28 ($1,189.00)")
+        #expect(display.displayLoadSpendingCalls.last?.title == "Spending · March")
     }
 
     @Test("spending: amounts at the ends of their range give a sane change, not a trap")
@@ -211,13 +228,13 @@ struct HomePresenterTests {
         func summary(_ total: Int64, _ previous: Int64) -> String {
             var spending = Seeds.spending
             spending.totals = [Money(amountMinor: total, currency: "USD")]
-            spending.previousTotals = [Money(amountMinor: previous, currency: "USD")]
+            spending.previousDaysTotals = [Money(amountMinor: previous, currency: "USD")]
             makeSUT().presentLoadSpending(response: .init(spending: spending, isShown: true, isLoading: false, error: nil))
             return display.displayLoadSpendingCalls.last!.summary
         }
-        #expect(summary(.max, 1).hasSuffix("· far more than October ($0.01)"))
-        #expect(summary(.min, 1).hasSuffix("· far less than October ($0.01)"))
-        #expect(summary(.max, .max).hasSuffix("· about the same as October ($92,233,720,368,547,758.07)"))
+        #expect(summary(.max, 1).hasSuffix("· far more than October 1–22 ($0.01)"))
+        #expect(summary(.min, 1).hasSuffix("· far less than October 1–22 ($0.01)"))
+        #expect(summary(.max, .max).hasSuffix("· about the same as October 1–22 ($92,233,720,368,547,758.07)"))
         #expect(HomePresenter.percentChange(from: 100_000, to: 112_000) == 12)
         #expect(HomePresenter.percentChange(from: 1, to: .max) == nil)
     }

@@ -37,7 +37,7 @@ struct HomeScreenTests {
         let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(60))) }
         try await harness.start()
         #expect(harness.screen.contains("Spending · November"))
-        #expect(harness.screen.contains("Spent $1,332.40 · 12% more than October ($1,189.00)"))
+        #expect(harness.screen.contains("Spent $1,332.40 · 12% more than October 1–22 ($1,189.00)"))
         await harness.send(.character("s"))
         #expect(!harness.screen.contains("Spending · November"))
         #expect(harness.preferences.hidesSpending())
@@ -59,6 +59,28 @@ struct HomeScreenTests {
         await harness.send(.escape)
         #expect(harness.account.calls.last?.query == nil)
         #expect(!harness.screen.contains("Search:"))
+    }
+
+    @Test("only the focused view shows a selection: the list's row while it has the focus, the chart's bar after Tab")
+    func oneSelection() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(60))) }
+        try await harness.start()
+        func style(of text: String) throws -> Style {
+            let row = try #require(harness.terminal.lines.firstIndex { $0.contains(text) })
+            return harness.terminal.buffer[2, row].style
+        }
+        // The first row of each (selected) against the second (never selected).
+        #expect(try style(of: "Merchant 1 ·") != style(of: "Merchant 2 ·"))
+        #expect(try style(of: "Travel ") == style(of: "Groceries "))
+        await harness.send(.tab)
+        #expect(harness.top?.focusedView === (harness.top as? HomeViewController)?.spendingChart)
+        #expect(try style(of: "Travel ") != style(of: "Groceries "))
+        #expect(try style(of: "Merchant 1 ·") == style(of: "Merchant 2 ·"))
+        await harness.send(.down)
+        #expect(try style(of: "Groceries ") != style(of: "Travel "))
+        await harness.send(.tab)
+        #expect(try style(of: "Merchant 1 ·") != style(of: "Merchant 2 ·"))
+        #expect(try style(of: "Groceries ") == style(of: "Coffee "))
     }
 
     @Test("an American Express card's whole title shows, and every card's details start in the same column")

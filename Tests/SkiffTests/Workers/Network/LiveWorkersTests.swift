@@ -103,7 +103,7 @@ struct LiveWorkersTests {
         await server.stop()
     }
 
-    @Test("spending: this month's categories, largest first, with totals that add up, and last month's")
+    @Test("spending: this month's categories, largest first, with totals that add up, and the same days of last month's")
     func spending() async throws {
         let server = try await LiveServer.start()
         let api = client(server)
@@ -116,7 +116,13 @@ struct LiveWorkersTests {
         #expect(amounts.allSatisfy { $0 > 0 })
         // The demo's transactions end now, so this month may still be empty in its first hours.
         #expect(spending.totals == (amounts.isEmpty ? [] : [Money(amountMinor: amounts.reduce(0, +), currency: "USD")]))
-        #expect(spending.previousTotals.map(\.currency) == ["USD"])
+        #expect(spending.previousDaysTotals.map(\.currency) == ["USD"])
+        // The same days of last month: its 1st to today's day of the month (UTC), or all of it when it is shorter.
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = try #require(TimeZone(identifier: "UTC"))
+        let today = utc.component(.day, from: Date())
+        #expect(spending.previousDays.lowerBound == 1)
+        #expect(spending.previousDays.upperBound == today || (28..<today).contains(spending.previousDays.upperBound))
         await api.shutdown()
         await server.stop()
     }
