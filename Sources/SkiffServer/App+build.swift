@@ -128,6 +128,7 @@ struct SkiffServerComponents: Sendable {
     /// client-address, auth rate-limit, NUL-in-JSON, authentication and idempotency middleware, and the contract itself at `/openapi.yaml`.
     func buildRouter() throws -> Router<SkiffRequestContext> {
         let router = Router(context: SkiffRequestContext.self)
+        router.add(middleware: RequestIDMiddleware())
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: NoStoreMiddleware())
         router.add(middleware: ProblemMiddleware(logger: configuration.logger))

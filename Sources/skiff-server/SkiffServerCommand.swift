@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import SkiffCore
 import SkiffServer
+import Synchronization
 
 @main
 struct SkiffServerCommand: AsyncParsableCommand {
@@ -43,6 +44,12 @@ struct StorageOptions: ParsableArguments {
     @Option(help: "The log level (trace, debug, info, notice, warning, error, critical).")
     var logLevel: String = "info"
 
+    @Option(help: ArgumentHelp(
+        "How log lines are written: text, or json (one object a line, for a log collector).",
+        discussion: "A JSON line written while a request runs carries its request_id, which the answer's X-Request-ID header also gives."
+    ))
+    var logFormat: LogFormat = .text
+
     func validate() throws {
         if database?.isEmpty == true { throw ValidationError("--database needs a PostgreSQL URL or a SQLite file.") }
         if keyFile?.isEmpty == true { throw ValidationError("--key-file needs a file.") }
@@ -61,11 +68,18 @@ struct StorageOptions: ParsableArguments {
             ?? SkiffServerConfiguration.defaultDatabasePath)
     }
 
+    /// The process's logger, made once `--log-format` has chosen the handler.
+    func logger() -> Logger {
+        logFormat.bootstrap()
+        var logger = Logger(label: "skiff-server")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        return logger
+    }
+
     func configuration(
         host: String = "127.0.0.1", port: Int = 8080, tls: TLSFiles? = nil, allowsInsecureHTTP: Bool = false, seedDemo: Bool = false
     ) throws -> SkiffServerConfiguration {
-        var logger = Logger(label: "skiff-server")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let logger = logger()
         return SkiffServerConfiguration(
             host: host, port: port, tls: tls, allowsInsecureHTTP: allowsInsecureHTTP,
             database: databaseLocation, smsOutboxPath: smsOutbox,
@@ -73,6 +87,24 @@ struct StorageOptions: ParsableArguments {
             keyFile: keyFile,
             bcryptCost: bcryptCost, seedDemoDataIfEmpty: seedDemo, logger: logger
         )
+    }
+}
+
+/// `--log-format`: the one choice of log handler for the process, made before the first logger.
+enum LogFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case text
+    case json
+
+    private static let chosen = Mutex(false)
+
+    /// Installs the handler once (`LoggingSystem.bootstrap` may run only once; `configuration()` can run twice).
+    func bootstrap() {
+        guard self == .json else { return }
+        Self.chosen.withLock { done in
+            guard !done else { return }
+            LoggingSystem.bootstrap { label in JSONLogHandler(label: label) }
+            done = true
+        }
     }
 }
 
@@ -229,7 +261,7 @@ struct SeedUsers: AsyncParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let lines = try users.map { String(decoding: try encoder.encode($0), as: UTF8.self) }.joined(separator: "\n") + "\n"
-        FileManager.default.createFile(atPath: sessionsOut, contents: nil, attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: sessionsOut, contents: nil, attributes: [.posixPermissions: 0o600])
         try Data(lines.utf8).write(to: URL(fileURLWithPath: sessionsOut))
         print("Opened \(users.count) users' sessions into \(sessionsOut).")
     }
@@ -290,9 +322,7 @@ struct LedgerCheckCommand: AsyncParsableCommand {
     @OptionGroup var storage: StorageOptions
 
     func run() async throws {
-        var logger = Logger(label: "skiff-server")
-        logger.logLevel = Logger.Level(rawValue: storage.logLevel) ?? .info
-        let check = try await LedgerCheck.read(storage.databaseLocation, logger: logger)
+        let check = try await LedgerCheck.read(storage.databaseLocation, logger: storage.logger())
         print(check)
         if !check.isClean { throw ExitCode(1) }
     }

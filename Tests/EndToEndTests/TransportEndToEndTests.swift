@@ -55,8 +55,9 @@ extension EndToEnd {
             )
         }
 
-        /// Runs `serve` on a free loopback port until it says it listens, then stops it with SIGTERM.
-        private func serveUntilListening(_ arguments: [String]) async throws {
+        /// Runs `serve` on a free loopback port until it says it listens, then stops it with SIGTERM; what it logged.
+        @discardableResult
+        private func serveUntilListening(_ arguments: [String]) async throws -> String {
             let (process, output, errors) = try launch(server, ["serve", "--port", "0"] + arguments, name: "serve-\(UUID().uuidString)")
             let deadline = ContinuousClock.now + .seconds(60)
             var log = ""
@@ -67,6 +68,7 @@ extension EndToEnd {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
             #expect(log.contains("skiff-server listening"), "serve did not start: \(log)")
+            return log
         }
 
         private func storage(_ name: String) -> [String] {
@@ -120,6 +122,19 @@ extension EndToEnd {
             let again = try await run(server, ["migrate"] + storage("explicit"))
             #expect(again.output.contains("The database was current already."), "\(again.output)\(again.errors)")
             try await serveUntilListening(["--no-migrate"] + storage("explicit"))
+        }
+
+        @Test("serve --log-format json writes one JSON object a line")
+        func jsonLogs() async throws {
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let log = try await serveUntilListening(["--log-format", "json"] + storage("json"))
+            let lines = log.split(separator: "\n").filter { !$0.hasPrefix("Error: ") }
+            #expect(!lines.isEmpty)
+            for line in lines {
+                let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                #expect(object?["message"] is String && object?["level"] is String && object?["time"] is String, "\(line)")
+            }
+            #expect(lines.contains { $0.contains(#""message":"skiff-server listening""#) }, "\(log)")
         }
 
         @Test("skiff refuses a plain http:// --server off this machine before the terminal starts, without its password")
