@@ -14,10 +14,16 @@ struct PurgeService: Service {
     /// Sessions are kept this long after they end, and failure counts this long after their last failure.
     static let grace: TimeInterval = 24 * 3600
 
-    func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            while true {
-                try await Task.sleep(for: .seconds(limits.purgeInterval))
+    /// Purges every `purgeInterval` until the server shuts down; the sleep that shutdown cancels ends it without an
+    /// error (an error would make `serve` exit 1 on a SIGTERM).
+    func run() async {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                do {
+                    try await Task.sleep(for: .seconds(limits.purgeInterval))
+                } catch {
+                    return
+                }
                 await purgeOnce()
             }
         }
