@@ -126,7 +126,8 @@ let package = Package(
             dependencies: [
                 "SkiffServer", "SkiffCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["BuildInfo"]
         ),
 
         // MARK: Wallet app
@@ -147,11 +148,12 @@ let package = Package(
         .executableTarget(
             name: "skiff",
             dependencies: [
-                "Skiff", "SkiffServer",
+                "Skiff", "SkiffServer", "SkiffCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["link-order.txt"],
-            linkerSettings: releaseClientLinking
+            linkerSettings: releaseClientLinking,
+            plugins: ["BuildInfo"]
         ),
 
         // MARK: Tests
@@ -227,6 +229,9 @@ let package = Package(
         // MARK: Tools
         // Reads the scenes' protocols and writes their test doubles (docs/decisions/new-doubles-generated-spies.md).
         .executableTarget(name: "SceneDoublesGenerator"),
+        // `BuildInfo.commit` for the two programs' --version.
+        .executableTarget(name: "BuildInfoGenerator"),
+        .plugin(name: "BuildInfo", capability: .buildTool(), dependencies: ["BuildInfoGenerator"]),
         .plugin(name: "SceneDoubles", capability: .buildTool(), dependencies: ["SceneDoublesGenerator"]),
         .plugin(
             name: "ScaffoldScene",

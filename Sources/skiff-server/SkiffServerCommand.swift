@@ -11,6 +11,7 @@ struct SkiffServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "skiff-server",
         abstract: "The Skiff backend: a JSON API over SQLite, or over PostgreSQL for several instances.",
+        version: SkiffVersion.line(program: "skiff-server", commit: BuildInfo.commit),
         subcommands: [Serve.self, Migrate.self, SeedDemo.self, Seed.self, SeedUsers.self, LedgerCheckCommand.self],
         defaultSubcommand: Serve.self
     )

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Skiff
+import SkiffCore
 import SkiffServer
 import TerminalUI
 
@@ -15,7 +16,7 @@ enum SkiffCommand {
                 print(CommandLineOptions.help, terminator: "")
                 exit(0)
             case .version:
-                print(CommandLineOptions.version)
+                print(SkiffVersion.line(program: "skiff", commit: BuildInfo.commit))
                 exit(0)
             case .run(let parsed):
                 options = parsed

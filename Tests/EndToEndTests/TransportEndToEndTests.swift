@@ -143,6 +143,48 @@ extension EndToEnd {
             #expect(lines.contains { $0.contains(#""message":"skiff-server listening""#) }, "\(log)")
         }
 
+        @Test("skiff --version and skiff-server --version print the release and the commit this checkout is at")
+        func versions() async throws {
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            let head = try await run("/usr/bin/git", ["-C", root.path, "rev-parse", "HEAD"]).output.prefix(12)
+            #expect(head.count == 12)
+            for (program, path) in [("skiff", skiff), ("skiff-server", server)] {
+                let outcome = try await run(path, ["--version"])
+                #expect(outcome.status == 0)
+                #expect(outcome.output == "\(program) 0.1.0 (commit \(head))\n", "\(outcome.output)\(outcome.errors)")
+            }
+        }
+
+        @Test("The commit is read from a checkout's files: a branch, packed refs, a detached HEAD, a worktree; unknown without one")
+        func commitReading() async throws {
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let generator = try BuiltProduct.path("BuildInfoGenerator-tool")
+            let hash = { (digit: String) in String(repeating: digit, count: 40) }
+            func write(_ text: String, _ path: String) throws {
+                let url = folder.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try text.write(to: url, atomically: true, encoding: .utf8)
+            }
+            try write("ref: refs/heads/main\n", "branch/.git/HEAD")
+            try write(hash("a") + "\n", "branch/.git/refs/heads/main")
+            try write("ref: refs/heads/main\n", "packed/.git/HEAD")
+            try write("# pack-refs with: peeled\n\(hash("b")) refs/heads/main\n", "packed/.git/packed-refs")
+            try write(hash("c") + "\n", "detached/.git/HEAD")
+            try write("gitdir: \(folder.path)/branch/.git/worktrees/side\n", "worktree/.git")
+            try write("ref: refs/heads/side\n", "branch/.git/worktrees/side/HEAD")
+            try write("../..\n", "branch/.git/worktrees/side/commondir")
+            try write(hash("d") + "\n", "branch/.git/refs/heads/side")
+            let cases = [("branch", "aaaaaaaaaaaa"), ("packed", "bbbbbbbbbbbb"), ("detached", "cccccccccccc"), ("worktree", "dddddddddddd"), ("none", "unknown")]
+            for (checkout, commit) in cases {
+                let output = folder.appendingPathComponent("\(checkout).swift")
+                let outcome = try await run(generator, ["--git", folder.appendingPathComponent("\(checkout)/.git").path, "--output", output.path])
+                #expect(outcome.status == 0, "\(outcome.errors)")
+                let source = try String(contentsOf: output, encoding: .utf8)
+                #expect(source.contains("static let commit = \"\(commit)\""), "\(checkout): \(source)")
+            }
+        }
+
         @Test("skiff refuses a plain http:// --server off this machine before the terminal starts, without its password")
         func appRefusesPlaintext() async throws {
             defer { try? FileManager.default.removeItem(at: folder) }

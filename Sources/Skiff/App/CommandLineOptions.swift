@@ -16,7 +16,6 @@ public struct CommandLineOptions: Equatable, Sendable {
     public var noMouse = false
 
     public static let defaultLockAfterSeconds = 300
-    public static let version = "0.1.0"
 
     public init() {}
 
