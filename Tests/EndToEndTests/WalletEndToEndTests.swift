@@ -128,9 +128,9 @@ extension EndToEnd {
             let home = try await session.waitFor("Spent $")
             #expect(home.contains("Spending · "))
 
-            try session.type("s")
+            try session.type("g")
             try await session.waitForAbsence("Spent $")
-            try session.type("s")
+            try session.type("g")
             try await session.waitFor("Spent $")
             try session.resize(width: 80, height: 20)
             try await session.waitForAbsence("Spent $")

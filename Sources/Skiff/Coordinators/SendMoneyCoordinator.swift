@@ -1,27 +1,33 @@
+import SkiffCore
 import TerminalUI
 
 extension SceneFactory {
-    /// `send`: the worker call that sends the form (a closure over one of `dependencies`' workers).
-    func sendMoney(send: @escaping @Sendable (SendMoney.Form) async throws(NetworkError) -> Void) -> (SendMoneyViewController, SendMoneyInteractor) {
+    /// Send money from `balance` (what Home shows), over the app's transfer worker.
+    func sendMoney(balance: Money) -> (SendMoneyViewController, SendMoneyInteractor) {
         let presenter = SendMoneyPresenter(formatting: dependencies.formatting)
-        let interactor = SendMoneyInteractor(presenter: presenter, send: send, tasks: tasks)
-        return assemble(SendMoneyViewController(), interactor, presenter, logic: { $0 }, display: { $0 })
+        let interactor = SendMoneyInteractor(presenter: presenter, transfers: dependencies.transfers, balance: balance, tasks: tasks)
+        return assemble(SendMoneyViewController(keys: dependencies.keys), interactor, presenter, logic: { $0 }, display: { $0 })
     }
+}
+
+/// How Send money ended.
+enum SendMoneyOutcome: Sendable {
+    /// The money went; the person saw the receipt.
+    case sent(SentTransfer)
 }
 
 extension Coordinator {
     /// Pushes Send money over the current screen as a child flow, popped when it routes away; then `onFinish`
-    /// runs (with `()` when the form was sent, nil when the person went back).
+    /// runs with the outcome (nil when the person went back without sending).
     func startSendMoney(
-        navigation: NavigationController, factory: SceneFactory,
-        send: @escaping @Sendable (SendMoney.Form) async throws(NetworkError) -> Void,
-        onFinish: @escaping (Void?) -> Void = { _ in }
+        navigation: NavigationController, factory: SceneFactory, balance: Money,
+        onFinish: @escaping (SendMoneyOutcome?) -> Void = { _ in }
     ) {
-        let child = SceneFlowCoordinator<Void>(navigation: navigation) { finish in
-            let (controller, interactor) = factory.sendMoney(send: send)
+        let child = SceneFlowCoordinator<SendMoneyOutcome>(navigation: navigation) { finish in
+            let (controller, interactor) = factory.sendMoney(balance: balance)
             interactor.route = { route in
                 switch route {
-                case .done: finish(())
+                case .sent(let transfer): finish(.sent(transfer))
                 case .back: finish(nil)
                 }
             }

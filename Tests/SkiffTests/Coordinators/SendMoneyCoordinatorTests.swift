@@ -1,3 +1,4 @@
+import SkiffCore
 import Testing
 import TerminalUI
 @testable import Skiff
@@ -20,9 +21,11 @@ struct SendMoneyCoordinatorTests {
         let parent = SendMoneyParent()
         var finished = 0
         parent.startSendMoney(
-            navigation: navigation, factory: .doubles(tasks: app.tasks),
-            send: { _ in },
-            onFinish: { _ in finished += 1 }
+            navigation: navigation, factory: .doubles(tasks: app.tasks), balance: Seeds.summary.balance,
+            onFinish: { outcome in
+                #expect(outcome == nil)
+                finished += 1
+            }
         )
         await app.settle()
         #expect(navigation.topViewController is SendMoneyViewController)

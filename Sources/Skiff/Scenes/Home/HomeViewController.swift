@@ -55,6 +55,9 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
             bind(.openNotifications) { [weak self] in
                 self?.interactor?.navigate(request: .init(destination: .notifications))
             },
+            bind(.sendMoney) { [weak self] in
+                self?.interactor?.navigate(request: .init(destination: .sendMoney))
+            },
             bind(.search) { [weak self] in self?.openSearch() },
             bind(.refresh) { [weak self] in self?.interactor?.refresh(request: .init()) },
             // Kept off the status bar, which is full at 100 columns; `?` lists it.
