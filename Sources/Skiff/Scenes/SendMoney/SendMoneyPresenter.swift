@@ -58,7 +58,10 @@ final class SendMoneyPresenter: SendMoneyPresentationLogic, ScenePresentation {
         case .succeeded(.sent(let transfer)):
             stage = .receipt
             viewModel.stage = .receipt
-            var words = "Sent \(transfer.amount.formatted()) to \(transfer.recipient.displayName). Reference \(transfer.reference)."
+            // A shortened name already ends its sentence ("Jordan R.").
+            var words = "Sent \(transfer.amount.formatted()) to \(transfer.recipient.displayName)"
+            if !words.hasSuffix(".") { words += "." }
+            words += " Reference \(transfer.reference)."
             if transfer.replayed { words += " The first try had already sent it: it was sent once." }
             viewModel.form.instructions = words
             viewModel.form.clear = [.password]

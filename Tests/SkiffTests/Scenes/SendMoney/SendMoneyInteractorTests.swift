@@ -156,6 +156,7 @@ struct SendMoneyInteractorTests {
         #expect(sut.stage == .form)
         #expect(presenter.presentBackCalls.last?.stage == .form)
         await send(sut, lunch)
+        sut.back(request: .init())
         var edited = lunch
         edited.amount = "12.51"
         await send(sut, edited)
