@@ -55,7 +55,8 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
             bind(.openNotifications) { [weak self] in
                 self?.interactor?.navigate(request: .init(destination: .notifications))
             },
-            bind(.sendMoney) { [weak self] in
+            // Kept off the status bar, which would otherwise drop `q quit` at 100 columns; `?` and README list it.
+            bind(.sendMoney, showsInStatusBar: false) { [weak self] in
                 self?.interactor?.navigate(request: .init(destination: .sendMoney))
             },
             bind(.search) { [weak self] in self?.openSearch() },
