@@ -193,8 +193,11 @@ struct FaultInjectionTests {
         ),
     ]
 
+    /// Every scenario with each of its faults; `SKIFF_FAULT_SCENARIO=NAME` keeps only the scenario of that name
+    /// (`SKIFF_FAULT_SCENARIO="Send money"`), to try one screen's faults alone.
     nonisolated static var cases: [(FaultScenario, Fault)] {
-        scenarios.flatMap { scenario in scenario.faults.map { (scenario, $0) } }
+        let only = ProcessInfo.processInfo.environment["SKIFF_FAULT_SCENARIO"]
+        return scenarios.filter { only == nil || $0.name == only }.flatMap { scenario in scenario.faults.map { (scenario, $0) } }
     }
 
     @Test(
