@@ -114,7 +114,7 @@ extension EndToEnd {
             #expect(!session2.contains(code))
         }
 
-        @Test("Home's Spending panel: s hides and shows it, it folds on a small terminal, Enter on a category filters the list")
+        @Test("Home's Spending panel: g hides and shows it, it folds on a small terminal, Enter on a category filters the list")
         func spending() async throws {
             let session = try TmuxSession.shell(environment: ["LANG": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no"])
             defer {
