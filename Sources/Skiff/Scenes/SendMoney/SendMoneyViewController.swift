@@ -33,8 +33,18 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
 
     init(keys: WalletKeys = .standard) {
         super.init(title: "Send money", keys: keys)
+        bindKeys(for: .form)
+    }
+
+    /// Enter's words follow the stage: continue, send, back to Home.
+    private func bindKeys(for stage: SendMoney.Stage) {
+        let enter = switch stage {
+        case .form: "continue"
+        case .confirm: "send"
+        case .receipt: "back to Home"
+        }
         keyBindings = [
-            bind(.submit) { [weak self] in self?.screen.submit() },
+            bind(.submit, enter) { [weak self] in self?.screen.submit() },
             // The same as Enter; the banner names it when an answer did not come.
             bind(.retry, showsInStatusBar: false) { [weak self] in self?.screen.submit() },
         ]
@@ -113,6 +123,7 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
             password.clear()
             screen.setRowHidden(true, for: .password)
         }
+        bindKeys(for: stage)
         sendButton.title = switch stage {
         case .form: "Continue"
         case .confirm: "Send"
