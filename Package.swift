@@ -4,7 +4,7 @@ import PackageDescription
 /// The scenes whose screen tests keep recorded screens in `Tests/SkiffTests/Scenes/<Scene>/__Snapshots__`.
 let scenesWithSnapshots = [
     "ActivateCard", "AddCard", "CardDetail", "Cards", "ForgotPassword", "Home", "Launch", "Lock", "Login",
-    "Notifications", "Register", "TransactionDetail", "VerifyPhone",
+    "Notifications", "Register", "SendMoney", "TransactionDetail", "VerifyPhone",
 ]
 
 /// `HomeBenchmarks` reaches the app's internals with `@testable import Skiff`. Debug builds allow that; a release
@@ -167,7 +167,10 @@ let package = Package(
             path: "Tests/SkiffTestCertificates"
         ),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI"]),
-        .testTarget(name: "SkiffCoreTests", dependencies: ["SkiffCore"]),
+        .testTarget(
+            name: "SkiffCoreTests",
+            dependencies: ["SkiffCore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "SkiffAPITests", dependencies: ["SkiffAPI"]),
         .testTarget(
             name: "SkiffServerTests",

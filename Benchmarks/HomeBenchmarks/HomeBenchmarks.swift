@@ -68,7 +68,10 @@ struct TwoCards: CardWorking {
 }
 
 /// Nothing to reach: scrolling Home never signs in, out or reads notifications.
-struct Offline: AuthWorking, NotificationsWorking {
+struct Offline: AuthWorking, NotificationsWorking, TransferWorking {
+    func findRecipient(phone: PhoneNumber) async throws(NetworkError) -> Recipient { throw .unreachable }
+    func stepUp(password: String) async throws(NetworkError) -> StepUpProof { throw .unreachable }
+    func send(_ order: TransferOrder, idempotencyKey: String) async throws(NetworkError) -> SentTransfer { throw .unreachable }
     func login(phone: PhoneNumber, password: String) async throws(NetworkError) -> Session { throw .unreachable }
     func register(_ registration: Registration, idempotencyKey: String) async throws(NetworkError) -> VerificationChallenge {
         throw .unreachable
@@ -105,6 +108,7 @@ func homeApp() async throws -> SkiffApp {
     try sessions.save(Session(token: "tok_bench", expiresAt: Date().addingTimeInterval(12 * 3600), user: user))
     let dependencies = AppDependencies(
         auth: Offline(), account: MillionTransactions(user: user), cards: TwoCards(), notifications: Offline(),
+        transfers: Offline(),
         sessions: sessions, preferences: PreferencesStore(file: paths.preferencesFile),
         cache: try CacheStore(file: paths.cacheDatabase, logger: Logger(label: "bench")), outbox: nil, tokens: SessionTokenBox(), demo: nil,
         serverDescription: "an in-memory account"

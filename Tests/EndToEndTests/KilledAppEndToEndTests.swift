@@ -77,7 +77,7 @@ extension EndToEnd {
                 while Date().timeIntervalSince(began) < killAfter {
                     let roll = Int.random(in: 0..<10, using: &random)
                     switch roll < 5 ? Action.toggleSpending : roll < 8 ? .reload : .logOutAndIn {
-                    case .toggleSpending: try session.type("s")
+                    case .toggleSpending: try session.type("g")
                     case .reload: try session.type("r")
                     case .logOutAndIn:
                         try session.type("L")
@@ -89,7 +89,7 @@ extension EndToEnd {
                     try await Task.sleep(for: .milliseconds(Int.random(in: 0..<60, using: &random)))
                 }
                 // The last write is aimed at: the kill follows a key that writes the preferences by up to 20 ms.
-                try session.type("s")
+                try session.type("g")
                 try await Task.sleep(for: .microseconds(Int.random(in: 0..<20_000, using: &random)))
                 #expect(kill(pid, SIGKILL) == 0, "\(context)")
                 try await session.waitUntil("skiff has died (\(context))") { _ in (try? session.format("#{pane_dead}")) == "1" }

@@ -114,7 +114,7 @@ extension EndToEnd {
             #expect(!session2.contains(code))
         }
 
-        @Test("Home's Spending panel: s hides and shows it, it folds on a small terminal, Enter on a category filters the list")
+        @Test("Home's Spending panel: g hides and shows it, it folds on a small terminal, Enter on a category filters the list")
         func spending() async throws {
             let session = try TmuxSession.shell(environment: ["LANG": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no"])
             defer {
@@ -130,9 +130,9 @@ extension EndToEnd {
             // Against the same days of last month, named: "12% more than October 1–26 ($1,189.00)".
             #expect(match(#"(?:than|over) [A-Z][a-z]+ (1(?:–[0-9]{1,2})?)\b"#, in: home) != nil, "\(home)")
 
-            try session.type("s")
+            try session.type("g")
             try await session.waitForAbsence("Spent $")
-            try session.type("s")
+            try session.type("g")
             try await session.waitFor("Spent $")
             try session.resize(width: 80, height: 20)
             try await session.waitForAbsence("Spent $")

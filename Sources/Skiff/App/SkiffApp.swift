@@ -58,7 +58,7 @@ public final class SkiffApp {
         )
         let dependencies = AppDependencies(
             auth: AuthWorker(api: api), account: AccountWorker(api: api), cards: CardWorker(api: api),
-            notifications: NotificationsWorker(api: api),
+            notifications: NotificationsWorker(api: api), transfers: TransferWorker(api: api),
             sessions: SessionStore(file: paths.sessionFile, logger: logger),
             preferences: PreferencesStore(file: paths.preferencesFile, logger: logger),
             cache: cache,

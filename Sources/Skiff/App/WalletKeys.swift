@@ -5,7 +5,7 @@ import TerminalUI
 enum SceneCommand: Hashable, Sendable, CaseIterable {
     case submit, retry, back
     case refresh, search, toggleSpending
-    case addCard, activateCard, openCards, openNotifications
+    case addCard, activateCard, openCards, openNotifications, sendMoney
     case freezeCard, removeCard
     case markRead, markAllRead
     case createAccount, forgotPassword
@@ -27,11 +27,12 @@ extension KeyMap where Command == SceneCommand {
             case .back: .init(.escape, "back")
             case .refresh: .init(.character("r"), "refresh")
             case .search: .init(.character("/"), "search")
-            case .toggleSpending: .init(.character("s"), "show or hide spending")
+            case .toggleSpending: .init(.character("g"), "show or hide spending")
             case .addCard: .init(.character("a"), "add card")
             case .activateCard: .init(.character("v"), "activate card")
             case .openCards: .init(.character("c"), "cards")
             case .openNotifications: .init(.character("n"), "notifications")
+            case .sendMoney: .init(.character("s"), "send money")
             case .freezeCard: .init(.character("f"), "freeze or unfreeze card")
             case .removeCard: .init(.character("d"), "remove card")
             case .markRead: .init(.enter, "mark read")

@@ -7,6 +7,7 @@ struct AppDependencies {
     var account: any AccountWorking
     var cards: any CardWorking
     var notifications: any NotificationsWorking
+    var transfers: any TransferWorking
     var sessions: any SessionStoring
     var preferences: any PreferencesStoring
     var cache: any CacheStoring
@@ -28,7 +29,7 @@ struct AppDependencies {
 
     init(
         auth: any AuthWorking, account: any AccountWorking, cards: any CardWorking,
-        notifications: any NotificationsWorking, sessions: any SessionStoring, preferences: any PreferencesStoring,
+        notifications: any NotificationsWorking, transfers: any TransferWorking, sessions: any SessionStoring, preferences: any PreferencesStoring,
         cache: any CacheStoring, outbox: (any DevelopmentOutboxReading)?, tokens: SessionTokenBox,
         demo: DemoCredentials?, serverDescription: String, clock: SceneClock = .live, formatting: Formatting = Formatting(),
         keys: WalletKeys = .standard
@@ -37,6 +38,7 @@ struct AppDependencies {
         self.account = account
         self.cards = cards
         self.notifications = notifications
+        self.transfers = transfers
         self.sessions = sessions
         self.preferences = preferences
         self.cache = cache

@@ -33,6 +33,11 @@ final class HomeCoordinator: FinishingCoordinator {
             case .notifications: self.showNotifications()
             case .cards(let cards): self.showCards(cards)
             case .transaction(let transaction): self.showTransaction(transaction)
+            case .sendMoney(let balance):
+                // Home reloads after money went: the new balance, the transfer at the top of the list.
+                self.startSendMoney(navigation: self.navigation, factory: self.factory, balance: balance) { [weak self] outcome in
+                    if case .sent? = outcome { self?.refresh() }
+                }
             case .loggedOut: self.onFinish(.finished)
             }
         }

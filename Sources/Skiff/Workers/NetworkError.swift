@@ -32,6 +32,8 @@ enum NetworkError: Error, Hashable, Sendable {
     case stillRunning
     /// Nothing by that id for this user (404).
     case notFound
+    /// The amount needs the password proved again (403 `step-up-required`): the proof sent was spent or expired.
+    case stepUpRequired
     /// The server failed (5xx) or answered something the app cannot read.
     case server(status: Int, detail: String)
     /// The caller gave up (the screen went away, or Esc).

@@ -1,3 +1,4 @@
+import Foundation
 import SkiffCore
 
 /// Signing in and out, registering, resetting a password.
@@ -40,4 +41,47 @@ protocol CardWorking: Sendable {
 protocol NotificationsWorking: Sendable {
     func notifications() async throws(NetworkError) -> [AppNotification]
     func markRead(id: String) async throws(NetworkError)
+}
+
+/// Sending money: who has a number, the password proved again for a large amount, the transfer itself.
+protocol TransferWorking: Sendable {
+    /// The person with this number, named as another user may see them; a number nobody has is `.validation` on
+    /// `phoneNumber`, the caller's own number too; too many lookups `.throttled`.
+    func findRecipient(phone: PhoneNumber) async throws(NetworkError) -> Recipient
+    /// The signed-in user's password proved again, for one transfer above `TransferRules.stepUpAboveMinor`; a wrong
+    /// one is `.validation` on `password`.
+    func stepUp(password: String) async throws(NetworkError) -> StepUpProof
+    /// Sends `order` once per `idempotencyKey`: the same key and order again answers the transfer made before.
+    func send(_ order: TransferOrder, idempotencyKey: String) async throws(NetworkError) -> SentTransfer
+}
+
+/// Someone to send money to, as the sender may see them ("Jordan R.").
+struct Recipient: Hashable, Sendable {
+    var id: String
+    var displayName: String
+}
+
+/// A proof of the password for one transfer: a secret, never printed.
+struct StepUpProof: Hashable, Sendable, Redacted {
+    var token: String
+}
+
+/// What the person confirmed: to whom, how much, the note; with the step-up proof when the amount needs one.
+struct TransferOrder: Hashable, Sendable, Redacted {
+    var recipientID: String
+    var amount: Money
+    var note: String?
+    var stepUp: StepUpProof?
+}
+
+/// A transfer the server made, and whether this answer was for a request made before (its first answer lost).
+struct SentTransfer: Hashable, Sendable {
+    var id: String
+    var reference: String
+    var amount: Money
+    var note: String?
+    var recipient: Recipient
+    var createdAt: Date
+    /// The server had made it already: a retry found the transfer its first try made.
+    var replayed: Bool
 }

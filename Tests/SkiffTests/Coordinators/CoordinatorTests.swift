@@ -171,6 +171,36 @@ struct HomeCoordinatorTests {
         #expect(homeChildren(harness).isEmpty)
     }
 
+    @Test("Send money runs as a child from Home's balance; after the receipt Home reloads; Esc without sending does not")
+    func sendMoney() async throws {
+        let harness = try await start()
+        await harness.send(.character("s"))
+        #expect(homeChildren(harness).first is SceneFlowCoordinator<SendMoneyOutcome>)
+        await harness.send(.escape)
+        #expect(harness.top is HomeViewController)
+        #expect(homeChildren(harness).isEmpty)
+        let loads = harness.account.calls.count
+        await harness.send(.character("s"))
+        await harness.type("2025550111")
+        await harness.send(.tab)
+        // More than the $1,234.56 Home shows is refused before anything is looked up.
+        await harness.type("1234.57")
+        await harness.send(.enter)
+        #expect(harness.transfers.lookups.count == 0)
+        #expect(harness.screen.contains("That is more than your balance of $1,234.56."))
+        await harness.send(.backspace, .character("6"))
+        await harness.send(.enter)
+        // The whole balance is over the step-up amount: the password first.
+        await harness.type("sail-away-2026")
+        await harness.send(.enter)
+        #expect(harness.transfers.stepUps.all == ["sail-away-2026"])
+        #expect(harness.transfers.sends.last?.order.amount == Money(amountMinor: 123_456, currency: "USD"))
+        await harness.send(.enter)
+        #expect(harness.top is HomeViewController)
+        #expect(homeChildren(harness).isEmpty)
+        #expect(harness.account.calls.count > loads, "Home reloads after money went")
+    }
+
     @Test("Activate card runs as a child and hands back the active card")
     func activate() async throws {
         let harness = try await start()

@@ -28,8 +28,10 @@ struct FaultScenario: Sendable, CustomTestStringConvertible {
     var escapeBeforeRetry = true
     /// Whether the screen shows that the retried request worked.
     var succeeded: @MainActor @Sendable (LiveAppHarness) -> Bool
-    /// What must then hold on the server.
-    var afterwards: (@MainActor @Sendable (LiveAppHarness) async throws -> Void)?
+    /// What must hold on the server (and the screen say) right after the fault, before any retry.
+    var afterFault: (@MainActor @Sendable (LiveAppHarness, Fault) async throws -> Void)?
+    /// What must then hold on the server (and the screen say) after the retry worked.
+    var afterwards: (@MainActor @Sendable (LiveAppHarness, Fault) async throws -> Void)?
 
     enum EscapeCheck: Sendable {
         /// Esc leaves the scene (or its step) for the screen with this title; `back` returns and refills.
@@ -136,7 +138,7 @@ struct FaultInjectionTests {
             kept: ["Visa •••• 4242"], retry: [.enter],
             escape: .leaves(to: "Card number", back: { h in await h.send(.enter) }),
             succeeded: { $0.screen.contains("Visa •••• 4242 added.") },
-            afterwards: { h in
+            afterwards: { h, _ in
                 let added = try await serverCards(h).filter { $0.kind == .external }
                 #expect(added.map(\.last4) == ["4242"], "the retried add left \(added.count) cards")
             }
@@ -169,10 +171,33 @@ struct FaultInjectionTests {
             }),
             succeeded: { $0.screen.contains("is active.") }
         ),
+        // Exactly once: the retry (in place, or after Esc to the form and the same confirmation again) carries the
+        // first try's Idempotency-Key, so the server holds one transfer after each fault, never two.
+        FaultScenario(
+            name: "Send money", request: "POST /v1/transfers", signedIn: true,
+            reach: reachSendConfirmation,
+            kept: ["Jordan R.", "$12.50"], retry: [.ctrl("r")],
+            escape: .leaves(to: "Phone number", back: { h in await h.send(.enter) }),
+            succeeded: { $0.screen.contains("Sent $12.50 to Jordan R.") },
+            afterFault: { h, fault in
+                let made = try await transfersToJordan(h)
+                #expect(made == (fault.serverActs ? 1 : 0), "after \(fault) the server holds \(made) transfers")
+                #expect(h.screen.contains("may or may not have gone"), "the screen does not say the money may have gone:\n\(h.screen)")
+            },
+            afterwards: { h, fault in
+                let made = try await transfersToJordan(h)
+                #expect(made == 1, "after \(fault) and a retry the server holds \(made) transfers")
+                // The receipt says which: the retry found the transfer the first try made, or made it.
+                #expect(h.screen.contains("The first try had already sent it") == fault.serverActs, "\(h.screen)")
+            }
+        ),
     ]
 
+    /// Every scenario with each of its faults; `SKIFF_FAULT_SCENARIO=NAME` keeps only the scenario of that name
+    /// (`SKIFF_FAULT_SCENARIO="Send money"`), to try one screen's faults alone.
     nonisolated static var cases: [(FaultScenario, Fault)] {
-        scenarios.flatMap { scenario in scenario.faults.map { (scenario, $0) } }
+        let only = ProcessInfo.processInfo.environment["SKIFF_FAULT_SCENARIO"]
+        return scenarios.filter { only == nil || $0.name == only }.flatMap { scenario in scenario.faults.map { (scenario, $0) } }
     }
 
     @Test(
@@ -245,6 +270,7 @@ struct FaultInjectionTests {
             "no message saying what to do after \(fault):\n\(message)"
         )
         for text in scenario.kept { #expect(message.contains(text), "the form lost “\(text)”:\n\(message)") }
+        try await scenario.afterFault?(h, fault)
 
         h.proxy.clearFaults()
         try await h.proxy.acceptConnections()
@@ -277,7 +303,7 @@ struct FaultInjectionTests {
             worked = scenario.succeeded(h)
         }
         #expect(worked, "retrying after \(fault) did not work:\n\(h.screen)\n\(h.proxy.log)")
-        try await scenario.afterwards?(h)
+        try await scenario.afterwards?(h, fault)
         if !scenario.escapeBeforeRetry, case .stays = scenario.escape {
             await h.send(.escape)
             #expect(h.top === screenBefore && h.isRunning)
@@ -337,6 +363,38 @@ struct FaultInjectionTests {
         await h.type("123")
         await h.send(.enter)
         guard h.screen.contains("Visa •••• 4242") else { throw LiveAppHarness.HarnessError(screen: h.screen, step: "add card") }
+    }
+
+    /// From a fresh app: Jordan made on the server, logged in, `s`, the form filled and continued to the
+    /// confirmation of $12.50 to Jordan R.
+    private static func reachSendConfirmation(_ h: LiveAppHarness) async throws {
+        try await h.addJordan()
+        try await h.logIn()
+        await h.send(.character("s"))
+        await h.type(LiveAppHarness.jordan.phoneNumber)
+        await h.send(.tab)
+        await h.type("12.5")
+        await h.send(.tab)
+        await h.type("Lunch")
+        await h.send(.enter)
+        guard await h.waitFor("Send $12.50 to Jordan R.?") else {
+            throw LiveAppHarness.HarnessError(screen: h.screen, step: "the confirmation")
+        }
+    }
+
+    /// How many transfers to Jordan the demo account's statement holds on the server, read past the proxy.
+    private static func transfersToJordan(_ h: LiveAppHarness) async throws -> Int {
+        let api = APIClient(baseURL: h.server.baseURL, tokens: SessionTokenBox(), timeout: .seconds(5), middlewares: [], onUnauthorised: {})
+        do {
+            let session = try await AuthWorker(api: api).login(phone: LiveAppHarness.demoPhone, password: DemoCredentials.demo.password)
+            api.tokens.set(session.token)
+            let page = try await AccountWorker(api: api).transactions(limit: 50, cursor: nil, query: nil)
+            await api.shutdown()
+            return page.items.filter { $0.merchant == "Jordan R." && $0.category == "Transfer" }.count
+        } catch {
+            await api.shutdown()
+            throw error
+        }
     }
 
     /// The demo account's cards as the server has them, read past the proxy.

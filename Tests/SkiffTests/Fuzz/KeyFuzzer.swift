@@ -302,6 +302,8 @@ final class KeyFuzzer {
             if random.chance(0.85) { try await addCard(screen) } else { try await step(.key(.escape)) }
         case let activate as ActivateCardViewController:
             try await activateCard(activate)
+        case let send as SendMoneyViewController:
+            try await sendMoney(send)
         case is NotificationsViewController:
             if random.chance(0.4) { try await step(.key(.character("m"))) }
             try await step(.key(.escape))
@@ -389,7 +391,8 @@ final class KeyFuzzer {
                 try await step(.key(.character(character)))
             }
             try await step(.key(random.chance(0.5) ? .enter : .escape))
-        case ..<0.80: try await step(.key(.character("r")))
+        case ..<0.77: try await step(.key(.character("r")))
+        case ..<0.80: try await step(.key(.character("s")))
         case ..<0.90: try await step(.key(.character("L")))
         default:
             for _ in 0..<random.int(in: 1...12) { try await step(.key(random.pick([.pageDown, .pageUp, .down, .end, .home]))) }
@@ -413,6 +416,29 @@ final class KeyFuzzer {
         guard top === addCard else { return }
         try await step(.key(.enter))
         if top !== addCard { cardsAdded += 1 }
+    }
+
+    /// Fills Send money (to the demo account, or to one's own number), continues, and often confirms or goes back.
+    private func sendMoney(_ send: SendMoneyViewController) async throws {
+        guard send.stage == .form, random.chance(0.85) else {
+            try await step(.key(random.chance(0.6) ? .enter : .escape))
+            return
+        }
+        guard try await fill(send.phoneNumber, with: random.pick([DemoCredentials.demo.phoneNumber, "202 555 0100", "12"]), on: send),
+              try await fill(send.amount, with: random.pick(["12.5", "$1,200", "0", "abc", "150", "12.345", "0.01"]), on: send),
+              try await fill(send.note, with: random.pick(["", "Lunch", "漢字 🇫🇷", String(repeating: "x", count: 150)]), on: send)
+        else { return }
+        try await step(.key(.enter))
+        try await noise()
+        guard top === send, send.stage == .confirm else { return }
+        if random.chance(0.3) {
+            try await step(.key(.escape))
+            return
+        }
+        if !send.password.isHidden { _ = try await fill(send.password, with: DemoCredentials.demo.password, on: send) }
+        try await step(.key(.enter))
+        try await noise()
+        if top === send { try await step(.key(random.chance(0.5) ? .enter : .escape)) }
     }
 
     private func activateCard(_ activate: ActivateCardViewController) async throws {

@@ -36,6 +36,7 @@ struct SceneTapsTests {
             "Login": { factory.login(notice: nil).0 },
             "Notifications": { factory.notifications().0 },
             "Register": { factory.register(prefill: nil).0 },
+            "SendMoney": { factory.sendMoney(balance: Seeds.summary.balance).0 },
             "TransactionDetail": { factory.transactionDetail(Seeds.transaction(1)).0 },
             "VerifyPhone": {
                 factory.verifyPhone(

@@ -17,6 +17,8 @@ final class LiveAppHarness {
 
     let folder: URL
     let paths: AppPaths
+    /// The server's configuration, for seeding more users into its database.
+    let configuration: SkiffServerConfiguration
     let server: SkiffServerInstance
     let proxy: FaultProxy
     let terminal: HeadlessTerminal
@@ -36,11 +38,12 @@ final class LiveAppHarness {
         limits.codesPerNumberPerHour = 1_000
         limits.codesPerNumberPerDay = 1_000
         limits.codesPerAddressPerHour = 1_000
-        let server = try await SkiffServerInstance.start(SkiffServerConfiguration(
+        let configuration = SkiffServerConfiguration(
             host: "127.0.0.1", port: 0, database: .sqlite(path: paths.serverDatabase.path),
             smsOutboxPath: paths.smsOutbox.path, dataDirectory: paths.builtInServerData.path, bcryptCost: 4, seedDemoDataIfEmpty: true,
             logger: quiet, limits: limits
-        ))
+        )
+        let server = try await SkiffServerInstance.start(configuration)
         let proxy: FaultProxy
         do {
             proxy = try await FaultProxy.start(upstream: server.baseURL, lateBy: requestTimeout * 3)
@@ -56,16 +59,22 @@ final class LiveAppHarness {
             ),
             environment: ["LANG": "C.UTF-8"], logger: quiet
         )
-        let harness = LiveAppHarness(folder: folder, paths: paths, server: server, proxy: proxy, terminal: terminal, app: app)
+        let harness = LiveAppHarness(
+            folder: folder, paths: paths, configuration: configuration, server: server, proxy: proxy, terminal: terminal, app: app
+        )
         app.coordinator.start()
         try app.application.start()
         await harness.settle()
         return harness
     }
 
-    private init(folder: URL, paths: AppPaths, server: SkiffServerInstance, proxy: FaultProxy, terminal: HeadlessTerminal, app: SkiffApp) {
+    private init(
+        folder: URL, paths: AppPaths, configuration: SkiffServerConfiguration, server: SkiffServerInstance, proxy: FaultProxy,
+        terminal: HeadlessTerminal, app: SkiffApp
+    ) {
         self.folder = folder
         self.paths = paths
+        self.configuration = configuration
         self.server = server
         self.proxy = proxy
         self.terminal = terminal
@@ -128,6 +137,17 @@ final class LiveAppHarness {
         await type(DemoCredentials.demo.password)
         await send(.enter)
         guard await waitFor("Balance") else { throw HarnessError(screen: screen, step: "log in") }
+    }
+
+    /// Jordan Rivera, someone to send money to ("Jordan R."): made in the server's database beside the demo account.
+    static let jordan = (countryCode: "+1", phoneNumber: "202 555 0111", fullName: "Jordan Rivera", password: "river-stones-8")
+
+    /// Makes Jordan's account (with the opening balance) in the running server's database.
+    func addJordan() async throws {
+        _ = try await SkiffServerSeeder.seed(
+            configuration, countryCode: Self.jordan.countryCode, phoneNumber: Self.jordan.phoneNumber,
+            fullName: Self.jordan.fullName, password: Self.jordan.password, transactions: 0
+        )
     }
 
     /// A step that did not reach the screen it expected, with the screen it saw.

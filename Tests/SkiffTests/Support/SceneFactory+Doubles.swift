@@ -6,7 +6,8 @@ extension SceneFactory {
     static func doubles(tasks: TaskTracker) -> SceneFactory {
         let dependencies = AppDependencies(
             auth: AuthWorkerDouble.succeeding, account: AccountWorkerDouble.succeeding, cards: CardWorkerDouble.succeeding,
-            notifications: NotificationsWorkerDouble.succeeding, sessions: SessionStoreDouble(), preferences: PreferencesStoreDouble(),
+            notifications: NotificationsWorkerDouble.succeeding,
+            transfers: TransferWorkerDouble.succeeding, sessions: SessionStoreDouble(), preferences: PreferencesStoreDouble(),
             cache: CacheStoreDouble(), outbox: OutboxDouble(code: "482913"), tokens: SessionTokenBox(), demo: Seeds.demo,
             serverDescription: "127.0.0.1:8080", clock: .immediate(), formatting: Seeds.utc
         )

@@ -14,6 +14,7 @@ final class ScreenHarness {
     let account = AccountWorkerDouble.succeeding
     let cards = CardWorkerDouble.succeeding
     let notifications = NotificationsWorkerDouble.succeeding
+    let transfers = TransferWorkerDouble.succeeding
     let sessions: SessionStoreDouble
     let preferences = PreferencesStoreDouble()
     let cache = CacheStoreDouble()
@@ -27,7 +28,7 @@ final class ScreenHarness {
         terminal = HeadlessTerminal(width: width, height: height, capabilities: .init(hasColor: false, isUnicode: true))
         sessions = SessionStoreDouble(session)
         let dependencies = AppDependencies(
-            auth: auth, account: account, cards: cards, notifications: notifications, sessions: sessions,
+            auth: auth, account: account, cards: cards, notifications: notifications, transfers: transfers, sessions: sessions,
             preferences: preferences, cache: cache, outbox: outbox, tokens: tokens, demo: Seeds.demo,
             serverDescription: "the built-in server at 127.0.0.1:8080", clock: clock, formatting: formatting
         )
@@ -47,7 +48,7 @@ final class ScreenHarness {
     }
 
     /// The gates a test set on the worker doubles to hold requests open.
-    private var gates: [Gate] { [auth.gate, account.gate, cards.gate].compactMap { $0 } }
+    private var gates: [Gate] { [auth.gate, account.gate, cards.gate, transfers.gate].compactMap { $0 } }
 
     /// Lets every task the last keys started run to its end (but the requests a gate holds), then draws.
     func settle() async {

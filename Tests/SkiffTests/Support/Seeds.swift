@@ -41,6 +41,11 @@ enum Seeds {
         previousDays: 1...22,
         previousDaysTotals: [Money(amountMinor: 118_900, currency: "USD")]
     )
+    static let recipient = Recipient(id: "u_2", displayName: "Jordan R.")
+    static let sentTransfer = SentTransfer(
+        id: "t_1", reference: "SKF-7Q2M9KX4", amount: Money(amountMinor: 1_250, currency: "USD"), note: "Lunch",
+        recipient: recipient, createdAt: now, replayed: false
+    )
     static let challenge = VerificationChallenge(verificationId: "v_1", expiresAt: now.addingTimeInterval(600))
     static let notification = AppNotification(
         id: "n_1", title: "Welcome to Skiff", body: "Your card is on its way.", createdAt: now, read: false

@@ -359,3 +359,37 @@ final class OutboxDouble: DevelopmentOutboxReading, @unchecked Sendable {
         return code
     }
 }
+
+final class TransferWorkerDouble: TransferWorking, WorkerDouble, @unchecked Sendable {
+    let recipientResult = Stubbed<Recipient>("TransferWorkerDouble.findRecipient(phone:)")
+    let stepUpResult = Stubbed<StepUpProof>("TransferWorkerDouble.stepUp(password:)")
+    let sendResult = Stubbed<SentTransfer>("TransferWorkerDouble.send(_:idempotencyKey:)")
+    let lookups = Recorder<PhoneNumber>()
+    let stepUps = Recorder<String>()
+    let sends = Recorder<(order: TransferOrder, key: String)>()
+    var gate: Gate?
+
+    init() {}
+
+    func answerAll(_ preset: WorkerPreset) {
+        recipientResult.answer(preset, seeded: Seeds.recipient)
+        stepUpResult.answer(preset, seeded: StepUpProof(token: "step-up-proof"))
+        sendResult.answer(preset, seeded: Seeds.sentTransfer)
+    }
+
+    func findRecipient(phone: PhoneNumber) async throws(NetworkError) -> Recipient {
+        lookups.record(phone)
+        try await gate?.wait()
+        return try recipientResult.get()
+    }
+    func stepUp(password: String) async throws(NetworkError) -> StepUpProof {
+        stepUps.record(password)
+        try await gate?.wait()
+        return try stepUpResult.get()
+    }
+    func send(_ order: TransferOrder, idempotencyKey: String) async throws(NetworkError) -> SentTransfer {
+        sends.record((order, idempotencyKey))
+        try await gate?.wait()
+        return try sendResult.get()
+    }
+}

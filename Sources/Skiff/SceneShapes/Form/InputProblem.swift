@@ -12,6 +12,8 @@ enum InputProblem: Hashable, Sendable {
     case securityCode(CardSecurityCode.Problem)
     case holderName(CardHolderName.Problem)
     case last4(CardLastFour.Problem)
+    case amount(AmountInput.Problem)
+    case note(TransferRules.Problem)
     /// The server's own wording for a field.
     case server(String)
 
@@ -35,6 +37,8 @@ extension Formatting {
         case .securityCode(let p): p.message
         case .holderName(let p): p.message
         case .last4(let p): p.message
+        case .amount(let p): p.message
+        case .note(let p): p.message
         case .server(let text): text
         }
     }

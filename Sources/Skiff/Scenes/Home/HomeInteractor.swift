@@ -31,6 +31,8 @@ enum HomeRoute: Sendable {
     /// Cards, shown at once with the cards Home has.
     case cards([Card])
     case transaction(Transaction)
+    /// Send money, from the balance Home shows.
+    case sendMoney(balance: Money)
     case loggedOut
 }
 
@@ -253,6 +255,9 @@ final class HomeInteractor: HomeBusinessLogic {
             route(.notifications)
         case .cards:
             route(.cards(state.cards))
+        case .sendMoney:
+            // Until Home knows the balance there is nothing to send from.
+            if let balance = state.summary?.balance { route(.sendMoney(balance: balance)) }
         case .activateCard:
             if let card = state.cards.first(where: { $0.kind == .issued && $0.status == .inactive }) {
                 guard !card.frozen else {

@@ -55,6 +55,10 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
             bind(.openNotifications) { [weak self] in
                 self?.interactor?.navigate(request: .init(destination: .notifications))
             },
+            // Kept off the status bar, which would otherwise drop `q quit` at 100 columns; `?` and README list it.
+            bind(.sendMoney, showsInStatusBar: false) { [weak self] in
+                self?.interactor?.navigate(request: .init(destination: .sendMoney))
+            },
             bind(.search) { [weak self] in self?.openSearch() },
             bind(.refresh) { [weak self] in self?.interactor?.refresh(request: .init()) },
             // Kept off the status bar, which is full at 100 columns; `?` lists it.

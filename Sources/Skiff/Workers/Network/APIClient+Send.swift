@@ -40,3 +40,6 @@ extension Operations.DeleteCard.Output: ProblemAnswering {}
 extension Operations.FreezeCard.Output: ProblemAnswering {}
 extension Operations.UnfreezeCard.Output: ProblemAnswering {}
 extension Operations.GetSpending.Output: ProblemAnswering {}
+extension Operations.FindRecipient.Output: ProblemAnswering {}
+extension Operations.StepUp.Output: ProblemAnswering {}
+extension Operations.SendTransfer.Output: ProblemAnswering {}

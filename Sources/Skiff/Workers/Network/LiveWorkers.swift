@@ -212,3 +212,49 @@ struct NotificationsWorker: NotificationsWorking {
         try await api.send { try await $0.markNotificationRead(path: .init(id: id)) } success: { _ = try $0.noContent }
     }
 }
+
+/// Sending money over the generated client.
+struct TransferWorker: TransferWorking {
+    private let api: APIClient
+
+    init(api: APIClient) {
+        self.api = api
+    }
+
+    func findRecipient(phone: PhoneNumber) async throws(NetworkError) -> Recipient {
+        try await api.send { client in
+            try await client.findRecipient(query: .init(countryCode: "+" + phone.countryCode, phoneNumber: phone.nationalNumber))
+        } success: { Self.recipient(try $0.ok.body.json) }
+    }
+
+    func stepUp(password: String) async throws(NetworkError) -> StepUpProof {
+        try await api.send { try await $0.stepUp(body: .json(.init(password: password))) } success: {
+            StepUpProof(token: try $0.created.body.json.stepUpToken)
+        }
+    }
+
+    func send(_ order: TransferOrder, idempotencyKey: String) async throws(NetworkError) -> SentTransfer {
+        try await api.send { client in
+            try await client.sendTransfer(
+                headers: .init(idempotencyKey: idempotencyKey),
+                body: .json(.init(
+                    recipientId: order.recipientID, amountMinor: order.amount.amountMinor, currency: order.amount.currency,
+                    note: order.note, stepUpToken: order.stepUp?.token
+                ))
+            )
+        } success: { output in
+            let created = try output.created
+            let transfer = try created.body.json
+            return SentTransfer(
+                id: transfer.id, reference: transfer.reference,
+                amount: Money(amountMinor: transfer.amountMinor, currency: transfer.currency), note: transfer.note,
+                recipient: Self.recipient(transfer.counterparty), createdAt: transfer.createdAt,
+                replayed: created.headers.idempotentReplayed != nil
+            )
+        }
+    }
+
+    static func recipient(_ r: Components.Schemas.Recipient) -> Recipient {
+        Recipient(id: r.recipientId, displayName: r.displayName)
+    }
+}

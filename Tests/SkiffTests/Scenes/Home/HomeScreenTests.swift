@@ -32,16 +32,16 @@ struct HomeScreenTests {
         assertSnapshot(of: harness.terminal, as: .screen, named: "home-spending-folded")
     }
 
-    @Test("s hides the Spending panel and remembers it; s shows it again")
+    @Test("g hides the Spending panel and remembers it; g shows it again")
     func spendingToggle() async throws {
         let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(60))) }
         try await harness.start()
         #expect(harness.screen.contains("Spending · November"))
         #expect(harness.screen.contains("Spent $1,332.40 · 12% more than October 1–22 ($1,189.00)"))
-        await harness.send(.character("s"))
+        await harness.send(.character("g"))
         #expect(!harness.screen.contains("Spending · November"))
         #expect(harness.preferences.hidesSpending())
-        await harness.send(.character("s"))
+        await harness.send(.character("g"))
         #expect(harness.screen.contains("Spending · November"))
         #expect(!harness.preferences.hidesSpending())
     }

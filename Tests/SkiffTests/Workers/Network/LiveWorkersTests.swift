@@ -127,6 +127,51 @@ struct LiveWorkersTests {
         await server.stop()
     }
 
+    @Test("transfers: a lookup, a refusal on its field, a step-up, a send, and the same key again answers the same transfer")
+    func transfers() async throws {
+        let server = try await LiveServer.start()
+        // Jordan, seeded into the running server's database as `skiff-server seed` would.
+        _ = try await SkiffServerSeeder.seed(
+            SkiffServerConfiguration(
+                host: "127.0.0.1", port: 0, database: .sqlite(path: server.folder.appendingPathComponent("skiff.sqlite").path),
+                smsOutboxPath: server.folder.appendingPathComponent("sms-outbox.jsonl").path, bcryptCost: 4,
+                logger: Logger(label: "test.seed", factory: { _ in SwiftLogNoOpLogHandler() })
+            ),
+            countryCode: "+1", phoneNumber: "202 555 0111", fullName: "Jordan Rivera", password: "river-stones-8", transactions: 0
+        )
+        let api = client(server)
+        let session = try await AuthWorker(api: api).login(phone: demoPhone, password: DemoCredentials.demo.password)
+        api.tokens.set(session.token)
+        let worker = TransferWorker(api: api)
+        let jordan = try await worker.findRecipient(phone: try PhoneNumber.parse(countryCode: "+1", number: "202 555 0111"))
+        #expect(jordan.displayName == "Jordan R.")
+        let nobody = try PhoneNumber.parse(countryCode: "+1", number: "202 555 0100")
+        await #expect(throws: NetworkError.validation(
+            detail: "No Skiff account has this phone number.",
+            fields: [FieldError(field: "phoneNumber", message: "No Skiff account has this number.")]
+        )) { try await worker.findRecipient(phone: nobody) }
+
+        let lunch = TransferOrder(recipientID: jordan.id, amount: Money(amountMinor: 1_250, currency: "USD"), note: "Lunch", stepUp: nil)
+        let sent = try await worker.send(lunch, idempotencyKey: "live-lunch")
+        #expect(sent.reference.hasPrefix("SKF-"))
+        #expect(sent.recipient == jordan && sent.amount == lunch.amount && sent.note == "Lunch" && !sent.replayed)
+        let again = try await worker.send(lunch, idempotencyKey: "live-lunch")
+        #expect(again.id == sent.id && again.replayed)
+
+        var rent = TransferOrder(recipientID: jordan.id, amount: Money(amountMinor: 15_000, currency: "USD"), note: nil, stepUp: nil)
+        await #expect(throws: NetworkError.stepUpRequired) { try await worker.send(rent, idempotencyKey: "live-rent") }
+        await #expect { try await worker.stepUp(password: "not-the-password") } throws: { error in
+            guard case NetworkError.validation(_, let fields) = error else { return false }
+            return fields.map(\.field) == ["password"]
+        }
+        rent.stepUp = try await worker.stepUp(password: DemoCredentials.demo.password)
+        let paid = try await worker.send(rent, idempotencyKey: "live-rent")
+        #expect(paid.amount.amountMinor == 15_000)
+        #expect(try await worker.send(rent, idempotencyKey: "live-rent").id == paid.id, "the spent proof still answers its own retry")
+        await api.shutdown()
+        await server.stop()
+    }
+
     @Test("a wrong password is .unauthorised and does not fire the session hook")
     func wrongPassword() async throws {
         let server = try await LiveServer.start()

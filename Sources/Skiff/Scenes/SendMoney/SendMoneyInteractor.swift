@@ -1,0 +1,188 @@
+import Foundation
+import SkiffCore
+import TerminalUI
+
+@MainActor
+protocol SendMoneyBusinessLogic: FormBusinessLogic where Field == SendMoney.Field, Form == SendMoney.Form {
+    func load(request: SendMoney.Load.Request)
+    func validateField(request: SendMoney.ValidateField.Request)
+    func submit(request: SendMoney.Submit.Request)
+    func back(request: SendMoney.Back.Request)
+}
+
+/// Where Send money sends the person next.
+enum SendMoneyRoute: Sendable {
+    /// The money went, and the person has seen the receipt.
+    case sent(SentTransfer)
+    case back
+}
+
+/// Checks the form, looks the recipient up, asks for a confirmation (and the password above the step-up amount),
+/// then sends the transfer once: its Idempotency-Key is made when the person confirms and sent again with every
+/// retry of that confirmation (an edited one gets a new key), with the same step-up proof, so a retry after a
+/// lost answer finds the transfer the first try made instead of making a second.
+@MainActor
+final class SendMoneyInteractor: SendMoneyBusinessLogic {
+    private let presenter: any SendMoneyPresentationLogic
+    private let transfers: any TransferWorking
+    /// The balance Home showed: what can be sent at most, and the currency.
+    private let balance: Money
+    /// Set by the coordinator: where the flow goes when it leaves this scene.
+    var route: (SendMoneyRoute) -> Void = { _ in }
+
+    private(set) var stage: SendMoney.Stage = .form
+    let inFlight: RequestInFlight
+    /// What the person is asked to confirm, once the recipient was found.
+    private(set) var confirmation: SendMoney.Confirmation?
+    private var sent: SentTransfer?
+    /// One key per confirmed transfer: the same confirmation sent again carries the same key.
+    private let keys: RetryKeys<SendMoney.Confirmation>
+    /// The step-up proof each confirmation was (or will be) sent with, kept so a retry sends the very same request.
+    private var proofs: [SendMoney.Confirmation: StepUpProof] = [:]
+
+    init(
+        presenter: any SendMoneyPresentationLogic, transfers: any TransferWorking, balance: Money, tasks: TaskTracker,
+        makeKey: @escaping () -> String = { UUID().uuidString }
+    ) {
+        self.presenter = presenter
+        self.transfers = transfers
+        self.balance = balance
+        keys = RetryKeys(makeKey: makeKey)
+        inFlight = RequestInFlight(tasks: tasks)
+    }
+
+    func load(request: SendMoney.Load.Request) {
+        presenter.presentLoad(response: .init(balance: balance))
+    }
+
+    func validateField(request: SendMoney.ValidateField.Request) {
+        let problems = problems(in: request.form)
+        presenter.presentValidateField(response: .init(request, problems: problems))
+        if request.field == .amount, problems[.amount] == nil, let amount = try? AmountInput.check(request.form.amount, within: balance) {
+            presenter.presentFormatAmount(response: .init(amount: amount))
+        }
+    }
+
+    func submit(request: SendMoney.Submit.Request) {
+        guard !inFlight.isRunning,
+              SendMoney.Submit.Response.passes(problems(in: request.form), else: presenter.presentSubmit(response:))
+        else { return }
+        switch stage {
+        case .form: findRecipient(request.form)
+        case .confirm: confirm(password: request.form.password)
+        case .receipt: if let sent { route(.sent(sent)) }
+        }
+    }
+
+    private func findRecipient(_ form: SendMoney.Form) {
+        guard let phone = try? PhoneNumber.parse(countryCode: form.countryCode, number: form.phoneNumber),
+              let amount = try? AmountInput.check(form.amount, within: balance)
+        else { return }
+        // The checks passed: the note is one that can be sent, nil when empty.
+        let note = (try? TransferRules.validateNote(form.note)) ?? nil
+        presenter.presentSubmit(response: .started)
+        inFlight.call({ [transfers] () async throws(NetworkError) in
+            try await transfers.findRecipient(phone: phone)
+        }, then: { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let recipient):
+                let confirmation = SendMoney.Confirmation(
+                    recipient: recipient, amount: amount, note: note,
+                    needsPassword: TransferRules.needsStepUp(amountMinor: amount.amountMinor)
+                )
+                self.confirmation = confirmation
+                stage = .confirm
+                presenter.presentSubmit(response: .succeeded(.confirm(confirmation)))
+            case .failure(let error):
+                presenter.presentSubmit(response: .refused(error, aliases: SendMoney.aliases))
+            }
+        })
+    }
+
+    /// Enter on the confirmation: the key is the confirmation's; a proof of the password first where the amount
+    /// needs one and this confirmation has none yet.
+    private func confirm(password: String) {
+        guard let confirmation else { return }
+        let key = keys.key(for: confirmation)
+        presenter.presentSubmit(response: .started)
+        if confirmation.needsPassword, proofs[confirmation] == nil {
+            inFlight.call({ [transfers] () async throws(NetworkError) in
+                try await transfers.stepUp(password: password)
+            }, then: { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success(let proof):
+                    proofs[confirmation] = proof
+                    send(confirmation, key: key)
+                case .failure(let error):
+                    presenter.presentSubmit(response: .refused(error))
+                }
+            })
+        } else {
+            send(confirmation, key: key)
+        }
+    }
+
+    private func send(_ confirmation: SendMoney.Confirmation, key: String) {
+        let order = TransferOrder(
+            recipientID: confirmation.recipient.id, amount: confirmation.amount, note: confirmation.note, stepUp: proofs[confirmation]
+        )
+        inFlight.call({ [transfers] () async throws(NetworkError) in
+            try await transfers.send(order, idempotencyKey: key)
+        }, then: { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success(let transfer):
+                sent = transfer
+                stage = .receipt
+                presenter.presentSubmit(response: .succeeded(.sent(transfer)))
+            case .failure(.stepUpRequired):
+                // The proof was spent or ran out before this transfer was made: the password again, same key.
+                proofs[confirmation] = nil
+                presenter.presentSubmit(response: .failed(.stepUpRequired))
+            case .failure(let error):
+                let response = SendMoney.Submit.Response.refused(error, aliases: SendMoney.aliases)
+                if case .invalid = response {
+                    // The server refused what was typed (the balance, a limit, the recipient): back to the form.
+                    stage = .form
+                    presenter.presentBack(response: .init(stage: .form))
+                }
+                presenter.presentSubmit(response: response)
+            }
+        })
+    }
+
+    func back(request: SendMoney.Back.Request) {
+        inFlight.cancel {
+            switch stage {
+            case .form: route(.back)
+            case .confirm:
+                stage = .form
+                presenter.presentBack(response: .init(stage: .form))
+            case .receipt: if let sent { route(.sent(sent)) }
+            }
+        }
+    }
+
+    /// The app's own checks of the fields of the current stage, before anything is sent (the server checks again).
+    func problems(in form: SendMoney.Form) -> [SendMoney.Field: InputProblem] {
+        var problems: [SendMoney.Field: InputProblem] = [:]
+        switch stage {
+        case .form:
+            PhoneInput.check(
+                countryCode: form.countryCode, number: form.phoneNumber, countryCodeField: .countryCode, numberField: .phoneNumber,
+                into: &problems
+            )
+            do throws(AmountInput.Problem) { _ = try AmountInput.check(form.amount, within: balance) } catch { problems[.amount] = .amount(error) }
+            do throws(TransferRules.Problem) { _ = try TransferRules.validateNote(form.note) } catch { problems[.note] = .note(error) }
+        case .confirm:
+            if let confirmation, confirmation.needsPassword, proofs[confirmation] == nil, form.password.isEmpty {
+                problems[.password] = .password(.empty)
+            }
+        case .receipt:
+            break
+        }
+        return problems
+    }
+}

@@ -1,0 +1,114 @@
+import SkiffCore
+
+@MainActor
+protocol SendMoneyPresentationLogic: AnyObject {
+    func presentLoad(response: SendMoney.Load.Response)
+    func presentValidateField(response: SendMoney.ValidateField.Response)
+    func presentFormatAmount(response: SendMoney.FormatAmount.Response)
+    func presentSubmit(response: SendMoney.Submit.Response)
+    func presentBack(response: SendMoney.Back.Response)
+}
+
+/// Words Send money: the balance, the fields' problems, the confirmation, the receipt, and what became of a
+/// transfer whose answer was lost.
+@MainActor
+final class SendMoneyPresenter: SendMoneyPresentationLogic, ScenePresentation {
+    weak var viewController: (any SendMoneyDisplayLogic)?
+    private let formatting: Formatting
+    private var stage: SendMoney.Stage = .form
+    /// The form stage's words, kept for coming back to it from the confirmation.
+    private var formInstructions = ""
+
+    init(formatting: Formatting = Formatting()) {
+        self.formatting = formatting
+    }
+
+    func presentLoad(response: SendMoney.Load.Response) {
+        formInstructions = "Send money to anyone with a Skiff account, by their phone number. "
+            + "You have \(formatting.amount(response.balance))."
+        viewController?.displayLoad(viewModel: .init(instructions: formInstructions, countryCode: "+1"))
+    }
+
+    func presentValidateField(response: SendMoney.ValidateField.Response) {
+        viewController?.displayValidateField(viewModel: .init(
+            field: response.field, message: response.problem.map { formatting.message(for: $0) }
+        ))
+    }
+
+    func presentFormatAmount(response: SendMoney.FormatAmount.Response) {
+        // The amount as written, not blurred: it is what the person typed.
+        viewController?.displayFormatAmount(viewModel: .init(text: response.amount.formatted()))
+    }
+
+    func presentBack(response: SendMoney.Back.Response) {
+        stage = response.stage
+        viewController?.displayBack(viewModel: .init(stage: response.stage, instructions: formInstructions))
+    }
+
+    func presentSubmit(response: SendMoney.Submit.Response) {
+        var viewModel = SendMoney.Submit.ViewModel(
+            stage: stage, form: .init(response, formatting: formatting) { _ in [KeyPrompt(.retry, "try again")] }
+        )
+        switch response {
+        case .succeeded(.confirm(let confirmation)):
+            stage = .confirm
+            viewModel.stage = .confirm
+            viewModel.form.instructions = confirmationWords(confirmation)
+            viewModel.form.focus = confirmation.needsPassword ? .password : nil
+        case .succeeded(.sent(let transfer)):
+            stage = .receipt
+            viewModel.stage = .receipt
+            // A shortened name already ends its sentence ("Jordan R.").
+            var words = "Sent \(transfer.amount.formatted()) to \(transfer.recipient.displayName)"
+            if !words.hasSuffix(".") { words += "." }
+            words += " Reference \(transfer.reference)."
+            if transfer.replayed { words += " The first try had already sent it: it was sent once." }
+            viewModel.form.instructions = words
+            viewModel.form.clear = [.password]
+        case .invalid(let problems) where problems[.password] != nil:
+            viewModel.form.clear = [.password]
+        case .failed(.validation(_, let fields)) where fields.contains(where: { $0.field == SendMoney.Field.password.rawValue }):
+            viewModel.form.clear = [.password]
+        case .failed(.stepUpRequired):
+            viewModel.form.fieldErrors[.password] = formatting.message(for: .stepUpRequired)
+            viewModel.form.banner = nil
+            viewModel.form.clear = [.password]
+            viewModel.form.focus = .password
+        case .failed(.throttled(let seconds)) where stage == .form:
+            // Only the lookup runs on the form: too many numbers looked up.
+            viewModel.form.banner = nil
+            viewModel.form.fieldErrors[.phoneNumber] = "Too many numbers looked up. Try again in \(formatting.countdown(seconds: seconds))."
+            viewModel.form.focus = .phoneNumber
+        case .failed(.throttled):
+            viewModel.form.clear = [.password]
+        case .failed(let error) where stage == .confirm && Self.answerLost(error):
+            // The request may have reached the server: say so, and that a retry cannot send it twice.
+            viewModel.form.banner = BannerMessage(
+                .error, "No answer came, so the money may or may not have gone.",
+                prompts: [KeyPrompt(.retry, "try again: it is never sent twice")]
+            )
+        case .invalid, .started, .failed:
+            break
+        }
+        viewController?.displaySubmit(viewModel: viewModel)
+    }
+
+    /// "Send $12.50 to Jordan R.?" with the note, and the password where the amount asks for it.
+    private func confirmationWords(_ confirmation: SendMoney.Confirmation) -> String {
+        var words = "Send \(confirmation.amount.formatted()) to \(confirmation.recipient.displayName)?"
+        if let note = confirmation.note { words += " Note: “\(note)”." }
+        if confirmation.needsPassword {
+            words += " Amounts over \(Money(amountMinor: TransferRules.stepUpAboveMinor, currency: confirmation.amount.currency).formatted())"
+                + " need your password."
+        }
+        return words
+    }
+
+    /// A failure after which the transfer may or may not have been made: the answer was lost on the way.
+    private static func answerLost(_ error: NetworkError) -> Bool {
+        switch error {
+        case .timeout, .unreachable, .cancelled, .stillRunning, .server: true
+        default: false
+        }
+    }
+}

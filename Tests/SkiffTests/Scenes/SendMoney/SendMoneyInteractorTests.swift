@@ -1,0 +1,285 @@
+import SkiffCore
+import Testing
+import TerminalUI
+@testable import Skiff
+
+@MainActor
+@Suite("Send money interactor", .timeLimit(.minutes(1)))
+struct SendMoneyInteractorTests {
+    let presenter = SendMoneyPresentationLogicSpy()
+    let tasks = TaskTracker()
+    let transfers = TransferWorkerDouble.succeeding
+    /// $1,234.56.
+    let balance = Seeds.summary.balance
+
+    func makeSUT(makeKey: @escaping () -> String = { "key-1" }) -> SendMoneyInteractor {
+        SendMoneyInteractor(presenter: presenter, transfers: transfers, balance: balance, tasks: tasks, makeKey: makeKey)
+    }
+
+    /// A fresh key per call: `key-1`, `key-2` …
+    func counting() -> () -> String {
+        var made = 0
+        return { made += 1; return "key-\(made)" }
+    }
+
+    let lunch = SendMoney.Form(countryCode: "+1", phoneNumber: "202 555 0111", amount: "12.5", note: " Lunch ")
+    let rent = SendMoney.Form(countryCode: "+1", phoneNumber: "202 555 0111", amount: "$1,000", note: "")
+
+    /// Enter on the form, then on the confirmation (with `password`).
+    func send(_ sut: SendMoneyInteractor, _ form: SendMoney.Form, password: String = "") async {
+        sut.submit(request: .init(form: form))
+        await tasks.settle()
+        var confirmed = form
+        confirmed.password = password
+        sut.submit(request: .init(form: confirmed))
+        await tasks.settle()
+    }
+
+    @Test("the form's own checks: each field's bad value refused in its words, a good form accepted")
+    func problems() {
+        let sut = makeSUT()
+        let bad = SendMoney.Form(countryCode: "", phoneNumber: "12", amount: "12.345", note: String(repeating: "x", count: 141))
+        let problems = sut.problems(in: bad)
+        #expect(problems[.countryCode] == .phone(.emptyCountryCode))
+        #expect(problems[.phoneNumber] == nil, "the number is checked once the country code is known")
+        #expect(problems[.amount] == .amount(.tooManyDecimals(allowed: 2)))
+        #expect(problems[.note] == .note(.noteTooLong))
+        let short = sut.problems(in: .init(phoneNumber: "12", amount: "lots"))
+        #expect(Set(short.keys) == [.phoneNumber, .amount])
+        #expect(short[.amount] == .amount(.notANumber))
+        #expect(sut.problems(in: .init(phoneNumber: "2025550111", amount: "0")) == [.amount: .amount(.notPositive)])
+        #expect(sut.problems(in: .init(phoneNumber: "2025550111", amount: "1234.57")) == [.amount: .amount(.overBalance(balance))])
+        #expect(sut.problems(in: .init(phoneNumber: "2025550111", amount: "")) == [.amount: .amount(.empty)])
+        #expect(sut.problems(in: .init(phoneNumber: "2025550111", amount: "1", note: "a\u{7}b")) == [.note: .note(.noteControlCharacters)])
+        #expect(sut.problems(in: lunch).isEmpty)
+        #expect(sut.problems(in: .init(phoneNumber: "2025550111", amount: "$1,234.56")).isEmpty)
+    }
+
+    @Test("leaving a field checks that field; an amount that can be sent is written back formatted")
+    func validateField() {
+        let sut = makeSUT()
+        sut.validateField(request: .init(field: .amount, form: .init(amount: "1,200")))
+        #expect(presenter.presentValidateFieldCalls.last?.problem == nil)
+        #expect(presenter.presentFormatAmountCalls.map(\.amount) == [Money(amountMinor: 120_000, currency: "USD")])
+        sut.validateField(request: .init(field: .amount, form: .init(amount: "12,50")))
+        #expect(presenter.presentValidateFieldCalls.last?.problem == .amount(.notANumber))
+        sut.validateField(request: .init(field: .phoneNumber, form: .init(phoneNumber: "1", amount: "5")))
+        #expect(presenter.presentValidateFieldCalls.map(\.field) == [.amount, .amount, .phoneNumber])
+        #expect(presenter.presentFormatAmountCalls.count == 1, "nothing is rewritten for a refused amount or another field")
+    }
+
+    @Test("Enter on the form looks the number up and asks to confirm the recipient, amount and trimmed note")
+    func lookUp() async {
+        let sut = makeSUT()
+        sut.submit(request: .init(form: lunch))
+        await tasks.settle()
+        #expect(transfers.lookups.all.map(\.e164) == ["+12025550111"])
+        #expect(sut.stage == .confirm)
+        let expected = SendMoney.Confirmation(
+            recipient: Seeds.recipient, amount: Money(amountMinor: 1_250, currency: "USD"), note: "Lunch", needsPassword: false
+        )
+        guard case .succeeded(.confirm(let confirmation)) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(confirmation == expected)
+        #expect(transfers.sends.count == 0, "nothing is sent before the person confirms")
+    }
+
+    @Test("a refused form is not looked up")
+    func refusedForm() async {
+        let sut = makeSUT()
+        sut.submit(request: .init(form: .init(phoneNumber: "2025550111", amount: "abc")))
+        await tasks.settle()
+        #expect(transfers.lookups.count == 0)
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(problems == [.amount: .amount(.notANumber)])
+    }
+
+    @Test("an unknown or own number lands on the phone number in the server's words; the form stays")
+    func lookUpRefused() async {
+        transfers.recipientResult.set(.failure(.validation(
+            detail: "No Skiff account has this phone number.",
+            fields: [FieldError(field: "phoneNumber", message: "No Skiff account has this number.")]
+        )))
+        let sut = makeSUT()
+        sut.submit(request: .init(form: lunch))
+        await tasks.settle()
+        #expect(sut.stage == .form)
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(problems == [.phoneNumber: .server("No Skiff account has this number.")])
+    }
+
+    @Test("Enter on the confirmation sends it once with a key made then; the receipt's Enter routes on with the transfer")
+    func sendsAndRoutes() async {
+        var routes: [SendMoneyRoute] = []
+        let sut = makeSUT(makeKey: counting())
+        sut.route = { routes.append($0) }
+        await send(sut, lunch)
+        #expect(transfers.sends.all.map(\.key) == ["key-1"])
+        #expect(transfers.sends.last?.order == TransferOrder(
+            recipientID: "u_2", amount: Money(amountMinor: 1_250, currency: "USD"), note: "Lunch", stepUp: nil
+        ))
+        #expect(transfers.stepUps.count == 0, "$12.50 needs no password")
+        #expect(sut.stage == .receipt)
+        guard case .succeeded(.sent(let transfer)) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(transfer == Seeds.sentTransfer)
+        #expect(routes.isEmpty, "the receipt stays until the person closes it")
+        sut.submit(request: .init(form: lunch))
+        guard case .sent(let routed)? = routes.last else {
+            Issue.record("routes: \(routes)")
+            return
+        }
+        #expect(routed == Seeds.sentTransfer)
+        sut.back(request: .init())
+        #expect(routes.count == 2, "Esc on the receipt also returns")
+    }
+
+    @Test("exactly once: a retry after a lost answer carries the same key; Esc and the same again too; an edit a new key")
+    func keys() async {
+        let sut = makeSUT(makeKey: counting())
+        transfers.sendResult.set(.failure(.timeout))
+        await send(sut, lunch)
+        #expect(sut.stage == .confirm, "a lost answer keeps the confirmation")
+        sut.submit(request: .init(form: lunch))
+        await tasks.settle()
+        sut.back(request: .init())
+        #expect(sut.stage == .form)
+        #expect(presenter.presentBackCalls.last?.stage == .form)
+        await send(sut, lunch)
+        sut.back(request: .init())
+        var edited = lunch
+        edited.amount = "12.51"
+        await send(sut, edited)
+        #expect(transfers.sends.all.map(\.key) == ["key-1", "key-1", "key-1", "key-2"])
+    }
+
+    @Test("above the step-up amount: the password is asked for, proved once, and the proof sent with every retry")
+    func stepUp() async {
+        let sut = makeSUT(makeKey: counting())
+        sut.submit(request: .init(form: rent))
+        await tasks.settle()
+        guard case .succeeded(.confirm(let confirmation)) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(confirmation.needsPassword)
+        sut.submit(request: .init(form: rent))
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(problems == [.password: .password(.empty)])
+        transfers.sendResult.set(.failure(.unreachable))
+        var withPassword = rent
+        withPassword.password = "sail-away-2026"
+        sut.submit(request: .init(form: withPassword))
+        await tasks.settle()
+        transfers.sendResult.set(.success(Seeds.sentTransfer))
+        sut.submit(request: .init(form: rent))
+        await tasks.settle()
+        #expect(transfers.stepUps.all == ["sail-away-2026"])
+        #expect(transfers.sends.all.map(\.key) == ["key-1", "key-1"])
+        #expect(transfers.sends.all.map(\.order.stepUp) == [StepUpProof(token: "step-up-proof"), StepUpProof(token: "step-up-proof")])
+        #expect(sut.stage == .receipt)
+    }
+
+    @Test("a wrong password: refused on its field, nothing sent, and the next try proves it again")
+    func wrongPassword() async {
+        let sut = makeSUT()
+        transfers.stepUpResult.set(.failure(.validation(
+            detail: "Check the password and try again.", fields: [FieldError(field: "password", message: "The password is not right.")]
+        )))
+        await send(sut, rent, password: "wrong")
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(problems == [.password: .server("The password is not right.")])
+        #expect(transfers.sends.count == 0)
+        transfers.stepUpResult.set(.success(StepUpProof(token: "p2")))
+        var right = rent
+        right.password = "sail-away-2026"
+        sut.submit(request: .init(form: right))
+        await tasks.settle()
+        #expect(transfers.stepUps.all == ["wrong", "sail-away-2026"])
+        #expect(transfers.sends.last?.order.stepUp == StepUpProof(token: "p2"))
+    }
+
+    @Test("a proof the server no longer takes is forgotten: the password again, the same key")
+    func proofSpent() async {
+        let sut = makeSUT(makeKey: counting())
+        transfers.sendResult.set(.failure(.stepUpRequired))
+        await send(sut, rent, password: "sail-away-2026")
+        #expect(presenter.presentSubmitCalls.last.map { if case .failed(.stepUpRequired) = $0 { true } else { false } } == true)
+        sut.submit(request: .init(form: rent))
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(problems == [.password: .password(.empty)])
+        transfers.sendResult.set(.success(Seeds.sentTransfer))
+        var again = rent
+        again.password = "sail-away-2026"
+        sut.submit(request: .init(form: again))
+        await tasks.settle()
+        #expect(transfers.stepUps.count == 2)
+        #expect(transfers.sends.all.map(\.key) == ["key-1", "key-1"])
+    }
+
+    @Test("a server refusal of what was typed (the balance, a limit) goes back to the form with it on its field")
+    func refusedByServer() async {
+        let sut = makeSUT()
+        let left = "Transfers are limited to $5,000.00 a day; $3.00 is left today."
+        transfers.sendResult.set(.failure(.validation(detail: left, fields: [FieldError(field: "amountMinor", message: left)])))
+        await send(sut, lunch)
+        #expect(sut.stage == .form)
+        #expect(presenter.presentBackCalls.map(\.stage) == [.form])
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(problems == [.amount: .server(left)])
+    }
+
+    @Test("Esc: on the form it leaves; on the confirmation it goes back to the form; while sending it only cancels")
+    func back() async {
+        var routes: [SendMoneyRoute] = []
+        let sut = makeSUT()
+        sut.route = { routes.append($0) }
+        sut.submit(request: .init(form: lunch))
+        await tasks.settle()
+        let gate = Gate()
+        transfers.gate = gate
+        sut.submit(request: .init(form: lunch))
+        #expect(sut.inFlight.isRunning)
+        sut.back(request: .init())
+        await tasks.settle()
+        #expect(sut.stage == .confirm, "Esc stopped waiting, and kept the confirmation")
+        #expect(routes.isEmpty)
+        transfers.gate = nil
+        sut.back(request: .init())
+        #expect(sut.stage == .form)
+        #expect(routes.isEmpty)
+        sut.back(request: .init())
+        guard case .back? = routes.last else {
+            Issue.record("routes: \(routes)")
+            return
+        }
+    }
+
+    @Test("Load presents the balance there is to send from")
+    func load() {
+        makeSUT().load(request: .init())
+        #expect(presenter.presentLoadCalls.map(\.balance) == [balance])
+    }
+}

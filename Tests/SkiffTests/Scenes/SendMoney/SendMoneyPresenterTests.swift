@@ -1,0 +1,150 @@
+import SkiffCore
+import Testing
+@testable import Skiff
+
+@MainActor
+@Suite("Send money presenter")
+struct SendMoneyPresenterTests {
+    let display = SendMoneyDisplayLogicSpy()
+
+    func makeSUT() -> SendMoneyPresenter {
+        let sut = SendMoneyPresenter(formatting: Seeds.utc)
+        sut.viewController = display
+        return sut
+    }
+
+    let lunch = SendMoney.Confirmation(
+        recipient: Seeds.recipient, amount: Money(amountMinor: 1_250, currency: "USD"), note: "Lunch", needsPassword: false
+    )
+    let rent = SendMoney.Confirmation(
+        recipient: Seeds.recipient, amount: Money(amountMinor: 100_000, currency: "USD"), note: nil, needsPassword: true
+    )
+
+    @Test("the balance to send from, and +1 to start with")
+    func load() {
+        makeSUT().presentLoad(response: .init(balance: Seeds.summary.balance))
+        #expect(display.displayLoadCalls.last == .init(
+            instructions: "Send money to anyone with a Skiff account, by their phone number. You have $1,234.56.", countryCode: "+1"
+        ))
+    }
+
+    @Test("a refused form is worded field by field, with the cursor on the first refused field")
+    func invalid() {
+        makeSUT().presentSubmit(response: .invalid([
+            .note: .note(.noteTooLong), .amount: .amount(.overBalance(Seeds.summary.balance)),
+        ]))
+        #expect(display.displaySubmitCalls.last == .init(stage: .form, form: .init(
+            fieldErrors: [.note: "Use at most 140 characters.", .amount: "That is more than your balance of $1,234.56."],
+            focus: .amount
+        )))
+    }
+
+    @Test("an amount left that can be sent is written as the app writes amounts")
+    func formatAmount() {
+        makeSUT().presentFormatAmount(response: .init(amount: Money(amountMinor: 120_000, currency: "USD")))
+        #expect(display.displayFormatAmountCalls.map(\.text) == ["$1,200.00"])
+    }
+
+    @Test("the confirmation names the recipient, the amount and the note; no password for $12.50")
+    func confirmation() {
+        makeSUT().presentSubmit(response: .succeeded(.confirm(lunch)))
+        #expect(display.displaySubmitCalls.last == .init(stage: .confirm, form: .init(
+            instructions: "Send $12.50 to Jordan R.? Note: “Lunch”."
+        )))
+    }
+
+    @Test("above the step-up amount the confirmation asks for the password and puts the cursor there")
+    func confirmationWithPassword() {
+        makeSUT().presentSubmit(response: .succeeded(.confirm(rent)))
+        #expect(display.displaySubmitCalls.last == .init(stage: .confirm, form: .init(
+            focus: .password, instructions: "Send $1,000.00 to Jordan R.? Amounts over $100.00 need your password."
+        )))
+    }
+
+    @Test("the receipt: sent, to whom, the reference; and, after a retry found it, that it went once")
+    func receipt() {
+        let sut = makeSUT()
+        sut.presentSubmit(response: .succeeded(.sent(Seeds.sentTransfer)))
+        #expect(display.displaySubmitCalls.last == .init(stage: .receipt, form: .init(
+            clear: [.password], instructions: "Sent $12.50 to Jordan R. Reference SKF-7Q2M9KX4."
+        )))
+        var replayed = Seeds.sentTransfer
+        replayed.replayed = true
+        sut.presentSubmit(response: .succeeded(.sent(replayed)))
+        #expect(display.displaySubmitCalls.last?.form.instructions
+            == "Sent $12.50 to Jordan R. Reference SKF-7Q2M9KX4. The first try had already sent it: it was sent once.")
+    }
+
+    @Test("a lost answer on the confirmation says the money may have gone, and that a retry never sends it twice")
+    func lostAnswer() {
+        let sut = makeSUT()
+        sut.presentSubmit(response: .succeeded(.confirm(lunch)))
+        for error in [NetworkError.timeout, .unreachable, .cancelled, .server(status: 0, detail: "Unreadable answer")] {
+            sut.presentSubmit(response: .failed(error))
+            let banner = display.displaySubmitCalls.last?.form.banner
+            #expect(banner == BannerMessage(
+                .error, "No answer came, so the money may or may not have gone.",
+                prompts: [KeyPrompt(.retry, "try again: it is never sent twice")]
+            ), "\(error)")
+        }
+    }
+
+    @Test("a lost answer to the lookup is the usual banner with how to try again")
+    func lookUpFailed() {
+        makeSUT().presentSubmit(response: .failed(.unreachable))
+        #expect(display.displaySubmitCalls.last?.form.banner == BannerMessage(
+            .error, "Can't reach the server. Check the connection and try again.", prompts: [KeyPrompt(.retry, "try again")]
+        ))
+    }
+
+    @Test("too many lookups lands on the phone number with the wait")
+    func tooManyLookups() {
+        makeSUT().presentSubmit(response: .failed(.throttled(retryAfterSeconds: 125)))
+        #expect(display.displaySubmitCalls.last == .init(stage: .form, form: .init(
+            fieldErrors: [.phoneNumber: "Too many numbers looked up. Try again in 2:05."], focus: .phoneNumber
+        )))
+    }
+
+    @Test("a wrong password is cleared, its words on its field")
+    func wrongPassword() {
+        let sut = makeSUT()
+        sut.presentSubmit(response: .succeeded(.confirm(rent)))
+        sut.presentSubmit(response: .invalid([.password: .server("The password is not right.")]))
+        #expect(display.displaySubmitCalls.last == .init(stage: .confirm, form: .init(
+            fieldErrors: [.password: "The password is not right."], clear: [.password], focus: .password
+        )))
+    }
+
+    @Test("a spent proof asks for the password again")
+    func stepUpRequired() {
+        let sut = makeSUT()
+        sut.presentSubmit(response: .succeeded(.confirm(rent)))
+        sut.presentSubmit(response: .failed(.stepUpRequired))
+        #expect(display.displaySubmitCalls.last == .init(stage: .confirm, form: .init(
+            fieldErrors: [.password: "Enter your password again to send this amount."], clear: [.password], focus: .password
+        )))
+    }
+
+    @Test("back to the form: its own words again, and later answers are for the form")
+    func back() {
+        let sut = makeSUT()
+        sut.presentLoad(response: .init(balance: Seeds.summary.balance))
+        sut.presentSubmit(response: .succeeded(.confirm(lunch)))
+        sut.presentBack(response: .init(stage: .form))
+        #expect(display.displayBackCalls.last == .init(
+            stage: .form, instructions: "Send money to anyone with a Skiff account, by their phone number. You have $1,234.56."
+        ))
+        sut.presentSubmit(response: .invalid([.amount: .server("The amount is more than the balance.")]))
+        #expect(display.displaySubmitCalls.last?.stage == .form)
+    }
+
+    @Test("one field's problem is worded under that field, and no problem clears it")
+    func validateField() {
+        let sut = makeSUT()
+        sut.presentValidateField(response: .init(field: .amount, problem: .amount(.notANumber)))
+        sut.presentValidateField(response: .init(field: .amount, problem: nil))
+        #expect(display.displayValidateFieldCalls == [
+            .init(field: .amount, message: "Enter the amount in figures, such as 12.50."), .init(field: .amount, message: nil),
+        ])
+    }
+}
