@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import Logging
 import Testing
 @testable import SkiffServer
 
@@ -21,6 +22,18 @@ struct RequestIDMiddlewareTests {
             #expect(Set(ids).count == ids.count)
             #expect(ids.allSatisfy { !$0.isEmpty })
             #expect(answers[1].status == .unauthorized && answers[2].status == .notFound)
+        }
+    }
+
+    @Test("A server whose log handler keeps no metadata still answers with an id of its own (Hummingbird's would trap)")
+    func handlerWithoutMetadata() async throws {
+        var server = try TestServer()
+        defer { server.remove() }
+        server.configuration.logger = Logger(label: "quiet") { _ in SwiftLogNoOpLogHandler() }
+        try await server.withRouter { client in
+            let first = try await client.send(.get, "/health").headers[RequestIDMiddleware<SkiffRequestContext>.header]
+            let second = try await client.send(.get, "/v1/me").headers[RequestIDMiddleware<SkiffRequestContext>.header]
+            #expect(first?.count == 32 && second?.count == 32 && first != second, "\(String(describing: first)) \(String(describing: second))")
         }
     }
 }
