@@ -19,7 +19,7 @@ public struct PhoneNumber: Hashable, Sendable, Codable, CustomStringConvertible 
             switch self {
             case .emptyCountryCode: "Enter a country code, such as +1."
             case .invalidCountryCode: "A country code is 1 to 3 digits after +, such as +44."
-            case .empty: "Enter your phone number."
+            case .empty: "Enter a phone number."
             case .invalidCharacters: "A phone number holds digits only (spaces, dashes and brackets are fine)."
             case .wrongLength(let range) where range.lowerBound == range.upperBound:
                 "This country's numbers have \(range.lowerBound) digits."

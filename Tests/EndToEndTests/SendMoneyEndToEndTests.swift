@@ -14,7 +14,7 @@ extension EndToEnd {
         }
 
         /// Runs `skiff-server` with `arguments` on the database the app's built-in server will open.
-        private func server(_ arguments: [String]) throws {
+        private func server(_ arguments: [String]) async throws {
             let wallet = dataDirectory + "/data/wallet"
             try FileManager.default.createDirectory(
                 atPath: wallet, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
@@ -30,14 +30,16 @@ extension EndToEnd {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
+            // Waited for without blocking a thread of the shared pool, which the suite's other tests need.
+            while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
             process.waitUntilExit()
             #expect(process.terminationStatus == 0, "skiff-server \(arguments.first ?? "")")
         }
 
         @Test("s on Home: $12.50 to Jordan R. with a note, the receipt, Home with the new balance and the transfer on top; $150 asks for the password")
         func sendMoney() async throws {
-            try server(["seed-demo"])
-            try server(["seed", "--phone", "202 555 0111", "--name", "Jordan Rivera", "--password", "river-stones-8", "--transactions", "0"])
+            try await server(["seed-demo"])
+            try await server(["seed", "--phone", "202 555 0111", "--name", "Jordan Rivera", "--password", "river-stones-8", "--transactions", "0"])
             let session = try TmuxSession.shell(environment: ["LANG": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no"])
             defer {
                 session.kill()

@@ -43,7 +43,7 @@ struct LoginPresenterTests {
         let sut = makeSUT()
         sut.presentSubmit(response: .invalid([.password: .password(.empty), .phoneNumber: .phone(.empty)]))
         let vm = display.displaySubmitCalls.last
-        #expect(vm?.fieldErrors == [.password: "Enter a password.", .phoneNumber: "Enter your phone number."])
+        #expect(vm?.fieldErrors == [.password: "Enter a password.", .phoneNumber: "Enter a phone number."])
         #expect(vm?.focus == .phoneNumber)
         #expect(vm?.isBusy == false)
     }
