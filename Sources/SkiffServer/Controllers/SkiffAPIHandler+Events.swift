@@ -6,11 +6,12 @@ extension SkiffAPIHandler {
         let caller = try Caller.required()
         var after: Int64?
         if let raw = input.headers.lastEventID {
-            guard let id = Int64(raw), id >= 0, raw.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+            guard (1...19).contains(raw.utf8.count), raw.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
             else {
                 throw Problem.validation([.init(field: "Last-Event-ID", message: "Send the id of the last event received.")])
             }
-            after = id
+            // Ids are never that large, so an id past Int64 has nothing after it.
+            after = Int64(raw) ?? Int64.max - 1
         }
         // Only a client that names the stream's type waits for events; `*/*`, or no Accept, gets the catch-up and the
         // end (decision 0157).

@@ -98,7 +98,7 @@ final class LiveEventsWorker: LiveEventsWorking {
             // the app starts the stream again.
             if statusCode == 401 || statusCode == 423 { return .stop }
             if statusCode == 429 {
-                let seconds = (try? problem.headers.retryAfter).flatMap { $0 } ?? 30
+                let seconds = problem.headers.retryAfter ?? 30
                 return .wait(.seconds(max(1, seconds)))
             }
             return .failed

@@ -46,10 +46,11 @@ extension PostgresDatabase {
     func deliverEvents(to hub: EventHub) async {
         var wait = Duration.seconds(1)
         while !Task.isCancelled {
+            let began = ContinuousClock.now
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: EventSchema.channel) { notifications in
-                        wait = .seconds(1)
+                        // Listening now: whatever committed while nobody listened is read by every stream.
                         hub.ringAll()
                         for try await notification in notifications { hub.ring(userID: notification.payload) }
                     }
@@ -60,6 +61,8 @@ extension PostgresDatabase {
                     "error": "\(type(of: error))", "retryInSeconds": "\(wait.components.seconds)",
                 ])
             }
+            // A listener that held for a while starts the waits over.
+            if ContinuousClock.now - began > .seconds(60) { wait = .seconds(1) }
             try? await Task.sleep(for: wait)
             wait = min(wait * 2, .seconds(30))
         }

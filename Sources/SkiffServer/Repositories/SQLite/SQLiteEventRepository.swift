@@ -92,7 +92,11 @@ extension SQLiteDatabase {
                 for user in users ?? [] { hub.ring(userID: user) }
             }
         }
-        pool.add(transactionObserver: observer, extent: .observerLifetime)
+        do {
+            try await pool.writeWithoutTransaction { db in db.add(transactionObserver: observer, extent: .observerLifetime) }
+        } catch {
+            return
+        }
         // Held here until the server stops (the pool keeps only a weak reference): a sleep that only cancellation ends.
         while !Task.isCancelled { try? await Task.sleep(for: .seconds(86_400)) }
         withExtendedLifetime(observer) {}
