@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How a `LiveEvent` of `GET /v1/events` is written and read as an event's `data:` line: JSON with the contract's
 /// dates (`InternetDateTranscoder`), the same at both ends.

@@ -50,7 +50,7 @@ extension EndToEnd {
                     bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
                 }
             }
-            guard bound else { throw TestFailure("no free port") }
+            guard bound else { throw TmuxError(description: "no free port on 127.0.0.1") }
             return Int(UInt16(bigEndian: address.sin_port))
         }
 

@@ -32,7 +32,7 @@ enum EventSchema {
 
     /// One change that makes an event: the table and operation it follows, when, and the row's values (`row` is
     /// `NEW` or `OLD`, spelled for the store).
-    struct Source {
+    struct Source: Sendable {
         var name: String
         var table: String
         var operation: String
@@ -40,7 +40,7 @@ enum EventSchema {
         var when: String?
         /// The row's own values in store-neutral SQL: `columns` of `events` and `values` over `row`.
         var columns: String
-        var values: (_ new: String, _ old: String) -> String
+        var values: @Sendable (_ new: String, _ old: String) -> String
     }
 
     /// The unread count of `userID` (an SQL expression).

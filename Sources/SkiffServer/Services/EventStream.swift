@@ -84,7 +84,12 @@ struct EventStream: AsyncSequence, Sendable {
             while true {
                 try await readEvents()
                 if !pending.isEmpty { return pending.removeFirst() }
-                if !stream.waits || finished { return try await next() }
+                if !stream.waits || finished {
+                    // Caught up, and not asked to wait (or the session ended): the response ends.
+                    finished = true
+                    ticker?.cancel()
+                    return nil
+                }
                 let continuation = stream.subscription.continuation
                 var box = bells
                 let bell = await withGracefulShutdownHandler {
@@ -142,7 +147,7 @@ struct EventStream: AsyncSequence, Sendable {
                 finished = true
                 return
             }
-            sessionCheckAt = max(now, session.lastUsedAt.addingTimeInterval(limits.sessionLockAfter))
+            sessionCheckAt = Swift.max(now, session.lastUsedAt.addingTimeInterval(limits.sessionLockAfter))
             if session.lockedAt != nil { try await readEvents() }
         }
 
