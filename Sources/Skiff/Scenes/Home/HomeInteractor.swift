@@ -76,6 +76,8 @@ final class HomeInteractor: HomeBusinessLogic {
     private var showsSpending: Bool
     /// Whether the screen shows a notice, which the next key dismisses.
     private var showsNotice = false
+    /// The notice on screen, which live updates keep there until that key.
+    private var shownNotice: Home.State.Notice?
 
     init(
         presenter: any HomePresentationLogic, account: any AccountWorking, cards: any CardWorking,
@@ -103,6 +105,7 @@ final class HomeInteractor: HomeBusinessLogic {
     private func present() {
         presenter.presentUpdate(response: .init(state: state))
         showsNotice = state.notice != nil
+        shownNotice = state.notice
         state.notice = nil
         state.addedAtTop = 0
     }
@@ -393,6 +396,8 @@ final class HomeInteractor: HomeBusinessLogic {
             guard apply(event) else { return }
             saveCurrent()
         }
+        // Nothing was typed: what the screen tells stays ("Received …" with the balance that follows it).
+        if state.notice == nil, showsNotice { state.notice = shownNotice }
         present()
     }
 
@@ -433,6 +438,7 @@ final class HomeInteractor: HomeBusinessLogic {
             guard let self, case .success(let cards) = result, cards != self.state.cards else { return }
             self.state.cards = cards
             self.saveCurrent()
+            if self.state.notice == nil, self.showsNotice { self.state.notice = self.shownNotice }
             self.present()
         })
     }

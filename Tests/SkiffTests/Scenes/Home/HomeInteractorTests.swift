@@ -353,9 +353,11 @@ struct HomeInteractorTests {
         #expect(first.notice == .moneyReceived(Money(amountMinor: 1_250, currency: "USD"), from: "Jordan R.", isTopUp: false))
         let last = presenter.presentUpdateCalls.last!.state
         #expect(last.summary?.balance == Money(amountMinor: 124_706, currency: "USD"))
-        // Told once: the balance's update no longer carries the notice or the added row.
-        #expect(last.notice == nil)
+        // The row is told once; the notice stays through the balance that follows it, until a key.
         #expect(last.addedAtTop == 0)
+        #expect(last.notice == first.notice)
+        sut.dismissNotice(request: .init())
+        #expect(presenter.presentUpdateCalls.last?.state.notice == nil)
         #expect(account.calls.count == fetches)
         #expect(cache.loadHome(userID: "u_1")?.snapshot.transactions.first == incoming(1))
     }
