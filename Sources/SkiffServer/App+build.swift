@@ -40,6 +40,7 @@ public func buildApplication(
         // Stopped in reverse order: the purge ends before the store closes.
         services: [
             RepositoryStoreService(store: server.store),
+            EventDeliveryService(store: server.store, hub: server.events.hub),
             PurgeService(store: server.store, clock: configuration.clock, limits: configuration.limits, logger: logger),
         ],
         onServerRunning: { channel in
@@ -61,6 +62,18 @@ struct RepositoryStoreService: Service {
     }
 }
 
+/// Rings the event streams of this process when their users' events commit (decision 0156), until the server stops.
+struct EventDeliveryService: Service {
+    let store: any RepositoryStore
+    let hub: EventHub
+
+    func run() async throws {
+        let store = store, hub = hub
+        await cancelWhenGracefulShutdown { await store.deliverEvents(to: hub) }
+        hub.close()
+    }
+}
+
 /// The parts of a running server, built once from a configuration.
 struct SkiffServerComponents: Sendable {
     let configuration: SkiffServerConfiguration
@@ -72,6 +85,7 @@ struct SkiffServerComponents: Sendable {
     let cards: CardService
     let topUps: TopUpService
     let authRequests: AuthRequestBuckets
+    let events: EventStreams
 
     init(_ configuration: SkiffServerConfiguration) async throws {
         self.configuration = configuration
@@ -91,6 +105,10 @@ struct SkiffServerComponents: Sendable {
         )
         sessions = SessionService(repository: repositories.sessions, clock: clock, limits: limits)
         authRequests = AuthRequestBuckets(limits: limits, clock: clock)
+        events = EventStreams(
+            hub: EventHub(perUser: limits.eventStreamsPerUser, perServer: limits.eventStreamsPerServer),
+            settings: .init(events: repositories.events, sessions: sessions, clock: clock, limits: limits)
+        )
         auth = AuthService(
             accounts: repositories.accounts, sessions: sessions, stepUps: repositories.ledger,
             throttle: LoginThrottle(repository: repositories.loginThrottle, clock: clock, limits: limits),
@@ -171,7 +189,7 @@ struct SkiffServerComponents: Sendable {
                 accounts: repositories.accounts, ledger: repositories.ledger, rateWindows: repositories.rateWindows,
                 clock: configuration.clock, limits: configuration.limits, logger: configuration.logger
             ),
-            topUps: topUps,
+            topUps: topUps, events: events,
             repositories: repositories, clock: configuration.clock
         )
         try handler.registerHandlers(

@@ -31,3 +31,13 @@ extension Problem {
         max(1, Int(date.timeIntervalSince(now).rounded(.up)))
     }
 }
+
+extension Problem {
+    /// Too many open event streams, the user's or the server's (`GET /v1/events`).
+    static func eventStreamsLimited(retryAfter seconds: Int) -> Problem {
+        Problem(
+            status: .tooManyRequests, kind: .tooManyRequests, title: "Too many open event streams.",
+            detail: "Close another stream, or try again in \(seconds) seconds.", retryAfterSeconds: seconds
+        )
+    }
+}

@@ -74,6 +74,20 @@ public struct SkiffServerLimits: Sendable {
     var connectionIdleTimeout: TimeInterval = 60
     /// Connections open at once; past it, new ones wait in the listen backlog until one closes.
     var maxConnections = 512
+    /// How long a live event is kept for a stream that reconnects with `Last-Event-ID` (`GET /v1/events`).
+    var eventRetention: TimeInterval = 24 * 3600
+    /// Open event streams per user (several devices), and per server: at most half of `maxConnections`, so that
+    /// streams never keep ordinary requests out.
+    var eventStreamsPerUser = 5
+    var eventStreamsPerServer = 256
+    /// A comment on an idle stream this often keeps it (and any proxy's connection) open; the stream's session is
+    /// also checked then, when its idle lock is due.
+    var eventKeepAliveInterval: TimeInterval = 30
+    /// A stream ends after this long (the client reconnects with `Last-Event-ID`).
+    var eventStreamLifetime: TimeInterval = 30 * 60
+    /// The `retry:` hint sent first on every stream, and the shorter one sent when the server shuts down (ms).
+    var eventRetryMilliseconds: Int64 = 3000
+    var eventShutdownRetryMilliseconds: Int64 = 1000
 
     public init() {}
 }

@@ -29,6 +29,8 @@ public final class SkiffApp {
     let coordinator: AppCoordinator
     /// The live workers' client (nil with worker doubles); `run()` closes it when the app ends.
     let api: APIClient?
+    /// The live event stream's client: its reads wait out the server's keep-alive interval.
+    private let eventsAPI: APIClient?
     /// The live Home cache, opened after the first frame (nil with worker doubles).
     private let deferredCache: DeferredCacheStore?
     private var cacheOpening: Task<Void, Never>?
@@ -41,6 +43,7 @@ public final class SkiffApp {
             navigation: navigation, dependencies: dependencies, tasks: application.tasks, idleLock: idleLock
         )
         api = nil
+        eventsAPI = nil
         deferredCache = nil
         Self.configure(application, coordinator: coordinator, privacy: dependencies.formatting.privacy)
     }
@@ -56,6 +59,10 @@ public final class SkiffApp {
             endpoint: configuration.server, trust: configuration.trust, tokens: tokens, timeout: configuration.requestTimeout,
             onUnauthorised: { relay.fire() }, onLocked: { relay.fireLocked() }
         )
+        let eventsAPI = APIClient(
+            endpoint: configuration.server, trust: configuration.trust, tokens: tokens, timeout: Self.eventStreamReadTimeout,
+            onUnauthorised: { relay.fire() }, onLocked: { relay.fireLocked() }
+        )
         let dependencies = AppDependencies(
             auth: AuthWorker(api: api), account: AccountWorker(api: api), cards: CardWorker(api: api),
             notifications: NotificationsWorker(api: api), transfers: TransferWorker(api: api),
@@ -66,7 +73,8 @@ public final class SkiffApp {
             tokens: tokens,
             demo: configuration.isEmbeddedServer ? DemoCredentials.demo : nil,
             serverDescription: Self.describeServer(configuration),
-            formatting: Formatting(privacy: DisplayPrivacy())
+            formatting: Formatting(privacy: DisplayPrivacy()),
+            liveEvents: LiveEventsWorker(api: eventsAPI)
         )
         let navigation = NavigationController()
         application = Application(terminal: terminal, rootViewController: navigation, environment: environment)
@@ -77,9 +85,13 @@ public final class SkiffApp {
         relay.coordinator = coordinator
         relay.application = application
         self.api = api
+        self.eventsAPI = eventsAPI
         deferredCache = cache
         Self.configure(application, coordinator: coordinator, privacy: dependencies.formatting.privacy)
     }
+
+    /// Three of the server's 30 s keep-alive intervals without a byte: the connection is taken for lost.
+    static let eventStreamReadTimeout: Duration = .seconds(90)
 
     /// What Launch says it connects to: the server's address, or the built-in server (with its port once known).
     private static func describeServer(_ configuration: SkiffAppConfiguration) -> String {
@@ -114,11 +126,13 @@ public final class SkiffApp {
         } catch {
             await cacheOpening?.value
             await api?.shutdown()
+            await eventsAPI?.shutdown()
             throw error
         }
         // A quit right after the first frame still lets the cache finish opening (or setting a damaged file aside).
         await cacheOpening?.value
         await api?.shutdown()
+        await eventsAPI?.shutdown()
         return status
     }
 }

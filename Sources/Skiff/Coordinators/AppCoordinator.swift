@@ -12,6 +12,8 @@ final class AppCoordinator: Coordinator {
     private let idleLockSettings: IdleLockSettings?
     /// Locks the app when left alone, while someone is signed in.
     private(set) var idleLock: IdleLockCoordinator?
+    /// The live event stream, while someone is signed in.
+    private(set) var liveFeed: LiveFeed?
 
     /// `tasks` is where the scenes' async work runs (the application's tracked tasks); with `idleLock` nil the app
     /// never locks by itself, but still shows Lock for a session that is locked.
@@ -54,6 +56,7 @@ final class AppCoordinator: Coordinator {
 
     private func showAuth(notice: Login.Notice?) {
         stopIdleLock()
+        stopLiveFeed()
         dependencies.tokens.set(nil)
         children.removeAll()
         startChild(AuthCoordinator(navigation: navigation, factory: factory, notice: notice)) { [weak self] event in
@@ -67,6 +70,7 @@ final class AppCoordinator: Coordinator {
     /// read, no request) until the password is accepted.
     private func showHome(_ session: Session, locked: Bool = false) {
         stopIdleLock()
+        stopLiveFeed()
         dependencies.tokens.set(session.token)
         children.removeAll()
         let lock = IdleLockCoordinator(navigation: navigation, factory: factory, session: session, settings: idleLockSettings)
@@ -83,11 +87,25 @@ final class AppCoordinator: Coordinator {
             case .finished: self?.showAuth(notice: .loggedOut)
             }
         }
-        // Locked by the server's answer, Home's last fetch was refused: fetch it again once unlocked.
-        lock.onUnlock = { [weak home] reason in
+        let feed = dependencies.liveEvents.map(LiveFeed.init(worker:))
+        feed?.onUpdate = { [weak home] update in home?.live(update) }
+        feed?.onSessionLocked = { [weak self] in self?.sessionDidLock() }
+        feed?.onSessionRevoked = { [weak self] in self?.sessionDidExpire() }
+        liveFeed = feed
+        lock.onLock = { [weak feed] in feed?.stop() }
+        // Locked by the server's answer, Home's last fetch was refused: fetch it again once unlocked. The stream,
+        // which a lock ends, starts again then and catches up.
+        lock.onUnlock = { [weak home, weak feed] reason in
             if reason == .server { home?.refresh() }
+            feed?.start()
         }
         lock.start()
+        if !locked { feed?.start() }
+    }
+
+    private func stopLiveFeed() {
+        liveFeed?.stop()
+        liveFeed = nil
     }
 
     private func stopIdleLock() {

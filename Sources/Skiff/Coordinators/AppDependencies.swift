@@ -23,6 +23,8 @@ struct AppDependencies {
     var formatting: Formatting
     /// The app's one key map: every scene binds its keys through it, and every sentence that names a key asks it.
     var keys: WalletKeys
+    /// The live event stream (nil: Home is updated only when it fetches).
+    var liveEvents: (any LiveEventsWorking)?
 
     /// Ends or forgets the signed-in session, over `auth`, `sessions` and `cache`.
     var session: SessionWorker { SessionWorker(auth: auth, sessions: sessions, cache: cache) }
@@ -32,7 +34,7 @@ struct AppDependencies {
         notifications: any NotificationsWorking, transfers: any TransferWorking, sessions: any SessionStoring, preferences: any PreferencesStoring,
         cache: any CacheStoring, outbox: (any DevelopmentOutboxReading)?, tokens: SessionTokenBox,
         demo: DemoCredentials?, serverDescription: String, clock: SceneClock = .live, formatting: Formatting = Formatting(),
-        keys: WalletKeys = .standard
+        keys: WalletKeys = .standard, liveEvents: (any LiveEventsWorking)? = nil
     ) {
         self.auth = auth
         self.account = account
@@ -49,5 +51,6 @@ struct AppDependencies {
         self.clock = clock
         self.formatting = formatting
         self.keys = keys
+        self.liveEvents = liveEvents
     }
 }

@@ -45,6 +45,11 @@ final class HomeCoordinator: FinishingCoordinator {
         navigation.setViewControllers([controller])
     }
 
+    /// What the live stream says: Home shows it as it comes.
+    func live(_ update: LiveUpdate) {
+        home?.live(request: .init(update: update))
+    }
+
     /// Fetches Home's account, cards and transactions again.
     func refresh() {
         home?.refresh(request: .init())

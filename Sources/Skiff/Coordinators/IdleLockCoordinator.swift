@@ -16,6 +16,8 @@ final class IdleLockCoordinator: FinishingCoordinator {
     var onFinish: (Event) -> Void = { _ in }
     /// The password was accepted; the argument says why the session had been locked.
     var onUnlock: (LockReason) -> Void = { _ in }
+    /// Called when Lock goes up, before it is drawn.
+    var onLock: () -> Void = {}
     private let navigation: NavigationController
     private let factory: SceneFactory
     private let session: Session
@@ -49,6 +51,7 @@ final class IdleLockCoordinator: FinishingCoordinator {
     func lock(_ reason: LockReason) {
         guard !isLocked else { return }
         timer?.stop()
+        onLock()
         for controller in navigation.viewControllers + navigation.presentedViewControllers where controller.isViewLoaded {
             controller.view.clearSecrets()
         }

@@ -85,3 +85,32 @@ struct SentTransfer: Hashable, Sendable {
     /// The server had made it already: a retry found the transfer its first try made.
     var replayed: Bool
 }
+
+/// What changed for the signed-in user, as the server's event stream tells it (`GET /v1/events`).
+enum LiveEvent: Hashable, Sendable {
+    /// Money came in: a transfer from `from` (the sender's shortened name, "Alex R.") or a top-up from a card.
+    case moneyReceived(Transaction, from: String, isTopUp: Bool)
+    /// Money went out (sent from this or another device).
+    case moneySent(Transaction)
+    case balanceChanged(Money)
+    case unreadChanged(Int)
+    /// A card was added, activated, frozen, unfrozen or removed.
+    case cardChanged
+    /// This session was locked (as a 423 answer says) or revoked (as a 401 does); the stream has ended.
+    case sessionLocked
+    case sessionRevoked
+}
+
+/// What the live stream reports: whether it is connected, and each event.
+enum LiveUpdate: Hashable, Sendable {
+    case online
+    /// The server cannot be reached; the stream is trying again.
+    case offline
+    case event(LiveEvent)
+}
+
+/// The signed-in user's live events: one stream that connects, reconnects with backoff after the server goes away and
+/// catches up on what it missed (`Last-Event-ID`), until the sequence is let go or the session ends.
+protocol LiveEventsWorking: Sendable {
+    func updates() -> AsyncStream<LiveUpdate>
+}

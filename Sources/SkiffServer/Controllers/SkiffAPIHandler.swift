@@ -9,6 +9,7 @@ struct SkiffAPIHandler: APIProtocol {
     let cardService: CardService
     let transfers: TransferService
     let topUps: TopUpService
+    let events: EventStreams
     let repositories: Repositories
     let clock: any ServerClock
 }

@@ -18,6 +18,8 @@ struct PurgeCutoffs: Sendable, Equatable {
     var idempotencyKeys: Date
     /// Step-up proofs that expired before this, and counted events (recipient lookups) made before it.
     var stepUpsAndRateEvents: Date
+    /// Live events written before this: past the catch-up a reconnecting stream may ask for.
+    var events: Date
 }
 
 /// How many rows a purge deleted, per table.
@@ -29,8 +31,11 @@ struct PurgeCounts: Sendable, Equatable {
     var idempotencyKeys = 0
     var stepUps = 0
     var rateEvents = 0
+    var events = 0
 
-    var total: Int { verifications + codeFailures + loginThrottle + sessions + idempotencyKeys + stepUps + rateEvents }
+    var total: Int {
+        verifications + codeFailures + loginThrottle + sessions + idempotencyKeys + stepUps + rateEvents + events
+    }
 }
 
 /// One table's share of a purge: which rows go, and where the count goes.
@@ -76,6 +81,10 @@ struct PurgeRule: Sendable {
             PurgeRule(
                 table: "rate_events", condition: "at < ?",
                 arguments: [cutoffs.stepUpsAndRateEvents.millisecondsSince1970], count: \.rateEvents
+            ),
+            PurgeRule(
+                table: "events", condition: "created_at < ?",
+                arguments: [cutoffs.events.millisecondsSince1970], count: \.events
             ),
         ]
     }

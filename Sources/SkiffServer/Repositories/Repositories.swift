@@ -157,6 +157,7 @@ struct Repositories: Sendable {
     var ledger: any LedgerRepository
     var topUps: any TopUpRepository
     var rateWindows: any RateWindowRepository
+    var events: any EventRepository
 }
 
 /// Top-ups from added cards. A completed top-up is a ledger transfer of kind `topup` from the card's funding account

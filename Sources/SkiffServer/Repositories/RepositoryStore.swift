@@ -12,6 +12,9 @@ protocol RepositoryStore: Sendable {
     /// Deletes the rows `cutoffs` says no rule reads any more (`PurgeRule.all`), at most `batchSize` rows of a
     /// table per statement, each statement its own transaction, until none is left.
     func purge(_ cutoffs: PurgeCutoffs, batchSize: Int) async throws -> PurgeCounts
+    /// Rings `hub` for the users whose events were committed (by this process on SQLite, by any instance on
+    /// PostgreSQL), until the task is cancelled.
+    func deliverEvents(to hub: EventHub) async
     /// Releases the connections; the repositories must not be used afterwards.
     func close() async
 }

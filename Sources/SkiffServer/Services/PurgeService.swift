@@ -38,7 +38,7 @@ struct PurgeService: Service {
                 "verifications": "\(counts.verifications)", "codeFailures": "\(counts.codeFailures)",
                 "loginThrottle": "\(counts.loginThrottle)", "sessions": "\(counts.sessions)",
                 "idempotencyKeys": "\(counts.idempotencyKeys)", "stepUps": "\(counts.stepUps)",
-                "rateEvents": "\(counts.rateEvents)",
+                "rateEvents": "\(counts.rateEvents)", "events": "\(counts.events)",
             ])
             return counts
         } catch {
@@ -57,7 +57,8 @@ struct PurgeService: Service {
             loginThrottle: now.addingTimeInterval(-grace),
             sessions: now.addingTimeInterval(-grace),
             idempotencyKeys: now.addingTimeInterval(-limits.idempotencyRetention),
-            stepUpsAndRateEvents: now.addingTimeInterval(-max(limits.stepUpLifetime, limits.recipientLookupWindow))
+            stepUpsAndRateEvents: now.addingTimeInterval(-max(limits.stepUpLifetime, limits.recipientLookupWindow)),
+            events: now.addingTimeInterval(-limits.eventRetention)
         )
     }
 }

@@ -30,8 +30,13 @@ struct SessionService: Sendable {
     /// unused for `sessionLockAfter` is locked here and comes back with `lockedAt` set; a locked session's
     /// requests are no use of it (they neither touch it nor keep it from ending). Use of a live one is recorded.
     func authenticate(token: String) async throws -> SessionRecord? {
+        try await authenticate(tokenHash: SessionToken.hash(token))
+    }
+
+    /// `authenticate(token:)` for a session whose token is known by its hash. An open event stream checks its session
+    /// with `recordingUse` false: a stream is no use of the session, so it never keeps one from locking or ending.
+    func authenticate(tokenHash hash: String, recordingUse: Bool = true) async throws -> SessionRecord? {
         let now = clock.now()
-        let hash = SessionToken.hash(token)
         guard var session = try await repository.session(tokenHash: hash), session.revokedAt == nil,
               now < session.expiresAt
         else { return nil }
@@ -43,7 +48,7 @@ struct SessionService: Sendable {
             session.lockedAt = now
             return session
         }
-        if idle >= limits.sessionTouchInterval {
+        if recordingUse, idle >= limits.sessionTouchInterval {
             try await repository.touch(tokenHash: hash, at: now)
         }
         return session

@@ -20,6 +20,7 @@ final class ScreenHarness {
     let cache = CacheStoreDouble()
     let outbox = OutboxDouble(code: "482913")
     let tokens = SessionTokenBox()
+    let live = LiveEventsWorkerDouble()
 
     init(
         session: Session? = nil, width: Int = 100, height: Int = 30, clock: SceneClock = .immediate(),
@@ -30,7 +31,8 @@ final class ScreenHarness {
         let dependencies = AppDependencies(
             auth: auth, account: account, cards: cards, notifications: notifications, transfers: transfers, sessions: sessions,
             preferences: preferences, cache: cache, outbox: outbox, tokens: tokens, demo: Seeds.demo,
-            serverDescription: "the built-in server at 127.0.0.1:8080", clock: clock, formatting: formatting
+            serverDescription: "the built-in server at 127.0.0.1:8080", clock: clock, formatting: formatting,
+            liveEvents: live
         )
         app = SkiffApp(terminal: terminal, dependencies: dependencies, environment: ["LANG": "C.UTF-8"], idleLock: idleLock)
         configure(self)
@@ -58,6 +60,17 @@ final class ScreenHarness {
             await app.application.tasks.settle { self.gates.map(\.held).reduce(0, +) }
         }
         app.application.render()
+    }
+
+    /// Lets the main actor run (the live feed's updates are not tracked tasks) until `condition` holds of the drawn
+    /// screen, for at most 100,000 turns; never sleeps.
+    func waitUntil(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<100_000 {
+            app.application.renderIfNeeded()
+            if condition() { return true }
+            await Task.yield()
+        }
+        return false
     }
 
     func type(_ text: String) async {

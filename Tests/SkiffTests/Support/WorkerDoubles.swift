@@ -338,6 +338,37 @@ final class NotificationsWorkerDouble: NotificationsWorking, WorkerDouble, @unch
     }
 }
 
+/// The live event stream, driven by the test: `send` hands an update to the stream the app opened last.
+final class LiveEventsWorkerDouble: LiveEventsWorking, @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: AsyncStream<LiveUpdate>.Continuation?
+    private(set) var starts = 0
+
+    init() {}
+
+    func updates() -> AsyncStream<LiveUpdate> {
+        let (stream, continuation) = AsyncStream.makeStream(of: LiveUpdate.self)
+        lock.withLock {
+            self.continuation = continuation
+            starts += 1
+        }
+        return stream
+    }
+
+    /// Whether the app holds a stream open now.
+    var isOpen: Bool {
+        lock.withLock {
+            guard let continuation else { return false }
+            if case .terminated = continuation.yield(.online) { return false }
+            return true
+        }
+    }
+
+    func send(_ update: LiveUpdate) {
+        lock.withLock { _ = continuation?.yield(update) }
+    }
+}
+
 final class CacheStoreDouble: CacheStoring, @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [String: CachedHome] = [:]

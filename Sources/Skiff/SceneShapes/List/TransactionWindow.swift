@@ -54,6 +54,23 @@ struct TransactionWindow: Hashable, Sendable, ExpressibleByArrayLiteral {
         nextCursor = next
     }
 
+    /// Puts a new transaction (a live event's) at the top of the first page, unless the first page has it already;
+    /// returns whether it went in. The pages below keep their cursors, which name rows, not positions.
+    @discardableResult
+    mutating func prepend(_ transaction: Transaction) -> Bool {
+        guard let first = pages.first?.items else {
+            guard pages.isEmpty else { return false }
+            append([transaction], fetchedWith: nil, next: nextCursor)
+            return true
+        }
+        guard !first.contains(where: { $0.id == transaction.id }) else { return false }
+        pages[0].items = [transaction] + first
+        pages[0].count += 1
+        for page in starts.indices.dropFirst() { starts[page] += 1 }
+        count += 1
+        return true
+    }
+
     /// The pages that overlap `rows` widened by a page on each side.
     func pages(near rows: Range<Int>, pageSize: Int) -> Range<Int> {
         guard !pages.isEmpty else { return 0..<0 }

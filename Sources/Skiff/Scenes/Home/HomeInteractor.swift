@@ -21,6 +21,7 @@ protocol HomeBusinessLogic: AnyObject {
     func loadSpending(request: Home.LoadSpending.Request)
     func toggleSpending(request: Home.ToggleSpending.Request)
     func selectCategory(request: Home.SelectCategory.Request)
+    func live(request: Home.Live.Request)
 }
 
 /// Where Home sends the person next.
@@ -68,11 +69,15 @@ final class HomeInteractor: HomeBusinessLogic {
     let logoutRequest: RequestInFlight
     /// This month's spending, for the Spending panel.
     let spendingRequest: RequestInFlight
+    /// The cards, fetched again after a live event said one changed.
+    let cardsRequest: RequestInFlight
     private(set) var spending: MonthlySpending?
     private var spendingError: NetworkError?
     private var showsSpending: Bool
     /// Whether the screen shows a notice, which the next key dismisses.
     private var showsNotice = false
+    /// The notice on screen, which live updates keep there until that key.
+    private var shownNotice: Home.State.Notice?
 
     init(
         presenter: any HomePresentationLogic, account: any AccountWorking, cards: any CardWorking,
@@ -93,13 +98,16 @@ final class HomeInteractor: HomeBusinessLogic {
         refill = RequestInFlight(tasks: tasks)
         logoutRequest = RequestInFlight(tasks: tasks)
         spendingRequest = RequestInFlight(tasks: tasks)
+        cardsRequest = RequestInFlight(tasks: tasks)
     }
 
     /// Presents the whole state; a notice in it is told this once.
     private func present() {
         presenter.presentUpdate(response: .init(state: state))
         showsNotice = state.notice != nil
+        shownNotice = state.notice
         state.notice = nil
+        state.addedAtTop = 0
     }
 
     func load(request: Home.Load.Request) {
@@ -370,6 +378,69 @@ final class HomeInteractor: HomeBusinessLogic {
         state.summary?.unreadNotifications = request.count
         saveCurrent()
         present()
+    }
+
+    // MARK: Live
+
+    /// An event from the live stream, or its connection coming and going: the balance, the top of the list, the
+    /// unread count and the cards follow it; money in is told once (a notice until the next key).
+    func live(request: Home.Live.Request) {
+        switch request.update {
+        case .online:
+            guard state.isOffline else { return }
+            state.isOffline = false
+        case .offline:
+            guard !state.isOffline else { return }
+            state.isOffline = true
+        case .event(let event):
+            guard apply(event) else { return }
+            saveCurrent()
+        }
+        // Nothing was typed: what the screen tells stays ("Received …" with the balance that follows it).
+        if state.notice == nil, showsNotice { state.notice = shownNotice }
+        present()
+    }
+
+    /// Applies `event` to the state; false when it changes nothing shown.
+    private func apply(_ event: LiveEvent) -> Bool {
+        switch event {
+        case .moneyReceived(let transaction, let from, let isTopUp):
+            addAtTop(transaction)
+            state.notice = .moneyReceived(transaction.amount, from: from, isTopUp: isTopUp)
+        case .moneySent(let transaction):
+            return addAtTop(transaction)
+        case .balanceChanged(let balance):
+            guard state.summary != nil, state.summary?.balance != balance else { return false }
+            state.summary?.balance = balance
+        case .unreadChanged(let count):
+            guard state.summary != nil, state.summary?.unreadNotifications != count else { return false }
+            state.summary?.unreadNotifications = count
+        case .cardChanged:
+            reloadCards()
+            return false
+        case .sessionLocked, .sessionRevoked:
+            // The app coordinator shows Lock or Login.
+            return false
+        }
+        return true
+    }
+
+    /// Puts the transaction at the top of the list, unless a search filters it or the list has it already.
+    @discardableResult
+    private func addAtTop(_ transaction: Transaction) -> Bool {
+        guard state.query.isEmpty, !fetch.isRunning, state.transactions.prepend(transaction) else { return false }
+        state.addedAtTop += 1
+        return true
+    }
+
+    private func reloadCards() {
+        cardsRequest.call({ [cardsWorker] () async throws(NetworkError) in try await cardsWorker.cards() }, then: { [weak self] result in
+            guard let self, case .success(let cards) = result, cards != self.state.cards else { return }
+            self.state.cards = cards
+            self.saveCurrent()
+            if self.state.notice == nil, self.showsNotice { self.state.notice = self.shownNotice }
+            self.present()
+        })
     }
 
     /// A key was pressed: the notice on screen has been seen, and goes.

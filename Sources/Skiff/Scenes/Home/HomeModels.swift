@@ -22,6 +22,11 @@ enum Home {
         var cachedAt: Date?
         /// A one-off note for the person (a card was added, …), shown until the next key or update.
         var notice: Notice?
+        /// Whether the live stream has lost the server (and is trying again).
+        var isOffline = false
+        /// Rows put at the top of the list since the last update (live events), told once: the selection follows
+        /// the transaction it was on.
+        var addedAtTop = 0
 
         /// What happened, told once and worded by the Presenter: a card another scene added or activated, or why
         /// activation did not open.
@@ -32,6 +37,8 @@ enum Home {
             case unfreezeCardFirst
             case cardAlreadyActive
             case noCardToActivate
+            /// Money came in while Home was open: from `from` ("Alex R."), or topped up from a card.
+            case moneyReceived(Money, from: String, isTopUp: Bool)
         }
 
         init() {}
@@ -92,6 +99,14 @@ enum Home {
     /// A key was pressed on Home: a notice on screen (a card added, …) has been read and goes.
     enum DismissNotice {
         struct Request: Sendable {}
+    }
+
+    /// What the live stream says (an event, or whether it reaches the server), shown as it comes.
+    enum Live {
+        struct Request: Sendable {
+            var update: LiveUpdate
+            init(update: LiveUpdate) { self.update = update }
+        }
     }
 
     /// Notifications were read elsewhere: how many are still unread.
@@ -195,6 +210,10 @@ enum Home {
         var banner: BannerMessage?
         var isBusy: Bool
         var isLoadingMore: Bool
+        /// `Offline` while the live stream cannot reach the server.
+        var connection: String? = nil
+        /// Rows put at the top since the last view model: the list keeps its selection on the same transaction.
+        var rowsAddedAtTop = 0
     }
 
     /// What every flow presents: the whole state.

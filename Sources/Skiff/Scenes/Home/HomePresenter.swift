@@ -41,9 +41,14 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
             emptyText: emptyText(state),
             banner: banner(state),
             isBusy: state.activity == .loading,
-            isLoadingMore: state.activity == .loadingMore
+            isLoadingMore: state.activity == .loadingMore,
+            connection: state.isOffline ? Self.offline : nil,
+            rowsAddedAtTop: state.addedAtTop
         ))
     }
+
+    /// Shown in the header while the live stream cannot reach the server.
+    static let offline = "Offline"
 
     /// The categories the panel has room for, the largest first.
     static let spendingBarLimit = 6
@@ -181,6 +186,8 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
             return BannerMessage(.info, "Your Skiff card is frozen. Unfreeze it first (\(freeze) on Cards, \(cards) from Home).")
         case .cardAlreadyActive: return BannerMessage(.info, "Your Skiff card is already active.")
         case .noCardToActivate: return BannerMessage(.info, "There is no Skiff card to activate yet.")
+        case .moneyReceived(let money, let from, let isTopUp):
+            return BannerMessage(.info, formatting.moneyReceived(money, from: from, isTopUp: isTopUp))
         }
     }
 

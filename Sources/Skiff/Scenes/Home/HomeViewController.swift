@@ -17,6 +17,7 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     private let name = Label("", style: .title)
     private let balance = Label("", style: .title, alignment: .trailing)
     private let unread = Label("", style: .muted, alignment: .trailing)
+    private let connection = Label("", style: .errorText, alignment: .trailing)
     private let cards = VStack(spacing: 0)
     private lazy var cardsPanel = Panel(title: "Cards · \(keys.label(for: .openCards)) to manage", content: cards)
     private let banner = Banner()
@@ -73,6 +74,8 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     override func viewDidLoad() {
         let header = HStack(spacing: 2)
         header.add(name, size: .fill)
+        connection.isHidden = true
+        header.add(connection, size: .fit)
         header.add(unread, size: .fit)
         header.add(balance, size: .fit)
         stack.add(header, size: .fixed(1))
@@ -196,6 +199,8 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
         balance.text = viewModel.balance
         unread.text = viewModel.unreadBadge ?? ""
         unread.isHidden = viewModel.unreadBadge == nil
+        connection.text = viewModel.connection ?? ""
+        connection.isHidden = viewModel.connection == nil
         if viewModel.cards != cardRows || cards.items.isEmpty {
             cardRows = viewModel.cards
             for item in cards.items { cards.remove(item.view) }
@@ -213,9 +218,13 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
         transactionsPanel.title = viewModel.transactionsTitle
         transactions.emptyText = viewModel.emptyText ?? ""
         if viewModel.transactions != rows {
+            let selected = transactions.selectedIndex
             rows = viewModel.transactions
             shownRows.removeAll(keepingCapacity: true)
             transactions.reloadData()
+            // Rows that arrived above the selection push it down with its transaction: it never changes under the
+            // person's eyes.
+            if let selected, viewModel.rowsAddedAtTop > 0 { transactions.select(selected + viewModel.rowsAddedAtTop) }
         }
         if let message = viewModel.banner {
             banner.show(sentence(message.content), kind: message.kind == .error ? .error : .info)

@@ -18,6 +18,13 @@ struct Formatting: Sendable {
         amount(money, showPlus: showPlus, blurred: isBlurred)
     }
 
+    /// `Received $12.50 from Alex R.`, or `Topped up $50.00 from Visa •••• 4242.`: money in, told as it arrives.
+    @MainActor
+    func moneyReceived(_ money: Money, from sender: String, isTopUp: Bool) -> String {
+        let sentence = (isTopUp ? "Topped up " : "Received ") + amount(money) + " from " + sender
+        return sentence.hasSuffix(".") ? sentence : sentence + "."
+    }
+
     /// Whether amounts blur now.
     @MainActor
     var isBlurred: Bool { privacy?.isBlurred == true }

@@ -100,12 +100,7 @@ struct AccountWorker: AccountWorking {
             try await client.listTransactions(query: .init(limit: Int32(limit), cursor: cursor, query: query))
         } success: { try $0.ok.body.json }
         return TransactionPage(
-            items: page.items.map {
-                Transaction(
-                    id: $0.id, amount: Money(amountMinor: $0.amountMinor, currency: $0.currency),
-                    merchant: $0.merchant, category: $0.category, createdAt: $0.createdAt
-                )
-            },
+            items: page.items.map(Transaction.init(api:)),
             nextCursor: page.nextCursor,
             searchLimit: page.searchLimit.map(Int.init)
         )
@@ -256,5 +251,15 @@ struct TransferWorker: TransferWorking {
 
     static func recipient(_ r: Components.Schemas.Recipient) -> Recipient {
         Recipient(id: r.recipientId, displayName: r.displayName)
+    }
+}
+
+extension Transaction {
+    /// A line of the contract's transactions (a page, or a live event's).
+    init(api line: Components.Schemas.Transaction) {
+        self.init(
+            id: line.id, amount: Money(amountMinor: line.amountMinor, currency: line.currency), merchant: line.merchant,
+            category: line.category, createdAt: line.createdAt
+        )
     }
 }

@@ -49,7 +49,8 @@ final class PostgresDatabase: RepositoryStore {
             idempotency: PostgresIdempotencyRepository(database: self),
             ledger: PostgresLedgerRepository(database: self),
             topUps: PostgresTopUpRepository(database: self),
-            rateWindows: PostgresRateWindowRepository(database: self)
+            rateWindows: PostgresRateWindowRepository(database: self),
+            events: PostgresEventRepository(database: self)
         )
     }
 

@@ -240,5 +240,7 @@ enum PostgresMigrations {
         ]),
         // Issue 25: top-ups from added cards, each kept with its Idempotency-Key (docs/decisions, "top-ups").
         Migration(version: 11, statements: PostgresTopUpRepository.schema),
+        // Issue 26: live events, written by triggers in the transaction of each change (`EventSchema`).
+        Migration(version: 12, statements: EventSchema.postgres),
     ]
 }

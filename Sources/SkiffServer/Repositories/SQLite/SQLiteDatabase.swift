@@ -51,7 +51,8 @@ struct SQLiteDatabase: RepositoryStore {
             idempotency: SQLiteIdempotencyRepository(pool: pool),
             ledger: SQLiteLedgerRepository(pool: pool),
             topUps: SQLiteTopUpRepository(pool: pool),
-            rateWindows: SQLiteRateWindowRepository(pool: pool)
+            rateWindows: SQLiteRateWindowRepository(pool: pool),
+            events: SQLiteEventRepository(pool: pool)
         )
     }
 
@@ -232,6 +233,10 @@ struct SQLiteDatabase: RepositoryStore {
         migrator.registerMigration("v13-topups") { db in
             // Issue 25: top-ups from added cards, each kept with its Idempotency-Key (docs/decisions, "top-ups").
             try db.execute(sql: SQLiteTopUpRepository.schema)
+        }
+        migrator.registerMigration("v14-events") { db in
+            // Issue 26: live events, written by triggers in the transaction of each change (`EventSchema`).
+            try db.execute(sql: EventSchema.sqlite)
         }
         return migrator
     }

@@ -328,6 +328,77 @@ struct HomeInteractorTests {
         #expect(presenter.presentUpdateCalls.last?.state.summary?.unreadNotifications == 0)
     }
 
+    // MARK: Live
+
+    func incoming(_ n: Int) -> Transaction {
+        Transaction(
+            id: "t_live_\(n)", amount: Money(amountMinor: 1_250, currency: "USD"), merchant: "Jordan R.",
+            category: "Transfers", createdAt: Seeds.now
+        )
+    }
+
+    @Test("money received live goes to the top of the list, moves the balance and is told once, with no fetch")
+    func liveMoneyReceived() async {
+        account.pages.set(.success(["": firstPage()]))
+        let sut = makeSUT()
+        sut.load(request: .init())
+        await tasks.settle()
+        let fetches = account.calls.count
+        sut.live(request: .init(update: .event(.moneyReceived(incoming(1), from: "Jordan R.", isTopUp: false))))
+        sut.live(request: .init(update: .event(.balanceChanged(Money(amountMinor: 124_706, currency: "USD")))))
+        let first = presenter.presentUpdateCalls[presenter.presentUpdateCalls.count - 2].state
+        #expect(first.transactions[0] == incoming(1))
+        #expect(first.transactions.count == 51)
+        #expect(first.addedAtTop == 1)
+        #expect(first.notice == .moneyReceived(Money(amountMinor: 1_250, currency: "USD"), from: "Jordan R.", isTopUp: false))
+        let last = presenter.presentUpdateCalls.last!.state
+        #expect(last.summary?.balance == Money(amountMinor: 124_706, currency: "USD"))
+        // The row is told once; the notice stays through the balance that follows it, until a key.
+        #expect(last.addedAtTop == 0)
+        #expect(last.notice == first.notice)
+        sut.dismissNotice(request: .init())
+        #expect(presenter.presentUpdateCalls.last?.state.notice == nil)
+        #expect(account.calls.count == fetches)
+        #expect(cache.loadHome(userID: "u_1")?.snapshot.transactions.first == incoming(1))
+    }
+
+    @Test("the same transaction twice (a catch-up after a refresh) is listed once; a search's list is left alone")
+    func liveDuplicatesAndSearch() async {
+        account.pages.set(.success(["": firstPage(), "Merchant": firstPage()]))
+        let sut = makeSUT()
+        sut.load(request: .init())
+        await tasks.settle()
+        sut.live(request: .init(update: .event(.moneySent(incoming(2)))))
+        let presented = presenter.presentUpdateCalls.count
+        sut.live(request: .init(update: .event(.moneySent(incoming(2)))))
+        #expect(presenter.presentUpdateCalls.count == presented)
+        #expect(presenter.presentUpdateCalls.last?.state.transactions.count == 51)
+        sut.search(request: .init(query: "Merchant"))
+        await tasks.settle()
+        sut.live(request: .init(update: .event(.moneySent(incoming(3)))))
+        #expect(presenter.presentUpdateCalls.last?.state.transactions[0] == Seeds.transaction(1))
+    }
+
+    @Test("offline and online are presented once each; unread and card changes follow the stream")
+    func liveConnectionUnreadAndCards() async {
+        let sut = makeSUT()
+        sut.load(request: .init())
+        await tasks.settle()
+        sut.live(request: .init(update: .offline))
+        #expect(presenter.presentUpdateCalls.last?.state.isOffline == true)
+        let presented = presenter.presentUpdateCalls.count
+        sut.live(request: .init(update: .offline))
+        #expect(presenter.presentUpdateCalls.count == presented)
+        sut.live(request: .init(update: .online))
+        #expect(presenter.presentUpdateCalls.last?.state.isOffline == false)
+        sut.live(request: .init(update: .event(.unreadChanged(7))))
+        #expect(presenter.presentUpdateCalls.last?.state.summary?.unreadNotifications == 7)
+        cards.cardsResult.set(.success([Seeds.issuedCard, Seeds.externalCard]))
+        sut.live(request: .init(update: .event(.cardChanged)))
+        await tasks.settle()
+        #expect(presenter.presentUpdateCalls.last?.state.cards == [Seeds.issuedCard, Seeds.externalCard])
+    }
+
     @Test("log out revokes on the server, forgets the session and the cache, and routes to Login")
     func logout() async {
         var routes: [HomeRoute] = []

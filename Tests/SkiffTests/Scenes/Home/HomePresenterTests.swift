@@ -167,6 +167,29 @@ struct HomePresenterTests {
         }
     }
 
+    @Test("money in, told live: who sent it or which card topped it up; rows added at the top are passed on; Offline while away")
+    func live() {
+        let money = Money(amountMinor: 1_250, currency: "USD")
+        let expected: [(Home.State.Notice, String)] = [
+            (.moneyReceived(money, from: "Alex R.", isTopUp: false), "Received $12.50 from Alex R."),
+            (.moneyReceived(money, from: "Visa •••• 4242", isTopUp: true), "Topped up $12.50 from Visa •••• 4242."),
+        ]
+        for (notice, words) in expected {
+            var state = loaded()
+            state.notice = notice
+            state.addedAtTop = 1
+            makeSUT().presentUpdate(response: .init(state: state))
+            #expect(display.displayUpdateCalls.last?.banner == BannerMessage(.info, words))
+            #expect(display.displayUpdateCalls.last?.rowsAddedAtTop == 1)
+            #expect(display.displayUpdateCalls.last?.connection == nil)
+        }
+        var offline = loaded()
+        offline.isOffline = true
+        makeSUT().presentUpdate(response: .init(state: offline))
+        #expect(display.displayUpdateCalls.last?.connection == "Offline")
+        #expect(display.displayUpdateCalls.last?.rowsAddedAtTop == 0)
+    }
+
     @Test("before anything loads the balance is a dash")
     func nothingYet() {
         makeSUT().presentUpdate(response: .init(state: Home.State()))

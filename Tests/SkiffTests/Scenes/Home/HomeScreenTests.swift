@@ -146,6 +146,54 @@ struct HomeScreenTests {
         assertSnapshot(of: harness.terminal, as: .screen, named: "home-offline")
     }
 
+    @Test("live: money received shows at once with no key pressed (balance, top row, unread, banner) and the selected transaction stays selected")
+    func liveMoneyReceived() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(10))) }
+        try await harness.start()
+        #expect(await harness.waitUntil { harness.live.isOpen })
+        await harness.send(.down, .down)
+        let home = try #require(harness.top as? HomeViewController)
+        #expect(home.transactions.selectedIndex == 2)
+        let received = Transaction(
+            id: "t_live", amount: Money(amountMinor: 1_250, currency: "USD"), merchant: "Jordan R.", category: "Transfers",
+            createdAt: Seeds.now
+        )
+        harness.live.send(.event(.moneyReceived(received, from: "Jordan R.", isTopUp: false)))
+        harness.live.send(.event(.balanceChanged(Money(amountMinor: 124_706, currency: "USD"))))
+        harness.live.send(.event(.unreadChanged(4)))
+        #expect(await harness.waitUntil { harness.screen.contains("4 unread") })
+        #expect(harness.screen.contains("Received $12.50 from Jordan R."))
+        #expect(harness.screen.contains("Balance $1,247.06"))
+        // The row that was third is still the one selected, one row down.
+        #expect(home.transactions.selectedIndex == 3)
+        assertSnapshot(of: harness.terminal, as: .screen, named: "home-live-received")
+        // The banner is read by the next key, like every notice.
+        await harness.send(.up)
+        #expect(!harness.screen.contains("Received $12.50"))
+    }
+
+    @Test("live: Offline in the header while the stream is away, gone when it is back")
+    func liveOffline() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(10))) }
+        try await harness.start()
+        #expect(await harness.waitUntil { harness.live.isOpen })
+        harness.live.send(.offline)
+        #expect(await harness.waitUntil { harness.screen.contains("Offline") })
+        assertSnapshot(of: harness.terminal, as: .screen, named: "home-live-offline")
+        harness.live.send(.online)
+        #expect(await harness.waitUntil { !harness.screen.contains("Offline") })
+    }
+
+    @Test("live: a session-locked event brings up Lock, as a 423 answer does, and the stream stops until unlocked")
+    func liveSessionLocked() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(3))) }
+        try await harness.start()
+        #expect(await harness.waitUntil { harness.live.isOpen })
+        harness.live.send(.event(.sessionLocked))
+        #expect(await harness.waitUntil { harness.top is LockViewController })
+        #expect(harness.live.starts == 1)
+    }
+
     @Test("scrolling to the end loads the next page")
     func paging() async throws {
         let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(60))) }

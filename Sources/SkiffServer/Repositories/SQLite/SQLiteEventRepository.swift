@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+
+struct SQLiteEventRepository: EventRepository {
+    let pool: DatabasePool
+
+    func events(userID: String, sessionTokenHash: String, after id: Int64, limit: Int) async throws -> [EventRecord] {
+        try await pool.read { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT \(EventSchema.selectColumns) \(EventSchema.selectFrom)
+                    WHERE e.user_id = ? AND e.id > ? AND (e.session_token_hash IS NULL OR e.session_token_hash = ?)
+                    ORDER BY e.id LIMIT ?
+                    """),
+                arguments: [userID, id, sessionTokenHash, limit]
+            ).compactMap { row in Self.record(row, userID: userID) }
+        }
+    }
+
+    func latestID(userID: String) async throws -> Int64 {
+        try await pool.read { db in
+            try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT COALESCE(MAX(id), 0) FROM events WHERE user_id = ?"), arguments: [userID]
+            ) ?? 0
+        }
+    }
+
+    /// Columns by position, in the order of `EventSchema.selectColumns`.
+    private static func record(_ row: Row, userID: String) -> EventRecord? {
+        let kindName: String = row[1]
+        guard let kind = EventRecord.Kind(rawValue: kindName) else { return nil }
+        let transactionID: Int64? = row[6]
+        return EventRecord(
+            id: row[0], kind: kind, balanceMinor: row[2], currency: row[3], unread: row[4], cardID: row[5],
+            transaction: transactionID.map { id in
+                TransactionRecord(
+                    id: id, userID: userID, amountMinor: row[7], currency: row[8], merchant: row[9], category: row[10],
+                    createdAt: Date(millisecondsSince1970: row[11]), transferID: row[12], note: row[13], reference: row[14]
+                )
+            },
+            transferKind: row[15]
+        )
+    }
+}
+
+/// Rings the hub for the users whose events a transaction of this process committed: SQLite's writer is in this
+/// process, so a commit is seen here (docs/decisions/0156-live-events-delivered-on-commit.md).
+final class SQLiteEventCommitObserver: TransactionObserver, @unchecked Sendable {
+    // Touched on the writer's queue only.
+    private var lowest: Int64?
+    private var highest: Int64?
+    private let committed: @Sendable (ClosedRange<Int64>) -> Void
+
+    init(committed: @escaping @Sendable (ClosedRange<Int64>) -> Void) {
+        self.committed = committed
+    }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        if case .insert(let table) = eventKind { return table == "events" }
+        return false
+    }
+
+    func databaseDidChange(with event: DatabaseEvent) {
+        lowest = min(lowest ?? event.rowID, event.rowID)
+        highest = max(highest ?? event.rowID, event.rowID)
+    }
+
+    func databaseDidCommit(_ db: Database) {
+        if let lowest, let highest { committed(lowest...highest) }
+        lowest = nil
+        highest = nil
+    }
+
+    func databaseDidRollback(_ db: Database) {
+        lowest = nil
+        highest = nil
+    }
+}
+
+extension SQLiteDatabase {
+    /// Rings `hub` for each commit that wrote events, until cancelled.
+    func deliverEvents(to hub: EventHub) async {
+        let pool = self.pool
+        let observer = SQLiteEventCommitObserver { ids in
+            Task {
+                let users = try? await pool.read { db in
+                    try String.fetchAll(
+                        db, sql: "SELECT DISTINCT user_id FROM events WHERE id BETWEEN ? AND ?",
+                        arguments: [ids.lowerBound, ids.upperBound]
+                    )
+                }
+                for user in users ?? [] { hub.ring(userID: user) }
+            }
+        }
+        do {
+            try await pool.writeWithoutTransaction { db in db.add(transactionObserver: observer, extent: .observerLifetime) }
+        } catch {
+            return
+        }
+        // Held here until the server stops (the pool keeps only a weak reference): a sleep that only cancellation ends.
+        while !Task.isCancelled { try? await Task.sleep(for: .seconds(86_400)) }
+        withExtendedLifetime(observer) {}
+    }
+}

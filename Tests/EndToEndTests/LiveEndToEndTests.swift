@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+extension EndToEnd {
+    /// Two real `skiff` wallets in two tmux sessions against one real `skiff-server`: money Alex sends reaches Jordan's
+    /// Home with no key pressed in Jordan's pane.
+    @Suite("Live updates end to end", .serialized)
+    struct LiveEndToEndTests {
+        let skiff: String
+        let skiffServer: String
+        let directory: String
+
+        init() throws {
+            skiff = try BuiltProduct.path("skiff")
+            skiffServer = try BuiltProduct.path("skiff-server")
+            directory = NSTemporaryDirectory() + "skiff-e2e-live-\(UUID().uuidString)"
+        }
+
+        /// Runs `skiff-server` with `arguments` on the test's database and waits for it to end.
+        private func serverCommand(_ arguments: [String]) async throws {
+            let process = serverProcess(arguments)
+            try process.run()
+            // Waited for without blocking a thread of the shared pool, which the suite's other tests need.
+            while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(process.terminationStatus == 0, "skiff-server \(arguments.first ?? "")")
+        }
+
+        private func serverProcess(_ arguments: [String]) -> Process {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: skiffServer)
+            process.arguments = arguments + [
+                "--bcrypt-cost", "10", "--database", directory + "/server/skiff.sqlite",
+                "--sms-outbox", directory + "/server/sms-outbox.jsonl",
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            return process
+        }
+
+        /// A port free now on 127.0.0.1.
+        private func freePort() throws -> Int {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(descriptor) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                    bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
+                }
+            }
+            guard bound else { throw TmuxError(description: "no free port on 127.0.0.1") }
+            return Int(UInt16(bigEndian: address.sin_port))
+        }
+
+        /// Opens `skiff` on `server` in a tmux session of its own and signs in.
+        private func wallet(_ name: String, server: String, phone: String, password: String) async throws -> TmuxSession {
+            let session = try TmuxSession.shell(environment: ["LANG": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no"])
+            try await session.waitFor("$")
+            try session.typeLine("clear; \(skiff) --server \(server) --data-dir \(directory)/\(name); echo EXIT=$?")
+            try await session.waitFor("Log in with your phone number", timeout: 60)
+            try session.type(phone)
+            try session.sendKeys("Tab")
+            try session.type(password)
+            try session.sendKeys("Enter")
+            try await session.waitFor("Balance $", timeout: 60)
+            return session
+        }
+
+        @Test("Alex sends Jordan $12.50 with s; Jordan's Home shows the new balance, the transfer on top and the banner, no key pressed")
+        func moneyArrives() async throws {
+            try FileManager.default.createDirectory(
+                atPath: directory + "/server", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
+            )
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            try await serverCommand(["seed-demo"])
+            try await serverCommand([
+                "seed", "--phone", "202 555 0111", "--name", "Jordan Rivera", "--password", "river-stones-8", "--transactions", "0",
+            ])
+            let port = try freePort()
+            let server = serverProcess(["serve", "--host", "127.0.0.1", "--port", "\(port)"])
+            try server.run()
+            defer {
+                server.terminate()
+                server.waitUntilExit()
+            }
+            let address = "http://127.0.0.1:\(port)"
+
+            let jordan = try await wallet("jordan", server: address, phone: "2025550111", password: "river-stones-8")
+            defer { jordan.kill() }
+            let alex = try await wallet("alex", server: address, phone: "2025550143", password: "sail-away-2026")
+            defer { alex.kill() }
+            let before = try jordan.capture()
+            #expect(before.contains("Balance $1,000.00"))
+            #expect(!before.contains("Alex R."))
+
+            try alex.type("s")
+            try await alex.waitFor("Send money to anyone")
+            try alex.type("202 555 0111")
+            try alex.sendKeys("Tab")
+            try alex.type("12.5")
+            try alex.sendKeys("Enter")
+            try await alex.waitFor("Send $12.50 to Jordan R.?")
+            try alex.sendKeys("Enter")
+            try await alex.waitFor("Sent $12.50 to Jordan R.")
+
+            // Nothing is typed in Jordan's pane from here on.
+            let after = try await jordan.waitUntil("the transfer on Jordan's Home", timeout: 60) { screen in
+                screen.contains("Received $12.50 from Alex R.") && screen.contains("Balance $1,012.50")
+            }
+            #expect(after.contains("+$12.50"))
+            #expect(after.contains("Alex R."))
+
+            try jordan.type("q")
+            let exit = try await jordan.waitFor("EXIT=", timeout: 30)
+            #expect(exit.contains("EXIT=0"))
+        }
+    }
+}
