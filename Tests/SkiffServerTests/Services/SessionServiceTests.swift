@@ -71,7 +71,7 @@ final class CountingSessionRepository: SessionRepository {
     }
 }
 
-@Suite("Session service", .timeLimit(.minutes(1)))
+@Suite("Session service", .timeLimit(.minutes(3)))
 struct SessionServiceTests {
     let repository = CountingSessionRepository()
     let clock = TestClock()
