@@ -74,6 +74,9 @@ public struct SkiffServerLimits: Sendable {
     var connectionIdleTimeout: TimeInterval = 60
     /// Connections open at once; past it, new ones wait in the listen backlog until one closes.
     var maxConnections = 512
+    /// After SIGTERM (or SIGINT) the server accepts nothing new and lets the requests in flight finish for at most
+    /// this long; what is still running then is cancelled and the process exits.
+    public var shutdownGracePeriod: Duration = .seconds(10)
 
     public init() {}
 }
