@@ -30,6 +30,16 @@ public func buildApplication(
     let scheme = configuration.tls == nil ? "http" : "https"
     let server = try await SkiffServerComponents(configuration)
     let router = try server.buildRouter()
+    // Stopped in reverse order, after the server has finished its requests: the metrics listener, the purge, event
+    // delivery, and last the store.
+    var services: [any Service] = [
+        RepositoryStoreService(store: server.store),
+        EventDeliveryService(store: server.store, hub: server.events.hub),
+        PurgeService(store: server.store, clock: configuration.clock, limits: configuration.limits, logger: logger),
+    ]
+    if let endpoint = configuration.metrics {
+        services.append(server.metricsApplication(endpoint))
+    }
     return Application(
         router: router,
         server: httpServer,
@@ -37,12 +47,7 @@ public func buildApplication(
             address: .hostname(configuration.host, port: configuration.port), serverName: "skiff-server",
             availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections, logger: logger)
         ),
-        // Stopped in reverse order: the purge ends before the store closes.
-        services: [
-            RepositoryStoreService(store: server.store),
-            EventDeliveryService(store: server.store, hub: server.events.hub),
-            PurgeService(store: server.store, clock: configuration.clock, limits: configuration.limits, logger: logger),
-        ],
+        services: services,
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             logger.info("skiff-server listening", metadata: ["scheme": "\(scheme)", "host": "\(configuration.host)", "port": "\(port)"])
@@ -86,6 +91,7 @@ struct SkiffServerComponents: Sendable {
     let topUps: TopUpService
     let authRequests: AuthRequestBuckets
     let events: EventStreams
+    let metrics = ServerMetrics()
 
     init(_ configuration: SkiffServerConfiguration) async throws {
         self.configuration = configuration
@@ -146,6 +152,7 @@ struct SkiffServerComponents: Sendable {
     /// client-address, auth rate-limit, NUL-in-JSON, authentication and idempotency middleware, and the contract itself at `/openapi.yaml`.
     func buildRouter() throws -> Router<SkiffRequestContext> {
         let router = Router(context: SkiffRequestContext.self)
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: NoStoreMiddleware())
@@ -196,6 +203,7 @@ struct SkiffServerComponents: Sendable {
             on: router,
             configuration: .init(dateTranscoder: InternetDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes]),
             middlewares: [
+                OperationObservationMiddleware(),
                 AuthenticationMiddleware(sessions: sessions),
                 IdempotencyMiddleware(
                     repository: repositories.idempotency, key: key, clock: configuration.clock,
@@ -207,3 +215,42 @@ struct SkiffServerComponents: Sendable {
         return router
     }
 }
+
+extension SkiffServerComponents {
+    /// `GET /metrics` on a listener of its own (`--metrics-port`), so that the API's port never answers it and a
+    /// firewall or a loopback address keeps it to the operator.
+    func metricsApplication(_ endpoint: SkiffServerConfiguration.MetricsEndpoint) -> some Service {
+        let router = Router()
+        let (metrics, store, sessions, hub, logger) = (metrics, store, sessions, events.hub, configuration.logger)
+        router.get("/metrics") { _, _ in
+            // A database that does not answer leaves the sessions gauge as last read; the rest is this process's own.
+            let active = try? await sessions.activeCount()
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition(
+                    database: store.usage, activeSessions: active, eventStreams: hub.openStreams
+                )))
+            )
+        }
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(endpoint.host, port: endpoint.port), serverName: "skiff-server-metrics"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? endpoint.port
+                logger.info("skiff-server metrics listening", metadata: ["host": "\(endpoint.host)", "port": "\(port)"])
+            },
+            logger: logger
+        )
+    }
+}
+
+/// Runs `app` until SIGTERM or SIGINT, then shuts it down gracefully: no new connections, the requests in flight
+/// finish within `limits.shutdownGracePeriod`, and whatever still runs after it is cancelled.
+public func runUntilSignalled(_ app: some ApplicationProtocol, limits: SkiffServerLimits, logger: Logger) async throws {
+    var configuration = ServiceGroupConfiguration(
+        services: [.init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+    )
+    configuration.maximumGracefulShutdownDuration = limits.shutdownGracePeriod
+    try await ServiceGroup(configuration: configuration).run()
+}
+

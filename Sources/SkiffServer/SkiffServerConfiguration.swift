@@ -45,6 +45,21 @@ public struct SkiffServerConfiguration: Sendable {
     public var trustedProxies: [String] = []
     /// Whether the database is migrated at start (`serve`) or must be current already (`serve --no-migrate`).
     public var migrations: MigrationPolicy = .apply
+    /// Where `GET /metrics` is served, on a listener of its own; nil serves no metrics.
+    public var metrics: MetricsEndpoint?
+
+    /// The address of the metrics listener (`--metrics-port`, `--metrics-host`).
+    public struct MetricsEndpoint: Sendable, Equatable {
+        /// Loopback unless the operator says otherwise: the counts say how busy the service is and who is refused.
+        public var host: String
+        /// 0 picks a free port (logged as "skiff-server metrics listening").
+        public var port: Int
+
+        public init(host: String = "127.0.0.1", port: Int) {
+            self.host = host
+            self.port = port
+        }
+    }
 
     /// A server on `database`; without `dataDirectory`, the SQLite file's folder or else `defaultDataDirectory`.
     public init(

@@ -88,6 +88,9 @@ public struct SkiffServerLimits: Sendable {
     /// The `retry:` hint sent first on every stream, and the shorter one sent when the server shuts down (ms).
     var eventRetryMilliseconds: Int64 = 3000
     var eventShutdownRetryMilliseconds: Int64 = 1000
+    /// After SIGTERM (or SIGINT) the server accepts nothing new and lets the requests in flight finish for at most
+    /// this long; what is still running then is cancelled and the process exits.
+    public var shutdownGracePeriod: Duration = .seconds(10)
 
     public init() {}
 }

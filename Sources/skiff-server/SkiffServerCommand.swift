@@ -150,6 +150,14 @@ struct Serve: AsyncParsableCommand {
         discussion: "For several instances on one database: run `skiff-server migrate` once, then start them."
     ))
     var noMigrate = false
+    @Option(name: .customLong("metrics-port"), help: ArgumentHelp(
+        "Serve Prometheus metrics at GET /metrics on this port (0 picks a free one), on --metrics-host.",
+        discussion: "Without it no metrics are served. The API's port never answers /metrics.",
+        valueName: "port"
+    ))
+    var metricsPort: Int?
+    @Option(name: .customLong("metrics-host"), help: ArgumentHelp("The address the metrics port listens on.", valueName: "address"))
+    var metricsHost = "127.0.0.1"
     @OptionGroup var storage: StorageOptions
 
     /// `--tls-cert` and `--tls-key`, when both are given.
@@ -164,6 +172,9 @@ struct Serve: AsyncParsableCommand {
         }
         if let dailyTransferLimit, dailyTransferLimit <= 0 {
             throw ValidationError("--daily-transfer-limit needs a number of cents above zero, such as 500000 for $5,000.00.")
+        }
+        if let metricsPort, !(0...65535).contains(metricsPort) || (metricsPort == port && metricsPort != 0) {
+            throw ValidationError("--metrics-port needs a port from 0 to 65535 other than --port's \(port).")
         }
         for proxy in trustedProxies where ClientAddress.normalized(proxy) == nil {
             throw ValidationError("--trusted-proxy needs an IP address, not \"\(proxy)\".")
@@ -185,12 +196,14 @@ struct Serve: AsyncParsableCommand {
         configuration.allowsSMSOutboxOffLoopback = smsOutboxOffLoopback
         if let dailyTransferLimit { configuration.limits.dailyTransferLimitMinor = dailyTransferLimit }
         if noMigrate { configuration.migrations = .requireCurrent }
+        configuration.metrics = metricsPort.map { .init(host: metricsHost, port: $0) }
         return configuration
     }
 
     func run() async throws {
-        let app = try await buildApplication(try serverConfiguration())
-        try await app.runService()
+        let configuration = try serverConfiguration()
+        let app = try await buildApplication(configuration)
+        try await runUntilSignalled(app, limits: configuration.limits, logger: configuration.logger)
     }
 }
 

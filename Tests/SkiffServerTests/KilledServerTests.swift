@@ -8,8 +8,8 @@ import SkiffCore
 import Testing
 @testable import SkiffServer
 
-/// The real `skiff-server` binary SIGKILLed while clients write, then restarted on the same files: every write a
-/// client saw acknowledged is still there, and the SQLite file passes `PRAGMA integrity_check`.
+/// The real `skiff-server` binary SIGKILLed (or stopped by SIGTERM) while clients write, then restarted on the same
+/// files: every write a client saw acknowledged is still there, and the SQLite file passes `PRAGMA integrity_check`.
 ///
 /// CI runs `KilledServer.defaultRounds` kill rounds per store; `SKIFF_DURABILITY_ROUNDS=N` runs N, and
 /// `SKIFF_DURABILITY_SEED` replays the random kill moments a failure printed.
@@ -35,6 +35,14 @@ struct KilledServerTests {
             try await KilledServer(folder: folder, database: databaseURL).rounds { _ in }
         }
     }
+
+    @Test("SIGTERM while clients write: the server finishes what it accepted and exits 0; every acknowledged write is there")
+    func terminated() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-terminated-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("skiff.sqlite").path
+        try await KilledServer(folder: folder, database: database, stop: .terminate).rounds { _ in }
+    }
 }
 
 /// One `skiff-server serve` process after another on the same database, key file and SMS outbox, with
@@ -48,14 +56,24 @@ struct KilledServer {
     /// their card.
     static let seededPerRound = 2
 
+    /// How the server is stopped in the middle of the writes.
+    enum Stop: Sendable {
+        /// SIGKILL: nothing in flight is finished.
+        case kill
+        /// SIGTERM: the graceful shutdown, which must finish what it accepted and exit 0.
+        case terminate
+    }
+
     let folder: URL
     let database: String
+    let stop: Stop
     let seed: UInt64
     let roundCount: Int
 
-    init(folder: URL, database: String) throws {
+    init(folder: URL, database: String, stop: Stop = .kill) throws {
         self.folder = folder
         self.database = database
+        self.stop = stop
         let environment = ProcessInfo.processInfo.environment
         seed = environment["SKIFF_DURABILITY_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...UInt64(UInt32.max))
         roundCount = environment["SKIFF_DURABILITY_ROUNDS"].flatMap { Int($0) }.map { max(1, $0) } ?? Self.defaultRounds
@@ -102,7 +120,12 @@ struct KilledServer {
                         try await Task.sleep(for: .milliseconds(5))
                     }
                     try await Task.sleep(for: killDelay)
-                    writing.kill()
+                    switch stop {
+                    case .kill: writing.kill()
+                    case .terminate:
+                        let status = try await writing.terminate()
+                        #expect(status == 0, "round \(round), seed \(seed): SIGTERM ended skiff-server with status \(status)")
+                    }
                 }
                 try await group.waitForAll()
             }
@@ -172,6 +195,24 @@ struct ServerProcess: Sendable {
     func kill() {
         Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+    }
+
+    /// SIGTERM, then waits (without holding a thread) for the process to exit; its exit status, or a failure when it
+    /// is still running a minute later (its grace period is 10 s) or was ended by a signal.
+    func terminate() async throws -> Int32 {
+        Glibc.kill(process.processIdentifier, SIGTERM)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                kill()
+                throw TestFailure("skiff-server was still running a minute after SIGTERM")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        guard process.terminationReason == .exit else {
+            throw TestFailure("skiff-server was ended by signal \(process.terminationStatus) after SIGTERM")
+        }
+        return process.terminationStatus
     }
 
     /// An executable built next to the test bundle.

@@ -13,7 +13,9 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            return Self.response(for: problem(for: error, path: request.uri.path), path: request.uri.path)
+            let problem = problem(for: error, path: request.uri.path)
+            RequestObservation.current?.problem = problem.kind
+            return Self.response(for: problem, path: request.uri.path)
         }
     }
 

@@ -27,6 +27,8 @@ protocol SessionRepository: Sendable {
     func lock(tokenHash: String, at date: Date, unusedSince: Date?) async throws
     /// Lifts the lock and records use at `date`, so the idle time starts again.
     func unlock(tokenHash: String, at date: Date) async throws
+    /// Sessions not revoked, not past `now` and used after `usedAfter`, on every instance (for `/metrics`).
+    func activeCount(now: Date, usedAfter: Date) async throws -> Int
 }
 
 /// One-time codes.

@@ -4,6 +4,8 @@ import Logging
 /// An open database the repositories run on.
 protocol RepositoryStore: Sendable {
     var repositories: Repositories { get }
+    /// The connection pool's use, for `/metrics`.
+    var usage: DatabaseUsage { get }
     /// True when no user exists yet.
     func isEmpty() async throws -> Bool
     /// The migrations this binary knows that the database has not had, oldest first; empty when it is current.

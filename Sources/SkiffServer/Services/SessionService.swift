@@ -54,6 +54,12 @@ struct SessionService: Sendable {
         return session
     }
 
+    /// Sessions that would authenticate now, on every instance: not revoked, not past 12 h, not idle too long.
+    func activeCount() async throws -> Int {
+        let now = clock.now()
+        return try await repository.activeCount(now: now, usedAfter: now.addingTimeInterval(-limits.sessionIdleTimeout))
+    }
+
     func revoke(tokenHash: String) async throws {
         try await repository.revoke(tokenHash: tokenHash, at: clock.now())
     }

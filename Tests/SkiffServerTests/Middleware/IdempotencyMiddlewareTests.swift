@@ -6,7 +6,7 @@ import SkiffAPI
 import Testing
 @testable import SkiffServer
 
-@Suite("Idempotency", .timeLimit(.minutes(1)))
+@Suite("Idempotency", .timeLimit(.minutes(3)))
 struct IdempotencyMiddlewareTests {
     @Test("The same key and body replay the first response; only one card exists")
     func replay() async throws {

@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 import Testing
 @testable import SkiffServer
 
-@Suite("Purge service", .timeLimit(.minutes(1)))
+@Suite("Purge service", .timeLimit(.minutes(3)))
 struct PurgeServiceTests {
     @Test("The purge runs on its schedule at the clock's time, logs its counts, and stops when cancelled")
     func runsOnSchedule() async throws {

@@ -39,6 +39,12 @@ final class CountingSessionRepository: SessionRepository {
         sessions.withLockedValue { $0[tokenHash]?.revokedAt = date }
     }
 
+    func activeCount(now: Date, usedAfter: Date) async throws -> Int {
+        sessions.withLockedValue { sessions in
+            sessions.values.count { $0.revokedAt == nil && $0.expiresAt > now && $0.lastUsedAt > usedAfter }
+        }
+    }
+
     func lock(tokenHash: String, at date: Date, unusedSince: Date?) async throws {
         sessions.withLockedValue { sessions in
             guard let session = sessions[tokenHash], session.lockedAt == nil else { return }
@@ -71,7 +77,7 @@ final class CountingSessionRepository: SessionRepository {
     }
 }
 
-@Suite("Session service", .timeLimit(.minutes(1)))
+@Suite("Session service", .timeLimit(.minutes(3)))
 struct SessionServiceTests {
     let repository = CountingSessionRepository()
     let clock = TestClock()

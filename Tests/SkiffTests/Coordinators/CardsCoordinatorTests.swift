@@ -11,7 +11,7 @@ private final class CardsParent: Coordinator {
 }
 
 @MainActor
-@Suite("Cards coordinator", .timeLimit(.minutes(1)))
+@Suite("Cards coordinator", .timeLimit(.minutes(3)))
 struct CardsCoordinatorTests {
     @Test("Cards is pushed over the current screen; once loaded, Esc pops it and the child flow finishes once")
     func startAndBack() async throws {

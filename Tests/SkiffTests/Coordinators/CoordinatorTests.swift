@@ -4,7 +4,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("AppCoordinator", .timeLimit(.minutes(1)))
+@Suite("AppCoordinator", .timeLimit(.minutes(3)))
 struct AppCoordinatorTests {
     @Test("no stored session: Login, with the Auth flow as the only child")
     func launchToLogin() async throws {
@@ -73,7 +73,7 @@ struct AppCoordinatorTests {
 }
 
 @MainActor
-@Suite("AuthCoordinator", .timeLimit(.minutes(1)))
+@Suite("AuthCoordinator", .timeLimit(.minutes(3)))
 struct AuthCoordinatorTests {
     @Test("Register is pushed and Esc pops it")
     func register() async throws {
@@ -129,7 +129,7 @@ struct AuthCoordinatorTests {
 }
 
 @MainActor
-@Suite("HomeCoordinator", .timeLimit(.minutes(1)))
+@Suite("HomeCoordinator", .timeLimit(.minutes(3)))
 struct HomeCoordinatorTests {
     func start() async throws -> ScreenHarness {
         let harness = ScreenHarness(session: Seeds.session) { harness in

@@ -52,8 +52,9 @@ final class KeyFuzzer {
         }
     }
 
-    /// How long the work of one key may take before the walk calls it a hang (the app's own timeout is 10 s).
-    static let stepLimit: Duration = .seconds(20)
+    /// How long the work of one key may take before the walk calls it a hang: well past the app's own 10 s timeout,
+    /// so that a machine loaded by other builds (its first key waited 20 s for a thread) is not taken for a hang.
+    static let stepLimit: Duration = .seconds(60)
     static let fullSize = Size(width: 100, height: 30)
 
     let seed: UInt64

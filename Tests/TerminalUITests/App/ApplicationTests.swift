@@ -27,7 +27,7 @@ final class LoadingScreen: ViewController {
     }
 }
 
-@Suite("Application", .timeLimit(.minutes(1)))
+@Suite("Application", .timeLimit(.minutes(3)))
 @MainActor
 struct ApplicationTests {
     @Test("Async work started from a key updates the screen once settled")

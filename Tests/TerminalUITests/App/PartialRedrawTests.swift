@@ -43,7 +43,7 @@ private final class GrowingView: View {
     override func sizeThatFits(_ proposal: Size) -> Size { Size(width: proposal.width, height: min(lines, proposal.height)) }
 }
 
-@Suite("Partial redraw", .timeLimit(.minutes(1)))
+@Suite("Partial redraw", .timeLimit(.minutes(3)))
 @MainActor
 struct PartialRedrawTests {
     @Test("A label's change draws only its row, over the rest of the last frame")

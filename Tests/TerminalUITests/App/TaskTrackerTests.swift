@@ -2,7 +2,7 @@ import Testing
 @testable import TerminalUI
 
 @MainActor
-@Suite("Task tracker", .timeLimit(.minutes(1)))
+@Suite("Task tracker", .timeLimit(.minutes(3)))
 struct TaskTrackerTests {
     @Test("settle waits for every tracked task, and for tasks those tasks start")
     func settleWaitsForNested() async {

@@ -44,7 +44,7 @@ final class SignInScreen: ViewController {
     }
 }
 
-@Suite("Whole screens", .timeLimit(.minutes(1)))
+@Suite("Whole screens", .timeLimit(.minutes(3)))
 @MainActor
 struct WholeScreenTests {
     @Test("A form screen shows its fields, an inline error, then the result of async work")

@@ -9,11 +9,14 @@ import SkiffCore
 final class PostgresDatabase: RepositoryStore {
     let client: PostgresClient
     let logger: Logger
+    /// The pool's connections in use, counted around `rows` and `transaction` (every repository's way in).
+    let usage: DatabaseUsage
     private let running: Task<Void, Never>
 
-    private init(client: PostgresClient, logger: Logger) {
+    private init(client: PostgresClient, capacity: Int, logger: Logger) {
         self.client = client
         self.logger = logger
+        usage = DatabaseUsage(capacity: capacity)
         running = Task.immediate { await client.run() }
     }
 
@@ -27,7 +30,10 @@ final class PostgresDatabase: RepositoryStore {
         let location = try PostgresURL(url, environment: environment)
         try await location.checkConnection(logger: logger)
         let configuration = location.clientConfiguration
-        let database = PostgresDatabase(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+        let database = PostgresDatabase(
+            client: PostgresClient(configuration: configuration, backgroundLogger: logger),
+            capacity: configuration.options.maximumConnections, logger: logger
+        )
         do {
             if migrating { try await PostgresMigrations.migrate(database.client, logger: logger) }
         } catch {
@@ -72,13 +78,15 @@ final class PostgresDatabase: RepositoryStore {
 
     /// The rows of `query`, all read.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await client.query(query, logger: logger).collect()
+        try await usage.measure { try await client.query(query, logger: logger).collect() }
     }
 
     /// Runs `body` in one transaction on one pooled connection; a thrown error rolls it back and is rethrown as is.
     func transaction<Value: Sendable>(_ body: (PostgresConnection) async throws -> Value) async throws -> Value {
         do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+            return try await usage.measure {
+                try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+            }
         } catch let error as PostgresTransactionError {
             throw error.closureError ?? error.beginError ?? error.commitError ?? error
         }

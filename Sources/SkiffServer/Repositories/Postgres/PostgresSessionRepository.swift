@@ -58,4 +58,12 @@ struct PostgresSessionRepository: SessionRepository {
             WHERE token_hash = \(tokenHash)
             """)
     }
+
+    func activeCount(now: Date, usedAfter: Date) async throws -> Int {
+        let rows = try await database.rows("""
+            SELECT COUNT(*) FROM sessions WHERE revoked_at IS NULL
+              AND expires_at > \(now.millisecondsSince1970) AND last_used_at > \(usedAfter.millisecondsSince1970)
+            """)
+        return Int(try rows.first?.decode(Int64.self) ?? 0)
+    }
 }

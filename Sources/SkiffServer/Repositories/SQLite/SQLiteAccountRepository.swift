@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 struct SQLiteAccountRepository: AccountRepository {
-    let pool: DatabasePool
+    let pool: MeteredPool
 
     func create(_ account: NewAccount) async throws {
         do {

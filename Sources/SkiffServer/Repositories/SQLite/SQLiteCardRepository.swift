@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 struct SQLiteCardRepository: CardRepository {
-    let pool: DatabasePool
+    let pool: MeteredPool
 
     func cards(userID: String) async throws -> [CardRecord] {
         // One statement: no transaction needed around it, and its prepared form is kept per connection.

@@ -9,6 +9,8 @@ import Darwin
 /// The SQLite database: one file in WAL mode (a GRDB `DatabasePool`), migrated on open.
 struct SQLiteDatabase: RepositoryStore {
     let pool: DatabasePool
+    /// The pool's connections in use: its readers and its one writer.
+    let usage: DatabaseUsage
 
     /// Opens (creating if needed) the database at `path` and, when `migrating`, runs the migrations.
     init(path: String, migrating: Bool = true) throws {
@@ -27,6 +29,7 @@ struct SQLiteDatabase: RepositoryStore {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
+        usage = DatabaseUsage(capacity: configuration.maximumReaderCount + 1)
         if migrating { try Self.migrator.migrate(pool) }
     }
 
@@ -40,7 +43,8 @@ struct SQLiteDatabase: RepositoryStore {
 
     /// The repositories over this database.
     var repositories: Repositories {
-        Repositories(
+        let pool = MeteredPool(pool: pool, usage: usage)
+        return Repositories(
             accounts: SQLiteAccountRepository(pool: pool),
             sessions: SQLiteSessionRepository(pool: pool),
             verifications: SQLiteVerificationRepository(pool: pool),

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 struct SQLiteEventRepository: EventRepository {
-    let pool: DatabasePool
+    let pool: MeteredPool
 
     func events(userID: String, sessionTokenHash: String, after id: Int64, limit: Int) async throws -> [EventRecord] {
         try await pool.read { db in

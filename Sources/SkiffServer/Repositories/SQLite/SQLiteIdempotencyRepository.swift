@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 struct SQLiteIdempotencyRepository: IdempotencyRepository {
-    let pool: DatabasePool
+    let pool: MeteredPool
 
     func begin(
         scope: String, key: String, requestHash: String, at date: Date, expiredBefore: Date, abandonedBefore: Date

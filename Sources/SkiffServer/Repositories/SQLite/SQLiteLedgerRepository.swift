@@ -4,7 +4,7 @@ import GRDB
 /// The ledger on SQLite. Every write is one `BEGIN IMMEDIATE` transaction: SQLite has one writer at a time, so a
 /// transfer holds the write lock from its first read to its commit and no two transfers interleave.
 struct SQLiteLedgerRepository: LedgerRepository {
-    let pool: DatabasePool
+    let pool: MeteredPool
 
     /// The tables (migration v12-ledger). Postings and transfers are never updated or deleted: triggers refuse it.
     static let schema = (LedgerSchema.statements(postingID: "id INTEGER PRIMARY KEY") + [
@@ -210,7 +210,7 @@ struct SQLiteLedgerRepository: LedgerRepository {
 }
 
 struct SQLiteRateWindowRepository: RateWindowRepository {
-    let pool: DatabasePool
+    let pool: MeteredPool
 
     func take(scope: String, at date: Date, since: Date, limit: Int) async throws -> Date? {
         try await pool.write { db in

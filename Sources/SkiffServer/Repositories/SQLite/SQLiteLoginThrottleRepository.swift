@@ -3,7 +3,7 @@ import GRDB
 import SkiffCore
 
 struct SQLiteLoginThrottleRepository: LoginThrottleRepository {
-    let pool: DatabasePool
+    let pool: MeteredPool
 
     func beginAttempt(phone: String, at date: Date, lockout: @Sendable (Int) -> Date?) async throws -> Date? {
         try await pool.write { db in

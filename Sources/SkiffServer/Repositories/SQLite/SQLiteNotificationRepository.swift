@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 struct SQLiteNotificationRepository: NotificationRepository {
-    let pool: DatabasePool
+    let pool: MeteredPool
 
     func notifications(userID: String, limit: Int) async throws -> [NotificationRecord] {
         try await pool.read { db in

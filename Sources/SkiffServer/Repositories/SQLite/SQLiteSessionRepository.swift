@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 struct SQLiteSessionRepository: SessionRepository {
-    let pool: DatabasePool
+    let pool: MeteredPool
 
     func create(_ session: SessionRecord) async throws {
         try await pool.write { db in
@@ -74,6 +74,15 @@ struct SQLiteSessionRepository: SessionRepository {
                 sql: "UPDATE sessions SET locked_at = NULL, last_used_at = max(last_used_at, ?) WHERE token_hash = ?",
                 arguments: [date.millisecondsSince1970, tokenHash]
             )
+        }
+    }
+
+    func activeCount(now: Date, usedAfter: Date) async throws -> Int {
+        try await pool.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM sessions WHERE revoked_at IS NULL AND expires_at > ? AND last_used_at > ?",
+                arguments: [now.millisecondsSince1970, usedAfter.millisecondsSince1970]
+            ) ?? 0
         }
     }
 }

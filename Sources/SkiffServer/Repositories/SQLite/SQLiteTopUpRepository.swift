@@ -4,7 +4,7 @@ import GRDB
 /// Top-ups on SQLite. Every write is one `BEGIN IMMEDIATE` transaction, like a transfer's: the key's check, the
 /// top-up's row and the money's move happen under the one write lock.
 struct SQLiteTopUpRepository: TopUpRepository {
-    let pool: DatabasePool
+    let pool: MeteredPool
 
     /// The table (migration v13-topups): `LedgerSchema.topUps`.
     static let schema = LedgerSchema.topUps.joined(separator: ";\n")

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 struct SQLiteTransactionRepository: TransactionRepository {
-    let pool: DatabasePool
+    let pool: MeteredPool
 
     /// Keyset paging on `transactions_user_newest`. A search follows `TransactionSearch`: a short query is matched
     /// within the newest rows; a longer one is first matched against the next `nearWalk` rows, then, when the FTS5

@@ -3,7 +3,7 @@ import GRDB
 import SkiffCore
 
 struct SQLiteVerificationRepository: VerificationRepository {
-    let pool: DatabasePool
+    let pool: MeteredPool
 
     func issueHistory(
         phone: String, purpose: CodePurpose, address: String, country: CountryCodeWindow, since: Date

@@ -3,7 +3,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("RequestInFlight", .timeLimit(.minutes(1)))
+@Suite("RequestInFlight", .timeLimit(.minutes(3)))
 struct RequestInFlightTests {
     let tasks = TaskTracker()
 

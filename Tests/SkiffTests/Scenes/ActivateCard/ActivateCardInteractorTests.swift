@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("ActivateCardInteractor", .timeLimit(.minutes(1)))
+@Suite("ActivateCardInteractor", .timeLimit(.minutes(3)))
 struct ActivateCardInteractorTests {
     let presenter = ActivateCardPresentationLogicSpy()
     let worker = CardWorkerDouble.succeeding

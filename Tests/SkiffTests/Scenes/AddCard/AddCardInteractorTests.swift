@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("AddCardInteractor", .timeLimit(.minutes(1)))
+@Suite("AddCardInteractor", .timeLimit(.minutes(3)))
 struct AddCardInteractorTests {
     let presenter = AddCardPresentationLogicSpy()
     let worker = CardWorkerDouble.succeeding

@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("Add card screen", .timeLimit(.minutes(1)))
+@Suite("Add card screen", .timeLimit(.minutes(3)))
 struct AddCardScreenTests {
     func open() async throws -> ScreenHarness {
         let harness = ScreenHarness(session: Seeds.session)

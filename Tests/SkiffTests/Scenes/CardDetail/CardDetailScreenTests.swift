@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("Card detail screen", .timeLimit(.minutes(1)))
+@Suite("Card detail screen", .timeLimit(.minutes(3)))
 struct CardDetailScreenTests {
     /// The scene wired as `SceneFactory.assemble` wires it, alone on a headless 100×30 terminal.
     private func start(_ card: Card) throws -> (Application, HeadlessTerminal, CardDetailInteractor) {

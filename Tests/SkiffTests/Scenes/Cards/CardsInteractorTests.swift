@@ -4,7 +4,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("Cards interactor", .timeLimit(.minutes(1)))
+@Suite("Cards interactor", .timeLimit(.minutes(3)))
 struct CardsInteractorTests {
     let presenter = CardsPresentationLogicSpy()
     let worker = CardWorkerDouble.succeeding

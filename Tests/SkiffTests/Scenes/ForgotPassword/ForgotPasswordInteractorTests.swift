@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("ForgotPasswordInteractor", .timeLimit(.minutes(1)))
+@Suite("ForgotPasswordInteractor", .timeLimit(.minutes(3)))
 struct ForgotPasswordInteractorTests {
     let presenter = ForgotPasswordPresentationLogicSpy()
     let auth = AuthWorkerDouble.succeeding

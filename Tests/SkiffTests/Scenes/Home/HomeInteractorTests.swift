@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("HomeInteractor", .timeLimit(.minutes(1)))
+@Suite("HomeInteractor", .timeLimit(.minutes(3)))
 struct HomeInteractorTests {
     let presenter = HomePresentationLogicSpy()
     let account = AccountWorkerDouble.succeeding

@@ -6,7 +6,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("Home screen", .timeLimit(.minutes(1)))
+@Suite("Home screen", .timeLimit(.minutes(3)))
 struct HomeScreenTests {
     static func pages(_ count: Int) -> [String: TransactionPage] {
         let items = (1...max(1, count)).map { n in

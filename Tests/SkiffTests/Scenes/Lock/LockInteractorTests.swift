@@ -3,7 +3,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("Lock interactor", .timeLimit(.minutes(1)))
+@Suite("Lock interactor", .timeLimit(.minutes(3)))
 struct LockInteractorTests {
     let presenter = LockPresentationLogicSpy()
     let auth = AuthWorkerDouble.succeeding

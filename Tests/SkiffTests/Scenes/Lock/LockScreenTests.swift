@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("Lock screen", .timeLimit(.minutes(1)))
+@Suite("Lock screen", .timeLimit(.minutes(3)))
 struct LockScreenTests {
     let clock = ManualIdleClock()
 

@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("LoginInteractor", .timeLimit(.minutes(1)))
+@Suite("LoginInteractor", .timeLimit(.minutes(3)))
 struct LoginInteractorTests {
     let presenter = LoginPresentationLogicSpy()
     let auth = AuthWorkerDouble()

@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("Login screen", .timeLimit(.minutes(1)))
+@Suite("Login screen", .timeLimit(.minutes(3)))
 struct LoginScreenTests {
     /// A clock whose waits last until cancelled, so a lock-out countdown stays where it started.
     static let frozen = SceneClock(now: { Seeds.now }, sleep: { _ in try await Task.sleep(for: .seconds(3600)) })

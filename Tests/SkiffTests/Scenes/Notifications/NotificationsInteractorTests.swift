@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("NotificationsInteractor", .timeLimit(.minutes(1)))
+@Suite("NotificationsInteractor", .timeLimit(.minutes(3)))
 struct NotificationsInteractorTests {
     let presenter = NotificationsPresentationLogicSpy()
     let worker = NotificationsWorkerDouble.succeeding

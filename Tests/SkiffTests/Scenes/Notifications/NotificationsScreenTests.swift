@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("Notifications screen", .timeLimit(.minutes(1)))
+@Suite("Notifications screen", .timeLimit(.minutes(3)))
 struct NotificationsScreenTests {
     @Test("filled: unread marked; Enter marks read; Esc brings the count to Home")
     func filled() async throws {

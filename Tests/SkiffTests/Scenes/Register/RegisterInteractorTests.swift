@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("RegisterInteractor", .timeLimit(.minutes(1)))
+@Suite("RegisterInteractor", .timeLimit(.minutes(3)))
 struct RegisterInteractorTests {
     let presenter = RegisterPresentationLogicSpy()
     let auth = AuthWorkerDouble.succeeding

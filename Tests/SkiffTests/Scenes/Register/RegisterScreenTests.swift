@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("Register screen", .timeLimit(.minutes(1)))
+@Suite("Register screen", .timeLimit(.minutes(3)))
 struct RegisterScreenTests {
     @Test("Ctrl-N opens Register with the number typed on Login")
     func empty() async throws {

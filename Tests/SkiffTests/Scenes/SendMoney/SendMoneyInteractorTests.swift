@@ -4,7 +4,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("Send money interactor", .timeLimit(.minutes(1)))
+@Suite("Send money interactor", .timeLimit(.minutes(3)))
 struct SendMoneyInteractorTests {
     let presenter = SendMoneyPresentationLogicSpy()
     let tasks = TaskTracker()

@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("Send money screen", .timeLimit(.minutes(1)))
+@Suite("Send money screen", .timeLimit(.minutes(3)))
 struct SendMoneyScreenTests {
     /// The whole wallet signed in, on Home, then `s`.
     func open(_ configure: (ScreenHarness) -> Void = { _ in }) async throws -> ScreenHarness {

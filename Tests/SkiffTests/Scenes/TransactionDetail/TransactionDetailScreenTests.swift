@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("Transaction detail screen", .timeLimit(.minutes(1)))
+@Suite("Transaction detail screen", .timeLimit(.minutes(3)))
 struct TransactionDetailScreenTests {
     @Test("Enter opens the transaction; Esc comes back to Home")
     func detail() async throws {

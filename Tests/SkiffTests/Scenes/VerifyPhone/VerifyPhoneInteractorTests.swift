@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("VerifyPhoneInteractor", .timeLimit(.minutes(1)))
+@Suite("VerifyPhoneInteractor", .timeLimit(.minutes(3)))
 struct VerifyPhoneInteractorTests {
     let presenter = VerifyPhonePresentationLogicSpy()
     let auth = AuthWorkerDouble.succeeding

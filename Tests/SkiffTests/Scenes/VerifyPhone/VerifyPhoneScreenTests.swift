@@ -5,7 +5,7 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("Verify phone screen", .timeLimit(.minutes(1)))
+@Suite("Verify phone screen", .timeLimit(.minutes(3)))
 struct VerifyPhoneScreenTests {
     @Test("a wrong code is shown under the field and the field is cleared")
     func verifyError() async throws {
