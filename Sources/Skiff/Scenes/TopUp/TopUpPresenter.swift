@@ -38,7 +38,7 @@ final class TopUpPresenter: TopUpPresentationLogic, ScenePresentation {
             rows: response.choices.map { choice in
                 .init(
                     title: choice.card.name,
-                    detail: choice.refusal.map { refusal($0, of: choice.card) } ?? formatting.cardSummary(choice.card),
+                    detail: choice.refusal.map { reason($0, of: choice.card) } ?? formatting.cardSummary(choice.card),
                     isChoosable: choice.refusal == nil
                 )
             }
@@ -50,7 +50,7 @@ final class TopUpPresenter: TopUpPresentationLogic, ScenePresentation {
         if let refusal = response.choice.refusal {
             viewController?.displayChooseCard(viewModel: .init(
                 stage: .card, instructions: nil,
-                banner: BannerMessage(.error, "\(card.name) cannot be used. \(refusal(refusal, of: card)).")
+                banner: BannerMessage(.error, "\(card.name) cannot be used. \(reason(refusal, of: card)).")
             ))
             return
         }
@@ -125,7 +125,7 @@ final class TopUpPresenter: TopUpPresentationLogic, ScenePresentation {
     }
 
     /// Why money cannot come from `card`, with the keys that mend it.
-    private func refusal(_ refusal: TopUpSource.Refusal, of card: Card) -> String {
+    private func reason(_ refusal: TopUpSource.Refusal, of card: Card) -> String {
         switch refusal {
         case .frozen:
             "Frozen — unfreeze it on Cards (\(keys.label(for: .openCards)) on Home, then \(keys.label(for: .freezeCard)))"

@@ -46,7 +46,8 @@ final class TopUpViewController: SceneViewController, TopUpDisplayLogic, SceneDi
         case .receipt: "back to Home"
         }
         guard let enter else {
-            keyBindings = [describe(.submit, "choose card", showsInStatusBar: true)]
+            // Without a card there is nothing for Enter to choose.
+            keyBindings = rows.isEmpty ? [] : [describe(.submit, "choose card", showsInStatusBar: true)]
             return
         }
         keyBindings = [
@@ -100,6 +101,7 @@ final class TopUpViewController: SceneViewController, TopUpDisplayLogic, SceneDi
         rows = viewModel.rows
         cards.reloadData()
         cardsBox.isHidden = rows.isEmpty
+        bindKeys(for: stage)
     }
 
     func displayChooseCard(viewModel: TopUp.ChooseCard.ViewModel) {

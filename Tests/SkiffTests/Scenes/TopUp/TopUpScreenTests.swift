@@ -65,7 +65,7 @@ struct TopUpScreenTests {
         await amount(harness, "50")
         assertSnapshot(of: harness.terminal, as: .screen, named: "top-up-confirm")
         await harness.send(.escape)
-        #expect((harness.top as? TopUpViewController)?.amount.text == "50")
+        #expect((harness.top as? TopUpViewController)?.amount.text == "$50.00", "kept, as the app writes it on leaving")
         #expect(harness.transfers.topUps.count == 0)
     }
 
@@ -116,7 +116,7 @@ struct TopUpScreenTests {
         await harness.send(.enter)
         assertSnapshot(of: harness.terminal, as: .screen, named: "top-up-declined")
         #expect((harness.top as? TopUpViewController)?.stage == .amount)
-        #expect((harness.top as? TopUpViewController)?.amount.text == "50")
+        #expect((harness.top as? TopUpViewController)?.amount.text == "$50.00", "kept, as the app writes it on leaving")
     }
 
     @Test("no added cards: says so, and how to add one; Esc returns to Home")
