@@ -422,11 +422,13 @@ struct FaultInjectionTests {
         }
     }
 
-    /// From a fresh app: logged in, Visa •••• 4242 added, `t`, the card chosen and `amount` continued to the
-    /// confirmation.
+    /// From a fresh app: logged in, Visa •••• 4242 added (Add card's confirmation, then Enter), `t`, the card chosen
+    /// and `amount` continued to the confirmation.
     private static func reachTopUpConfirmation(_ h: LiveAppHarness, amount: String) async throws {
         try await h.logIn()
         try await fillCard(h)
+        await h.send(.enter)
+        guard await h.waitFor("Visa •••• 4242 added.") else { throw LiveAppHarness.HarnessError(screen: h.screen, step: "the card added") }
         await h.send(.character("t"))
         await h.send(.enter)
         await h.type(amount)
