@@ -92,12 +92,5 @@ enum TopUp {
 
     /// Esc: cancel a running request; else one stage back (the amount kept as typed), from the list (or the
     /// receipt) away.
-    enum Back {
-        struct Request: Sendable {}
-        struct Response: Sendable { var stage: Stage }
-        struct ViewModel: Hashable, Sendable {
-            var stage: Stage
-            var instructions: String
-        }
-    }
+    typealias Back = StagedFormBack<Stage>
 }
