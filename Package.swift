@@ -4,7 +4,7 @@ import PackageDescription
 /// The scenes whose screen tests keep recorded screens in `Tests/SkiffTests/Scenes/<Scene>/__Snapshots__`.
 let scenesWithSnapshots = [
     "ActivateCard", "AddCard", "CardDetail", "Cards", "ForgotPassword", "Home", "Launch", "Lock", "Login",
-    "Notifications", "Register", "SendMoney", "TransactionDetail", "VerifyPhone",
+    "Notifications", "Register", "SendMoney", "TopUp", "TransactionDetail", "VerifyPhone",
 ]
 
 /// `HomeBenchmarks` reaches the app's internals with `@testable import Skiff`. Debug builds allow that; a release

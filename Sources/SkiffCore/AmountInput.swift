@@ -72,10 +72,17 @@ public enum AmountInput {
     /// What `text` comes to as an amount that can be sent from `balance`: a number, above zero, no more decimals
     /// than the currency has, and no more than the balance.
     public static func check(_ text: String, within balance: Money) throws(Problem) -> Money {
-        let minor = try parse(text, currency: balance.currency)
+        let amount = try check(text, currency: balance.currency)
+        guard amount.amountMinor <= balance.amountMinor else { throw .overBalance(balance) }
+        return amount
+    }
+
+    /// What `text` comes to as an amount of `currency` that is not taken from a balance (a top-up): a number,
+    /// above zero, no more decimals than the currency has.
+    public static func check(_ text: String, currency: String) throws(Problem) -> Money {
+        let minor = try parse(text, currency: currency)
         guard minor > 0 else { throw .notPositive }
-        guard minor <= balance.amountMinor else { throw .overBalance(balance) }
-        return Money(amountMinor: minor, currency: balance.currency)
+        return Money(amountMinor: minor, currency: currency)
     }
 
     private static func isDigit(_ character: Character) -> Bool { ("0"..."9").contains(character) && character.isASCII }

@@ -22,6 +22,10 @@ public enum TransferRules {
         }
     }
 
+    /// True when a top-up of `amountMinor` is confirmed with the issuer's code (the simulated network's rule, and
+    /// what the app tells the person before they confirm).
+    public static func topUpNeedsCode(amountMinor: Int64) -> Bool { amountMinor > topUpChallengeAboveMinor }
+
     /// True when a transfer of `amountMinor` needs a step-up.
     public static func needsStepUp(amountMinor: Int64) -> Bool { amountMinor > stepUpAboveMinor }
 

@@ -5,7 +5,7 @@ import TerminalUI
 enum SceneCommand: Hashable, Sendable, CaseIterable {
     case submit, retry, back
     case refresh, search, toggleSpending
-    case addCard, activateCard, openCards, openNotifications, sendMoney
+    case addCard, activateCard, openCards, openNotifications, sendMoney, topUp
     case freezeCard, removeCard
     case markRead, markAllRead
     case createAccount, forgotPassword
@@ -33,6 +33,7 @@ extension KeyMap where Command == SceneCommand {
             case .openCards: .init(.character("c"), "cards")
             case .openNotifications: .init(.character("n"), "notifications")
             case .sendMoney: .init(.character("s"), "send money")
+            case .topUp: .init(.character("t"), "top up")
             case .freezeCard: .init(.character("f"), "freeze or unfreeze card")
             case .removeCard: .init(.character("d"), "remove card")
             case .markRead: .init(.enter, "mark read")

@@ -38,6 +38,13 @@ final class HomeCoordinator: FinishingCoordinator {
                 self.startSendMoney(navigation: self.navigation, factory: self.factory, balance: balance) { [weak self] outcome in
                     if case .sent? = outcome { self?.refresh() }
                 }
+            case .topUp(let cards, let balance):
+                // As after Send money: Home reloads for the new balance and the top-up at the top of the list.
+                self.startTopUp(
+                    navigation: self.navigation, factory: self.factory, cards: cards, balance: balance, phoneE164: self.phoneE164
+                ) { [weak self] outcome in
+                    if case .added? = outcome { self?.refresh() }
+                }
             case .loggedOut: self.onFinish(.finished)
             }
         }
@@ -104,10 +111,15 @@ final class HomeCoordinator: FinishingCoordinator {
         }
     }
 
-    private func startActivateCard(_ card: Card) {
+    /// The signed-in user's number, where codes are sent (the development outbox is read by it).
+    private var phoneE164: String {
         let user = session.user
-        let phone = (try? PhoneNumber.parse(countryCode: user.countryCode, number: user.phoneNumber).e164)
+        return (try? PhoneNumber.parse(countryCode: user.countryCode, number: user.phoneNumber).e164)
             ?? user.countryCode + user.phoneNumber
+    }
+
+    private func startActivateCard(_ card: Card) {
+        let phone = phoneE164
         let child = SceneFlowCoordinator<Card>(navigation: navigation) { [factory] finish in
             let (controller, interactor) = factory.activateCard(card, phoneE164: phone)
             interactor.route = { route in

@@ -38,7 +38,7 @@ struct SceneFactory {
     private var clock: SceneClock { dependencies.clock }
     /// The app's key map, for the scenes' controllers and the Presenters that name keys.
     var keys: WalletKeys { dependencies.keys }
-    private var codes: DevelopmentCodes { DevelopmentCodes(outbox: dependencies.outbox, clock: clock) }
+    var codes: DevelopmentCodes { DevelopmentCodes(outbox: dependencies.outbox, clock: clock) }
 
     func launch() -> (LaunchViewController, LaunchInteractor) {
         let presenter = LaunchPresenter()

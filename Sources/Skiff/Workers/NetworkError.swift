@@ -34,6 +34,8 @@ enum NetworkError: Error, Hashable, Sendable {
     case notFound
     /// The amount needs the password proved again (403 `step-up-required`): the proof sent was spent or expired.
     case stepUpRequired
+    /// The card's issuer declined the payment (402 `card-declined`); `reason` says why, in words.
+    case declined(reason: String)
     /// The server failed (5xx) or answered something the app cannot read.
     case server(status: Int, detail: String)
     /// The caller gave up (the screen went away, or Esc).

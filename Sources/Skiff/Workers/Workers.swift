@@ -43,7 +43,8 @@ protocol NotificationsWorking: Sendable {
     func markRead(id: String) async throws(NetworkError)
 }
 
-/// Sending money: who has a number, the password proved again for a large amount, the transfer itself.
+/// Moving money: sending it (who has a number, the password proved again for a large amount, the transfer
+/// itself) and adding it from a card (the top-up, and the issuer's code when it asks for one).
 protocol TransferWorking: Sendable {
     /// The person with this number, named as another user may see them; a number nobody has is `.validation` on
     /// `phoneNumber`, the caller's own number too; too many lookups `.throttled`.
@@ -53,6 +54,13 @@ protocol TransferWorking: Sendable {
     func stepUp(password: String) async throws(NetworkError) -> StepUpProof
     /// Sends `order` once per `idempotencyKey`: the same key and order again answers the transfer made before.
     func send(_ order: TransferOrder, idempotencyKey: String) async throws(NetworkError) -> SentTransfer
+    /// Adds `order.amount` from the card once per `idempotencyKey`: done, or waiting for the code the issuer sent
+    /// (above `TransferRules.topUpChallengeAboveMinor`); an issuer's decline is `.declined` with its reason, a card
+    /// that cannot be used `.validation` on `cardId`.
+    func topUp(_ order: TopUpOrder, idempotencyKey: String) async throws(NetworkError) -> TopUpStart
+    /// Completes the pending top-up `id` with the issuer's `code`; the same code again answers it again. A wrong
+    /// code is `.validation`.
+    func confirmTopUp(id: String, code: String) async throws(NetworkError) -> AddedMoney
 }
 
 /// Someone to send money to, as the sender may see them ("Jordan R.").
@@ -113,4 +121,32 @@ enum LiveUpdate: Hashable, Sendable {
 /// catches up on what it missed (`Last-Event-ID`), until the sequence is let go or the session ends.
 protocol LiveEventsWorking: Sendable {
     func updates() -> AsyncStream<LiveUpdate>
+}
+
+/// What the person confirmed adding: from which card, how much.
+struct TopUpOrder: Hashable, Sendable {
+    var card: Card
+    var amount: Money
+}
+
+/// What a top-up came to when it was asked for: the money is in, or the card's issuer sent a code first.
+enum TopUpStart: Hashable, Sendable {
+    case added(AddedMoney)
+    case needsCode(PendingTopUp)
+}
+
+/// A top-up waiting for the issuer's code, which works until `expiresAt`.
+struct PendingTopUp: Hashable, Sendable {
+    var id: String
+    var expiresAt: Date
+}
+
+/// Money added from a card, and whether this answer was for a request made before (its first answer lost).
+struct AddedMoney: Hashable, Sendable {
+    var id: String
+    var reference: String
+    var amount: Money
+    /// `Visa •••• 4242`: brand and last four only.
+    var cardName: String
+    var replayed: Bool
 }

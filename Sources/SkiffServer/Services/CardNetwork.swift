@@ -84,7 +84,7 @@ struct SimulatedCardNetwork: CardNetwork {
         case .timeout: throw CardNetworkError.timedOut
         case nil: break
         }
-        if request.amountMinor > TransferRules.topUpChallengeAboveMinor, !request.cardholderVerified {
+        if TransferRules.topUpNeedsCode(amountMinor: request.amountMinor), !request.cardholderVerified {
             return .challenge
         }
         return .approved(authorizationID: Self.authorizationID(for: request.idempotencyKey))

@@ -148,14 +148,15 @@ struct TopUpService: Sendable {
 
     /// Refuses a card money cannot come from: the Skiff card itself, a frozen or an expired one.
     private func checkUsable(_ card: CardRecord) throws {
-        guard card.kind == .external else {
-            throw Problem.cardNotUsable("The Skiff card spends from the wallet: top up from a card you added.")
-        }
-        guard !card.frozen else { throw Problem.cardNotUsable("This card is frozen: unfreeze it to top up from it.") }
-        do {
-            _ = try CardExpiry(month: card.expiryMonth, year: card.expiryYear, now: clock.now())
-        } catch {
-            if error == .expired { throw Problem.cardNotUsable("This card has expired: add the new one.") }
+        let refusal = TopUpSource.refusal(
+            issuedBySkiff: card.kind != .external, frozen: card.frozen, expiryMonth: card.expiryMonth,
+            expiryYear: card.expiryYear, now: clock.now()
+        )
+        switch refusal {
+        case .skiffCard: throw Problem.cardNotUsable("The Skiff card spends from the wallet: top up from a card you added.")
+        case .frozen: throw Problem.cardNotUsable("This card is frozen: unfreeze it to top up from it.")
+        case .expired: throw Problem.cardNotUsable("This card has expired: add the new one.")
+        case nil: break
         }
     }
 

@@ -201,6 +201,32 @@ struct HomeCoordinatorTests {
         #expect(harness.account.calls.count > loads, "Home reloads after money went")
     }
 
+    @Test("Top up runs as a child with Home's cards; the code goes to the user's number; after the receipt Home reloads")
+    func topUp() async throws {
+        let harness = try await start()
+        harness.cards.cardsResult.set(.success([Seeds.issuedCard, Seeds.externalCard]))
+        harness.transfers.topUpResult.set(.success(.needsCode(Seeds.pendingTopUp)))
+        await harness.send(.character("r"))
+        await harness.send(.character("t"))
+        #expect(homeChildren(harness).first is SceneFlowCoordinator<TopUpOutcome>)
+        #expect(harness.screen.contains("Visa •••• 4242"))
+        #expect(!harness.screen.contains("•••• 0005"), "the Skiff card is not offered")
+        let loads = harness.account.calls.count
+        await harness.send(.enter)
+        await harness.type("250")
+        await harness.send(.enter)
+        await harness.send(.enter)
+        #expect(harness.outbox.asked.last?.to == "+12025550143")
+        #expect(harness.screen.contains("Development server: the code is 482913"))
+        await harness.type("482913")
+        await harness.send(.enter)
+        #expect(harness.transfers.codes.all.map(\.code) == ["482913"])
+        await harness.send(.enter)
+        #expect(harness.top is HomeViewController)
+        #expect(homeChildren(harness).isEmpty)
+        #expect(harness.account.calls.count > loads, "Home reloads after money came in")
+    }
+
     @Test("Activate card runs as a child and hands back the active card")
     func activate() async throws {
         let harness = try await start()

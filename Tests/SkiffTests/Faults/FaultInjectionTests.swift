@@ -191,6 +191,46 @@ struct FaultInjectionTests {
                 #expect(h.screen.contains("The first try had already sent it") == fault.serverActs, "\(h.screen)")
             }
         ),
+        // Top up, exactly once as Send money: the retry (in place, or after Esc to the amount and the same
+        // confirmation again) carries the first try's key, so the server holds one top-up after each fault or none.
+        FaultScenario(
+            name: "Top up", request: "POST /v1/topups", signedIn: true,
+            reach: { h in try await reachTopUpConfirmation(h, amount: "50") },
+            kept: ["Visa •••• 4242", "$50.00"], retry: [.ctrl("r")],
+            escape: .leaves(to: "Amount", back: { h in await h.send(.enter) }),
+            succeeded: { $0.screen.contains("Added $50.00 from Visa •••• 4242.") },
+            afterFault: { h, fault in
+                let made = try await topUpsFrom4242(h)
+                #expect(made == (fault.serverActs ? 1 : 0), "after \(fault) the server holds \(made) top-ups")
+                #expect(h.screen.contains("may or may not have been added"), "the screen does not say the money may have come:\n\(h.screen)")
+            },
+            afterwards: { h, fault in
+                let made = try await topUpsFrom4242(h)
+                #expect(made == 1, "after \(fault) and a retry the server holds \(made) top-ups")
+                #expect(h.screen.contains("The first try had already added it") == fault.serverActs, "\(h.screen)")
+            }
+        ),
+        // The issuer's code sent again from the code screen after a fault: the server answers the same code for
+        // the same top-up as it became, so the money comes in once.
+        FaultScenario(
+            name: "Top up code", request: "POST /v1/topups/*/confirm", signedIn: true,
+            reach: { h in
+                try await reachTopUpConfirmation(h, amount: "250")
+                await h.send(.enter)
+                try await typeCode(h, for: .topUp, to: LiveAppHarness.demoPhone.e164)
+            },
+            retry: [.ctrl("r")], escape: .notTried,
+            succeeded: { $0.screen.contains("Added $250.00 from Visa •••• 4242.") },
+            afterFault: { h, fault in
+                let made = try await topUpsFrom4242(h)
+                #expect(made == (fault.serverActs ? 1 : 0), "after \(fault) the server holds \(made) top-ups")
+                #expect(h.screen.contains("may or may not have been added"), "the screen does not say the money may have come:\n\(h.screen)")
+            },
+            afterwards: { h, fault in
+                let made = try await topUpsFrom4242(h)
+                #expect(made == 1, "after \(fault) and a retry the server holds \(made) top-ups")
+            }
+        ),
     ]
 
     /// Every scenario with each of its faults; `SKIFF_FAULT_SCENARIO=NAME` keeps only the scenario of that name
@@ -382,19 +422,45 @@ struct FaultInjectionTests {
         }
     }
 
-    /// How many transfers to Jordan the demo account's statement holds on the server, read past the proxy.
-    private static func transfersToJordan(_ h: LiveAppHarness) async throws -> Int {
+    /// From a fresh app: logged in, Visa •••• 4242 added (Add card's confirmation, then Enter), `t`, the card chosen
+    /// and `amount` continued to the confirmation.
+    private static func reachTopUpConfirmation(_ h: LiveAppHarness, amount: String) async throws {
+        try await h.logIn()
+        try await fillCard(h)
+        await h.send(.enter)
+        guard await h.waitFor("Visa •••• 4242 added.") else { throw LiveAppHarness.HarnessError(screen: h.screen, step: "the card added") }
+        await h.send(.character("t"))
+        await h.send(.enter)
+        await h.type(amount)
+        await h.send(.enter)
+        guard await h.waitFor("to your wallet from Visa •••• 4242?") else {
+            throw LiveAppHarness.HarnessError(screen: h.screen, step: "the top-up's confirmation")
+        }
+    }
+
+    /// How many top-ups from Visa •••• 4242 the demo account's statement holds on the server, read past the proxy.
+    private static func topUpsFrom4242(_ h: LiveAppHarness) async throws -> Int {
+        try await statement(h).filter { $0.merchant == "Visa •••• 4242" && $0.category == "Top-up" }.count
+    }
+
+    /// The demo account's newest 50 statement lines on the server, read past the proxy.
+    private static func statement(_ h: LiveAppHarness) async throws -> [Transaction] {
         let api = APIClient(baseURL: h.server.baseURL, tokens: SessionTokenBox(), timeout: .seconds(5), middlewares: [], onUnauthorised: {})
         do {
             let session = try await AuthWorker(api: api).login(phone: LiveAppHarness.demoPhone, password: DemoCredentials.demo.password)
             api.tokens.set(session.token)
             let page = try await AccountWorker(api: api).transactions(limit: 50, cursor: nil, query: nil)
             await api.shutdown()
-            return page.items.filter { $0.merchant == "Jordan R." && $0.category == "Transfer" }.count
+            return page.items
         } catch {
             await api.shutdown()
             throw error
         }
+    }
+
+    /// How many transfers to Jordan the demo account's statement holds on the server, read past the proxy.
+    private static func transfersToJordan(_ h: LiveAppHarness) async throws -> Int {
+        try await statement(h).filter { $0.merchant == "Jordan R." && $0.category == "Transfer" }.count
     }
 
     /// The demo account's cards as the server has them, read past the proxy.

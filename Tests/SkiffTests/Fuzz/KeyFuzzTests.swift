@@ -36,7 +36,7 @@ struct KeyFuzzTests {
             #expect(screens.isSuperset(of: [
                 "LoginViewController", "RegisterViewController", "VerifyPhoneViewController", "ForgotPasswordViewController",
                 "HomeViewController", "AddCardViewController", "ActivateCardViewController", "NotificationsViewController",
-                "TransactionDetailViewController", "SendMoneyViewController",
+                "TransactionDetailViewController", "SendMoneyViewController", "TopUpViewController",
             ]), "the walk did not reach every screen: \(screens.sorted())")
         }
     }

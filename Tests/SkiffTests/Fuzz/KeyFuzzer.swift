@@ -305,6 +305,8 @@ final class KeyFuzzer {
             try await activateCard(activate)
         case let send as SendMoneyViewController:
             try await sendMoney(send)
+        case let screen as TopUpViewController:
+            try await topUp(screen)
         case is NotificationsViewController:
             if random.chance(0.4) { try await step(.key(.character("m"))) }
             try await step(.key(.escape))
@@ -379,7 +381,8 @@ final class KeyFuzzer {
 
     private func useHome(_ home: HomeViewController) async throws {
         switch random.unit() {
-        case ..<0.28: try await step(.key(.character("a")))
+        case ..<0.25: try await step(.key(.character("a")))
+        case ..<0.28: try await step(.key(.character("t")))
         case ..<0.38: try await step(.key(.character("v")))
         case ..<0.50: try await step(.key(.character("n")))
         case ..<0.64:
@@ -440,6 +443,39 @@ final class KeyFuzzer {
         try await step(.key(.enter))
         try await noise()
         if top === send { try await step(.key(random.chance(0.5) ? .enter : .escape)) }
+    }
+
+    /// Top up one stage at a time: a card (any: a frozen or expired one is refused), an amount (some refused), the
+    /// confirmation, the issuer's code from the outbox (now and then a wrong one); or back.
+    private func topUp(_ screen: TopUpViewController) async throws {
+        switch screen.stage {
+        case .card:
+            guard screen.cards.numberOfRows > 0, random.chance(0.85) else {
+                try await step(.key(.escape))
+                return
+            }
+            for _ in 0..<random.int(in: 0...3) { try await step(.key(random.pick([.down, .up]))) }
+            try await step(.key(.enter))
+        case .amount:
+            guard random.chance(0.9) else {
+                try await step(.key(.escape))
+                return
+            }
+            guard try await fill(screen.amount, with: random.pick(["50", "$250", "0", "abc", "12.345", "$1,000.5", "20000"]), on: screen)
+            else { return }
+            try await step(.key(.enter))
+            try await noise()
+            if top === screen, screen.stage == .confirm { try await step(.key(random.chance(0.75) ? .enter : .escape)) }
+        case .code:
+            guard let phone = registeredPhoneOrDemo(), let code = server.latestCode(to: phone, purpose: .topUp), random.chance(0.85) else {
+                try await step(.key(.escape))
+                return
+            }
+            guard try await fill(screen.code, with: random.chance(0.85) ? code : "000000", on: screen) else { return }
+            try await step(.key(.enter))
+        case .confirm, .receipt:
+            try await step(.key(random.chance(0.7) ? .enter : .escape))
+        }
     }
 
     private func activateCard(_ activate: ActivateCardViewController) async throws {

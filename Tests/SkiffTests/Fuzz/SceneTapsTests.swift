@@ -37,6 +37,9 @@ struct SceneTapsTests {
             "Notifications": { factory.notifications().0 },
             "Register": { factory.register(prefill: nil).0 },
             "SendMoney": { factory.sendMoney(balance: Seeds.summary.balance).0 },
+            "TopUp": {
+                factory.topUp(cards: [Seeds.externalCard, Seeds.frozenCard], balance: Seeds.summary.balance, phoneE164: "+12025550143").0
+            },
             "TransactionDetail": { factory.transactionDetail(Seeds.transaction(1)).0 },
             "VerifyPhone": {
                 factory.verifyPhone(

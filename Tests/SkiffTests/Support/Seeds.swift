@@ -22,6 +22,16 @@ enum Seeds {
         id: "c_ext", kind: .external, brand: .visa, last4: "4242", expiryMonth: 4, expiryYear: 2029,
         holderName: "ALEX RIVERA", status: .active
     )
+    /// An added card its owner froze.
+    static let frozenCard = Card(
+        id: "c_frozen", kind: .external, brand: .mastercard, last4: "4444", expiryMonth: 8, expiryYear: 2028,
+        holderName: "ALEX RIVERA", status: .active, frozen: true
+    )
+    /// An added card past its expiry (October 2026, before `now`).
+    static let expiredCard = Card(
+        id: "c_expired", kind: .external, brand: .visa, last4: "1881", expiryMonth: 10, expiryYear: 2026,
+        holderName: "ALEX RIVERA", status: .active
+    )
     static func transaction(_ n: Int, amountMinor: Int64 = -1_250) -> Transaction {
         Transaction(
             id: "t_\(n)", amount: Money(amountMinor: amountMinor, currency: "USD"),
@@ -46,6 +56,11 @@ enum Seeds {
         id: "t_1", reference: "SKF-7Q2M9KX4", amount: Money(amountMinor: 1_250, currency: "USD"), note: "Lunch",
         recipient: recipient, createdAt: now, replayed: false
     )
+    static let addedMoney = AddedMoney(
+        id: "tu_1", reference: "SKF-4TOPUP42", amount: Money(amountMinor: 5_000, currency: "USD"), cardName: "Visa •••• 4242",
+        replayed: false
+    )
+    static let pendingTopUp = PendingTopUp(id: "tu_2", expiresAt: now.addingTimeInterval(600))
     static let challenge = VerificationChallenge(verificationId: "v_1", expiresAt: now.addingTimeInterval(600))
     static let notification = AppNotification(
         id: "n_1", title: "Welcome to Skiff", body: "Your card is on its way.", createdAt: now, read: false

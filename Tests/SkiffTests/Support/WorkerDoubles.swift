@@ -398,6 +398,10 @@ final class TransferWorkerDouble: TransferWorking, WorkerDouble, @unchecked Send
     let lookups = Recorder<PhoneNumber>()
     let stepUps = Recorder<String>()
     let sends = Recorder<(order: TransferOrder, key: String)>()
+    let topUpResult = Stubbed<TopUpStart>("TransferWorkerDouble.topUp(_:idempotencyKey:)")
+    let confirmTopUpResult = Stubbed<AddedMoney>("TransferWorkerDouble.confirmTopUp(id:code:)")
+    let topUps = Recorder<(order: TopUpOrder, key: String)>()
+    let codes = Recorder<(id: String, code: String)>()
     var gate: Gate?
 
     init() {}
@@ -406,6 +410,19 @@ final class TransferWorkerDouble: TransferWorking, WorkerDouble, @unchecked Send
         recipientResult.answer(preset, seeded: Seeds.recipient)
         stepUpResult.answer(preset, seeded: StepUpProof(token: "step-up-proof"))
         sendResult.answer(preset, seeded: Seeds.sentTransfer)
+        topUpResult.answer(preset, seeded: .added(Seeds.addedMoney))
+        confirmTopUpResult.answer(preset, seeded: Seeds.addedMoney)
+    }
+
+    func topUp(_ order: TopUpOrder, idempotencyKey: String) async throws(NetworkError) -> TopUpStart {
+        topUps.record((order, idempotencyKey))
+        try await gate?.wait()
+        return try topUpResult.get()
+    }
+    func confirmTopUp(id: String, code: String) async throws(NetworkError) -> AddedMoney {
+        codes.record((id, code))
+        try await gate?.wait()
+        return try confirmTopUpResult.get()
     }
 
     func findRecipient(phone: PhoneNumber) async throws(NetworkError) -> Recipient {

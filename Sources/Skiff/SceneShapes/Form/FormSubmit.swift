@@ -7,6 +7,17 @@ where Field.RawValue == String {
     typealias ViewModel = FormSubmitViewModel<Field>
 }
 
+/// Esc on a form shown in stages: a running request cancelled, else the stage to show again (`Response`), with
+/// the words of that stage (`ViewModel`).
+enum StagedFormBack<Stage: Hashable & Sendable> {
+    struct Request: Sendable {}
+    struct Response: Sendable { var stage: Stage }
+    struct ViewModel: Hashable, Sendable {
+        var stage: Stage
+        var instructions: String
+    }
+}
+
 /// Enter on a form shown in stages (a phone number, then the code sent to it): as `FormSubmit`, and the screen
 /// is told which stage to show.
 enum StagedFormSubmit<Form: Sendable, Field: RawRepresentable & Hashable & Sendable, Done: Sendable, Stage: Hashable & Sendable>

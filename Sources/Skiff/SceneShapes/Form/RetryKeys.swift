@@ -19,4 +19,10 @@ final class RetryKeys<Request: Equatable> {
         last = (request, key)
         return key
     }
+
+    /// The last request was settled for good (a top-up the issuer declined after its code): the same request
+    /// again is a new one, with a new key.
+    func forget() {
+        last = nil
+    }
 }

@@ -34,6 +34,8 @@ enum HomeRoute: Sendable {
     case transaction(Transaction)
     /// Send money, from the balance Home shows.
     case sendMoney(balance: Money)
+    /// Top up from one of the cards Home has, into the wallet holding the balance Home shows.
+    case topUp(cards: [Card], balance: Money)
     case loggedOut
 }
 
@@ -266,6 +268,9 @@ final class HomeInteractor: HomeBusinessLogic {
         case .sendMoney:
             // Until Home knows the balance there is nothing to send from.
             if let balance = state.summary?.balance { route(.sendMoney(balance: balance)) }
+        case .topUp:
+            // The cards come with the balance: until Home has them, there is nothing to choose from.
+            if let balance = state.summary?.balance { route(.topUp(cards: state.cards, balance: balance)) }
         case .activateCard:
             if let card = state.cards.first(where: { $0.kind == .issued && $0.status == .inactive }) {
                 guard !card.frozen else {

@@ -67,7 +67,7 @@ enum Home {
         typealias Request = RowRequest
     }
     enum Navigate {
-        enum Destination: Sendable { case addCard, activateCard, notifications, cards, sendMoney }
+        enum Destination: Sendable { case addCard, activateCard, notifications, cards, sendMoney, topUp }
         struct Request: Sendable {
             var destination: Destination
             init(destination: Destination) { self.destination = destination }

@@ -60,6 +60,9 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
             bind(.sendMoney, showsInStatusBar: false) { [weak self] in
                 self?.interactor?.navigate(request: .init(destination: .sendMoney))
             },
+            bind(.topUp, showsInStatusBar: false) { [weak self] in
+                self?.interactor?.navigate(request: .init(destination: .topUp))
+            },
             bind(.search) { [weak self] in self?.openSearch() },
             bind(.refresh) { [weak self] in self?.interactor?.refresh(request: .init()) },
             // Kept off the status bar, which is full at 100 columns; `?` lists it.

@@ -73,12 +73,5 @@ enum SendMoney {
 
     /// Esc: cancel a running request; else from the confirmation back to the form as it was, from the receipt
     /// (or the form) away.
-    enum Back {
-        struct Request: Sendable {}
-        struct Response: Sendable { var stage: Stage }
-        struct ViewModel: Hashable, Sendable {
-            var stage: Stage
-            var instructions: String
-        }
-    }
+    typealias Back = StagedFormBack<Stage>
 }

@@ -43,3 +43,5 @@ extension Operations.GetSpending.Output: ProblemAnswering {}
 extension Operations.FindRecipient.Output: ProblemAnswering {}
 extension Operations.StepUp.Output: ProblemAnswering {}
 extension Operations.SendTransfer.Output: ProblemAnswering {}
+extension Operations.CreateTopUp.Output: ProblemAnswering {}
+extension Operations.ConfirmTopUp.Output: ProblemAnswering {}

@@ -249,6 +249,35 @@ struct TransferWorker: TransferWorking {
         }
     }
 
+    func topUp(_ order: TopUpOrder, idempotencyKey: String) async throws(NetworkError) -> TopUpStart {
+        try await api.send { client in
+            try await client.createTopUp(
+                headers: .init(idempotencyKey: idempotencyKey),
+                body: .json(.init(cardId: order.card.id, amountMinor: order.amount.amountMinor, currency: order.amount.currency))
+            )
+        } success: { output in
+            if case .accepted(let accepted) = output {
+                let challenge = try accepted.body.json
+                return .needsCode(PendingTopUp(id: challenge.topUpId, expiresAt: challenge.expiresAt))
+            }
+            let created = try output.created
+            return .added(Self.added(try created.body.json, replayed: created.headers.idempotentReplayed != nil))
+        }
+    }
+
+    func confirmTopUp(id: String, code: String) async throws(NetworkError) -> AddedMoney {
+        try await api.send { try await $0.confirmTopUp(path: .init(id: id), body: .json(.init(code: code))) } success: {
+            Self.added(try $0.ok.body.json, replayed: false)
+        }
+    }
+
+    static func added(_ topUp: Components.Schemas.TopUp, replayed: Bool) -> AddedMoney {
+        AddedMoney(
+            id: topUp.id, reference: topUp.reference ?? topUp.id,
+            amount: Money(amountMinor: topUp.amountMinor, currency: topUp.currency), cardName: topUp.cardName, replayed: replayed
+        )
+    }
+
     static func recipient(_ r: Components.Schemas.Recipient) -> Recipient {
         Recipient(id: r.recipientId, displayName: r.displayName)
     }

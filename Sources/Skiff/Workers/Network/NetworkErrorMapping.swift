@@ -50,6 +50,7 @@ enum NetworkErrorMapping {
             // A 404 that names fields (nobody has this number) is a refusal of what was typed, worded by the server.
             return .validation(detail: detail, fields: (problem?.errors ?? []).map { FieldError(field: $0.field, message: $0.message) })
         case 404: return .notFound
+        case 402: return .declined(reason: detail)
         case 403 where problem.flatMap({ ProblemType(uri: $0._type) }) == .stepUpRequired: return .stepUpRequired
         case 409 where problem.flatMap({ ProblemType(uri: $0._type) }) == .idempotencyInProgress: return .stillRunning
         case 409: return .conflict(detail: detail)

@@ -1,0 +1,96 @@
+import SkiffCore
+
+/// Top up: money added to the wallet from one of the added cards, in stages: the card (frozen and expired ones
+/// shown but not chosen), the amount, the confirmation, the issuer's code when it asks for one, the receipt.
+enum TopUp {
+    enum Stage: Hashable, Sendable { case card, amount, confirm, code, receipt }
+
+    /// The form's fields. The raw value is the field's name in the API, so a field the server refuses lands on it
+    /// (`aliases` maps the API's other names).
+    enum Field: String, Hashable, Sendable, CaseIterable {
+        case amount
+        /// Only when the card's issuer sent a code.
+        case code
+    }
+
+    /// The API's names for fields the form calls otherwise.
+    static let aliases: [String: Field] = ["amountMinor": .amount]
+
+    /// What the form holds when a request is made. It holds the issuer's code: never printed.
+    struct Form: Hashable, Sendable, Redacted {
+        var amount: String
+        var code: String
+
+        init(amount: String = "", code: String = "") {
+            self.amount = amount
+            self.code = code
+        }
+    }
+
+    /// A card on the list, and why it cannot be chosen (nil when it can).
+    struct Choice: Hashable, Sendable {
+        var card: Card
+        var refusal: TopUpSource.Refusal?
+    }
+
+    /// Opening the screen: the added cards, each with why it cannot be chosen, and the balance.
+    enum Load {
+        struct Request: Sendable {}
+        struct Response: Sendable {
+            var choices: [Choice]
+            var balance: Money
+        }
+        struct ViewModel: Hashable, Sendable {
+            struct Row: Hashable, Sendable {
+                /// `Visa •••• 4242`.
+                var title: String
+                /// `Added card · expires 04/29`, or why it cannot be chosen.
+                var detail: String
+                var isChoosable: Bool
+            }
+            var instructions: String
+            var rows: [Row]
+        }
+    }
+
+    /// Enter on a card of the list: chosen (on to the amount), or refused with the reason.
+    enum ChooseCard {
+        typealias Request = RowRequest
+        struct Response: Sendable { var choice: Choice }
+        struct ViewModel: Hashable, Sendable {
+            var stage: Stage
+            var instructions: String?
+            var banner: BannerMessage?
+        }
+    }
+
+    typealias ValidateField = FieldValidation<Field, Form>
+
+    /// An amount the person left that can be added, written back into its field as the app writes amounts.
+    enum FormatAmount {
+        struct Response: Sendable { var amount: Money }
+        struct ViewModel: Hashable, Sendable { var text: String }
+    }
+
+    /// What the person is asked to confirm.
+    struct Confirmation: Hashable, Sendable {
+        var card: Card
+        var amount: Money
+        /// Above the issuer's amount: a code will be texted before the money is added.
+        var expectsCode: Bool
+    }
+
+    /// What Enter came to when it went through: the amount to confirm, the issuer's code sent (with the
+    /// development code), or the money added.
+    enum Done: Sendable, Redacted {
+        case confirm(Confirmation)
+        case codeSent(PendingTopUp, developmentCode: String?)
+        case added(AddedMoney)
+    }
+
+    typealias Submit = StagedFormSubmit<Form, Field, Done, Stage>
+
+    /// Esc: cancel a running request; else one stage back (the amount kept as typed), from the list (or the
+    /// receipt) away.
+    typealias Back = StagedFormBack<Stage>
+}

@@ -1,0 +1,157 @@
+import SkiffCore
+
+@MainActor
+protocol TopUpPresentationLogic: AnyObject {
+    func presentLoad(response: TopUp.Load.Response)
+    func presentChooseCard(response: TopUp.ChooseCard.Response)
+    func presentValidateField(response: TopUp.ValidateField.Response)
+    func presentFormatAmount(response: TopUp.FormatAmount.Response)
+    func presentSubmit(response: TopUp.Submit.Response)
+    func presentBack(response: TopUp.Back.Response)
+}
+
+/// Words Top up: the cards and why some cannot be chosen (naming the keys that mend it), the amount's problems,
+/// the confirmation, the issuer's code, a decline, the receipt, and what became of a top-up whose answer was lost.
+@MainActor
+final class TopUpPresenter: TopUpPresentationLogic, ScenePresentation {
+    weak var viewController: (any TopUpDisplayLogic)?
+    private let formatting: Formatting
+    private let keys: WalletKeys
+    private var stage: TopUp.Stage = .card
+    /// Each stage's words for coming back to it.
+    private var cardInstructions = ""
+    private var amountInstructions = ""
+    /// The amount asked to confirm, for the code's words.
+    private var confirmation: TopUp.Confirmation?
+
+    init(formatting: Formatting = Formatting(), keys: WalletKeys = .standard) {
+        self.formatting = formatting
+        self.keys = keys
+    }
+
+    func presentLoad(response: TopUp.Load.Response) {
+        cardInstructions = response.choices.isEmpty
+            ? "You have no cards added to top up from. Add one with \(keys.label(for: .addCard)) on Home, then come back."
+            : "Choose the card to add money from. You have \(formatting.amount(response.balance))."
+        viewController?.displayLoad(viewModel: .init(
+            instructions: cardInstructions,
+            rows: response.choices.map { choice in
+                .init(
+                    title: choice.card.name,
+                    detail: choice.refusal.map { reason($0, of: choice.card) } ?? formatting.cardSummary(choice.card),
+                    isChoosable: choice.refusal == nil
+                )
+            }
+        ))
+    }
+
+    func presentChooseCard(response: TopUp.ChooseCard.Response) {
+        let card = response.choice.card
+        if let refusal = response.choice.refusal {
+            viewController?.displayChooseCard(viewModel: .init(
+                stage: .card, instructions: nil,
+                banner: BannerMessage(.error, "\(card.name) cannot be used. \(reason(refusal, of: card)).")
+            ))
+            return
+        }
+        stage = .amount
+        amountInstructions = "From \(card.name). How much would you like to add?"
+        viewController?.displayChooseCard(viewModel: .init(stage: .amount, instructions: amountInstructions, banner: nil))
+    }
+
+    func presentValidateField(response: TopUp.ValidateField.Response) {
+        viewController?.displayValidateField(viewModel: .init(
+            field: response.field, message: response.problem.map { formatting.message(for: $0) }
+        ))
+    }
+
+    func presentFormatAmount(response: TopUp.FormatAmount.Response) {
+        // The amount as written, not blurred: it is what the person typed.
+        viewController?.displayFormatAmount(viewModel: .init(text: response.amount.formatted()))
+    }
+
+    func presentBack(response: TopUp.Back.Response) {
+        stage = response.stage
+        viewController?.displayBack(viewModel: .init(
+            stage: response.stage, instructions: response.stage == .card ? cardInstructions : amountInstructions
+        ))
+    }
+
+    func presentSubmit(response: TopUp.Submit.Response) {
+        var viewModel = TopUp.Submit.ViewModel(
+            stage: stage, form: .init(response, formatting: formatting) { _ in [KeyPrompt(.retry, "try again")] }
+        )
+        switch response {
+        case .succeeded(.confirm(let confirmation)):
+            self.confirmation = confirmation
+            stage = .confirm
+            viewModel.stage = .confirm
+            viewModel.form.instructions = confirmationWords(confirmation)
+        case .succeeded(.codeSent(let topUp, let code)):
+            stage = .code
+            viewModel.stage = .code
+            let adding = confirmation.map { " to add \($0.amount.formatted()) from \($0.card.name)" } ?? ""
+            viewModel.form.instructions = "The card's issuer sent a 6-digit code to your phone. Enter it\(adding); "
+                + "it works until \(formatting.time(topUp.expiresAt))."
+            viewModel.form.banner = formatting.developmentBanner(code: code)
+            viewModel.form.focus = .code
+        case .succeeded(.added(let money)):
+            stage = .receipt
+            viewModel.stage = .receipt
+            var words = "Added \(money.amount.formatted()) from \(money.cardName). Reference \(money.reference)."
+            if money.replayed { words += " The first try had already added it: it was added once." }
+            viewModel.form.instructions = words
+            viewModel.form.clear = [.code]
+        case .failed(.declined(let reason)):
+            // The amount stays as typed: another card, or another amount.
+            viewModel.form.banner = BannerMessage(.error, reason, prompts: [KeyPrompt(.back, "choose another card")])
+            viewModel.form.focus = .amount
+        case .invalid(let problems) where problems[.code] != nil:
+            viewModel.form.clear = [.code]
+        case .failed(.validation(let detail, _)) where stage == .code:
+            // The code itself is spent or expired: a new confirmation sends a new one.
+            viewModel.form.banner = BannerMessage(.error, detail, prompts: [KeyPrompt(.back, "go back and confirm again")])
+            viewModel.form.clear = [.code]
+        case .failed(let error) where (stage == .confirm || stage == .code) && Self.answerLost(error):
+            // The request may have reached the server: say so, and that a retry cannot add it twice.
+            viewModel.form.banner = BannerMessage(
+                .error, "No answer came, so the money may or may not have been added.",
+                prompts: [KeyPrompt(.retry, "try again: it is never added twice")]
+            )
+        case .invalid, .started, .failed:
+            break
+        }
+        viewController?.displaySubmit(viewModel: viewModel)
+    }
+
+    /// Why money cannot come from `card`, with the keys that mend it.
+    private func reason(_ refusal: TopUpSource.Refusal, of card: Card) -> String {
+        switch refusal {
+        case .frozen:
+            "Frozen — unfreeze it on Cards (\(keys.label(for: .openCards)) on Home, then \(keys.label(for: .freezeCard)))"
+        case .expired:
+            "Expired \(formatting.expiry(month: card.expiryMonth, year: card.expiryYear)) — "
+                + "add its new card (\(keys.label(for: .addCard)) on Home)"
+        case .skiffCard:
+            "The Skiff card spends from this wallet"
+        }
+    }
+
+    /// "Add $50.00 from Visa •••• 4242?", and that the issuer will ask for a code above its amount.
+    private func confirmationWords(_ confirmation: TopUp.Confirmation) -> String {
+        var words = "Add \(confirmation.amount.formatted()) to your wallet from \(confirmation.card.name)?"
+        if confirmation.expectsCode {
+            let limit = Money(amountMinor: TransferRules.topUpChallengeAboveMinor, currency: confirmation.amount.currency)
+            words += " For amounts over \(limit.formatted()) the card's issuer texts a code to your phone."
+        }
+        return words
+    }
+
+    /// A failure after which the top-up may or may not have been made: the answer was lost on the way.
+    private static func answerLost(_ error: NetworkError) -> Bool {
+        switch error {
+        case .timeout, .unreachable, .cancelled, .stillRunning, .server: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,285 @@
+import SkiffCore
+import Testing
+import TerminalUI
+@testable import Skiff
+
+@MainActor
+@Suite("Top up interactor", .timeLimit(.minutes(1)))
+struct TopUpInteractorTests {
+    let presenter = TopUpPresentationLogicSpy()
+    let tasks = TaskTracker()
+    let transfers = TransferWorkerDouble.succeeding
+    let outbox = OutboxDouble(code: "482913")
+    /// The Skiff card, a good added card, a frozen one and an expired one, as Home has them.
+    let cards = [Seeds.issuedCard, Seeds.externalCard, Seeds.frozenCard, Seeds.expiredCard]
+
+    func makeSUT(cards: [Card]? = nil, makeKey: @escaping () -> String = { "key-1" }) -> TopUpInteractor {
+        TopUpInteractor(
+            presenter: presenter, transfers: transfers, codes: DevelopmentCodes(outbox: outbox, clock: .immediate()),
+            phoneE164: "+12025550143", cards: cards ?? self.cards, balance: Seeds.summary.balance, tasks: tasks, makeKey: makeKey
+        )
+    }
+
+    /// A fresh key per call: `key-1`, `key-2` …
+    func counting() -> () -> String {
+        var made = 0
+        return { made += 1; return "key-\(made)" }
+    }
+
+    let fifty = TopUp.Form(amount: "50")
+    let big = TopUp.Form(amount: "$250")
+
+    /// The good card chosen, `form`'s amount continued and confirmed.
+    func confirm(_ sut: TopUpInteractor, _ form: TopUp.Form) async {
+        sut.chooseCard(request: .init(index: 0))
+        sut.submit(request: .init(form: form))
+        sut.submit(request: .init(form: form))
+        await tasks.settle()
+    }
+
+    func lastSubmit() -> TopUp.Submit.Response? { presenter.presentSubmitCalls.last }
+
+    @Test("the added cards are listed (not the Skiff card), the frozen and the expired with why they cannot be used")
+    func load() {
+        makeSUT().load(request: .init())
+        let response = presenter.presentLoadCalls.last
+        #expect(response?.choices == [
+            .init(card: Seeds.externalCard, refusal: nil),
+            .init(card: Seeds.frozenCard, refusal: .frozen),
+            .init(card: Seeds.expiredCard, refusal: .expired),
+        ])
+        #expect(response?.balance == Seeds.summary.balance)
+    }
+
+    @Test("a frozen or expired card is refused with its reason and the list stays; a good one moves on to the amount")
+    func chooseCard() {
+        let sut = makeSUT()
+        sut.chooseCard(request: .init(index: 1))
+        #expect(sut.stage == .card)
+        #expect(presenter.presentChooseCardCalls.last?.choice.refusal == .frozen)
+        sut.chooseCard(request: .init(index: 2))
+        #expect(presenter.presentChooseCardCalls.last?.choice.refusal == .expired)
+        #expect(sut.card == nil)
+        sut.chooseCard(request: .init(index: 7))
+        #expect(presenter.presentChooseCardCalls.count == 2, "a row that is not there does nothing")
+        sut.chooseCard(request: .init(index: 0))
+        #expect(sut.stage == .amount)
+        #expect(sut.card == Seeds.externalCard)
+    }
+
+    @Test("the amount's own checks: zero, too many decimals and not a number refused; a good one written back formatted")
+    func amountChecks() {
+        let sut = makeSUT()
+        sut.chooseCard(request: .init(index: 0))
+        #expect(sut.problems(in: .init(amount: "0")) == [.amount: .amount(.notPositive)])
+        #expect(sut.problems(in: .init(amount: "12.345")) == [.amount: .amount(.tooManyDecimals(allowed: 2))])
+        #expect(sut.problems(in: .init(amount: "lots")) == [.amount: .amount(.notANumber)])
+        #expect(sut.problems(in: .init(amount: "")) == [.amount: .amount(.empty)])
+        #expect(sut.problems(in: .init(amount: "$5,000")).isEmpty, "more than the balance is fine: the money comes in")
+        sut.validateField(request: .init(field: .amount, form: .init(amount: "1,200")))
+        #expect(presenter.presentFormatAmountCalls.map(\.amount) == [Money(amountMinor: 120_000, currency: "USD")])
+        sut.validateField(request: .init(field: .amount, form: .init(amount: "12,50")))
+        #expect(presenter.presentValidateFieldCalls.last?.problem == .amount(.notANumber))
+        #expect(presenter.presentFormatAmountCalls.count == 1)
+        sut.submit(request: .init(form: .init(amount: "abc")))
+        guard case .invalid(let problems) = lastSubmit() else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(problems == [.amount: .amount(.notANumber)])
+        #expect(sut.stage == .amount)
+    }
+
+    @Test("Enter on the amount asks to confirm it (saying a code will come above $200.00); nothing is sent before")
+    func askToConfirm() {
+        let sut = makeSUT()
+        sut.chooseCard(request: .init(index: 0))
+        sut.submit(request: .init(form: fifty))
+        #expect(sut.stage == .confirm)
+        guard case .succeeded(.confirm(let confirmation)) = lastSubmit() else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(confirmation == .init(card: Seeds.externalCard, amount: Money(amountMinor: 5_000, currency: "USD"), expectsCode: false))
+        #expect(transfers.topUps.count == 0)
+        sut.back(request: .init())
+        sut.submit(request: .init(form: big))
+        #expect(sut.confirmation?.expectsCode == true)
+    }
+
+    @Test("confirmed: the top-up is asked for once with a key made then; the receipt; Enter routes on with the money")
+    func added() async {
+        var routes: [TopUpRoute] = []
+        let sut = makeSUT(makeKey: counting())
+        sut.route = { routes.append($0) }
+        await confirm(sut, fifty)
+        #expect(transfers.topUps.all.map(\.key) == ["key-1"])
+        #expect(transfers.topUps.last?.order == TopUpOrder(card: Seeds.externalCard, amount: Money(amountMinor: 5_000, currency: "USD")))
+        #expect(sut.stage == .receipt)
+        guard case .succeeded(.added(let money)) = lastSubmit() else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(money == Seeds.addedMoney)
+        #expect(routes.isEmpty, "the receipt stays until the person closes it")
+        sut.submit(request: .init(form: fifty))
+        guard case .added(let routed)? = routes.last else {
+            Issue.record("routes: \(routes)")
+            return
+        }
+        #expect(routed == Seeds.addedMoney)
+        sut.back(request: .init())
+        #expect(routes.count == 2, "Esc on the receipt also returns")
+    }
+
+    @Test("the issuer asks for a code: the code screen with the development code; the code completes the top-up")
+    func code() async {
+        transfers.topUpResult.set(.success(.needsCode(Seeds.pendingTopUp)))
+        let sut = makeSUT()
+        await confirm(sut, big)
+        #expect(sut.stage == .code)
+        guard case .succeeded(.codeSent(let topUp, let code)) = lastSubmit() else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(topUp == Seeds.pendingTopUp)
+        #expect(code == "482913")
+        #expect(outbox.asked.last?.purpose == CodePurpose.topUp.rawValue)
+        #expect(outbox.asked.last?.to == "+12025550143")
+        sut.submit(request: .init(form: .init(amount: "$250", code: "12")))
+        guard case .invalid(let problems) = lastSubmit() else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(problems[.code] != nil)
+        sut.submit(request: .init(form: .init(amount: "$250", code: "482913")))
+        await tasks.settle()
+        #expect(transfers.codes.all.map(\.id) == ["tu_2"])
+        #expect(transfers.codes.all.map(\.code) == ["482913"])
+        #expect(sut.stage == .receipt)
+    }
+
+    @Test("a wrong code lands on the code field and the code screen stays")
+    func wrongCode() async {
+        transfers.topUpResult.set(.success(.needsCode(Seeds.pendingTopUp)))
+        transfers.confirmTopUpResult.set(.failure(.validation(
+            detail: "Check the code and try again (4 tries left).", fields: [FieldError(field: "code", message: "The code is not right.")]
+        )))
+        let sut = makeSUT()
+        await confirm(sut, big)
+        sut.submit(request: .init(form: .init(code: "000000")))
+        await tasks.settle()
+        #expect(sut.stage == .code)
+        guard case .invalid(let problems) = lastSubmit() else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(problems == [.code: .server("The code is not right.")])
+    }
+
+    @Test("an issuer's decline goes back to the amount as typed, with the reason; the same again carries the same key")
+    func declined() async {
+        let reason = "The card's issuer declined the payment: the card has insufficient funds."
+        transfers.topUpResult.set(.failure(.declined(reason: reason)))
+        let sut = makeSUT(makeKey: counting())
+        await confirm(sut, fifty)
+        #expect(sut.stage == .amount)
+        #expect(presenter.presentBackCalls.map(\.stage) == [.amount])
+        guard case .failed(.declined(let said)) = lastSubmit() else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(said == reason)
+        sut.submit(request: .init(form: fifty))
+        sut.submit(request: .init(form: fifty))
+        await tasks.settle()
+        #expect(transfers.topUps.all.map(\.key) == ["key-1", "key-1"], "a refused top-up wrote nothing: the same key again")
+    }
+
+    @Test("a decline after the code ends that top-up: the same amount again is a new one, with a new key")
+    func declinedAfterCode() async {
+        transfers.topUpResult.set(.success(.needsCode(Seeds.pendingTopUp)))
+        transfers.confirmTopUpResult.set(.failure(.declined(reason: "Declined.")))
+        let sut = makeSUT(makeKey: counting())
+        await confirm(sut, big)
+        sut.submit(request: .init(form: .init(code: "482913")))
+        await tasks.settle()
+        #expect(sut.stage == .amount)
+        sut.submit(request: .init(form: big))
+        sut.submit(request: .init(form: big))
+        await tasks.settle()
+        #expect(transfers.topUps.all.map(\.key) == ["key-1", "key-2"])
+    }
+
+    @Test("exactly once: a retry after a lost answer carries the same key; Esc and the same again too; an edit a new key")
+    func keys() async {
+        transfers.topUpResult.set(.failure(.timeout))
+        let sut = makeSUT(makeKey: counting())
+        await confirm(sut, fifty)
+        #expect(sut.stage == .confirm, "a lost answer keeps the confirmation")
+        sut.submit(request: .init(form: fifty))
+        await tasks.settle()
+        sut.back(request: .init())
+        #expect(sut.stage == .amount)
+        sut.submit(request: .init(form: fifty))
+        sut.submit(request: .init(form: fifty))
+        await tasks.settle()
+        sut.back(request: .init())
+        sut.submit(request: .init(form: .init(amount: "50.01")))
+        sut.submit(request: .init(form: .init(amount: "50.01")))
+        await tasks.settle()
+        #expect(transfers.topUps.all.map(\.key) == ["key-1", "key-1", "key-1", "key-2"])
+    }
+
+    @Test("an amount the server refuses (over its most at a time) goes back to the amount with its words")
+    func refusedByServer() async {
+        let most = "Add at most $10,000.00 at a time."
+        transfers.topUpResult.set(.failure(.validation(detail: most, fields: [FieldError(field: "amountMinor", message: most)])))
+        let sut = makeSUT()
+        await confirm(sut, .init(amount: "20000"))
+        #expect(sut.stage == .amount)
+        guard case .invalid(let problems) = lastSubmit() else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(problems == [.amount: .server(most)])
+    }
+
+    @Test("Esc: one stage back at a time, the list last; while a request runs it only cancels")
+    func back() async {
+        var routes: [TopUpRoute] = []
+        let sut = makeSUT()
+        sut.route = { routes.append($0) }
+        sut.chooseCard(request: .init(index: 0))
+        sut.submit(request: .init(form: fifty))
+        let gate = Gate()
+        transfers.gate = gate
+        sut.submit(request: .init(form: fifty))
+        #expect(sut.inFlight.isRunning)
+        sut.back(request: .init())
+        await tasks.settle()
+        #expect(sut.stage == .confirm, "Esc stopped waiting, and kept the confirmation")
+        transfers.gate = nil
+        sut.back(request: .init())
+        #expect(sut.stage == .amount)
+        sut.back(request: .init())
+        #expect(sut.stage == .card)
+        #expect(sut.card == nil)
+        #expect(presenter.presentBackCalls.map(\.stage) == [.amount, .card])
+        #expect(routes.isEmpty)
+        sut.back(request: .init())
+        guard case .back? = routes.last else {
+            Issue.record("routes: \(routes)")
+            return
+        }
+    }
+
+    @Test("no added cards: nothing to choose, and Enter does nothing")
+    func noCards() {
+        let sut = makeSUT(cards: [Seeds.issuedCard])
+        sut.load(request: .init())
+        #expect(presenter.presentLoadCalls.last?.choices.isEmpty == true)
+        sut.submit(request: .init(form: fifty))
+        #expect(presenter.presentSubmitCalls.isEmpty)
+    }
+}

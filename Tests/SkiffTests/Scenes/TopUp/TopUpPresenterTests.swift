@@ -1,0 +1,145 @@
+import SkiffCore
+import Testing
+@testable import Skiff
+
+@MainActor
+@Suite("Top up presenter")
+struct TopUpPresenterTests {
+    let display = TopUpDisplayLogicSpy()
+
+    func makeSUT() -> TopUpPresenter {
+        let sut = TopUpPresenter(formatting: Seeds.utc, keys: .standard)
+        sut.viewController = display
+        return sut
+    }
+
+    let fifty = TopUp.Confirmation(card: Seeds.externalCard, amount: Money(amountMinor: 5_000, currency: "USD"), expectsCode: false)
+    let big = TopUp.Confirmation(card: Seeds.externalCard, amount: Money(amountMinor: 25_000, currency: "USD"), expectsCode: true)
+
+    @Test("the cards: a good one with its summary, a frozen and an expired one muted with why, naming the keys that mend it")
+    func load() {
+        makeSUT().presentLoad(response: .init(
+            choices: [
+                .init(card: Seeds.externalCard, refusal: nil), .init(card: Seeds.frozenCard, refusal: .frozen),
+                .init(card: Seeds.expiredCard, refusal: .expired),
+            ],
+            balance: Seeds.summary.balance
+        ))
+        #expect(display.displayLoadCalls.last == .init(
+            instructions: "Choose the card to add money from. You have $1,234.56.",
+            rows: [
+                .init(title: "Visa •••• 4242", detail: "Added card · expires 04/29 · Active", isChoosable: true),
+                .init(title: "Mastercard •••• 4444", detail: "Frozen — unfreeze it on Cards (c on Home, then f)", isChoosable: false),
+                .init(title: "Visa •••• 1881", detail: "Expired 10/26 — add its new card (a on Home)", isChoosable: false),
+            ]
+        ))
+    }
+
+    @Test("no added cards: says so, and how to add one")
+    func noCards() {
+        makeSUT().presentLoad(response: .init(choices: [], balance: Seeds.summary.balance))
+        #expect(display.displayLoadCalls.last == .init(
+            instructions: "You have no cards added to top up from. Add one with a on Home, then come back.", rows: []
+        ))
+    }
+
+    @Test("a card that cannot be used is refused in words on the list; a good one asks for the amount")
+    func chooseCard() {
+        let sut = makeSUT()
+        sut.presentChooseCard(response: .init(choice: .init(card: Seeds.frozenCard, refusal: .frozen)))
+        #expect(display.displayChooseCardCalls.last == .init(stage: .card, instructions: nil, banner: BannerMessage(
+            .error, "Mastercard •••• 4444 cannot be used. Frozen — unfreeze it on Cards (c on Home, then f)."
+        )))
+        sut.presentChooseCard(response: .init(choice: .init(card: Seeds.externalCard, refusal: nil)))
+        #expect(display.displayChooseCardCalls.last == .init(
+            stage: .amount, instructions: "From Visa •••• 4242. How much would you like to add?", banner: nil
+        ))
+    }
+
+    @Test("an amount refused is worded under its field; one that passes is written as the app writes amounts")
+    func amount() {
+        let sut = makeSUT()
+        sut.presentValidateField(response: .init(field: .amount, problem: .amount(.tooManyDecimals(allowed: 2))))
+        #expect(display.displayValidateFieldCalls.last == .init(field: .amount, message: "Use at most 2 decimal places."))
+        sut.presentFormatAmount(response: .init(amount: Money(amountMinor: 120_000, currency: "USD")))
+        #expect(display.displayFormatAmountCalls.map(\.text) == ["$1,200.00"])
+    }
+
+    @Test("the confirmation names the amount and the card; above $200.00 it says a code will come")
+    func confirmation() {
+        let sut = makeSUT()
+        sut.presentSubmit(response: .succeeded(.confirm(fifty)))
+        #expect(display.displaySubmitCalls.last == .init(stage: .confirm, form: .init(
+            instructions: "Add $50.00 to your wallet from Visa •••• 4242?"
+        )))
+        sut.presentSubmit(response: .succeeded(.confirm(big)))
+        #expect(display.displaySubmitCalls.last?.form.instructions
+            == "Add $250.00 to your wallet from Visa •••• 4242? For amounts over $200.00 the card's issuer texts a code to your phone.")
+    }
+
+    @Test("the code screen: what the code is for, until when, the development code, the cursor in the field")
+    func codeSent() {
+        let sut = makeSUT()
+        sut.presentSubmit(response: .succeeded(.confirm(big)))
+        sut.presentSubmit(response: .succeeded(.codeSent(Seeds.pendingTopUp, developmentCode: "482913")))
+        #expect(display.displaySubmitCalls.last == .init(stage: .code, form: .init(
+            banner: BannerMessage(.info, "Development server: the code is 482913"), focus: .code,
+            instructions: "The card's issuer sent a 6-digit code to your phone. Enter it to add $250.00 from Visa •••• 4242; "
+                + "it works until 12:10."
+        )))
+    }
+
+    @Test("a wrong code is said under the field and the field emptied")
+    func wrongCode() {
+        makeSUT().presentSubmit(response: .invalid([.code: .server("The code is not right.")]))
+        let form = display.displaySubmitCalls.last?.form
+        #expect(form?.fieldErrors == [.code: "The code is not right."])
+        #expect(form?.clear == [.code])
+        #expect(form?.focus == .code)
+    }
+
+    @Test("a decline: the issuer's reason, how to choose another card, the cursor back on the amount")
+    func declined() {
+        let reason = "The card's issuer declined the payment. Use another card, or ask the issuer why."
+        makeSUT().presentSubmit(response: .failed(.declined(reason: reason)))
+        let form = display.displaySubmitCalls.last?.form
+        #expect(form?.banner == BannerMessage(.error, reason, prompts: [KeyPrompt(.back, "choose another card")]))
+        #expect(form?.focus == .amount)
+        #expect(form?.clear == [], "the amount is kept")
+    }
+
+    @Test("the receipt names the amount, the card and the reference, and says when a retry found the first try's")
+    func receipt() {
+        let sut = makeSUT()
+        sut.presentSubmit(response: .succeeded(.added(Seeds.addedMoney)))
+        #expect(display.displaySubmitCalls.last == .init(stage: .receipt, form: .init(
+            clear: [.code], instructions: "Added $50.00 from Visa •••• 4242. Reference SKF-4TOPUP42."
+        )))
+        var replayed = Seeds.addedMoney
+        replayed.replayed = true
+        sut.presentSubmit(response: .succeeded(.added(replayed)))
+        #expect(display.displaySubmitCalls.last?.form.instructions?.hasSuffix("The first try had already added it: it was added once.") == true)
+    }
+
+    @Test("a lost answer on the confirmation: the money may or may not have been added, and a retry never adds it twice")
+    func lostAnswer() {
+        let sut = makeSUT()
+        sut.presentSubmit(response: .succeeded(.confirm(fifty)))
+        sut.presentSubmit(response: .failed(.timeout))
+        #expect(display.displaySubmitCalls.last?.form.banner == BannerMessage(
+            .error, "No answer came, so the money may or may not have been added.",
+            prompts: [KeyPrompt(.retry, "try again: it is never added twice")]
+        ))
+    }
+
+    @Test("Esc back to a stage words it again: the list's words, or the amount's for the card chosen")
+    func back() {
+        let sut = makeSUT()
+        sut.presentLoad(response: .init(choices: [.init(card: Seeds.externalCard, refusal: nil)], balance: Seeds.summary.balance))
+        sut.presentChooseCard(response: .init(choice: .init(card: Seeds.externalCard, refusal: nil)))
+        sut.presentBack(response: .init(stage: .amount))
+        #expect(display.displayBackCalls.last == .init(stage: .amount, instructions: "From Visa •••• 4242. How much would you like to add?"))
+        sut.presentBack(response: .init(stage: .card))
+        #expect(display.displayBackCalls.last == .init(stage: .card, instructions: "Choose the card to add money from. You have $1,234.56."))
+    }
+}

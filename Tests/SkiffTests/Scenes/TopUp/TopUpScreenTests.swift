@@ -1,0 +1,131 @@
+import SkiffCore
+import SnapshotTesting
+import Testing
+import TerminalUI
+@testable import Skiff
+
+@MainActor
+@Suite("Top up screen", .timeLimit(.minutes(1)))
+struct TopUpScreenTests {
+    /// The whole wallet signed in on Home with the Skiff card, a good added card, a frozen and an expired one;
+    /// then `t`.
+    func open(
+        cards: [Card] = [Seeds.issuedCard, Seeds.externalCard, Seeds.frozenCard, Seeds.expiredCard],
+        _ configure: @escaping (ScreenHarness) -> Void = { _ in }
+    ) async throws -> ScreenHarness {
+        let harness = ScreenHarness(session: Seeds.session) {
+            $0.cards.cardsResult.set(.success(cards))
+            configure($0)
+        }
+        try await harness.start()
+        await harness.send(.character("t"))
+        #expect(harness.top is TopUpViewController)
+        return harness
+    }
+
+    /// The good card chosen and `amount` typed, then Enter (the confirmation).
+    func amount(_ harness: ScreenHarness, _ amount: String) async {
+        await harness.send(.enter)
+        await harness.type(amount)
+        await harness.send(.enter)
+    }
+
+    @Test("the added cards: the frozen and the expired shown muted with why; Enter on the frozen one says so and stays")
+    func firstScreen() async throws {
+        let harness = try await open()
+        assertSnapshot(of: harness.terminal, as: .screen, named: "top-up")
+        #expect(!harness.screen.contains("•••• 0005"), "the Skiff card is not offered")
+        await harness.send(.down)
+        await harness.send(.enter)
+        assertSnapshot(of: harness.terminal, as: .screen, named: "top-up-frozen")
+        #expect((harness.top as? TopUpViewController)?.stage == .card)
+    }
+
+    @Test("an amount typed as a person writes it is shown formatted on leaving; a bad one refused in words, kept")
+    func amounts() async throws {
+        let harness = try await open()
+        await harness.send(.enter)
+        await harness.type("$1,200")
+        await harness.send(.tab)
+        #expect(harness.screen.contains("$1,200.00"))
+        await harness.send(.backTab)
+        (harness.top as? TopUpViewController)?.amount.clear()
+        await harness.type("12.345")
+        await harness.send(.tab)
+        assertSnapshot(of: harness.terminal, as: .screen, named: "top-up-bad-amount")
+        #expect(harness.screen.contains("12.345"))
+        await harness.send(.enter)
+        #expect((harness.top as? TopUpViewController)?.stage == .amount)
+        #expect(harness.transfers.topUps.count == 0)
+    }
+
+    @Test("Enter asks to confirm the amount and the card; Esc back to the amount as it was")
+    func confirmation() async throws {
+        let harness = try await open()
+        await amount(harness, "50")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "top-up-confirm")
+        await harness.send(.escape)
+        #expect((harness.top as? TopUpViewController)?.amount.text == "$50.00", "kept, as the app writes it on leaving")
+        #expect(harness.transfers.topUps.count == 0)
+    }
+
+    @Test("Enter on the confirmation adds the money; the receipt; Enter returns to Home, which reloads")
+    func receipt() async throws {
+        let harness = try await open()
+        await amount(harness, "50")
+        await harness.send(.enter)
+        assertSnapshot(of: harness.terminal, as: .screen, named: "top-up-receipt")
+        #expect(harness.transfers.topUps.count == 1)
+        let loadsBefore = harness.account.calls.count
+        await harness.send(.enter)
+        #expect(harness.top is HomeViewController)
+        #expect(harness.account.calls.count > loadsBefore, "Home reloads after money came in")
+    }
+
+    @Test("above $200.00 the issuer's code screen; a wrong code is said, emptied, and the screen stays")
+    func code() async throws {
+        let harness = try await open {
+            $0.transfers.topUpResult.set(.success(.needsCode(Seeds.pendingTopUp)))
+            $0.transfers.confirmTopUpResult.set(.failure(.validation(
+                detail: "Check the code and try again (4 tries left).",
+                fields: [FieldError(field: "code", message: "The code is not right.")]
+            )))
+        }
+        await amount(harness, "250")
+        await harness.send(.enter)
+        assertSnapshot(of: harness.terminal, as: .screen, named: "top-up-code")
+        await harness.type("000000")
+        await harness.send(.enter)
+        assertSnapshot(of: harness.terminal, as: .screen, named: "top-up-wrong-code")
+        #expect((harness.top as? TopUpViewController)?.stage == .code)
+        #expect((harness.top as? TopUpViewController)?.code.text == "")
+        harness.transfers.confirmTopUpResult.set(.success(Seeds.addedMoney))
+        await harness.type("482913")
+        await harness.send(.enter)
+        #expect(harness.screen.contains("Added $50.00 from Visa •••• 4242."))
+    }
+
+    @Test("an issuer's decline: the reason in words, back on the amount with it kept")
+    func declined() async throws {
+        let harness = try await open {
+            $0.transfers.topUpResult.set(.failure(.declined(
+                reason: "The card's issuer declined the payment: the card has insufficient funds."
+            )))
+        }
+        await amount(harness, "50")
+        await harness.send(.enter)
+        assertSnapshot(of: harness.terminal, as: .screen, named: "top-up-declined")
+        #expect((harness.top as? TopUpViewController)?.stage == .amount)
+        #expect((harness.top as? TopUpViewController)?.amount.text == "$50.00", "kept, as the app writes it on leaving")
+    }
+
+    @Test("no added cards: says so, and how to add one; Esc returns to Home")
+    func noCards() async throws {
+        let harness = try await open(cards: [Seeds.issuedCard])
+        assertSnapshot(of: harness.terminal, as: .screen, named: "top-up-no-cards")
+        await harness.send(.enter)
+        #expect(harness.top is TopUpViewController)
+        await harness.send(.escape)
+        #expect(harness.top is HomeViewController)
+    }
+}
