@@ -32,10 +32,11 @@ struct MetricsTests {
 
     @Test("GET /metrics on its own port counts requests by operation and status, transfers by outcome, 429s, the pool and the sessions")
     func scrapes() async throws {
-        var server = try TestServer()
+        var configured = try TestServer()
+        configured.configuration.metrics = .init(port: 0)
+        configured.configuration.limits.recipientLookupsPerHour = 1
+        let server = configured
         defer { server.remove() }
-        server.configuration.metrics = .init(port: 0)
-        server.configuration.limits.recipientLookupsPerHour = 1
         let app = try await buildApplication(server.configuration)
         try await app.test(.live) { client in
             let alex = try await server.register(client, number: "202 555 0100", name: "Alex Rivera")
