@@ -73,14 +73,28 @@ enum TestPostgres {
         do {
             try await body(databaseURL)
         } catch let error as PSQLError {
-            try? await withAdmin(baseURL) { _ = try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")) }
+            await dropDatabase(name, baseURL)
             // PSQLError's description hides everything; the test database holds no secrets, so say what happened.
             throw TestFailure("PostgreSQL: \(String(reflecting: error))")
         } catch {
-            try? await withAdmin(baseURL) { _ = try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")) }
+            await dropDatabase(name, baseURL)
             throw error
         }
-        try await withAdmin(baseURL) { _ = try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")) }
+        await dropDatabase(name, baseURL)
+    }
+
+    /// Drops a test database, trying again for a few seconds: `WITH (FORCE)` cannot end an autovacuum worker that
+    /// has just started on it ("must be a member of the role whose process is being terminated"), and the worker is
+    /// done soon after. Cleanup only: a database left behind fails no test (CI's cluster is thrown away).
+    private static func dropDatabase(_ name: String, _ baseURL: String) async {
+        for attempt in 1...20 {
+            do {
+                try await withAdmin(baseURL) { _ = try await $0.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")) }
+                return
+            } catch {
+                if attempt < 20 { try? await Task.sleep(for: .milliseconds(250)) }
+            }
+        }
     }
 
     /// Runs `body` with a client on `url` that is not migrated.
