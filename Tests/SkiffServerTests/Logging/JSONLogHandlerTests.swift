@@ -21,7 +21,7 @@ struct JSONLogHandlerTests {
     func fields() async {
         let objects = await capture { logger in
             logger.info("outside", metadata: ["transfer": "t-1"])
-            await RequestLogID.$current.withValue("req-42") {
+            RequestLogID.$current.withValue("req-42") {
                 logger.warning("inside \"quoted\"\nand on two lines")
             }
         }

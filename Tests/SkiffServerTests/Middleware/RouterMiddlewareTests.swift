@@ -187,6 +187,7 @@ struct RouterMiddlewareTests {
                 ),
                 "getTopUp": try await client.send(.get, "/v1/topups/nothing", token: token),
                 "confirmTopUp": try await client.send(.post, "/v1/topups/nothing/confirm", json: ["code": "123456"], token: token),
+                "streamEvents": try await client.send(.get, "/v1/events", token: token),
                 "stepUp": try await client.send(.post, "/v1/session/step-up", json: ["password": "sail-away-2026"], token: token),
                 "lockSession": try await client.send(.post, "/v1/session/lock", token: token),
                 "unlockSession": try await client.send(.post, "/v1/session/unlock", json: ["password": "sail-away-2026"], token: token),
