@@ -87,6 +87,8 @@ final class AppCoordinator: Coordinator {
             case .finished: self?.showAuth(notice: .loggedOut)
             }
         }
+        // The stream would tell of the revoked session before the logout's answer, and Login would call it an expiry.
+        home.onLoggingOut = { [weak self] in self?.stopLiveFeed() }
         let feed = dependencies.liveEvents.map(LiveFeed.init(worker:))
         feed?.onUpdate = { [weak home] update in home?.live(update) }
         feed?.onSessionLocked = { [weak self] in self?.sessionDidLock() }

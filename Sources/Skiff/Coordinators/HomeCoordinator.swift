@@ -12,6 +12,9 @@ final class HomeCoordinator: FinishingCoordinator {
 
     var children: [any Coordinator] = []
     var onFinish: (Event) -> Void = { _ in }
+    /// The person asked to log out; `finished` follows once the server has been told. (Not an `Event`: the flow
+    /// has not ended, and an event lets the coordinator go.)
+    var onLoggingOut: () -> Void = {}
     private let navigation: NavigationController
     private let factory: SceneFactory
     private let session: Session
@@ -45,6 +48,7 @@ final class HomeCoordinator: FinishingCoordinator {
                 ) { [weak self] outcome in
                     if case .added? = outcome { self?.refresh() }
                 }
+            case .loggingOut: self.onLoggingOut()
             case .loggedOut: self.onFinish(.finished)
             }
         }

@@ -55,6 +55,23 @@ struct AppCoordinatorTests {
         #expect(harness.screen.contains("You are logged out."))
     }
 
+    @Test("the stream's revoked-session event during the person's own logout is that logout: the stream stops first, Login says logged out")
+    func logoutRevokedOnStream() async throws {
+        let harness = ScreenHarness(session: Seeds.session)
+        try await harness.start()
+        #expect(await harness.waitUntil { harness.live.isOpen })
+        let gate = Gate()
+        harness.auth.gate = gate
+        await harness.send(.character("L"))
+        #expect(!harness.live.isOpen)
+        harness.live.send(.event(.sessionRevoked))
+        gate.open()
+        await harness.settle()
+        #expect(harness.top is LoginViewController)
+        #expect(harness.screen.contains("You are logged out."))
+        #expect(!harness.screen.contains("Your session has ended"))
+    }
+
     @Test("a 401 anywhere returns to Login with the stack cleared and the session forgotten")
     func sessionExpired() async throws {
         let harness = ScreenHarness(session: Seeds.session)

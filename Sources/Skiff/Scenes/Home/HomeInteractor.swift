@@ -36,6 +36,9 @@ enum HomeRoute: Sendable {
     case sendMoney(balance: Money)
     /// Top up from one of the cards Home has, into the wallet holding the balance Home shows.
     case topUp(cards: [Card], balance: Money)
+    /// The person asked to log out and the server is being told: whatever ends the session meanwhile (the live
+    /// stream saying it was revoked) is this logout, not an expiry.
+    case loggingOut
     case loggedOut
 }
 
@@ -292,6 +295,7 @@ final class HomeInteractor: HomeBusinessLogic {
         spendingRequest.abandon()
         state.activity = .loading
         present()
+        route(.loggingOut)
         logoutRequest.start({ [sessionWorker] in await sessionWorker.end() }, then: { [weak self] _ in
             self?.route(.loggedOut)
         })

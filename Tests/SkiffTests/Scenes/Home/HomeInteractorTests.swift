@@ -399,12 +399,16 @@ struct HomeInteractorTests {
         #expect(presenter.presentUpdateCalls.last?.state.cards == [Seeds.issuedCard, Seeds.externalCard])
     }
 
-    @Test("log out revokes on the server, forgets the session and the cache, and routes to Login")
+    @Test("log out says it is logging out first, then revokes on the server, forgets the session and the cache, and routes to Login")
     func logout() async {
         var routes: [HomeRoute] = []
         let sut = makeSUT()
         sut.route = { routes.append($0) }
         sut.logout(request: .init())
+        guard case .loggingOut? = routes.first, routes.count == 1 else {
+            Issue.record("expected only .loggingOut before the answer, got \(routes)")
+            return
+        }
         await tasks.settle()
         #expect(auth.logouts.count == 1)
         #expect(sessions.load() == nil)
@@ -424,7 +428,7 @@ struct HomeInteractorTests {
         sut.logout(request: .init())
         await tasks.settle()
         #expect(sessions.load() == nil)
-        #expect(routes.count == 1)
+        #expect(routes.map { "\($0)" } == ["loggingOut", "loggedOut"])
     }
 
     // MARK: Spending
