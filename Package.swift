@@ -16,6 +16,10 @@ let skiffTestability: [SwiftSetting] = ProcessInfo.processInfo.environment["SKIF
 
 let packageDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path
 
+/// The Swift runtime and static Foundation with the libraries it needs, linked into a release program so that it runs
+/// on a machine without a Swift toolchain (the .deb's two programs: scripts/package-deb.sh).
+let staticSwiftRuntime = ["-static-stdlib", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections"]
+
 /// How the release `skiff` is linked on Linux (docs/decisions/0102-release-client-static-and-packed.md and
 /// 0107-release-client-link-order.md, BENCHMARKS.md): the Swift runtime and Foundation
 /// linked in (`-static-stdlib`, with the libraries static Foundation needs), by lld with relative relocations
@@ -25,7 +29,7 @@ let releaseClientLinking: [LinkerSetting] = [
     .unsafeFlags(
         [
             "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-            "-static-stdlib", "-lCoreFoundation", "-l_FoundationICU", "-l_FoundationCShims", "-l_FoundationCollections",
+        ] + staticSwiftRuntime + [
             // After -static-stdlib's own -export-dynamic: none of the executable's 57,000 symbols need to be seen by
             // the dynamic linker, whose lookups and dladdr scan them at every start.
             "-Xlinker", "--no-export-dynamic",
@@ -68,6 +72,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", exact: "1.21.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         // MARK: Terminal kit
@@ -100,6 +105,9 @@ let package = Package(
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
 
+        // MARK: Configuration files (TOML), read by both programs
+        .target(name: "SkiffConfigFile", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]),
+
         // MARK: Backend
         .target(
             name: "SkiffPasswords",
@@ -126,9 +134,11 @@ let package = Package(
         .executableTarget(
             name: "skiff-server",
             dependencies: [
-                "SkiffServer", "SkiffCore",
+                "SkiffServer", "SkiffCore", "SkiffConfigFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            // Release on Linux: the Swift runtime linked in, as for the client (no lld or link order: it starts once).
+            linkerSettings: [.unsafeFlags(staticSwiftRuntime, .when(platforms: [.linux], configuration: .release))],
             plugins: ["BuildInfo"]
         ),
 
@@ -136,7 +146,7 @@ let package = Package(
         .target(
             name: "Skiff",
             dependencies: [
-                "TerminalUI", "SkiffAPI", "SkiffCore", "SkiffTLS",
+                "TerminalUI", "SkiffAPI", "SkiffCore", "SkiffTLS", "SkiffConfigFile",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -174,6 +184,7 @@ let package = Package(
             dependencies: ["SkiffCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "SkiffAPITests", dependencies: ["SkiffAPI"]),
+        .testTarget(name: "SkiffConfigFileTests", dependencies: ["SkiffConfigFile"]),
         .testTarget(
             name: "SkiffServerTests",
             dependencies: [
@@ -191,7 +202,7 @@ let package = Package(
         .testTarget(
             name: "SkiffTests",
             dependencies: [
-                "Skiff", "SkiffCore", "SkiffServer", "TerminalUI", "SkiffTestCertificates",
+                "Skiff", "SkiffCore", "SkiffServer", "TerminalUI", "SkiffTestCertificates", "SkiffConfigFile",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import SkiffConfigFile
 import SkiffCore
 import SkiffServer
 import Synchronization
@@ -15,10 +16,52 @@ struct SkiffServerCommand: AsyncParsableCommand {
         subcommands: [Serve.self, Migrate.self, SeedDemo.self, Seed.self, SeedUsers.self, LedgerCheckCommand.self],
         defaultSubcommand: Serve.self
     )
+
+    /// Reads `/etc/skiff/server.toml` (or `--config`) and the environment into the arguments, under the command
+    /// line's own, then runs the command; `--generate-man` writes skiff-server(1) from the same options.
+    static func main() async {
+        let commandLine = Array(CommandLine.arguments.dropFirst())
+        if commandLine == ["--generate-man"] {
+            print(ServerManual.page.roff, terminator: "")
+            return
+        }
+        let prepared: (arguments: [String], sources: [String: ConfigArguments.Source])
+        do {
+            prepared = try ServerSettings.arguments(commandLine, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            FileHandle.standardError.write(Data("skiff-server: \(error)\n".utf8))
+            Foundation.exit(78)  // EX_CONFIG
+        }
+        do {
+            var command = try parseAsRoot(prepared.arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code != .success, let note = ServerSettings.note(for: message, sources: prepared.sources) {
+                FileHandle.standardError.write(Data("\(message)\n\(note)\n".utf8))
+                Foundation.exit(code.rawValue)
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 /// Options every command shares: where the data lives and which server key it is hashed with.
 struct StorageOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Read the settings from this TOML file instead of \(ServerSettings.defaultPath) (read when it exists).",
+        discussion: "Its keys are the long options' names with underscores (port = 8080, key_file = \"/etc/skiff/server.key\"); "
+            + "the command line wins over the environment (SKIFF_ and the name in capitals, SKIFF_DATABASE_URL for --database), "
+            + "the environment over the file, the file over the defaults.",
+        valueName: "path"
+    ))
+    var config: String?
+
     @Option(help: ArgumentHelp(
         "A PostgreSQL URL (postgres://USER@HOST:PORT/DB) or a SQLite file.",
         discussion: "Defaults to $SKIFF_DATABASE_URL, else skiff.sqlite under $XDG_DATA_HOME/skiff. "

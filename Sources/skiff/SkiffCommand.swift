@@ -9,21 +9,33 @@ import TerminalUI
 @main
 enum SkiffCommand {
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let generated = CommandLineOptions.generated(for: arguments) {
+            print(generated, terminator: "")
+            exit(0)
+        }
         let options: CommandLineOptions
         do {
-            switch try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+            switch try CommandLineOptions.resolve(arguments, environment: ProcessInfo.processInfo.environment) {
             case .help:
                 print(CommandLineOptions.help, terminator: "")
                 exit(0)
             case .version:
                 print(SkiffVersion.line(program: "skiff", commit: BuildInfo.commit))
                 exit(0)
+            case .printConfig(let resolved):
+                print(resolved.configurationText, terminator: "")
+                exit(0)
             case .run(let parsed):
                 options = parsed
             }
-        } catch {
+        } catch let error as CommandLineOptions.UsageError {
             FileHandle.standardError.write(Data(CommandLineOptions.usageMessage(for: error).utf8))
             exit(64)  // EX_USAGE
+        } catch {
+            // A configuration file that cannot be used: refused whole, with its line and key.
+            FileHandle.standardError.write(Data("skiff: \(error)\n".utf8))
+            exit(78)  // EX_CONFIG
         }
         do {
             try await run(options)
@@ -111,7 +123,8 @@ enum SkiffCommand {
                     terminal: CursesTerminal(environment: environment, reportsMouse: reportsMouse),
                     configuration: SkiffAppConfiguration(
                         server: endpoint, paths: paths, isEmbeddedServer: embedded != nil, trust: trust,
-                        lockAfter: options.lockAfterSeconds > 0 ? .seconds(options.lockAfterSeconds) : nil
+                        lockAfter: options.lockAfterSeconds > 0 ? .seconds(options.lockAfterSeconds) : nil,
+                        settings: options
                     ),
                     environment: environment, logger: logger
                 )

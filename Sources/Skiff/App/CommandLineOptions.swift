@@ -1,5 +1,9 @@
-/// What `skiff` was started with: its options, read by hand from the arguments, and its help and usage text, made
-/// from the same table of options.
+import SkiffConfigFile
+import TerminalUI
+
+/// What `skiff` was started with: its options, read by hand from the arguments and from
+/// `$XDG_CONFIG_HOME/skiff/config.toml`, and its help, man page and completions, all made from the one table of
+/// options below (docs/decisions/0159-configuration-files.md).
 ///
 /// Not swift-argument-parser: its reflection over the command's property wrappers made the runtime scan all 12,000
 /// protocol conformance records of the static executable dozens of times, about 12 ms of every start (docs/decisions/0104-skiff-reads-its-own-arguments.md).
@@ -12,16 +16,29 @@ public struct CommandLineOptions: Equatable, Sendable {
     public var lockAfterSeconds = CommandLineOptions.defaultLockAfterSeconds
     /// `--data-dir`: keep every file under this folder instead of the XDG directories.
     public var dataDirectory: String?
-    /// `--no-mouse`: leave the mouse to the terminal.
+    /// `--no-mouse` (or `mouse = false`): leave the mouse to the terminal.
     public var noMouse = false
+    /// `--config`: the configuration file to read instead of `$XDG_CONFIG_HOME/skiff/config.toml`.
+    public var configFile: String?
+    /// Whether `configFile` was there and read.
+    var configFileFound = false
+    /// The `[keys]` table: commands given other keys than the standard map's.
+    var keyOverrides: [SceneCommand: [Key]] = [:]
+    /// Where each setting's value came from, by its name in the file; absent: the default.
+    var sources: [String: SettingSource] = [:]
 
     public static let defaultLockAfterSeconds = 300
 
     public init() {}
 
+    /// The wallet's key map with the `[keys]` overrides applied.
+    var keys: WalletKeys { WalletKeys.standard(overriding: keyOverrides) }
+
     /// What the arguments ask for.
     public enum Request: Equatable, Sendable {
         case run(CommandLineOptions)
+        /// `--print-config`: show each setting and where it came from.
+        case printConfig(CommandLineOptions)
         case help
         case version
     }
@@ -31,48 +48,147 @@ public struct CommandLineOptions: Equatable, Sendable {
         public let description: String
     }
 
-    /// One option of the table the parser and the help text are made from.
+    /// Where a setting's value came from, from the weakest to the strongest.
+    enum SettingSource: Equatable, Sendable, CustomStringConvertible {
+        case file(path: String, line: Int)
+        case environment(String)
+        case commandLine(String)
+
+        var description: String {
+            switch self {
+            case .file(let path, let line): line > 0 ? "\(path) line \(line)" : path
+            case .environment(let variable): "environment \(variable)"
+            case .commandLine(let name): "command line \(name)"
+            }
+        }
+    }
+
+    /// What an option takes.
+    enum Value: Sendable, Equatable {
+        /// A text: the help's placeholder, and how completions offer it.
+        case text(String, Completion)
+        /// A whole number.
+        case number(String)
+        /// Nothing: a flag.
+        case flag
+
+        var placeholder: String? {
+            switch self {
+            case .text(let name, _), .number(let name): name
+            case .flag: nil
+            }
+        }
+    }
+
+    /// What a shell offers for an option's value.
+    enum Completion: Sendable, Equatable {
+        case none, file, directory
+    }
+
+    /// One option of the table the parser, the configuration file, the help, the man page and the completions
+    /// are made from.
     struct Option: Sendable {
         let name: String
-        /// The value's placeholder in the help; nil for a flag.
-        let valueName: String?
+        let value: Value
         let help: String
+        /// Its name in config.toml: the long name with underscores; nil: command line only.
+        let setting: String?
+        /// A flag whose setting says the opposite (`--no-mouse` is `mouse = false`).
+        var settingInverts = false
+        /// Sets the option; a flag gets "true" when it is on, "false" when a file turns it off.
         let apply: @Sendable (inout CommandLineOptions, String) throws(UsageError) -> Void
+        /// Its current value as config.toml writes it; nil when unset.
+        let current: @Sendable (CommandLineOptions) -> ConfigValue?
+
+        var synopsis: String { name + (value.placeholder.map { " <\($0)>" } ?? "") }
     }
 
     static let options: [Option] = [
         Option(
-            name: "--server", valueName: "url",
-            help: "Use this server instead of starting one: https://host[:port], or http:// on this machine only."
-        ) { options, value in options.server = value },
+            name: "--server", value: .text("url", .none),
+            help: "Use this server instead of starting one: https://host[:port], or http:// on this machine only.",
+            setting: "server",
+            apply: { options, value throws(UsageError) in
+                do throws(ServerAddress.Refusal) {
+                    _ = try ServerAddress(parsing: value)
+                } catch {
+                    throw UsageError(description: error.description)
+                }
+                options.server = value
+            },
+            current: { $0.server.map(ConfigValue.string) }
+        ),
         Option(
-            name: "--ca-file", valueName: "pem", help: "Also trust this certificate authority (PEM) for an https:// --server."
-        ) { options, value in options.certificateAuthorityFile = value },
+            name: "--ca-file", value: .text("pem", .file),
+            help: "Also trust this certificate authority (PEM) for an https:// --server.", setting: "ca_file",
+            apply: { options, value in options.certificateAuthorityFile = value },
+            current: { $0.certificateAuthorityFile.map(ConfigValue.string) }
+        ),
         Option(
-            name: "--lock-after", valueName: "seconds",
-            help: "Lock after this many seconds without a key (0: never). (default: \(defaultLockAfterSeconds))"
-        ) { options, value throws(UsageError) in
-            guard let seconds = Int(value) else {
-                throw UsageError(description: "The value '\(value)' is invalid for '--lock-after <seconds>': a whole number of seconds.")
-            }
-            options.lockAfterSeconds = seconds
-        },
+            name: "--lock-after", value: .number("seconds"),
+            help: "Lock after this many seconds without a key (0: never). (default: \(defaultLockAfterSeconds))",
+            setting: "lock_after",
+            apply: { options, value throws(UsageError) in
+                guard let seconds = Int(value) else {
+                    throw UsageError(description: "The value '\(value)' is invalid for '--lock-after <seconds>': a whole number of seconds.")
+                }
+                options.lockAfterSeconds = seconds
+            },
+            current: { .integer($0.lockAfterSeconds) }
+        ),
         Option(
-            name: "--data-dir", valueName: "path",
-            help: "Keep every file under this folder instead of the XDG directories."
-        ) { options, value in options.dataDirectory = value },
+            name: "--data-dir", value: .text("path", .directory),
+            help: "Keep every file under this folder instead of the XDG directories.", setting: "data_dir",
+            apply: { options, value in options.dataDirectory = value }, current: { $0.dataDirectory.map(ConfigValue.string) }
+        ),
         Option(
-            name: "--no-mouse", valueName: nil,
-            help: "Leave the mouse to the terminal (also SKIFF_NO_MOUSE=1); Shift-drag selects text either way in most terminals."
-        ) { options, _ in options.noMouse = true },
+            name: "--no-mouse", value: .flag,
+            help: "Leave the mouse to the terminal (also SKIFF_NO_MOUSE=1, or mouse = false in the file); Shift-drag selects text either way in most terminals.",
+            setting: "mouse", settingInverts: true,
+            apply: { options, value in options.noMouse = value == "true" }, current: { .boolean(!$0.noMouse) }
+        ),
+        Option(
+            name: "--config", value: .text("path", .file),
+            help: "Read this configuration file instead of $XDG_CONFIG_HOME/skiff/config.toml (~/.config/skiff/config.toml).",
+            setting: nil, apply: { options, value in options.configFile = value }, current: { $0.configFile.map(ConfigValue.string) }
+        ),
+        Option(
+            name: "--print-config", value: .flag,
+            help: "Print each setting, as config.toml would write it, and where its value came from; then exit.",
+            setting: nil, apply: { _, _ in }, current: { _ in nil }
+        ),
     ]
 
-    /// Reads `arguments` (without the program's name): `--name value`, `--name=value`, flags, `-h` / `--help`,
-    /// `--version`. The options are checked as a whole once read.
+    /// The options every program answers, outside the table: shown by the help, the man page and the completions.
+    static let standardOptions: [(names: [String], help: String)] = [
+        (["--version"], "Show the version and the commit it was built from."),
+        (["-h", "--help"], "Show help information."),
+    ]
+
+    // MARK: Reading the arguments
+
+    /// Reads `arguments` (without the program's name) alone, without a configuration file.
     public static func parse(_ arguments: [String]) throws(UsageError) -> Request {
+        if let early = earlyRequest(arguments) { return early }
+        var result = CommandLineOptions()
+        for (option, value) in try scan(arguments) {
+            try option.apply(&result, value)
+            if let setting = option.setting { result.sources[setting] = .commandLine(option.name) }
+        }
+        try result.validate()
+        return arguments.contains("--print-config") ? .printConfig(result) : .run(result)
+    }
+
+    /// `-h` / `--help` and `--version` win over anything else.
+    static func earlyRequest(_ arguments: [String]) -> Request? {
         if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help }
         if arguments.contains("--version") { return .version }
-        var result = CommandLineOptions()
+        return nil
+    }
+
+    /// The options given, in order, each with its value ("true" for a flag): `--name value`, `--name=value`.
+    static func scan(_ arguments: [String]) throws(UsageError) -> [(Option, String)] {
+        var given: [(Option, String)] = []
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let argument = arguments[index]
@@ -84,11 +200,11 @@ public struct CommandLineOptions: Equatable, Sendable {
             guard let option = options.first(where: { $0.name == name }) else {
                 throw UsageError(description: "Unknown option '\(name)'")
             }
-            guard let valueName = option.valueName else {
+            guard let valueName = option.value.placeholder else {
                 if attached != nil {
                     throw UsageError(description: "'\(name)' takes no value")
                 }
-                try option.apply(&result, "")
+                given.append((option, "true"))
                 continue
             }
             let value: String
@@ -100,10 +216,9 @@ public struct CommandLineOptions: Equatable, Sendable {
             } else {
                 throw UsageError(description: "Missing value for '\(name) <\(valueName)>'")
             }
-            try option.apply(&result, value)
+            given.append((option, value))
         }
-        try result.validate()
-        return .run(result)
+        return given
     }
 
     /// `--name=value` as its two parts; other arguments whole.
@@ -117,13 +232,6 @@ public struct CommandLineOptions: Equatable, Sendable {
         if lockAfterSeconds < 0 {
             throw UsageError(description: "--lock-after takes a number of seconds, 0 or more.")
         }
-        if let server {
-            do {
-                _ = try ServerAddress(parsing: server)
-            } catch {
-                throw UsageError(description: error.description)
-            }
-        }
         if certificateAuthorityFile != nil, server == nil {
             throw UsageError(description: "--ca-file is for an https:// --server; the built-in server needs none.")
         }
@@ -136,21 +244,24 @@ public struct CommandLineOptions: Equatable, Sendable {
 
     /// The one-line usage.
     public static var usage: String {
-        "skiff " + options.map { option in
-            "[" + option.name + (option.valueName.map { " <\($0)>" } ?? "") + "]"
-        }.joined(separator: " ")
+        "skiff " + options.map { "[" + $0.synopsis + "]" }.joined(separator: " ")
     }
+
+    /// What skiff is, for the help and the man page.
+    static let overview = "A keyboard-driven terminal wallet."
+
+    /// Where skiff keeps its files, for the help and the man page.
+    static let filesDescription = "Without --server, Skiff starts its own server on 127.0.0.1 (a free port) with its database under $XDG_DATA_HOME/skiff, seeded with a demo account on first run. The session and the log are kept under $XDG_STATE_HOME/skiff, the Home cache under $XDG_CACHE_HOME/skiff."
 
     /// What `--help` prints.
     public static var help: String {
-        let rows = options.map { option in
-            (option.name + (option.valueName.map { " <\($0)>" } ?? ""), option.help)
-        } + [("--version", "Show the version."), ("-h, --help", "Show help information.")]
+        let rows = options.map { ($0.synopsis, $0.help) }
+            + standardOptions.map { ($0.names.joined(separator: ", "), $0.help) }
         let column = 26
         var text = """
-            OVERVIEW: A keyboard-driven terminal wallet.
+            OVERVIEW: \(overview)
 
-            \(wrap("Without --server, Skiff starts its own server on 127.0.0.1 (a free port) with its database under $XDG_DATA_HOME/skiff, seeded with a demo account on first run. The session and the log are kept under $XDG_STATE_HOME/skiff, the Home cache under $XDG_CACHE_HOME/skiff.", width: 80, indent: 0))
+            \(wrap(filesDescription, width: 80, indent: 0))
 
             USAGE: \(usage)
 

@@ -74,6 +74,7 @@ public final class SkiffApp {
             demo: configuration.isEmbeddedServer ? DemoCredentials.demo : nil,
             serverDescription: Self.describeServer(configuration),
             formatting: Formatting(privacy: DisplayPrivacy()),
+            keys: configuration.keys,
             liveEvents: LiveEventsWorker(api: eventsAPI)
         )
         let navigation = NavigationController()

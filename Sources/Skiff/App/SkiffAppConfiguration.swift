@@ -14,6 +14,8 @@ public struct SkiffAppConfiguration: Sendable {
     public static let defaultRequestTimeout: Duration = .seconds(10)
     /// How long without a key before the app locks itself; nil never locks.
     var lockAfter: Duration?
+    /// The app's key map: the standard one with config.toml's `[keys]` overrides.
+    var keys: WalletKeys = .standard
 
     public init(
         serverURL: URL, paths: AppPaths, isEmbeddedServer: Bool, trust: ServerTrust = .system,
@@ -25,11 +27,14 @@ public struct SkiffAppConfiguration: Sendable {
         )
     }
 
-    /// The app against `server`, which may still be starting (the built-in one starts behind the first screen).
+    /// The app against `server`, which may still be starting (the built-in one starts behind the first screen),
+    /// with the keys `settings` configured (config.toml's `[keys]`).
     public init(
         server: ServerEndpoint, paths: AppPaths, isEmbeddedServer: Bool, trust: ServerTrust = .system,
-        requestTimeout: Duration = SkiffAppConfiguration.defaultRequestTimeout, lockAfter: Duration? = .seconds(300)
+        requestTimeout: Duration = SkiffAppConfiguration.defaultRequestTimeout, lockAfter: Duration? = .seconds(300),
+        settings: CommandLineOptions? = nil
     ) {
+        self.keys = settings?.keys ?? .standard
         self.server = server
         self.paths = paths
         self.isEmbeddedServer = isEmbeddedServer

@@ -48,3 +48,25 @@ extension KeyMap where Command == SceneCommand {
         }
     }
 }
+
+extension KeyMap where Command == SceneCommand {
+    /// The standard map with some commands given other keys (config.toml's `[keys]` table); their help stays.
+    static func standard(overriding overrides: [SceneCommand: [Key]]) -> WalletKeys {
+        let standard = WalletKeys.standard
+        guard !overrides.isEmpty else { return standard }
+        return WalletKeys { command in
+            var entry = standard.entry(for: command)
+            if let keys = overrides[command] { entry.keys = keys }
+            return entry
+        }
+    }
+}
+
+extension SceneCommand {
+    /// The command's name in config.toml's `[keys]` table: its case name with underscores (`send_money`).
+    var settingName: String {
+        String(describing: self).reduce(into: "") { name, character in
+            if character.isUppercase { name += "_" + character.lowercased() } else { name.append(character) }
+        }
+    }
+}

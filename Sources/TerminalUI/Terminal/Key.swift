@@ -53,3 +53,36 @@ public enum Key: Hashable, Sendable {
         return nil
     }
 }
+
+extension Key {
+    /// The keys with a name of their own (not a character, Ctrl or function key), by `label`.
+    public static let namedKeys: [Key] = [
+        .up, .down, .left, .right, .tab, .backTab, .enter, .escape, .backspace, .delete, .insert,
+        .home, .end, .pageUp, .pageDown,
+    ]
+
+    /// The key a `label` names, as an app's configuration spells it: one character, `Space`, a named key
+    /// (`namedKeys`, any case), `Ctrl-` and a letter, or `F1` to `F12`; nil for anything else.
+    public init?(label: String) {
+        if label.count == 1, let character = label.first, !character.isWhitespace, !character.isNewline {
+            self = .character(character)
+            return
+        }
+        if let named = ([.character(" ")] + Key.namedKeys).first(where: { $0.label.lowercased() == label.lowercased() }) {
+            self = named
+            return
+        }
+        let ctrl = Key.ctrl("a").label.dropLast()
+        if label.count == ctrl.count + 1, label.lowercased().hasPrefix(ctrl.lowercased()), let letter = label.last?.lowercased().first,
+           letter.isLetter || "@\\]^_".contains(letter) {
+            self = .ctrl(letter)
+            return
+        }
+        let function = Key.function(1).label.dropLast()
+        if label.uppercased().hasPrefix(function), let number = Int(label.dropFirst(function.count)), (1...12).contains(number) {
+            self = .function(number)
+            return
+        }
+        return nil
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import SkiffConfigFile
+import SkiffCore
+import TerminalUI
+
+/// skiff(1) and skiff's bash, zsh and fish completions, written from the one table of options
+/// (`skiff --generate-man`, `skiff --generate-completion SHELL`; neither is an option of the table, so neither is
+/// offered).
+extension CommandLineOptions {
+    /// The hidden arguments that print the man page or a completion script: the text, or nil for any others.
+    public static func generated(for arguments: [String]) -> String? {
+        switch arguments.count {
+        case 1 where arguments[0] == "--generate-man": manPage.roff
+        case 2 where arguments[0] == "--generate-completion": completion(for: arguments[1])
+        default: nil
+        }
+    }
+
+    /// An example config.toml, as the man page shows it.
+    static var exampleConfiguration: String {
+        let keys = WalletKeys.standard
+        return """
+            server = "https://wallet.example.com"
+            ca_file = "/etc/ssl/private-ca.pem"
+            lock_after = 600
+            mouse = false
+
+            [\(keysTable)]
+            \(SceneCommand.sendMoney.settingName) = "\(Key.function(2).label)"
+            \(SceneCommand.refresh.settingName) = [\(keys.keys(for: .refresh).map { ConfigValue.quoted($0.label) }.joined(separator: ", ")), "\(Key.function(5).label)"]
+            """
+    }
+
+    static var manPage: ManPage {
+        let keys = WalletKeys.standard
+        let commands = SceneCommand.allCases.map { command in
+            ManPage.Entry(
+                names: [command.settingName], valueName: nil,
+                help: "\(keys.entry(for: command).help) (default: \(keys.label(for: command)))"
+            )
+        }
+        return ManPage(
+            name: "skiff", version: SkiffVersion.number, summary: overview.hasSuffix(".") ? String(overview.dropLast()) : overview,
+            synopsis: [options.map { "[" + $0.synopsis + "]" }.joined(separator: " ")],
+            sections: [
+                ("Description", [.paragraph(filesDescription)]),
+                ("Options", [
+                    .options(options.map { ManPage.Entry(names: [$0.name], valueName: $0.value.placeholder, help: $0.help) }
+                        + standardOptions.map { ManPage.Entry(names: $0.names, valueName: nil, help: $0.help) }),
+                ]),
+                ("Configuration", [
+                    .paragraph("$XDG_CONFIG_HOME/skiff/config.toml (~/.config/skiff/config.toml), or the file --config names. "
+                        + "Its keys are the long options' names with underscores: "
+                        + options.compactMap { option in option.setting.map { "\($0) (\(expectation(for: option)))" } }.joined(separator: ", ")
+                        + "; mouse = false is --no-mouse. The command line wins over the environment, the environment over the file, "
+                        + "the file over the defaults; --print-config shows each value and where it came from. A file with a mistake "
+                        + "(not TOML, an unknown key, a value of the wrong type, a key bound to two commands) is refused at start with its line and key."),
+                    .paragraph("The [\(keysTable)] table gives commands other keys: \(keyExpectation). The commands and their keys:"),
+                    .options(commands),
+                    .paragraph("For example:"),
+                    .example(exampleConfiguration),
+                ]),
+                ("Environment", [
+                    .options([
+                        ManPage.Entry(names: ["SKIFF_NO_MOUSE"], valueName: nil, help: "Anything but empty or 0: as --no-mouse."),
+                        ManPage.Entry(names: ["SKIFF_LOG_LEVEL"], valueName: nil, help: "The log's level (trace, debug, info, notice, warning, error, critical)."),
+                        ManPage.Entry(names: ["NO_COLOR"], valueName: nil, help: "Set: no colours."),
+                        ManPage.Entry(names: ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"], valueName: nil, help: "Where the files are kept."),
+                    ]),
+                ]),
+                ("Exit status", [.paragraph("0 when quit, 64 for a usage error, 78 for a configuration file that cannot be used, 1 otherwise.")]),
+                ("See also", [.paragraph("skiff-server(1)")]),
+            ]
+        )
+    }
+
+    /// Every option a completion offers: the table's and the standard ones.
+    static var completedOptions: [String] {
+        options.map(\.name) + standardOptions.flatMap(\.names)
+    }
+
+    /// The completion script for `shell` (bash, zsh or fish), or nil for another shell.
+    static func completion(for shell: String) -> String? {
+        switch shell {
+        case "bash": bashCompletion
+        case "zsh": zshCompletion
+        case "fish": fishCompletion
+        default: nil
+        }
+    }
+
+    private static let generatedNote = "generated by `skiff --generate-completion` from skiff's options table"
+
+    private static var bashCompletion: String {
+        func names(_ completion: Completion) -> String {
+            options.filter { $0.value == .text($0.value.placeholder ?? "", completion) }.map(\.name).joined(separator: "|")
+        }
+        let plain = options.filter { option in
+            switch option.value {
+            case .number, .text(_, .none): true
+            default: false
+            }
+        }.map(\.name).joined(separator: "|")
+        return """
+            # bash completion for skiff, \(generatedNote).
+            _skiff() {
+                local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
+                case "$prev" in
+                    \(names(.file))) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+                    \(names(.directory))) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+                    \(plain)) COMPREPLY=(); return ;;
+                esac
+                COMPREPLY=($(compgen -W "\(completedOptions.joined(separator: " "))" -- "$cur"))
+            }
+            complete -F _skiff skiff
+
+            """
+    }
+
+    private static var zshCompletion: String {
+        func escaped(_ help: String) -> String {
+            help.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "[", with: "\\[")
+                .replacingOccurrences(of: "]", with: "\\]").replacingOccurrences(of: ":", with: "\\:")
+        }
+        var specs = options.map { option -> String in
+            let action: String
+            switch option.value {
+            case .flag: action = ""
+            case .number(let placeholder), .text(let placeholder, .none): action = ":\(placeholder):"
+            case .text(let placeholder, .file): action = ":\(placeholder):_files"
+            case .text(let placeholder, .directory): action = ":\(placeholder):_directories"
+            }
+            return "'\(option.name)[\(escaped(option.help))]\(action)'"
+        }
+        specs += standardOptions.map { names, help in
+            names.count == 1 ? "'(- *)\(names[0])[\(escaped(help))]'" : "'(- *)'{\(names.joined(separator: ","))}'[\(escaped(help))]'"
+        }
+        return "#compdef skiff\n# zsh completion for skiff, \(generatedNote).\n_arguments -s \\\n    "
+            + specs.joined(separator: " \\\n    ") + "\n"
+    }
+
+    private static var fishCompletion: String {
+        func escaped(_ help: String) -> String {
+            help.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+        }
+        var lines = ["# fish completion for skiff, \(generatedNote).", "complete -c skiff -f"]
+        for option in options {
+            var line = "complete -c skiff -l \(option.name.dropFirst(2))"
+            switch option.value {
+            case .flag: break
+            case .number, .text(_, .none): line += " -x"
+            case .text(_, .file): line += " -r -F"
+            case .text(_, .directory): line += " -x -a '(__fish_complete_directories)'"
+            }
+            lines.append(line + " -d '\(escaped(option.help))'")
+        }
+        for (names, help) in standardOptions {
+            let flags = names.map { $0.hasPrefix("--") ? "-l \($0.dropFirst(2))" : "-s \($0.dropFirst())" }.joined(separator: " ")
+            lines.append("complete -c skiff \(flags) -d '\(escaped(help))'")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
