@@ -122,13 +122,6 @@ extension CommandLineOptions {
         sources["\(Self.keysTable).\(command.settingName)"] = .file(path: path, line: setting.line)
     }
 
-    /// What a `[keys]` value must be, in words, with the key names the kit knows.
-    static var keyExpectation: String {
-        let named = ([Key.character(" ")] + Key.namedKeys).map(\.label).joined(separator: ", ")
-        return "a key, or an array of keys: one character, \(named), \(Key.ctrl("a").label) to \(Key.ctrl("z").label), "
-            + "or \(Key.function(1).label) to \(Key.function(12).label)"
-    }
-
     /// A key given in the file to one command that another command on the same screens already has. Commands
     /// that share a key in the standard map (a form's submit and a list's mark-read) may go on sharing it.
     private func checkKeysBoundOnce(file: ConfigFile) throws(ConfigFileError) {

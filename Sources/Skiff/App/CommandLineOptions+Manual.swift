@@ -16,21 +16,6 @@ extension CommandLineOptions {
         }
     }
 
-    /// An example config.toml, as the man page shows it.
-    static var exampleConfiguration: String {
-        let keys = WalletKeys.standard
-        return """
-            server = "https://wallet.example.com"
-            ca_file = "/etc/ssl/private-ca.pem"
-            lock_after = 600
-            mouse = false
-
-            [\(keysTable)]
-            \(SceneCommand.sendMoney.settingName) = "\(Key.function(2).label)"
-            \(SceneCommand.refresh.settingName) = [\(keys.keys(for: .refresh).map { ConfigValue.quoted($0.label) }.joined(separator: ", ")), "\(Key.function(5).label)"]
-            """
-    }
-
     static var manPage: ManPage {
         let keys = WalletKeys.standard
         let commands = SceneCommand.allCases.map { command in

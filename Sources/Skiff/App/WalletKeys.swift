@@ -1,3 +1,4 @@
+import SkiffConfigFile
 import TerminalUI
 
 /// What a key does in the wallet, named so a screen binds it and a Presenter's wording points at it without
@@ -69,4 +70,30 @@ extension SceneCommand {
             if character.isUppercase { name += "_" + character.lowercased() } else { name.append(character) }
         }
     }
+}
+
+/// The config file's words about keys, kept here with the map, the one place that spells keys.
+extension CommandLineOptions {
+    /// What a `[keys]` value must be, in words, with the key names the kit knows.
+    static var keyExpectation: String {
+        let named = ([Key.character(" ")] + Key.namedKeys).map(\.label).joined(separator: ", ")
+        return "a key, or an array of keys: one character, \(named), \(Key.ctrl("a").label) to \(Key.ctrl("z").label), "
+            + "or \(Key.function(1).label) to \(Key.function(12).label)"
+    }
+
+    /// An example config.toml, as the man page shows it.
+    static var exampleConfiguration: String {
+        let keys = WalletKeys.standard
+        return """
+            server = "https://wallet.example.com"
+            ca_file = "/etc/ssl/private-ca.pem"
+            lock_after = 600
+            mouse = false
+
+            [\(keysTable)]
+            \(SceneCommand.sendMoney.settingName) = "\(Key.function(2).label)"
+            \(SceneCommand.refresh.settingName) = [\(keys.keys(for: .refresh).map { ConfigValue.quoted($0.label) }.joined(separator: ", ")), "\(Key.function(5).label)"]
+            """
+    }
+
 }

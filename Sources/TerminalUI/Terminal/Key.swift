@@ -64,12 +64,12 @@ extension Key {
     /// The key a `label` names, as an app's configuration spells it: one character, `Space`, a named key
     /// (`namedKeys`, any case), `Ctrl-` and a letter, or `F1` to `F12`; nil for anything else.
     public init?(label: String) {
-        if label.count == 1, let character = label.first, !character.isWhitespace, !character.isNewline {
-            self = .character(character)
-            return
-        }
         if let named = ([.character(" ")] + Key.namedKeys).first(where: { $0.label.lowercased() == label.lowercased() }) {
             self = named
+            return
+        }
+        if label.count == 1, let character = label.first, !character.isWhitespace, !character.isNewline {
+            self = .character(character)
             return
         }
         let ctrl = Key.ctrl("a").label.dropLast()

@@ -1,4 +1,5 @@
 import Foundation
+import SkiffConfigFile
 import Testing
 @testable import Skiff
 

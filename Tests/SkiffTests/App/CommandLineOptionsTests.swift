@@ -80,7 +80,7 @@ struct CommandLineOptionsTests {
             #expect(help.components(separatedBy: "\n  \(name)").count == 2, "\(name) listed once")
         }
         #expect(help.split(separator: "\n").filter { $0.hasPrefix("  ") }.allSatisfy { $0.count <= 80 })
-        #expect(CommandLineOptions.usage == "skiff [--server <url>] [--ca-file <pem>] [--lock-after <seconds>] [--data-dir <path>] [--no-mouse]")
+        #expect(CommandLineOptions.usage == "skiff [--server <url>] [--ca-file <pem>] [--lock-after <seconds>] [--data-dir <path>] [--no-mouse] [--config <path>] [--print-config]")
         let message = CommandLineOptions.usageMessage(for: .init(description: "Unknown option '--bogus'"))
         #expect(message == "Error: Unknown option '--bogus'\nUsage: \(CommandLineOptions.usage)\n  See 'skiff --help' for more information.\n")
     }
