@@ -7,6 +7,7 @@ import argparse
 import json
 import pathlib
 import sys
+import textwrap
 
 LICENCE_FILES = ("LICENSE", "LICENSE.txt", "LICENSE.md", "COPYING", "LICENCE")
 NOTICE_FILES = ("NOTICE", "NOTICE.txt")
@@ -63,11 +64,26 @@ def indented(text: str) -> str:
     return "\n".join(" " + line.rstrip() if line.strip() else " ." for line in lines)
 
 
+COMMON_APACHE = "On Debian systems, the full text of the Apache License, Version 2.0, is in\n/usr/share/common-licenses/Apache-2.0."
+EXCEPTION_MARK = "## Runtime Library Exception to the Apache 2.0 License: ##"
+
+
+def licence_body(name: str, licence_text: str) -> str:
+    """The text a License field carries: Debian ships the Apache License, Version 2.0, in common-licenses, so an
+    Apache paragraph points there (Debian policy 12.5; lintian refuses a copy) and keeps only what differs from it,
+    the Swift runtime's exception."""
+    if name == "Apache-2.0":
+        return COMMON_APACHE
+    if name == "Apache-2.0 with Swift exception":
+        exception = textwrap.fill(licence_text.split(EXCEPTION_MARK, 1)[1], 76) if EXCEPTION_MARK in licence_text else ""
+        return COMMON_APACHE + "\n\nRuntime Library Exception to the Apache 2.0 License:\n\n" + exception
+    return licence_text
+
+
 def paragraph(files: str, holder: str, licence_text: str, comment: str) -> str:
     name = identify(licence_text)
-    return (
-        f"Files: {files}\nCopyright: {holder}\nLicense: {name}\n{indented(licence_text)}\nComment: {comment}\n"
-    )
+    body = licence_body(name, licence_text)
+    return f"Files: {files}\nCopyright: {holder}\nLicense: {name}\n{indented(body)}\nComment: {comment}\n"
 
 
 def main() -> int:

@@ -30,7 +30,7 @@ done
 
 if [ -z "$bin_dir" ]; then
     for product in skiff skiff-server; do
-        nice swift build -c release --scratch-path .build-release --product "$product"
+        nice swift build -c release --disable-local-rpath --scratch-path .build-release --product "$product"
     done
     bin_dir=.build-release/release
 fi
@@ -54,8 +54,9 @@ root="$work/$package"
 # ---- the programs ------------------------------------------------------------------------------------------
 for program in skiff skiff-server; do
     install -D -m 0755 "$bin_dir/$program" "$root/usr/bin/$program"
-    # Debug information out; the symbol table stays, for the runtime's backtraces.
-    strip --strip-debug "$root/usr/bin/$program"
+    # Stripped, as Debian policy 10.1 asks: a crash's backtrace shows addresses, to be read against the build's own
+    # unstripped program (.build-release/release), which CI keeps beside the package.
+    strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/usr/bin/$program"
 done
 
 # Every shared library they load comes from a Debian package: those are the package's Depends.
@@ -101,7 +102,7 @@ python3 scripts/deb-copyright.py --checkouts "$scratch/checkouts" --state "$scra
     echo
     echo "  * Release $version, built from commit ${commit:-unknown}."
     echo
-    echo " -- Skiff maintainers <skiff@localhost>  $(date -R -u -d "@$(git log -1 --format=%ct 2>/dev/null || date +%s)")"
+    echo " -- Skiff maintainers <maintainers@skiff.invalid>  $(date -R -u -d "@$(git log -1 --format=%ct 2>/dev/null || date +%s)")"
 } | gzip -9n > "$doc/changelog.gz"
 chmod 0644 "$doc/copyright" "$doc/changelog.gz"
 
@@ -113,7 +114,7 @@ cat > "$root/DEBIAN/control" <<CONTROL
 Package: skiff
 Version: $version
 Architecture: $arch
-Maintainer: Skiff maintainers <skiff@localhost>
+Maintainer: Skiff maintainers <maintainers@skiff.invalid>
 Installed-Size: $(du -sk --exclude=DEBIAN "$root" | cut -f1)
 Depends: ${depends:+$depends, }passwd
 Section: utils
