@@ -15,19 +15,31 @@ bench = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bench)
 
 
+def build():
+    """scripts/pty-floor.c, compiled into a temporary folder; its path."""
+    binary = os.path.join(tempfile.mkdtemp(prefix="pty-floor-"), "pty-floor")
+    subprocess.run(["cc", "-O2", "-o", binary, os.path.join(HERE, "pty-floor.c"), "-lncursesw", "-ltinfo"], check=True)
+    return binary
+
+
+def start(binary, mode):
+    """The C program in `mode` (write, rows2, scroll) in a pty, drawn and quiet: its pid and the pty."""
+    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8")
+    pid, fd = bench.spawn([binary, mode], env)
+    bench.read_until(fd, bench.shows("Transactions"))
+    bench.settle(fd)
+    return pid, fd
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--steps", type=int, default=200)
     args = parser.parse_args()
-    binary = os.path.join(tempfile.mkdtemp(prefix="pty-floor-"), "pty-floor")
-    subprocess.run(["cc", "-O2", "-o", binary, os.path.join(HERE, "pty-floor.c"), "-lncursesw", "-ltinfo"], check=True)
-    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8")
+    binary = build()
     for mode in ("write", "rows2", "scroll"):
         for _ in range(args.rounds):
-            pid, fd = bench.spawn([binary, mode], env)
-            bench.read_until(fd, bench.shows("Transactions"))
-            bench.settle(fd)
+            pid, fd = start(binary, mode)
             print(f"{mode:7} {bench.measured_keys(pid, fd, bench.DOWN, args.steps)}")
             bench.stop(pid, fd)
 

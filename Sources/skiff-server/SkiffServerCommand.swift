@@ -154,6 +154,9 @@ enum LogFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        // Named, not derived from the type: the parser's help dump (ServerSettings' options table) names a default
+        // subcommand only when its configuration does.
+        commandName: "serve",
         abstract: "Runs the server until SIGINT or SIGTERM.",
         discussion: "Plain HTTP, --demo and the SMS outbox are for loopback (127.0.0.0/8, ::1, localhost); any other "
             + "--host needs --tls-cert and --tls-key, or --insecure-http behind a TLS proxy, and "
@@ -252,6 +255,7 @@ struct Serve: AsyncParsableCommand {
 
 struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "migrate",
         abstract: "Brings the database's schema up to this skiff-server's, then exits.",
         discussion: "`serve` migrates at start unless --no-migrate; with several instances, run this once first."
     )
@@ -326,6 +330,7 @@ struct SeedUsers: AsyncParsableCommand {
 
 struct Seed: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "seed",
         abstract: "Creates a user (if needed) and adds N generated transactions, for load tests."
     )
 

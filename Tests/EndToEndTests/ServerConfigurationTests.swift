@@ -23,6 +23,10 @@ extension EndToEnd {
             process.standardError = errors
             process.standardInput = FileHandle.nullDevice
             try process.run()
+            // A setting that should have been refused may start a server instead: it is stopped, and the test fails
+            // on its status, rather than waiting for ever.
+            let running = process
+            DispatchQueue.global().asyncAfter(deadline: .now() + 60) { if running.isRunning { running.terminate() } }
             // Drained together: either pipe could fill while the other is read.
             nonisolated(unsafe) var errorData = Data()
             let drained = DispatchSemaphore(value: 0)
