@@ -47,7 +47,11 @@ def vendored_licences(checkout: pathlib.Path) -> list:
     for path in sources.rglob("*"):
         if not path.is_file():
             continue
-        if path.name.upper().startswith(("LICENSE", "COPYING")):
+        if path.name == "vendored-zlib.version":
+            # zlib's own files carry its licence in prose, not as a file or an SPDX line (swift-nio-extras).
+            version = path.read_text(errors="replace").strip().splitlines()[0] if path.stat().st_size else "?"
+            found.add(f"Zlib (zlib {version}, {path.parent.relative_to(checkout)})")
+        elif path.name.upper().startswith(("LICENSE", "COPYING")):
             found.add(f"{identify(path.read_text(errors='replace'))} ({path.relative_to(checkout)})")
         elif path.suffix in (".h", ".hpp", ".c", ".cc", ".cpp", ".S"):
             with path.open(errors="replace") as handle:

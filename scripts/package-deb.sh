@@ -84,11 +84,22 @@ install -d "$root/usr/share/bash-completion/completions" "$root/usr/share/zsh/ve
 "$root/usr/bin/skiff-server" --generate-completion-script bash > "$root/usr/share/bash-completion/completions/skiff-server"
 "$root/usr/bin/skiff-server" --generate-completion-script zsh > "$root/usr/share/zsh/vendor-completions/_skiff-server"
 "$root/usr/bin/skiff-server" --generate-completion-script fish > "$root/usr/share/fish/vendor_completions.d/skiff-server.fish"
+# bash completions are sourced, not run: no #! line (the parser writes one).
+sed -i '1{/^#!/d}' "$root/usr/share/bash-completion/completions/skiff-server"
 chmod 0644 "$root"/usr/share/*/completions/* "$root"/usr/share/zsh/vendor-completions/* "$root"/usr/share/fish/vendor_completions.d/*
 
 # ---- the service -------------------------------------------------------------------------------------------
 install -D -m 0644 packaging/deb/skiff-server.service "$root/lib/systemd/system/skiff-server.service"
 install -D -m 0644 packaging/deb/server.toml "$root/etc/skiff/server.toml"
+
+# ---- lintian: the one error that is not a mistake --------------------------------------------------------
+# zlib is compiled into skiff from swift-nio-extras' vendored copy (CNIOExtrasZlib, its symbols prefixed; the app's
+# HTTP client decompresses with it): SwiftPM builds it from that package's source with no switch to Debian's libz.
+# debian/copyright lists it.
+install -D -m 0644 /dev/stdin "$root/usr/share/lintian/overrides/skiff" <<'OVERRIDES'
+# zlib vendored by swift-nio-extras (CNIOExtrasZlib, symbols prefixed cnioextras_z_), built from its source by SwiftPM.
+skiff: embedded-library zlib [usr/bin/skiff]
+OVERRIDES
 
 # ---- documentation: copyright (every dependency's licence) and changelog ----------------------------------
 doc="$root/usr/share/doc/skiff"

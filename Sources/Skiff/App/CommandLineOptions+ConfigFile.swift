@@ -128,14 +128,26 @@ extension CommandLineOptions {
         guard !keyOverrides.isEmpty else { return }
         let standard = WalletKeys.standard
         let configured = keys
+        func setting(of command: SceneCommand) -> ConfigFile.Setting? {
+            file.settings.first { $0.table == Self.keysTable && $0.key == command.settingName }
+        }
+        // The kit's own keys (help, fields, lists) answer before or beside any command bound to them.
+        for command in SceneCommand.allCases {
+            let ownStandard = Set(standard.keys(for: command))
+            guard let key = keyOverrides[command]?.first(where: { KitKeys.all.contains($0) && !ownStandard.contains($0) }) else { continue }
+            throw ConfigFileError(
+                path: file.path, line: setting(of: command)?.line, key: "\(Self.keysTable).\(command.settingName)",
+                problem: "binds \(key.label), which every screen keeps for help, moving between fields or through a list; "
+                    + "expected a key no other command has"
+            )
+        }
         for command in SceneCommand.allCases where keyOverrides[command] != nil {
             for other in SceneCommand.allCases where other != command {
                 let shared = Set(configured.keys(for: command)).intersection(configured.keys(for: other))
                     .subtracting(Set(standard.keys(for: command)).intersection(standard.keys(for: other)))
                 guard let key = shared.first else { continue }
-                let setting = file.settings.first { $0.table == Self.keysTable && $0.key == command.settingName }
                 throw ConfigFileError(
-                    path: file.path, line: setting?.line, key: "\(Self.keysTable).\(command.settingName)",
+                    path: file.path, line: setting(of: command)?.line, key: "\(Self.keysTable).\(command.settingName)",
                     problem: "binds \(key.label), which \(other.settingName) has too; expected a key no other command has"
                 )
             }

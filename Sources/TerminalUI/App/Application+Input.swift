@@ -73,10 +73,10 @@ extension Application {
     func dispatch(_ key: Key) {
         guard exitStatus == nil else { return }
         switch key {
-        case .ctrl("c"):
+        case KitKeys.interrupt:
             quit(status: 130)
             return
-        case .ctrl("z"):
+        case KitKeys.suspend:
             suspend()
             return
         case .resize:
@@ -104,12 +104,12 @@ extension Application {
             isHelpVisible = false
             return
         }
-        if key == .function(1) {
+        if key == KitKeys.help[1] {
             isHelpVisible = true
             return
         }
         if rootViewController.handle(key) { return }
-        if key == .character("?") {
+        if key == KitKeys.help[0] {
             isHelpVisible = true
             return
         }

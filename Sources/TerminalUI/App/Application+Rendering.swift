@@ -118,11 +118,11 @@ extension Application {
     /// Every key of the current screen, as listed by the `?` overlay.
     public var helpBindings: [KeyBinding] {
         var bindings = rootViewController.helpBindings
-        bindings.append(.described([.character("?"), .function(1)], "show this help"))
+        bindings.append(.described(KitKeys.help, "show this help"))
         if let quitKey, isAtTopLevel {
             bindings.append(.described([quitKey], "quit"))
         }
-        bindings.append(.described([.ctrl("c")], "quit"))
+        bindings.append(.described([KitKeys.interrupt], "quit"))
         bindings.append(.described([.ctrl("z")], "suspend to the shell"))
         return bindings
     }

@@ -231,7 +231,7 @@ open class NavigationController: ViewController {
 
     open override func handle(_ key: Key) -> Bool {
         if let visible = visibleViewController, visible.handle(key) { return true }
-        if key == .escape {
+        if KitKeys.back.contains(key) {
             return goBack()
         }
         return false
@@ -246,7 +246,7 @@ open class NavigationController: ViewController {
     open override var helpBindings: [KeyBinding] {
         var bindings = visibleViewController?.helpBindings ?? []
         if canGoBack {
-            bindings.append(.described([.escape], "back"))
+            bindings.append(.described(KitKeys.back, "back"))
         }
         return bindings
     }
@@ -260,9 +260,9 @@ open class NavigationController: ViewController {
     var trailingStatusHints: [KeyBinding] {
         var hints: [KeyBinding] = []
         if canGoBack {
-            hints.append(.described([.escape], "back"))
+            hints.append(.described(KitKeys.back, "back"))
         }
-        hints.append(.described([.character("?")], "help"))
+        hints.append(.described([KitKeys.help[0]], "help"))
         if let application, let quitKey = application.quitKey, !canGoBack {
             hints.append(.described([quitKey], "quit"))
         }

@@ -154,14 +154,9 @@ open class ViewController {
             }
         }
         if keyBindings.dispatch(key) { return true }
-        switch key {
-        case .tab, .down:
-            return focusNext()
-        case .backTab, .up:
-            return focusPrevious()
-        default:
-            return false
-        }
+        if KitKeys.nextField.contains(key) { return focusNext() }
+        if KitKeys.previousField.contains(key) { return focusPrevious() }
+        return false
     }
 
     // MARK: Mouse
@@ -193,8 +188,8 @@ open class ViewController {
             bindings += focused.keyBindings
         }
         if focusableViews.count > 1 {
-            bindings.append(.described([.tab, .down], "next field"))
-            bindings.append(.described([.backTab, .up], "previous field"))
+            bindings.append(.described(KitKeys.nextField, "next field"))
+            bindings.append(.described(KitKeys.previousField, "previous field"))
         }
         return bindings
     }

@@ -44,8 +44,8 @@ open class BarChart: View {
 
     open override var keyBindings: [KeyBinding] {
         [
-            KeyBinding([.up, .character("k")], "previous bar") { [weak self] in self?.moveSelection(by: -1) },
-            KeyBinding([.down, .character("j")], "next bar") { [weak self] in self?.moveSelection(by: 1) },
+            KeyBinding(KitKeys.previousRow, "previous bar") { [weak self] in self?.moveSelection(by: -1) },
+            KeyBinding(KitKeys.nextRow, "next bar") { [weak self] in self?.moveSelection(by: 1) },
             KeyBinding([.enter], "select") { [weak self] in
                 guard let self, !self.entries.isEmpty else { return }
                 self.onSelect?(self.selectedIndex ?? 0)

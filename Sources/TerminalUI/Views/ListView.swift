@@ -80,12 +80,12 @@ open class ListView: View {
 
     open override var keyBindings: [KeyBinding] {
         [
-            KeyBinding([.up, .character("k")], "previous row") { [weak self] in self?.moveSelection(by: -1) },
-            KeyBinding([.down, .character("j")], "next row") { [weak self] in self?.moveSelection(by: 1) },
-            KeyBinding([.pageUp], "page up") { [weak self] in self?.moveSelection(by: -(self?.visibleRowCount ?? 1)) },
-            KeyBinding([.pageDown], "page down") { [weak self] in self?.moveSelection(by: self?.visibleRowCount ?? 1) },
-            KeyBinding([.home], "first row") { [weak self] in self?.select(0) },
-            KeyBinding([.end], "last row") { [weak self] in self?.select((self?.rowCount ?? 1) - 1) },
+            KeyBinding(KitKeys.previousRow, "previous row") { [weak self] in self?.moveSelection(by: -1) },
+            KeyBinding(KitKeys.nextRow, "next row") { [weak self] in self?.moveSelection(by: 1) },
+            KeyBinding(KitKeys.pageUp, "page up") { [weak self] in self?.moveSelection(by: -(self?.visibleRowCount ?? 1)) },
+            KeyBinding(KitKeys.pageDown, "page down") { [weak self] in self?.moveSelection(by: self?.visibleRowCount ?? 1) },
+            KeyBinding(KitKeys.firstRow, "first row") { [weak self] in self?.select(0) },
+            KeyBinding(KitKeys.lastRow, "last row") { [weak self] in self?.select((self?.rowCount ?? 1) - 1) },
             KeyBinding([.enter], openHelp) { [weak self] in
                 if let self, let index = self.selectedIndex { self.onSelect?(index) }
             },

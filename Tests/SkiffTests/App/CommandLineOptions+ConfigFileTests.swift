@@ -102,6 +102,22 @@ struct CommandLineOptionsConfigFileTests {
         #expect(description.hasPrefix("$XDG_CONFIG_HOME/skiff/config.toml line 3: keys.send_money binds \(refresh), which refresh has too"), "\(description)")
     }
 
+    @Test("a key the kit keeps on every screen (help, fields, a list's rows) is refused for a command", arguments: KitKeys.all.sorted { $0.label < $1.label })
+    func kitKeyRefused(key: Key) throws {
+        let description = try #require(try refusal("[keys]\nsend_money = \"\(key.label)\"\n"), "\(key.label) was accepted")
+        #expect(description.hasPrefix(
+            "$XDG_CONFIG_HOME/skiff/config.toml line 2: keys.send_money binds \(key.label), which every screen keeps for help"
+        ), "\(description)")
+    }
+
+    @Test("a command may be given back its own standard key even where the kit has it too (back is Esc)")
+    func ownKitKeyAllowed() throws {
+        let back = WalletKeys.standard.keys(for: .back)
+        #expect(!KitKeys.all.isDisjoint(with: back))
+        let options = try resolved([], try environment("[keys]\nback = \"\(back[0].label)\"\n"))
+        #expect(options.keys.keys(for: .back) == back)
+    }
+
     @Test("commands that share a key in the standard map may keep sharing it")
     func standardSharingAllowed() throws {
         let submit = WalletKeys.standard.keys(for: .submit)
