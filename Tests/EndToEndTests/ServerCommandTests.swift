@@ -17,17 +17,9 @@ extension EndToEnd {
         func refusedOptions(arguments: [String], message: String) throws {
             let directory = NSTemporaryDirectory() + "skiff-server-options-\(UUID().uuidString)"
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try BuiltProduct.path("skiff-server"))
-            process.arguments = arguments + ["--database", directory + "/skiff.sqlite"]
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 64)
-            #expect(output.contains(message))
+            let result = try ProgramRun.run("skiff-server", arguments + ["--database", directory + "/skiff.sqlite"])
+            #expect(result.status == 64)
+            #expect(result.errors.contains(message))
             #expect(!FileManager.default.fileExists(atPath: directory + "/skiff.sqlite"))
         }
 
@@ -36,18 +28,12 @@ extension EndToEnd {
             let directory = NSTemporaryDirectory() + "skiff-server-seed-\(UUID().uuidString)"
             defer { try? FileManager.default.removeItem(atPath: directory) }
             func seed() throws -> String {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: try BuiltProduct.path("skiff-server"))
-                process.arguments = ["seed", "--phone", "2025550111", "--transactions", "1", "--bcrypt-cost", "10",
-                                     "--database", directory + "/skiff.sqlite", "--sms-outbox", directory + "/sms-outbox.jsonl"]
-                let output = Pipe()
-                process.standardOutput = output
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
-                #expect(process.terminationStatus == 0)
-                return printed
+                let result = try ProgramRun.run("skiff-server", [
+                    "seed", "--phone", "2025550111", "--transactions", "1", "--bcrypt-cost", "10",
+                    "--database", directory + "/skiff.sqlite", "--sms-outbox", directory + "/sms-outbox.jsonl",
+                ])
+                #expect(result.status == 0)
+                return result.output
             }
             let first = try seed()
             let line = try #require(first.split(separator: "\n").first { $0.hasPrefix("Its password (generated, shown only now): ") })

@@ -5,41 +5,10 @@ extension EndToEnd {
     /// The real `skiff-server` with a server.toml, environment variables and its generated man page and completions.
     @Suite("skiff-server: server.toml, SKIFF_* and the generated documentation")
     struct ServerConfigurationTests {
-        struct Run {
-            var status: Int32
-            var output: String
-            var errors: String
-        }
-
-        /// Runs skiff-server with `arguments` and `environment` (over a minimal one), reading nothing on standard input.
-        func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try BuiltProduct.path("skiff-server"))
-            process.arguments = arguments
-            process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()].merging(environment) { $1 }
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            // A setting that should have been refused may start a server instead: it is stopped, and the test fails
-            // on its status, rather than waiting for ever.
-            let running = process
-            DispatchQueue.global().asyncAfter(deadline: .now() + 60) { if running.isRunning { running.terminate() } }
-            // Drained together: either pipe could fill while the other is read.
-            nonisolated(unsafe) var errorData = Data()
-            let drained = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
-                errorData = errors.fileHandleForReading.readDataToEndOfFile()
-                drained.signal()
-            }
-            let outputData = output.fileHandleForReading.readDataToEndOfFile()
-            drained.wait()
-            process.waitUntilExit()
-            return Run(
-                status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                errors: String(decoding: errorData, as: UTF8.self)
+        /// Runs skiff-server with `arguments` and `environment` (over a minimal one).
+        func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ProgramRun {
+            try ProgramRun.run(
+                "skiff-server", arguments, environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()].merging(environment) { $1 }
             )
         }
 

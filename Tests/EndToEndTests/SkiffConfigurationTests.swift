@@ -12,23 +12,11 @@ extension EndToEnd {
             defer { try? FileManager.default.removeItem(atPath: home) }
             try FileManager.default.createDirectory(atPath: home + "/config/skiff", withIntermediateDirectories: true)
             try Data(text.utf8).write(to: URL(fileURLWithPath: home + "/config/skiff/config.toml"))
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try BuiltProduct.path("skiff"))
-            process.arguments = arguments
-            process.environment = [
+            let result = try ProgramRun.run("skiff", arguments, environment: [
                 "PATH": "/usr/bin:/bin", "HOME": home, "XDG_CONFIG_HOME": home + "/config", "XDG_DATA_HOME": home + "/data",
                 "XDG_STATE_HOME": home + "/state", "XDG_CACHE_HOME": home + "/cache", "TERM": "xterm-256color",
-            ]
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, printed.replacingOccurrences(of: home, with: "$HOME"), said.replacingOccurrences(of: home, with: "$HOME"))
+            ])
+            return (result.status, result.output.replacingOccurrences(of: home, with: "$HOME"), result.errors.replacingOccurrences(of: home, with: "$HOME"))
         }
 
         @Test("a key bound twice stops skiff at start with the line, the key and what was expected; nothing is created")

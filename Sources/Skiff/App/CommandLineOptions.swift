@@ -18,6 +18,8 @@ public struct CommandLineOptions: Equatable, Sendable {
     public var dataDirectory: String?
     /// `--no-mouse` (or `mouse = false`): leave the mouse to the terminal.
     public var noMouse = false
+    /// `--theme` (or `theme = "monochrome"`): the terminal's palette, colour even under NO_COLOR, or none.
+    public var theme: ThemeChoice = .auto
     /// `--config`: the configuration file to read instead of `$XDG_CONFIG_HOME/skiff/config.toml`.
     public var configFile: String?
     /// Whether `configFile` was there and read.
@@ -146,6 +148,19 @@ public struct CommandLineOptions: Equatable, Sendable {
             help: "Leave the mouse to the terminal (also SKIFF_NO_MOUSE=1, or mouse = false in the file); Shift-drag selects text either way in most terminals.",
             setting: "mouse", settingInverts: true,
             apply: { options, value in options.noMouse = value == "true" }, current: { .boolean(!$0.noMouse) }
+        ),
+        Option(
+            name: "--theme", value: .text("theme", .none),
+            help: "auto (colour when the terminal has it and NO_COLOR is unset), color (even under NO_COLOR) or monochrome. (default: auto)",
+            setting: "theme",
+            apply: { options, value throws(UsageError) in
+                guard let theme = ThemeChoice(rawValue: value) else {
+                    let choices = ThemeChoice.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw UsageError(description: "The value '\(value)' is invalid for '--theme <theme>': one of \(choices).")
+                }
+                options.theme = theme
+            },
+            current: { .string($0.theme.rawValue) }
         ),
         Option(
             name: "--config", value: .text("path", .file),

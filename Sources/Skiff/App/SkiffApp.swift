@@ -78,7 +78,9 @@ public final class SkiffApp {
             liveEvents: LiveEventsWorker(api: eventsAPI)
         )
         let navigation = NavigationController()
-        application = Application(terminal: terminal, rootViewController: navigation, environment: environment)
+        application = Application(
+            terminal: terminal, rootViewController: navigation, themeChoice: configuration.theme, environment: environment
+        )
         coordinator = AppCoordinator(
             navigation: navigation, dependencies: dependencies, tasks: application.tasks,
             idleLock: configuration.lockAfter.map { IdleLockSettings(after: $0, clock: LiveIdleClock()) }

@@ -1,4 +1,5 @@
 import Foundation
+import TerminalUI
 
 /// How the app is started: which server, where files go, and whether that server is the app's own.
 public struct SkiffAppConfiguration: Sendable {
@@ -16,6 +17,8 @@ public struct SkiffAppConfiguration: Sendable {
     var lockAfter: Duration?
     /// The app's key map: the standard one with config.toml's `[keys]` overrides.
     var keys: WalletKeys = .standard
+    /// The palette asked for (`--theme`, config.toml's `theme`).
+    var theme: ThemeChoice = .auto
 
     public init(
         serverURL: URL, paths: AppPaths, isEmbeddedServer: Bool, trust: ServerTrust = .system,
@@ -35,6 +38,7 @@ public struct SkiffAppConfiguration: Sendable {
         settings: CommandLineOptions? = nil
     ) {
         self.keys = settings?.keys ?? .standard
+        self.theme = settings?.theme ?? .auto
         self.server = server
         self.paths = paths
         self.isEmbeddedServer = isEmbeddedServer

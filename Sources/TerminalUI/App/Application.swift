@@ -42,6 +42,8 @@ public final class Application {
 
     private let environment: [String: String]
     private let explicitTheme: Theme?
+    /// The palette asked for (`--theme`), applied when the terminal's colours are known, at start.
+    private let themeChoice: ThemeChoice
     let rootView = View()
     var decoder = KeyDecoder()
     var needsDisplay = true
@@ -69,9 +71,13 @@ public final class Application {
 
     /// An application showing `rootViewController` (usually a `NavigationController`) on `terminal`.
     ///
-    /// `environment` is consulted for `NO_COLOR`; `theme` overrides the automatic choice.
-    public init(terminal: any Terminal, rootViewController: ViewController, theme: Theme? = nil, environment: [String: String] = [:]) {
+    /// `environment` is consulted for `NO_COLOR`, `themeChoice` over it; `theme` overrides both.
+    public init(
+        terminal: any Terminal, rootViewController: ViewController, theme: Theme? = nil, themeChoice: ThemeChoice = .auto,
+        environment: [String: String] = [:]
+    ) {
         self.terminal = terminal
+        self.themeChoice = themeChoice
         self.rootViewController = rootViewController
         self.environment = environment
         explicitTheme = theme
@@ -90,7 +96,7 @@ public final class Application {
     public func start() throws {
         try terminal.start()
         isStarted = true
-        theme = explicitTheme ?? Theme.forTerminal(terminal.capabilities, environment: environment)
+        theme = explicitTheme ?? Theme.forTerminal(terminal.capabilities, environment: environment, choice: themeChoice)
         rootView.onNeedsDisplay = { [weak self] layoutMayChange in
             if layoutMayChange { self?.needsLayout = true }
             self?.setNeedsDisplay()

@@ -162,11 +162,17 @@ public struct Theme: Hashable, Sendable {
             usesColor: false)
     }
 
-    /// The theme a terminal supports: 256 colours when it has them, else the 8; monochrome when it has none or
-    /// `NO_COLOR` is set; ASCII unless UTF-8.
-    static func forTerminal(_ capabilities: TerminalCapabilities, environment: [String: String]) -> Theme {
-        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+    /// The theme a terminal supports: 256 colours when it has them, else the 8; monochrome when it has none, when
+    /// `NO_COLOR` is set (unless `choice` asks for colour) or when `choice` is monochrome; ASCII unless UTF-8.
+    static func forTerminal(_ capabilities: TerminalCapabilities, environment: [String: String], choice: ThemeChoice = .auto) -> Theme {
+        let noColor = choice == .monochrome || (choice == .auto && !(environment["NO_COLOR"] ?? "").isEmpty)
         guard capabilities.hasColor && !noColor else { return .monochrome(unicode: capabilities.isUnicode) }
         return capabilities.colors >= 256 ? .colored256(unicode: capabilities.isUnicode) : .colored(unicode: capabilities.isUnicode)
     }
+}
+
+/// The palette a person asks for: the terminal's own choice (colour when it has colour and `NO_COLOR` is unset),
+/// colour even under `NO_COLOR`, or none.
+public enum ThemeChoice: String, Sendable, CaseIterable {
+    case auto, color, monochrome
 }

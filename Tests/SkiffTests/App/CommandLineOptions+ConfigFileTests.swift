@@ -36,6 +36,7 @@ struct CommandLineOptionsConfigFileTests {
             server = "https://wallet.example.com"
             lock_after = 600
             mouse = false
+            theme = "monochrome"
 
             [keys]
             send_money = "F2"
@@ -47,6 +48,7 @@ struct CommandLineOptionsConfigFileTests {
         #expect(options.server == "https://wallet.example.com")
         #expect(options.lockAfterSeconds == 30)
         #expect(options.noMouse)
+        #expect(options.theme == .monochrome)
         #expect(options.sources["server"] == .file(path: path, line: 1))
         #expect(options.sources["lock_after"] == .commandLine("--lock-after"))
         #expect(options.keys.keys(for: .sendMoney) == [.function(2)])
@@ -80,7 +82,7 @@ struct CommandLineOptionsConfigFileTests {
 
     @Test("a broken file is refused whole, with its line, its key and what was expected", arguments: [
         ("lock_after = \"soon\"\n", "$XDG_CONFIG_HOME/skiff/config.toml line 1: lock_after is a string; expected a whole number of seconds, 0 or more"),
-        ("server = \"https://wallet.example.com\"\nmosue = false\n", "$XDG_CONFIG_HOME/skiff/config.toml line 2: mosue is not a setting; expected one of server, ca_file, lock_after, data_dir, mouse, or a [keys] table"),
+        ("server = \"https://wallet.example.com\"\nmosue = false\n", "$XDG_CONFIG_HOME/skiff/config.toml line 2: mosue is not a setting; expected one of server, ca_file, lock_after, data_dir, mouse, theme, or a [keys] table"),
         ("mouse = 0\n", "$XDG_CONFIG_HOME/skiff/config.toml line 1: mouse is a whole number; expected true or false"),
         ("lock_after = -5\n", "$XDG_CONFIG_HOME/skiff/config.toml line 1: lock_after is a whole number; expected a whole number of seconds, 0 or more"),
         ("[colors]\nbalance = \"green\"\n", "$XDG_CONFIG_HOME/skiff/config.toml line 2: [colors] is not a table here; expected [keys]"),
@@ -89,6 +91,7 @@ struct CommandLineOptionsConfigFileTests {
         ("[keys]\nsend_money = 5\n", "$XDG_CONFIG_HOME/skiff/config.toml line 2: keys.send_money is a whole number; expected a key"),
         ("lock_after = 1\nlock_after = 2\n", "$XDG_CONFIG_HOME/skiff/config.toml line 2: is not valid TOML"),
         ("server = \"http://wallet.example.com\"\n", "$XDG_CONFIG_HOME/skiff/config.toml line 1: server "),
+        ("theme = \"blue\"\n", "$XDG_CONFIG_HOME/skiff/config.toml line 1: theme The value 'blue' is invalid for '--theme <theme>': one of auto, color, monochrome."),
     ])
     func refused(text: String, message: String) throws {
         let description = try #require(try refusal(text))

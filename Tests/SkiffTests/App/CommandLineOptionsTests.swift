@@ -76,11 +76,11 @@ struct CommandLineOptionsTests {
     @Test("the help lists every option once, its descriptions within 80 columns, and the usage names each")
     func help() {
         let help = CommandLineOptions.help
-        for name in ["--server <url>", "--ca-file <pem>", "--lock-after <seconds>", "--data-dir <path>", "--no-mouse", "--version", "-h, --help"] {
+        for name in ["--server <url>", "--ca-file <pem>", "--lock-after <seconds>", "--data-dir <path>", "--no-mouse", "--theme <theme>", "--version", "-h, --help"] {
             #expect(help.components(separatedBy: "\n  \(name)").count == 2, "\(name) listed once")
         }
         #expect(help.split(separator: "\n").filter { $0.hasPrefix("  ") }.allSatisfy { $0.count <= 80 })
-        #expect(CommandLineOptions.usage == "skiff [--server <url>] [--ca-file <pem>] [--lock-after <seconds>] [--data-dir <path>] [--no-mouse] [--config <path>] [--print-config]")
+        #expect(CommandLineOptions.usage == "skiff [--server <url>] [--ca-file <pem>] [--lock-after <seconds>] [--data-dir <path>] [--no-mouse] [--theme <theme>] [--config <path>] [--print-config]")
         let message = CommandLineOptions.usageMessage(for: .init(description: "Unknown option '--bogus'"))
         #expect(message == "Error: Unknown option '--bogus'\nUsage: \(CommandLineOptions.usage)\n  See 'skiff --help' for more information.\n")
     }

@@ -189,6 +189,16 @@ struct ApplicationTests {
         #expect(sut.viewControllers.count == 1)
     }
 
+    @Test("a theme choice: monochrome on a colour terminal has no colour; color has it even under NO_COLOR, but not without colours")
+    func themeChoice() throws {
+        let (mono, _) = try makeApp(ViewController(), themeChoice: .monochrome)
+        #expect(!mono.theme.usesColor)
+        let (color, _) = try makeApp(ViewController(), environment: ["NO_COLOR": "1"], themeChoice: .color)
+        #expect(color.theme.usesColor)
+        let (noColors, _) = try makeApp(ViewController(), capabilities: .init(hasColor: false, isUnicode: true), themeChoice: .color)
+        #expect(!noColors.theme.usesColor)
+    }
+
     @Test("NO_COLOR and monochrome terminals get the monochrome theme; non-UTF-8 gets ASCII borders")
     func themes() throws {
         let (colored, _) = try makeApp(ViewController())

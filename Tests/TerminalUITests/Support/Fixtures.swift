@@ -21,9 +21,10 @@ func renderBuffer(_ view: View, width: Int, height: Int, focused: Bool = false, 
 /// A started application on a headless terminal.
 @MainActor
 func makeApp(_ root: ViewController, width: Int = 60, height: Int = 16, environment: [String: String] = [:],
-             capabilities: TerminalCapabilities = .init(hasColor: true, isUnicode: true)) throws -> (Application, HeadlessTerminal) {
+             capabilities: TerminalCapabilities = .init(hasColor: true, isUnicode: true),
+             themeChoice: ThemeChoice = .auto) throws -> (Application, HeadlessTerminal) {
     let terminal = HeadlessTerminal(width: width, height: height, capabilities: capabilities)
-    let app = Application(terminal: terminal, rootViewController: root, environment: environment)
+    let app = Application(terminal: terminal, rootViewController: root, themeChoice: themeChoice, environment: environment)
     try app.start()
     return (app, terminal)
 }
