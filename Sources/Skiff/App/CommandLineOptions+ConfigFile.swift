@@ -81,7 +81,7 @@ extension CommandLineOptions {
             do {
                 try option.apply(&self, value)
             } catch {
-                throw refuse(setting, error.description)
+                throw refuse(setting, "is refused: \(error.description)")
             }
             sources[setting.key] = .file(path: file.path, line: setting.line)
         }

@@ -16,11 +16,11 @@ extension SkiffAPIHandler {
         }
         let previous = month.previous
         let sameDays = SpendingRollup.sameDays(of: previous.start..<previous.end, as: month.start..<month.end, now: now)
-        let user = caller.userID
-        async let current = repositories.transactions.spending(userID: user, from: month.start, to: month.end)
-        async let before = repositories.transactions.spending(userID: user, from: previous.start, to: previous.end)
-        async let beforeSameDays = repositories.transactions.spending(userID: user, from: sameDays.lowerBound, to: sameDays.upperBound)
-        let (categories, previousCategories, sameDaysCategories) = try await (current, before, beforeSameDays)
+        let read = try await repositories.transactions.spending(
+            userID: caller.userID, in: [month.start..<month.end, previous.start..<previous.end, sameDays]
+        )
+        guard read.count == 3 else { throw Problem.internalError }
+        let (categories, previousCategories, sameDaysCategories) = (read[0], read[1], read[2])
         return .ok(.init(body: .json(.init(
             month: month.description,
             categories: categories.map { .init(category: $0.category, amountMinor: $0.amountMinor, currency: $0.currency) },

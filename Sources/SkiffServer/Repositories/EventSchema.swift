@@ -43,11 +43,6 @@ enum EventSchema {
         var values: @Sendable (_ new: String, _ old: String) -> String
     }
 
-    /// The unread count of `userID` (an SQL expression).
-    private static func unread(_ userID: String) -> String {
-        "(SELECT COUNT(*) FROM notifications WHERE user_id = \(userID) AND read_at IS NULL)"
-    }
-
     static let sources: [Source] = [
         Source(
             name: "events_balance", table: "ledger_accounts", operation: "UPDATE OF balance_minor",
@@ -66,13 +61,13 @@ enum EventSchema {
         Source(
             name: "events_notification_created", table: "notifications", operation: "INSERT", when: nil,
             columns: "user_id, kind, unread",
-            values: { new, _ in "\(new).user_id, 'notifications-changed', \(unread("\(new).user_id"))" }
+            values: { new, _ in "\(new).user_id, 'notifications-changed', \(UnreadNotifications.count(userID: "\(new).user_id"))" }
         ),
         Source(
             name: "events_notification_read", table: "notifications", operation: "UPDATE OF read_at",
             when: "OLD.read_at IS NULL AND NEW.read_at IS NOT NULL",
             columns: "user_id, kind, unread",
-            values: { new, _ in "\(new).user_id, 'notifications-changed', \(unread("\(new).user_id"))" }
+            values: { new, _ in "\(new).user_id, 'notifications-changed', \(UnreadNotifications.count(userID: "\(new).user_id"))" }
         ),
         Source(
             name: "events_card_added", table: "cards", operation: "INSERT", when: nil,

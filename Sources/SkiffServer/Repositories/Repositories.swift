@@ -90,11 +90,19 @@ protocol TransactionRepository: Sendable {
     func count(userID: String, upTo limit: Int) async throws -> Int
     /// Inserts `count` transactions made by `make` in one transaction, with one prepared statement.
     func insert(userID: String, count: Int, make: @Sendable (Int) -> NewTransaction) async throws
-    /// What went out (negative amounts) from `start` until just before `end`, summed per category and currency in
-    /// the database, the largest first. Both bounds are first instants of UTC days (`SpendingMonth`'s are): the
-    /// sums are read from the rollup kept per UTC day (`SpendingRollup`), so a month costs at most 31 rows per
-    /// category and currency, whatever the account's size.
-    func spending(userID: String, from start: Date, to end: Date) async throws -> [CategorySpendingRecord]
+    /// For each of `periods`, what went out (negative amounts) from its start until just before its end, summed per
+    /// category and currency in the database, the largest first; all of them read at once (one snapshot on SQLite,
+    /// one statement on PostgreSQL). Bounds are first instants of UTC days (`SpendingMonth`'s are): the sums are
+    /// read from the rollup kept per UTC day (`SpendingRollup`), so a month costs at most 31 rows per category and
+    /// currency, whatever the account's size.
+    func spending(userID: String, in periods: [Range<Date>]) async throws -> [[CategorySpendingRecord]]
+}
+
+extension TransactionRepository {
+    /// `spending(userID:in:)` for one period.
+    func spending(userID: String, from start: Date, to end: Date) async throws -> [CategorySpendingRecord] {
+        try await spending(userID: userID, in: [start..<max(start, end)]).first ?? []
+    }
 }
 
 /// Notifications, newest first.

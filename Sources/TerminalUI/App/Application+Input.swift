@@ -104,12 +104,12 @@ extension Application {
             isHelpVisible = false
             return
         }
-        if key == KitKeys.help[1] {
+        if key == KitKeys.helpAlways {
             isHelpVisible = true
             return
         }
         if rootViewController.handle(key) { return }
-        if key == KitKeys.help[0] {
+        if key == KitKeys.helpWhenFree {
             isHelpVisible = true
             return
         }

@@ -123,7 +123,7 @@ extension Application {
             bindings.append(.described([quitKey], "quit"))
         }
         bindings.append(.described([KitKeys.interrupt], "quit"))
-        bindings.append(.described([.ctrl("z")], "suspend to the shell"))
+        bindings.append(.described([KitKeys.suspend], "suspend to the shell"))
         return bindings
     }
 

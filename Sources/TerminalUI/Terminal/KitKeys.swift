@@ -2,8 +2,10 @@
 /// back, quitting, suspending, and moving through a list or a chart. An app that lets people rebind its own keys
 /// refuses these, as keys already taken.
 public enum KitKeys {
-    /// Shows the help overlay.
-    public static let help: [Key] = [.character("?"), .function(1)]
+    /// Shows the help overlay: `?` unless the screen takes it (a field typing it), F1 always.
+    public static let helpWhenFree: Key = .character("?")
+    public static let helpAlways: Key = .function(1)
+    public static let help: [Key] = [helpWhenFree, helpAlways]
     /// Moves the focus to the next or the previous field.
     public static let nextField: [Key] = [.tab, .down]
     public static let previousField: [Key] = [.backTab, .up]

@@ -165,7 +165,7 @@ struct LedgerRepositoryTests {
     }
 
     /// Opens user `id` ("a" is Ann Archer, "b" Bea Baker …) with `balance` paid in.
-    private func openAccount(_ repositories: Repositories, _ id: String, balance: Int64) async throws {
+    func openAccount(_ repositories: Repositories, _ id: String, balance: Int64) async throws {
         let name = Self.names[id] ?? "Sam Carter"
         try await repositories.accounts.create(NewAccount(
             user: UserRecord(
@@ -184,9 +184,9 @@ struct LedgerRepositoryTests {
         ))
     }
 
-    private static let names = ["a": "Ann Archer", "b": "Bea Baker", "c": "Cy Cole", "d": "Dee Dunn"]
+    static let names = ["a": "Ann Archer", "b": "Bea Baker", "c": "Cy Cole", "d": "Dee Dunn"]
 
-    private func order(
+    func order(
         _ from: String, _ to: String, _ amount: Int64, key: String, hash: String? = nil, note: String? = nil,
         currency: String = "USD", dailyLimit: Int64 = 500_000
     ) -> TransferOrder {

@@ -758,6 +758,16 @@ struct RepositoryTests {
                 CategorySpendingRecord(category: "Coffee", currency: "USD", amountMinor: 1_000),
                 CategorySpendingRecord(category: "Coffee", currency: "EUR", amountMinor: 700),
             ])
+            // Several periods at once come back in the order asked, an empty one included, as each alone.
+            let periods = [start..<start.addingTimeInterval(86_400), end..<end, start..<end, end..<end.addingTimeInterval(86_400)]
+            var alone: [[CategorySpendingRecord]] = []
+            for period in periods {
+                alone.append(try await repositories.transactions.spending(userID: "u1", from: period.lowerBound, to: period.upperBound))
+            }
+            let together = try await repositories.transactions.spending(userID: "u1", in: periods)
+            #expect(together == alone)
+            #expect(together.map(\.count) == [2, 0, 3, 1])
+            #expect(try await repositories.transactions.spending(userID: "u1", in: []).isEmpty)
         }
     }
 

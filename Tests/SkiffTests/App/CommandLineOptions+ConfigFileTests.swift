@@ -91,7 +91,7 @@ struct CommandLineOptionsConfigFileTests {
         ("[keys]\nsend_money = 5\n", "$XDG_CONFIG_HOME/skiff/config.toml line 2: keys.send_money is a whole number; expected a key"),
         ("lock_after = 1\nlock_after = 2\n", "$XDG_CONFIG_HOME/skiff/config.toml line 2: is not valid TOML"),
         ("server = \"http://wallet.example.com\"\n", "$XDG_CONFIG_HOME/skiff/config.toml line 1: server "),
-        ("theme = \"blue\"\n", "$XDG_CONFIG_HOME/skiff/config.toml line 1: theme The value 'blue' is invalid for '--theme <theme>': one of auto, color, monochrome."),
+        ("theme = \"blue\"\n", "$XDG_CONFIG_HOME/skiff/config.toml line 1: theme is refused: The value 'blue' is invalid for '--theme <theme>': one of auto, color, monochrome."),
     ])
     func refused(text: String, message: String) throws {
         let description = try #require(try refusal(text))

@@ -40,7 +40,7 @@ struct PostgresAccountRepository: AccountRepository {
     func overview(id: String) async throws -> AccountOverview? {
         try await database.rows("""
             SELECT \(unescaped: Self.columns),
-                (SELECT COUNT(*) FROM notifications WHERE user_id = users.id AND read_at IS NULL) AS unread
+                \(unescaped: UnreadNotifications.count(userID: "users.id")) AS unread
             FROM users WHERE id = \(id)
             """).first.map { row in
             AccountOverview(

@@ -242,5 +242,7 @@ enum PostgresMigrations {
         Migration(version: 11, statements: PostgresTopUpRepository.schema),
         // Issue 26: live events, written by triggers in the transaction of each change (`EventSchema`).
         Migration(version: 12, statements: EventSchema.postgres),
+        // Counting a user's unread notifications without reading every notification of theirs (`UnreadNotifications`).
+        Migration(version: 13, statements: [UnreadNotifications.index]),
     ]
 }

@@ -83,15 +83,20 @@ struct PostgresTransactionRepository: TransactionRepository {
     }
 
     /// Summed over the days of the rollup `spending_days` (`SpendingRollup`), a range of its primary key.
-    func spending(userID: String, from start: Date, to end: Date) async throws -> [CategorySpendingRecord] {
-        try await database.rows("""
-            SELECT category, currency, (-SUM(amount_minor))::BIGINT AS spent FROM spending_days
-            WHERE user_id = \(userID) AND day >= \(SpendingRollup.day(start)) AND day < \(SpendingRollup.day(end))
-            GROUP BY category, currency ORDER BY spent DESC, category, currency
-            """).map { row in
-            let (category, currency, spent) = try row.decode((String, String, Int64).self)
-            return CategorySpendingRecord(category: category, currency: currency, amountMinor: spent)
+    func spending(userID: String, in periods: [Range<Date>]) async throws -> [[CategorySpendingRecord]] {
+        var result = [[CategorySpendingRecord]](repeating: [], count: periods.count)
+        let rows = try await database.rows("""
+            SELECT period.n, s.category, s.currency, (-SUM(s.amount_minor))::BIGINT AS spent
+            FROM unnest(\(periods.map { SpendingRollup.day($0.lowerBound) })::BIGINT[],
+                        \(periods.map { SpendingRollup.day($0.upperBound) })::BIGINT[]) WITH ORDINALITY AS period(first_day, end_day, n)
+            JOIN spending_days AS s ON s.user_id = \(userID) AND s.day >= period.first_day AND s.day < period.end_day
+            GROUP BY period.n, s.category, s.currency ORDER BY period.n, spent DESC, s.category, s.currency
+            """)
+        for row in rows {
+            let (ordinal, category, currency, spent) = try row.decode((Int64, String, String, Int64).self)
+            result[Int(ordinal) - 1].append(CategorySpendingRecord(category: category, currency: currency, amountMinor: spent))
         }
+        return result
     }
 
     /// One transaction; rows go in batches, each one statement over arrays (`unnest`).

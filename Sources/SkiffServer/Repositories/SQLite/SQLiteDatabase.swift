@@ -35,15 +35,20 @@ struct SQLiteDatabase: RepositoryStore {
 
     func pendingMigrations() async throws -> [String] {
         let migrator = Self.migrator
-        return try await pool.read { db in
+        return try await metered.read { db in
             let applied = try migrator.appliedIdentifiers(db)
             return migrator.migrations.filter { !applied.contains($0) }
         }
     }
 
+    /// The pool as every SQLite call here reaches it (`MeteredPool`): counted, and on the calling thread. A read through
+    /// GRDB's `async` API would hold its reader until its task resumes, which a thread blocked in `MeteredPool` waiting
+    /// for a reader could prevent: nothing in the server uses that API.
+    var metered: MeteredPool { MeteredPool(pool: pool, usage: usage) }
+
     /// The repositories over this database.
     var repositories: Repositories {
-        let pool = MeteredPool(pool: pool, usage: usage)
+        let pool = metered
         return Repositories(
             accounts: SQLiteAccountRepository(pool: pool),
             sessions: SQLiteSessionRepository(pool: pool),
@@ -62,7 +67,7 @@ struct SQLiteDatabase: RepositoryStore {
 
     /// True when no user exists yet.
     func isEmpty() async throws -> Bool {
-        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") == 0 }
+        try await metered.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM users") == 0 }
     }
 
     /// Nothing to release: GRDB closes the pool when the last repository lets go of it.
@@ -241,6 +246,9 @@ struct SQLiteDatabase: RepositoryStore {
         migrator.registerMigration("v14-events") { db in
             // Issue 26: live events, written by triggers in the transaction of each change (`EventSchema`).
             try db.execute(sql: EventSchema.sqlite)
+        }
+        migrator.registerMigration("v15-unread-index") { db in
+            try db.execute(sql: UnreadNotifications.index)
         }
         return migrator
     }

@@ -50,17 +50,22 @@ final class SQLiteEventCommitObserver: TransactionObserver, @unchecked Sendable 
     private var lowest: Int64?
     private var highest: Int64?
     private let committed: @Sendable (ClosedRange<Int64>) -> Void
+    private static let table = "events"
 
     init(committed: @escaping @Sendable (ClosedRange<Int64>) -> Void) {
         self.committed = committed
     }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
-        if case .insert(let table) = eventKind { return table == "events" }
+        if case .insert(let table) = eventKind { return table == Self.table }
         return false
     }
 
     func databaseDidChange(with event: DatabaseEvent) {
+        // GRDB also passes on changes SQLite did not announce for a statement, such as the writes of the search index's
+        // shadow tables under a statement line's insert: their row ids are not events', and taken in they stretch the
+        // range over every event (a scan of the whole table at each commit).
+        guard event.tableName == Self.table else { return }
         lowest = min(lowest ?? event.rowID, event.rowID)
         highest = max(highest ?? event.rowID, event.rowID)
     }
@@ -80,7 +85,7 @@ final class SQLiteEventCommitObserver: TransactionObserver, @unchecked Sendable 
 extension SQLiteDatabase {
     /// Rings `hub` for each commit that wrote events, until cancelled.
     func deliverEvents(to hub: EventHub) async {
-        let pool = self.pool
+        let pool = metered
         let observer = SQLiteEventCommitObserver { ids in
             Task {
                 let users = try? await pool.read { db in

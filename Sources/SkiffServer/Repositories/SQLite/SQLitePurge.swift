@@ -7,7 +7,7 @@ extension SQLiteDatabase {
         for rule in PurgeRule.all(cutoffs) {
             var deleted: Int
             repeat {
-                deleted = try await pool.write { db in
+                deleted = try await metered.write { db in
                     try db.execute(
                         sql: """
                             DELETE FROM \(rule.table) WHERE rowid IN (

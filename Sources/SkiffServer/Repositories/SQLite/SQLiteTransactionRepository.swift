@@ -96,17 +96,19 @@ struct SQLiteTransactionRepository: TransactionRepository {
     }
 
     /// Summed over the days of the rollup `spending_days` (`SpendingRollup`), a range of its primary key.
-    func spending(userID: String, from start: Date, to end: Date) async throws -> [CategorySpendingRecord] {
-        try await pool.unsafeRead { db in
-            try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT category, currency, -SUM(amount_minor) AS spent FROM spending_days
-                    WHERE user_id = ? AND day >= ? AND day < ?
-                    GROUP BY category, currency ORDER BY spent DESC, category, currency
-                    """),
-                arguments: [userID, SpendingRollup.day(start), SpendingRollup.day(end)]
-            ).map { row in
-                CategorySpendingRecord(category: row["category"], currency: row["currency"], amountMinor: row["spent"])
+    func spending(userID: String, in periods: [Range<Date>]) async throws -> [[CategorySpendingRecord]] {
+        try await pool.read { db in
+            let statement = try db.cachedStatement(sql: """
+                SELECT category, currency, -SUM(amount_minor) AS spent FROM spending_days
+                WHERE user_id = ? AND day >= ? AND day < ?
+                GROUP BY category, currency ORDER BY spent DESC, category, currency
+                """)
+            return try periods.map { period in
+                try Row.fetchAll(
+                    statement, arguments: [userID, SpendingRollup.day(period.lowerBound), SpendingRollup.day(period.upperBound)]
+                ).map { row in
+                    CategorySpendingRecord(category: row["category"], currency: row["currency"], amountMinor: row["spent"])
+                }
             }
         }
     }
