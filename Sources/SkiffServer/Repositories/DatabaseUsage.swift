@@ -21,11 +21,4 @@ final class DatabaseUsage: Sendable {
         defer { running.subtract(1, ordering: .relaxed) }
         return try await operation()
     }
-
-    /// Runs `operation` (synchronous), counted as in flight while it runs.
-    func measureNow<Value>(_ operation: () throws -> Value) rethrows -> Value {
-        running.add(1, ordering: .relaxed)
-        defer { running.subtract(1, ordering: .relaxed) }
-        return try operation()
-    }
 }

@@ -41,9 +41,7 @@ struct SQLiteDatabase: RepositoryStore {
         }
     }
 
-    /// The pool as every SQLite call here reaches it (`MeteredPool`): counted, and on the calling thread. A read through
-    /// GRDB's `async` API would hold its reader until its task resumes, which a thread blocked in `MeteredPool` waiting
-    /// for a reader could prevent: nothing in the server uses that API.
+    /// The pool as every SQLite call here reaches it: counted in `usage`.
     var metered: MeteredPool { MeteredPool(pool: pool, usage: usage) }
 
     /// The repositories over this database.
