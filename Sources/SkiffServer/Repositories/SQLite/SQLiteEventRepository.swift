@@ -49,10 +49,12 @@ final class SQLiteEventCommitObserver: TransactionObserver, @unchecked Sendable 
     // Touched on the writer's queue only.
     private var lowest: Int64?
     private var highest: Int64?
-    private let committed: @Sendable (ClosedRange<Int64>) -> Void
+    /// Called on the writer right after the commit, with the ids of the events it wrote and the connection, free to
+    /// read (no other transaction can start on it before this returns).
+    private let committed: @Sendable (ClosedRange<Int64>, Database) -> Void
     private static let table = "events"
 
-    init(committed: @escaping @Sendable (ClosedRange<Int64>) -> Void) {
+    init(committed: @escaping @Sendable (ClosedRange<Int64>, Database) -> Void) {
         self.committed = committed
     }
 
@@ -71,7 +73,7 @@ final class SQLiteEventCommitObserver: TransactionObserver, @unchecked Sendable 
     }
 
     func databaseDidCommit(_ db: Database) {
-        if let lowest, let highest { committed(lowest...highest) }
+        if let lowest, let highest { committed(lowest...highest, db) }
         lowest = nil
         highest = nil
     }
@@ -83,19 +85,18 @@ final class SQLiteEventCommitObserver: TransactionObserver, @unchecked Sendable 
 }
 
 extension SQLiteDatabase {
-    /// Rings `hub` for each commit that wrote events, until cancelled.
+    /// Rings `hub` for each commit that wrote events, until cancelled. The users are read on the writer as it commits
+    /// (a few rows by primary key; no task and no reader a commit), and only while a stream is open: a stream subscribes
+    /// before it reads, so one opened later reads these events itself.
     func deliverEvents(to hub: EventHub) async {
         let pool = metered
-        let observer = SQLiteEventCommitObserver { ids in
-            Task {
-                let users = try? await pool.read { db in
-                    try String.fetchAll(
-                        db, sql: "SELECT DISTINCT user_id FROM events WHERE id BETWEEN ? AND ?",
-                        arguments: [ids.lowerBound, ids.upperBound]
-                    )
-                }
-                for user in users ?? [] { hub.ring(userID: user) }
-            }
+        let observer = SQLiteEventCommitObserver { ids, db in
+            guard hub.openStreams > 0 else { return }
+            let users = try? String.fetchAll(
+                db.cachedStatement(sql: "SELECT DISTINCT user_id FROM events WHERE id BETWEEN ? AND ?"),
+                arguments: [ids.lowerBound, ids.upperBound]
+            )
+            for user in users ?? [] { hub.ring(userID: user) }
         }
         do {
             try await pool.writeWithoutTransaction { db in db.add(transactionObserver: observer, extent: .observerLifetime) }

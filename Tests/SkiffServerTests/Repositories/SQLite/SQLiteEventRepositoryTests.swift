@@ -17,7 +17,7 @@ struct SQLiteEventRepositoryTests {
         try await fixtures.openAccount(database.repositories, "a", balance: 10_000)
         try await fixtures.openAccount(database.repositories, "b", balance: 0)
         let ranges = Mutex<[ClosedRange<Int64>]>([])
-        let observer = SQLiteEventCommitObserver { range in ranges.withLock { $0.append(range) } }
+        let observer = SQLiteEventCommitObserver { range, _ in ranges.withLock { $0.append(range) } }
         try await database.pool.writeWithoutTransaction { db in db.add(transactionObserver: observer, extent: .observerLifetime) }
         let before = try await database.pool.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM events") } ?? 0
 
