@@ -8,14 +8,13 @@ import Testing
 struct BaseSchemaTests {
     @Test("SQLite counts a user's unread notifications from the partial index, not from their rows")
     func unreadCountUsesTheIndex() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-unread-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let database = try SQLiteDatabase(path: directory.appendingPathComponent("skiff.sqlite").path)
-        let plan = try await database.metered.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT \(UnreadNotifications.count(userID: "'u1'"))")
-                .map { row -> String in row["detail"] }
-                .joined(separator: "\n")
+        try await SQLiteDatabase.withTemporary { database in
+            let plan = try await database.metered.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT \(UnreadNotifications.count(userID: "'u1'"))")
+                    .map { row -> String in row["detail"] }
+                    .joined(separator: "\n")
+            }
+            #expect(plan.contains("USING COVERING INDEX notifications_unread"), "\(plan)")
         }
-        #expect(plan.contains("USING COVERING INDEX notifications_unread"), "\(plan)")
     }
 }

@@ -110,3 +110,12 @@ enum TestPostgres {
         }
     }
 }
+
+extension SQLiteDatabase {
+    /// A new, migrated SQLite database in a folder of its own, passed to `body`, then removed.
+    static func withTemporary(_ body: (SQLiteDatabase) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-sqlite-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await body(SQLiteDatabase(path: directory.appendingPathComponent("skiff.sqlite").path))
+    }
+}
