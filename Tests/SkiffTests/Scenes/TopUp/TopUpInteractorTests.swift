@@ -211,6 +211,30 @@ struct TopUpInteractorTests {
         #expect(transfers.topUps.all.map(\.key) == ["key-1", "key-2"])
     }
 
+    @Test("a code that expired or was used up is said where the person is; going back and confirming again is a new top-up, with a new key")
+    func codeOver() async {
+        let detail = "The code has expired. Ask for a new one."
+        transfers.topUpResult.set(.success(.needsCode(Seeds.pendingTopUp)))
+        transfers.confirmTopUpResult.set(.failure(.validation(detail: detail, fields: [])))
+        let sut = makeSUT(makeKey: counting())
+        await confirm(sut, big)
+        sut.submit(request: .init(form: .init(amount: "$250", code: "482913")))
+        await tasks.settle()
+        #expect(sut.stage == .code)
+        guard case .failed(.validation(let said, let fields)) = lastSubmit() else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(said == detail && fields.isEmpty)
+        sut.back(request: .init())
+        await tasks.settle()
+        #expect(sut.stage == .amount)
+        sut.submit(request: .init(form: big))
+        sut.submit(request: .init(form: big))
+        await tasks.settle()
+        #expect(transfers.topUps.all.map(\.key) == ["key-1", "key-2"], "the code's top-up is over: the same amount again is a new one")
+    }
+
     @Test("exactly once: a retry after a lost answer carries the same key; Esc and the same again too; an edit a new key")
     func keys() async {
         transfers.topUpResult.set(.failure(.timeout))
