@@ -98,13 +98,6 @@ protocol TransactionRepository: Sendable {
     func spending(userID: String, in periods: [Range<Date>]) async throws -> [[CategorySpendingRecord]]
 }
 
-extension TransactionRepository {
-    /// `spending(userID:in:)` for one period.
-    func spending(userID: String, from start: Date, to end: Date) async throws -> [CategorySpendingRecord] {
-        try await spending(userID: userID, in: [start..<max(start, end)]).first ?? []
-    }
-}
-
 /// Notifications, newest first.
 protocol NotificationRepository: Sendable {
     func notifications(userID: String, limit: Int) async throws -> [NotificationRecord]

@@ -184,7 +184,7 @@ struct LedgerRepositoryTests {
         ))
     }
 
-    static let names = ["a": "Ann Archer", "b": "Bea Baker", "c": "Cy Cole", "d": "Dee Dunn"]
+    private static let names = ["a": "Ann Archer", "b": "Bea Baker", "c": "Cy Cole", "d": "Dee Dunn"]
 
     func order(
         _ from: String, _ to: String, _ amount: Int64, key: String, hash: String? = nil, note: String? = nil,

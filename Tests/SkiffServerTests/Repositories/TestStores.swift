@@ -111,6 +111,13 @@ enum TestPostgres {
     }
 }
 
+extension TransactionRepository {
+    /// `spending(userID:in:)` for one period, as the repository tests ask for it.
+    func spending(userID: String, from start: Date, to end: Date) async throws -> [CategorySpendingRecord] {
+        try await spending(userID: userID, in: [start..<max(start, end)]).first ?? []
+    }
+}
+
 extension SQLiteDatabase {
     /// A new, migrated SQLite database in a folder of its own, passed to `body`, then removed.
     static func withTemporary(_ body: (SQLiteDatabase) async throws -> Void) async throws {
