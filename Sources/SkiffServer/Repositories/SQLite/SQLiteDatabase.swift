@@ -11,6 +11,10 @@ struct SQLiteDatabase: RepositoryStore {
     let pool: DatabasePool
     /// The pool's connections in use: its readers and its one writer.
     let usage: DatabaseUsage
+    /// The WAL's checkpoints, off the writer.
+    let checkpointer: SQLiteCheckpointer
+    /// Transfers, committed in groups (shared by every `repositories` made from this database).
+    let transfers: SQLiteGroupCommit<TransferOrder, TransferOutcome>
 
     /// Opens (creating if needed) the database at `path` and, when `migrating`, runs the migrations.
     init(path: String, migrating: Bool = true) throws {
@@ -25,11 +29,15 @@ struct SQLiteDatabase: RepositoryStore {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
+        let checkpointer = SQLiteCheckpointer(path: path)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if !db.configuration.readonly { checkpointer.install(on: db) }
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         usage = DatabaseUsage(capacity: configuration.maximumReaderCount + 1)
+        self.checkpointer = checkpointer
+        transfers = SQLiteLedgerRepository.transferCommit(MeteredPool(pool: pool, usage: usage))
         if migrating { try Self.migrator.migrate(pool) }
     }
 
@@ -56,7 +64,7 @@ struct SQLiteDatabase: RepositoryStore {
             transactions: SQLiteTransactionRepository(pool: pool),
             notifications: SQLiteNotificationRepository(pool: pool),
             idempotency: SQLiteIdempotencyRepository(pool: pool),
-            ledger: SQLiteLedgerRepository(pool: pool),
+            ledger: SQLiteLedgerRepository(pool: pool, transfers: transfers),
             topUps: SQLiteTopUpRepository(pool: pool),
             rateWindows: SQLiteRateWindowRepository(pool: pool),
             events: SQLiteEventRepository(pool: pool)

@@ -1,10 +1,17 @@
 import Foundation
 import GRDB
 
-/// The ledger on SQLite. Every write is one `BEGIN IMMEDIATE` transaction: SQLite has one writer at a time, so a
-/// transfer holds the write lock from its first read to its commit and no two transfers interleave.
+/// The ledger on SQLite. Every write is in a `BEGIN IMMEDIATE` transaction: SQLite has one writer at a time, so a
+/// transfer holds the write lock from its first read to its commit and no two transfers interleave. Transfers are
+/// committed in groups (`SQLiteGroupCommit`).
 struct SQLiteLedgerRepository: LedgerRepository {
     let pool: MeteredPool
+    let transfers: SQLiteGroupCommit<TransferOrder, TransferOutcome>
+
+    /// The group commit `transfer(_:)` goes through.
+    static func transferCommit(_ pool: MeteredPool) -> SQLiteGroupCommit<TransferOrder, TransferOutcome> {
+        SQLiteGroupCommit(pool: pool) { order, db in try transfer(order, db) }
+    }
 
     /// The tables (migration v12-ledger). Postings and transfers are never updated or deleted: triggers refuse it.
     static let schema = (LedgerSchema.statements(postingID: "id INTEGER PRIMARY KEY") + [
@@ -24,22 +31,14 @@ struct SQLiteLedgerRepository: LedgerRepository {
     }
 
     func transfer(_ order: TransferOrder) async throws -> TransferOutcome {
-        try await immediate { db in try Self.transfer(order, db) }
+        try await transfers.run(order)
     }
 
-    /// Runs `body` in a `BEGIN IMMEDIATE` transaction, committed only when it makes something.
-    private func immediate(_ body: @escaping @Sendable (Database) throws -> TransferOutcome) async throws -> TransferOutcome {
-        try await pool.writeWithoutTransaction { db in
-            var outcome = TransferOutcome.insufficientFunds
-            try db.inTransaction(.immediate) {
-                outcome = try body(db)
-                if case .made = outcome { return .commit }
-                return .rollback
-            }
-            return outcome
-        }
-    }
+    /// A step-up proof that may be used now: its hash, its session's, unused, unexpired at the time given.
+    private static let usableStepUp = "token_hash = ? AND session_token_hash = ? AND used_at IS NULL AND expires_at > ?"
 
+    /// Every check before the first write, the conditional debit: a refused transfer writes nothing (what
+    /// `SQLiteGroupCommit` asks of a step), so it needs no savepoint of its own.
     private static func transfer(_ order: TransferOrder, _ db: Database) throws -> TransferOutcome {
         if let earlier = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT * FROM transfers WHERE payer_user_id = ? AND idempotency_key = ?"),
@@ -65,16 +64,24 @@ struct SQLiteLedgerRepository: LedgerRepository {
         }
         let at = order.at.millisecondsSince1970
         if let stepUp = order.stepUp {
-            try db.cachedStatement(sql: """
-                UPDATE step_ups SET used_at = ?
-                WHERE token_hash = ? AND session_token_hash = ? AND used_at IS NULL AND expires_at > ?
-                """).execute(arguments: [at, stepUp.tokenHash, stepUp.sessionTokenHash, at])
-            guard db.changesCount == 1 else { return .stepUpInvalid }
+            let usable = try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT 1 FROM step_ups WHERE \(usableStepUp)"),
+                arguments: [stepUp.tokenHash, stepUp.sessionTokenHash, at]
+            ) ?? false
+            guard usable else { return .stepUpInvalid }
         }
+        // The first write is the conditional debit: nothing changed means insufficient funds, and nothing is written.
         try db.cachedStatement(sql: """
             UPDATE ledger_accounts SET balance_minor = balance_minor - ? WHERE id = ? AND balance_minor >= ?
             """).execute(arguments: [order.amountMinor, from, order.amountMinor])
         guard db.changesCount == 1 else { return .insufficientFunds }
+        // The step-up was found usable above in this transaction, which no other writer can enter: a use that still
+        // changes nothing is a defect, and throwing rolls the debit back.
+        if let stepUp = order.stepUp {
+            try db.cachedStatement(sql: "UPDATE step_ups SET used_at = ? WHERE \(usableStepUp)")
+                .execute(arguments: [at, stepUp.tokenHash, stepUp.sessionTokenHash, at])
+            guard db.changesCount == 1 else { throw LedgerWriteError.conditionChanged("step-up") }
+        }
         try credit(to, order.amountMinor, db)
         let made = TransferRecord(
             id: order.id, reference: order.reference, kind: .transfer, fromAccount: from, toAccount: to,
@@ -206,6 +213,17 @@ struct SQLiteLedgerRepository: LedgerRepository {
             payeeUserID: row["payee_user_id"], amountMinor: row["amount_minor"], currency: row["currency"],
             note: row["note"], createdAt: row.date("created_at")
         )
+    }
+}
+
+/// A write whose condition was checked in the same transaction found nothing to change: a defect, never a refusal.
+enum LedgerWriteError: Error, CustomStringConvertible {
+    case conditionChanged(String)
+
+    var description: String {
+        switch self {
+        case .conditionChanged(let what): "The \(what) checked before a transfer's writes changed in its transaction."
+        }
     }
 }
 

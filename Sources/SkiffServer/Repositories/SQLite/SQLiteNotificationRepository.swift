@@ -37,9 +37,10 @@ struct SQLiteNotificationRepository: NotificationRepository {
     }
 
     static func insert(_ notification: NotificationRecord, db: Database) throws {
-        try db.execute(
-            sql: "INSERT INTO notifications (id, user_id, title, body, created_at, read_at) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [
+        // Cached: compiling this insert compiles its triggers too (the events and the unread count).
+        try db.cachedStatement(
+            sql: "INSERT INTO notifications (id, user_id, title, body, created_at, read_at) VALUES (?, ?, ?, ?, ?, ?)"
+        ).execute(arguments: [
                 notification.id, notification.userID, notification.title, notification.body,
                 notification.createdAt.millisecondsSince1970, notification.readAt?.millisecondsSince1970,
             ]

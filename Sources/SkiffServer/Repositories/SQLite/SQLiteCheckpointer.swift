@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import Synchronization
+
+/// Moves the WAL's pages into the database file mostly on a connection of its own, so that commits seldom wait for a
+/// checkpoint ([0166](../../../../docs/decisions/0166-sqlite-group-commit-and-checkpoints-off-the-writer.md)).
+///
+/// SQLite's automatic checkpoint runs inside the commit that takes the WAL past 1,000 frames, on the one writer:
+/// that commit copies the pages and waits for two fsyncs while every other write queues behind it. Installed on
+/// the writer, this replaces it (SQLite keeps one WAL hook per connection): a commit past `threshold` frames only
+/// asks this checkpointer's queue for a `PASSIVE` checkpoint, which copies the pages beside the writer and the
+/// readers. The WAL can only start over from its beginning when a checkpoint has copied all of it before the next
+/// write begins, which a checkpoint running beside a busy writer never sees; so a commit that finds the WAL at
+/// `inPlaceThreshold` checkpoints in place, as SQLite would have, and copies only what the background left. That
+/// checkpoint does not wait, so it copies nothing while a background one holds the checkpoint lock (one running slowly
+/// on a loaded machine); a commit that finds `waitingThreshold` frames waits for it and copies everything. The WAL
+/// stays near 2,000 frames (8 MB), and never much past 4,000.
+final class SQLiteCheckpointer: Sendable {
+    /// SQLite's own default for the automatic checkpoint.
+    static let threshold: Int32 = 1_000
+    static let inPlaceThreshold: Int32 = 2 * threshold
+    /// Past this the commit waits for a background checkpoint still running and copies everything (`FULL`).
+    static let waitingThreshold: Int32 = 4 * threshold
+
+    private let path: String
+    private let queue = DispatchQueue(label: "skiff.sqlite.checkpoint", qos: .utility)
+    private let scheduled = Atomic<Bool>(false)
+    /// Opened by the first checkpoint, then kept; touched on `queue` only.
+    private let connection = Mutex<DatabaseQueue?>(nil)
+    private let completed = Atomic<Int>(0)
+
+    init(path: String) {
+        self.path = path
+    }
+
+    /// Checkpoints run so far on the checkpointer's own connection (for tests and benchmarks).
+    var checkpoints: Int { completed.load(ordering: .relaxed) }
+
+    /// Takes over the automatic checkpoint of `db`, the pool's writer. The hook holds this object unretained: the
+    /// pool's configuration, which keeps the writer open, holds it strongly.
+    func install(on db: Database) {
+        sqlite3_wal_hook(db.sqliteConnection, sqliteCheckpointerHook, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Called on the writer after each commit, with the WAL's frame count.
+    fileprivate func committed(frames: Int32, connection: OpaquePointer?, name: UnsafePointer<CChar>?) {
+        if frames >= Self.waitingThreshold {
+            sqlite3_wal_checkpoint_v2(connection, name, SQLITE_CHECKPOINT_FULL, nil, nil)
+            return
+        }
+        if frames >= Self.inPlaceThreshold {
+            sqlite3_wal_checkpoint(connection, name)
+            return
+        }
+        guard frames >= Self.threshold, !scheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        queue.async { self.checkpoint() }
+    }
+
+    private func checkpoint() {
+        scheduled.store(false, ordering: .releasing)
+        connection.withLock { connection in
+            do {
+                if connection == nil { connection = try DatabaseQueue(path: path) }
+                try connection?.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
+                completed.add(1, ordering: .relaxed)
+            } catch {
+                // Left to the next commit past the threshold, or to the commit that checkpoints in place.
+                connection = nil
+            }
+        }
+    }
+}
+
+/// SQLite's WAL hook (a C function: it cannot capture); `context` is the `SQLiteCheckpointer`.
+private func sqliteCheckpointerHook(
+    _ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ frames: Int32
+) -> Int32 {
+    guard let context else { return SQLITE_OK }
+    Unmanaged<SQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue()
+        .committed(frames: frames, connection: connection, name: name)
+    return SQLITE_OK
+}
