@@ -98,15 +98,18 @@ enum EventSchema {
     /// SQLite: a trigger per source, in the writing statement's transaction. `AUTOINCREMENT` keeps ids growing past
     /// purged rows; SQLite has one writer at a time, so ids are also in commit order.
     static var sqlite: String {
+        ([table(id: "id INTEGER PRIMARY KEY AUTOINCREMENT")] + indexes + sources.map(sqliteTrigger)).joined(separator: ";\n")
+    }
+
+    /// SQLite: the trigger of one source.
+    static func sqliteTrigger(_ source: Source) -> String {
         let now = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
-        return ([table(id: "id INTEGER PRIMARY KEY AUTOINCREMENT")] + indexes + sources.map { source in
-            """
+        return """
             CREATE TRIGGER \(source.name) AFTER \(source.operation) ON \(source.table)
                 \(source.when.map { "WHEN \($0)" } ?? "") BEGIN
                 INSERT INTO events (\(source.columns), created_at) VALUES (\(source.values("NEW", "OLD")), \(now));
             END
             """
-        }).joined(separator: ";\n")
     }
 
     /// PostgreSQL: the same triggers, and one on `events` that gives each row its id under a per-user lock held to the
@@ -114,8 +117,7 @@ enum EventSchema {
     /// later) and `pg_notify`s the user on the `skiff_events` channel: delivered to every listening instance at the
     /// commit, and not at all on a rollback.
     static var postgres: [String] {
-        let now = "(extract(epoch FROM clock_timestamp()) * 1000)::BIGINT"
-        return [
+        [
             "CREATE SEQUENCE events_id_seq",
             table(id: "id BIGINT PRIMARY KEY"),
         ] + indexes + [
@@ -130,22 +132,28 @@ enum EventSchema {
             $$
             """,
             "CREATE TRIGGER events_order BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION events_order()",
-        ] + sources.flatMap { source in
-            [
-                """
-                CREATE FUNCTION \(source.name)() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    INSERT INTO events (\(source.columns), created_at) VALUES (\(source.values("NEW", "OLD")), \(now));
-                    RETURN NULL;
-                END
-                $$
-                """,
-                """
-                CREATE TRIGGER \(source.name) AFTER \(source.operation) ON \(source.table) FOR EACH ROW
-                    \(source.when.map { "WHEN (\($0))" } ?? "") EXECUTE FUNCTION \(source.name)()
-                """,
-            ]
-        }
+        ] + sources.flatMap { source in [postgresFunction(source), postgresTrigger(source)] }
+    }
+
+    private static let postgresNow = "(extract(epoch FROM clock_timestamp()) * 1000)::BIGINT"
+
+    /// PostgreSQL: the function of one source's trigger (`OR REPLACE`: a later migration may give it a new body).
+    static func postgresFunction(_ source: Source) -> String {
+        """
+        CREATE OR REPLACE FUNCTION \(source.name)() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO events (\(source.columns), created_at) VALUES (\(source.values("NEW", "OLD")), \(postgresNow));
+            RETURN NULL;
+        END
+        $$
+        """
+    }
+
+    private static func postgresTrigger(_ source: Source) -> String {
+        """
+        CREATE TRIGGER \(source.name) AFTER \(source.operation) ON \(source.table) FOR EACH ROW
+            \(source.when.map { "WHEN (\($0))" } ?? "") EXECUTE FUNCTION \(source.name)()
+        """
     }
 
     /// The PostgreSQL channel whose payload is the user id of committed events.

@@ -796,7 +796,7 @@ struct RepositoryTests {
     // MARK: Fixtures
 
     @discardableResult
-    private func makeUser(_ repositories: Repositories, id: String, phone: String) async throws -> UserRecord {
+    func makeUser(_ repositories: Repositories, id: String, phone: String) async throws -> UserRecord {
         let user = UserRecord(
             id: id, phone: phone, countryCode: "1", nationalNumber: String(phone.dropFirst(2)), fullName: "Sam Carter",
             passwordHash: "hash", balanceMinor: 100_000, currency: "USD", createdAt: now

@@ -244,5 +244,7 @@ enum PostgresMigrations {
         Migration(version: 12, statements: EventSchema.postgres),
         // Counting a user's unread notifications without reading every notification of theirs (`UnreadNotifications`).
         Migration(version: 13, statements: [UnreadNotifications.index]),
+        // A user's unread count kept as a counter, one row read by key (`UnreadNotifications`).
+        Migration(version: 14, statements: UnreadNotifications.postgres),
     ]
 }

@@ -256,6 +256,9 @@ struct SQLiteDatabase: RepositoryStore {
         migrator.registerMigration("v15-unread-index") { db in
             try db.execute(sql: UnreadNotifications.index)
         }
+        migrator.registerMigration("v16-unread-counter") { db in
+            for statement in UnreadNotifications.sqlite { try db.execute(sql: statement) }
+        }
         return migrator
     }
 }
