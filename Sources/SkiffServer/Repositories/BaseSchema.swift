@@ -142,10 +142,12 @@ enum UnreadNotifications {
         Change(name: "unread_deleted", operation: "DELETE", when: "OLD.read_at IS NULL", row: "OLD", delta: -1),
     ]
 
-    private static func apply(_ change: Change) -> String {
+    /// `greatest` is the store's two-argument maximum: a count never goes below zero, so a notification changed
+    /// outside these triggers cannot make every later read of one fail the `CHECK`.
+    private static func apply(_ change: Change, greatest: String) -> String {
         """
         INSERT INTO unread_notifications (user_id, unread) VALUES (\(change.row).user_id, \(max(change.delta, 0)))
-            ON CONFLICT (user_id) DO UPDATE SET unread = unread_notifications.unread + \(change.delta)
+            ON CONFLICT (user_id) DO UPDATE SET unread = \(greatest)(unread_notifications.unread + \(change.delta), 0)
         """
     }
 
@@ -167,19 +169,21 @@ enum UnreadNotifications {
         table + eventSources.flatMap { ["DROP TRIGGER \($0.name)", EventSchema.sqliteTrigger($0)] } + changes.map { change in
             """
             CREATE TRIGGER \(change.name) BEFORE \(change.operation) ON notifications WHEN \(change.when) BEGIN
-                \(apply(change));
+                \(apply(change, greatest: "max"));
             END
             """
         }
     }
 
     static var postgres: [String] {
-        table + eventSources.map(EventSchema.postgresFunction) + changes.flatMap { change in
+        // Other instances may insert notifications while this runs: none may commit between the fill and the triggers.
+        ["LOCK TABLE notifications IN SHARE ROW EXCLUSIVE MODE"] + table + eventSources.map(EventSchema.postgresFunction)
+            + changes.flatMap { change in
             [
                 """
                 CREATE FUNCTION \(change.name)() RETURNS trigger LANGUAGE plpgsql AS $$
                 BEGIN
-                    \(apply(change));
+                    \(apply(change, greatest: "GREATEST"));
                     RETURN \(change.row);
                 END
                 $$

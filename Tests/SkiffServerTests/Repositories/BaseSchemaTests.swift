@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PostgresNIO
 import Testing
 @testable import SkiffServer
 
@@ -19,7 +20,7 @@ struct BaseSchemaTests {
         }
     }
 
-    @Test("The counter follows notifications arriving read and unread and being read, once each", arguments: TestStore.allCases)
+    @Test("The counter follows notifications arriving read and unread, read (once), made unread again and deleted", arguments: TestStore.allCases)
     func counterFollowsChanges(store: TestStore) async throws {
         try await store.withFresh { store in
             let repositories = store.repositories
@@ -41,6 +42,24 @@ struct BaseSchemaTests {
             #expect(try await !repositories.notifications.markRead(id: "n1", userID: "u2", at: now))
 
             #expect(try await repositories.accounts.overview(id: "u1")?.unreadNotifications == 4)
+            #expect(try await repositories.accounts.overview(id: "u2")?.unreadNotifications == 1)
+
+            // Made unread again, and deleted unread or read (nothing in Skiff does these yet; the triggers count them).
+            let steps = [
+                ("UPDATE notifications SET read_at = NULL WHERE id = 'n0'", 5),
+                ("DELETE FROM notifications WHERE id = 'n1'", 4),
+                ("DELETE FROM notifications WHERE id = 'n4'", 4),
+            ]
+            for (sql, unread) in steps {
+                if let sqlite = store as? SQLiteDatabase {
+                    try await sqlite.metered.write { db in try db.execute(sql: sql) }
+                } else if let postgres = store as? SkiffServer.PostgresDatabase {
+                    _ = try await postgres.rows(PostgresQuery(unsafeSQL: sql))
+                } else {
+                    Issue.record("a store of another kind: \(type(of: store))")
+                }
+                #expect(try await repositories.accounts.overview(id: "u1")?.unreadNotifications == unread, "\(sql)")
+            }
             #expect(try await repositories.accounts.overview(id: "u2")?.unreadNotifications == 1)
         }
     }

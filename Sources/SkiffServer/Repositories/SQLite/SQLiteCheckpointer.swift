@@ -12,21 +12,19 @@ import Synchronization
 /// asks this checkpointer's queue for a `PASSIVE` checkpoint, which copies the pages beside the writer and the
 /// readers. The WAL can only start over from its beginning when a checkpoint has copied all of it before the next
 /// write begins, which a checkpoint running beside a busy writer never sees; so a commit that finds the WAL at
-/// `inPlaceThreshold` checkpoints in place, as SQLite would have, and copies only what the background left. That
-/// checkpoint does not wait, so it copies nothing while a background one holds the checkpoint lock (one running slowly
-/// on a loaded machine); a commit that finds `waitingThreshold` frames waits for it and copies everything. The WAL
-/// stays near 2,000 frames (8 MB), and never much past 4,000.
+/// `inPlaceThreshold` checkpoints in place (`PASSIVE`, as SQLite would have), after any background checkpoint still
+/// running, and copies only what the background left. Nothing here waits for a reader: the WAL stays near 2,000
+/// frames (8 MB) unless a reader holds an old snapshot for long, as with SQLite's own checkpoint.
 final class SQLiteCheckpointer: Sendable {
     /// SQLite's own default for the automatic checkpoint.
     static let threshold: Int32 = 1_000
     static let inPlaceThreshold: Int32 = 2 * threshold
-    /// Past this the commit waits for a background checkpoint still running and copies everything (`FULL`).
-    static let waitingThreshold: Int32 = 4 * threshold
 
     private let path: String
     private let queue = DispatchQueue(label: "skiff.sqlite.checkpoint", qos: .utility)
     private let scheduled = Atomic<Bool>(false)
-    /// Opened by the first checkpoint, then kept; touched on `queue` only.
+    /// Opened by the first background checkpoint, then kept. Held by every checkpoint, in the background or in place,
+    /// so that they run one at a time (another would only find the checkpoint lock taken).
     private let connection = Mutex<DatabaseQueue?>(nil)
     private let completed = Atomic<Int>(0)
 
@@ -44,13 +42,9 @@ final class SQLiteCheckpointer: Sendable {
     }
 
     /// Called on the writer after each commit, with the WAL's frame count.
-    fileprivate func committed(frames: Int32, connection: OpaquePointer?, name: UnsafePointer<CChar>?) {
-        if frames >= Self.waitingThreshold {
-            sqlite3_wal_checkpoint_v2(connection, name, SQLITE_CHECKPOINT_FULL, nil, nil)
-            return
-        }
+    fileprivate func committed(frames: Int32, writer: OpaquePointer?, name: UnsafePointer<CChar>?) {
         if frames >= Self.inPlaceThreshold {
-            sqlite3_wal_checkpoint(connection, name)
+            connection.withLock { _ in _ = sqlite3_wal_checkpoint(writer, name) }
             return
         }
         guard frames >= Self.threshold, !scheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -64,8 +58,10 @@ final class SQLiteCheckpointer: Sendable {
                 if connection == nil { connection = try DatabaseQueue(path: path) }
                 try connection?.writeWithoutTransaction { db in _ = try db.checkpoint(.passive) }
                 completed.add(1, ordering: .relaxed)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                // Another process's checkpoint: left to the next commit past the threshold.
             } catch {
-                // Left to the next commit past the threshold, or to the commit that checkpoints in place.
+                // Opened again by the next one; the commit that checkpoints in place keeps the WAL bounded meanwhile.
                 connection = nil
             }
         }
@@ -78,6 +74,6 @@ private func sqliteCheckpointerHook(
 ) -> Int32 {
     guard let context else { return SQLITE_OK }
     Unmanaged<SQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue()
-        .committed(frames: frames, connection: connection, name: name)
+        .committed(frames: frames, writer: connection, name: name)
     return SQLITE_OK
 }

@@ -63,7 +63,8 @@ final class SQLiteGroupCommit<Work: Sendable, Outcome: Sendable>: Sendable {
                 defer { state.draining = true }
                 return !state.draining
             }
-            if starts { Task { await self.drain() } }
+            // Detached: the commits are everyone's, not the first caller's (its task-locals, its priority).
+            if starts { Task.detached { await self.drain() } }
         }
     }
 

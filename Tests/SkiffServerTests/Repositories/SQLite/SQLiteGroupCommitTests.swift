@@ -32,11 +32,12 @@ struct SQLiteGroupCommitTests {
         }
     }
 
-    /// Runs "first" and then `keys` while the writer is held: "first" is taken alone by the commit that waits for the
-    /// writer, and `keys` all wait for the next one, which takes them together. Answers each key's result.
-    private static func runTogether(
-        _ keys: [String], on commit: SQLiteGroupCommit<String, Int>, _ database: SQLiteDatabase
-    ) async throws -> [String: Result<Int, any Error>] {
+    /// Runs `first` and then `works` while the writer is held: `first` is taken alone by the commit that waits for the
+    /// writer, and `works` all wait for the next one, which takes them together. Answers `first`'s result and each
+    /// named work's.
+    static func runTogether<Work: Sendable, Outcome: Sendable>(
+        first: Work, _ works: [(String, Work)], on commit: SQLiteGroupCommit<Work, Outcome>, _ database: SQLiteDatabase
+    ) async throws -> (first: Result<Outcome, any Error>, results: [String: Result<Outcome, any Error>]) {
         let gate = DispatchSemaphore(value: 0)
         let holding = Atomic<Bool>(false)
         let holder = Task {
@@ -46,26 +47,37 @@ struct SQLiteGroupCommitTests {
             }
         }
         while !holding.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(2)) }
-        return try await withThrowingTaskGroup(of: (String, Result<Int, any Error>).self) { group in
-            group.addTask { ("first", await Self.result(commit, "first")) }
+        return try await withThrowingTaskGroup(of: (String?, Result<Outcome, any Error>).self) { group in
+            group.addTask { (nil, await Self.result(commit, first)) }
             while commit.pending.waiting != 0 || commit.pending.unanswered != 1 { try await Task.sleep(for: .milliseconds(2)) }
-            for key in keys {
-                group.addTask { (key, await Self.result(commit, key)) }
+            for (name, work) in works {
+                group.addTask { (name, await Self.result(commit, work)) }
             }
-            while commit.pending.waiting < keys.count { try await Task.sleep(for: .milliseconds(2)) }
+            while commit.pending.waiting < works.count { try await Task.sleep(for: .milliseconds(2)) }
             gate.signal()
             try await holder.value
-            var results: [String: Result<Int, any Error>] = [:]
-            for try await (key, result) in group { results[key] = result }
-            #expect((try? results["first"]?.get()) == 1)
-            results["first"] = nil
-            return results
+            var firstResult: Result<Outcome, any Error>?
+            var results: [String: Result<Outcome, any Error>] = [:]
+            for try await (name, result) in group {
+                if let name { results[name] = result } else { firstResult = result }
+            }
+            return (firstResult ?? .failure(CancellationError()), results)
         }
     }
 
-    private static func result(_ commit: SQLiteGroupCommit<String, Int>, _ key: String) async -> Result<Int, any Error> {
+    private static func runTogether(
+        _ keys: [String], on commit: SQLiteGroupCommit<String, Int>, _ database: SQLiteDatabase
+    ) async throws -> [String: Result<Int, any Error>] {
+        let (first, results) = try await runTogether(first: "first", keys.map { ($0, $0) }, on: commit, database)
+        #expect((try? first.get()) == 1)
+        return results
+    }
+
+    private static func result<Work: Sendable, Outcome: Sendable>(
+        _ commit: SQLiteGroupCommit<Work, Outcome>, _ work: Work
+    ) async -> Result<Outcome, any Error> {
         do {
-            return .success(try await commit.run(key))
+            return .success(try await commit.run(work))
         } catch {
             return .failure(error)
         }
@@ -119,6 +131,67 @@ struct SQLiteGroupCommitTests {
             for key in keys { #expect(throws: DatabaseError.self) { try results[key]?.get() } }
             #expect(try await Self.stored(database) == ["first"])
             #expect(commit.commitsBySize == [1: 1])
+        }
+    }
+
+    @Test("Transfers in one commit: each sees the ones before it, a refusal writes nothing, a used step-up is refused")
+    func transfersInOneCommit() async throws {
+        try await SQLiteDatabase.withTemporary { database in
+            let fixtures = LedgerRepositoryTests()
+            let repositories = database.repositories
+            for (user, balance) in [("a", Int64(10_000)), ("b", 0), ("c", 0), ("d", 0)] {
+                try await fixtures.openAccount(repositories, user, balance: balance)
+            }
+            let stepUp = StepUpRecord(
+                tokenHash: "proof", sessionTokenHash: "session", userID: "a", createdAt: fixtures.now,
+                expiresAt: fixtures.now.addingTimeInterval(300)
+            )
+            try await repositories.ledger.createStepUp(stepUp)
+            let use = StepUpUse(tokenHash: "proof", sessionTokenHash: "session")
+            let first = fixtures.order("a", "b", 2_000, key: "first")
+            var withProof = fixtures.order("a", "c", 3_000, key: "proof-1")
+            withProof.stepUp = use
+            var proofAgain = fixtures.order("a", "d", 1_000, key: "proof-2")
+            proofAgain.stepUp = use
+            let works = [
+                ("most", fixtures.order("a", "b", 7_000, key: "most")),
+                ("over", fixtures.order("a", "c", 2_000, key: "over")),
+                ("proof-1", withProof),
+                ("proof-2", proofAgain),
+                ("twin", fixtures.order("a", "b", 7_000, key: "most")),
+            ]
+
+            let (firstResult, results) = try await Self.runTogether(
+                first: first, works, on: database.transfers, database
+            )
+
+            #expect(database.transfers.commitsBySize == [1: 1, 5: 1])
+            guard case .made = try firstResult.get(), case .made = try results["most"]?.get() else {
+                Issue.record("first or most not made")
+                return
+            }
+            // 10,000 − 2,000 − 7,000 leaves 1,000: 2,000 more is refused, and writes nothing.
+            #expect(try results["over"]?.get() == .insufficientFunds)
+            // The proof's first use is refused with it (3,000 is over the 1,000 left), so it stays unused for the next.
+            #expect(try results["proof-1"]?.get() == .insufficientFunds)
+            guard case .made = try results["proof-2"]?.get() else {
+                Issue.record("proof-2 not made: \(String(describing: results["proof-2"]))")
+                return
+            }
+            guard case .replayed = try results["twin"]?.get() else {
+                Issue.record("the same key again in the batch was not replayed")
+                return
+            }
+            #expect(try await repositories.ledger.walletBalance(userID: "a", currency: "USD") == 0)
+            #expect(try await repositories.ledger.walletBalance(userID: "c", currency: "USD") == 0)
+            let totals = try await repositories.ledger.totals()
+            #expect(totals.accountsOffPostings == 0 && totals.unbalancedTransfers == 0 && totals.negativeWallets == 0)
+            // Nothing of the refusals: no statement line or notification for c, the only payee they named alone.
+            let forC = try await database.metered.read { db in
+                (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transactions WHERE user_id = 'c' AND transfer_id IS NOT NULL") ?? -1,
+                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notifications WHERE user_id = 'c' AND id LIKE 'n-%'") ?? -1)
+            }
+            #expect(forC == (0, 0))
         }
     }
 }
