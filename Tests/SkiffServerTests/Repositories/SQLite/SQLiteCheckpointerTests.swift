@@ -22,10 +22,10 @@ struct SQLiteCheckpointerTests {
 
             // Checkpoints ran on the checkpointer's own connection (SQLite's automatic one never counts there).
             #expect(database.checkpointer.checkpoints > 0)
-            // The WAL never passes the in-place bound by more than a commit (eleven pages), however slowly the background
-            // checkpoints run: the commit at the bound waits for one still running (without the bound: 10,000 frames).
+            // The WAL never passes the waiting bound by more than a commit (eleven pages), however slowly the background
+            // checkpoints run: the commit at that bound waits for one still running (without the bounds: 10,000 frames).
             let frame = UInt64(4_096 + 24)
-            #expect(largest <= UInt64(SQLiteCheckpointer.inPlaceThreshold + 12) * frame + 32)
+            #expect(largest <= UInt64(SQLiteCheckpointer.waitingThreshold + 12) * frame + 32)
             // Nothing is lost: every row is there.
             #expect(try await database.metered.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pages") } == 900)
         }
