@@ -23,7 +23,8 @@ extension Application {
     /// Lays out and draws a frame and hands it to the terminal.
     ///
     /// Only the rows where a view asked to be drawn again (`View.setNeedsDisplay()`), moved, appeared or
-    /// disappeared are drawn, over a copy of the last frame; a frame where nothing changed is not drawn at all.
+    /// disappeared are drawn, over a copy of the last frame in which the cells of views that scrolled
+    /// (`View.setNeedsDisplay(scrolledBy:rows:)`) have moved with them; a frame where nothing changed is not drawn.
     /// The whole screen is drawn on the first frame, after a resize or a return from the shell, and while the
     /// help overlay or the size warning shows.
     public func render() {
@@ -36,7 +37,7 @@ extension Application {
         let showsOverlay = isTooSmall || isHelpVisible
         let redrawsAll = needsFullFrame || showsOverlay || lastFrame?.size != size
         needsFullFrame = showsOverlay
-        var changedRows: Range<Int>?
+        var changes = FrameChanges()
         if !isTooSmall {
             rootView.frame = screen
             rootViewController.view.frame = screen
@@ -48,12 +49,12 @@ extension Application {
             } else if verifiesPartialFrames {
                 verifyLayoutUnchanged()
             }
-            rootView.collectChangedRows(origin: .zero, clip: screen, isShown: true, into: &changedRows)
+            rootView.collectChanges(origin: .zero, clip: screen, isShown: true, into: &changes)
         }
         let rows: Range<Int>
         if redrawsAll {
             rows = 0..<size.height
-        } else if let changedRows {
+        } else if let changedRows = changes.rows {
             rows = changedRows
         } else {
             updateAnimation()
@@ -62,6 +63,9 @@ extension Application {
         let clip = Rect(x: 0, y: rows.lowerBound, width: size.width, height: rows.count)
         var buffer = redrawsAll ? CellBuffer(size: size) : lastFrame ?? CellBuffer(size: size)
         if !redrawsAll {
+            for move in changes.moves {
+                buffer.moveRows(in: move.rect, by: move.delta)
+            }
             buffer.fill(clip, style: .plain)
         }
         let surface = DrawingSurface(buffer: buffer)

@@ -29,6 +29,12 @@ public struct Canvas {
     /// The view's size.
     public var size: Size { frame.size }
 
+    /// The rows of the view (its own coordinates) that this canvas may draw on; empty when none.
+    var clippedRows: Range<Int> {
+        let top = max(0, clip.minY - frame.minY), bottom = min(frame.height, clip.maxY - frame.minY)
+        return top < bottom ? top..<bottom : 0..<0
+    }
+
     /// Writes text at a position; returns the columns advanced. `maxWidth` truncates with an ellipsis.
     @discardableResult
     public func write(_ text: String, x: Int, y: Int, style: Style = .plain, maxWidth: Int? = nil) -> Int {
@@ -56,18 +62,21 @@ public struct Canvas {
         let box = rect ?? Rect(origin: .zero, size: size)
         guard box.width >= 2, box.height >= 2 else { return }
         let b = theme.glyphs.border
-        for (y, left, right) in [(box.minY, b.topLeft, b.topRight), (box.maxY - 1, b.bottomLeft, b.bottomRight)] {
+        let rows = clippedRows
+        for (y, left, right) in [(box.minY, b.topLeft, b.topRight), (box.maxY - 1, b.bottomLeft, b.bottomRight)]
+        where rows.contains(y) {
             write(left, x: box.minX, y: y, style: style)
             surface.buffer.repeatGlyph(
                 b.horizontal, count: box.width - 2, x: frame.minX + box.minX + 1, y: frame.minY + y, style: style, clip: clip
             )
             write(right, x: box.maxX - 1, y: y, style: style)
         }
-        for y in (box.minY + 1)..<(box.maxY - 1) {
+        let firstSide = max(box.minY + 1, rows.lowerBound), lastSide = min(box.maxY - 1, rows.upperBound)
+        for y in firstSide..<max(firstSide, lastSide) {
             write(b.vertical, x: box.minX, y: y, style: style)
             write(b.vertical, x: box.maxX - 1, y: y, style: style)
         }
-        if let title, !title.isEmpty, box.width > 6 {
+        if let title, !title.isEmpty, box.width > 6, rows.contains(box.minY) {
             write(" \(title) ", x: box.minX + 2, y: box.minY, style: titleStyle ?? style, maxWidth: box.width - 4)
         }
     }

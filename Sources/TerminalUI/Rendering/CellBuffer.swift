@@ -155,13 +155,41 @@ public struct CellBuffer: Hashable, Sendable {
     public mutating func fill(_ rect: Rect, style: Style) {
         let area = rect.intersection(bounds)
         guard !area.isEmpty else { return }
+        let blank = Cell.blank(style)
         for y in area.minY..<area.maxY {
             if area.width == size.width {
-                rows[y] = Array(repeating: .blank(style), count: size.width)
+                rows[y] = Array(repeating: blank, count: size.width)
                 continue
             }
-            for x in area.minX..<area.maxX {
-                set(.blank(style), x: x, y: y)
+            // Only a wide grapheme across an edge of the rectangle reaches outside it: `set` blanks its other half.
+            set(blank, x: area.minX, y: y)
+            if area.width > 1 {
+                set(blank, x: area.maxX - 1, y: y)
+            }
+            if area.width > 2 {
+                rows[y].replaceSubrange((area.minX + 1)..<(area.maxX - 1), with: repeatElement(blank, count: area.width - 2))
+            }
+        }
+    }
+
+    /// Moves the cells of a rectangle up by `delta` rows (down when negative), as a scrolled view's content moves;
+    /// the rows left behind keep their cells, for the frame to draw. The rectangle's edges must not cut a wide
+    /// grapheme (views' cells never straddle their own edges).
+    mutating func moveRows(in rect: Rect, by delta: Int) {
+        let area = rect.intersection(bounds)
+        guard !area.isEmpty, delta != 0, delta.magnitude < area.height else { return }
+        let columns = area.minX..<area.maxX
+        let targets = delta > 0
+            ? Array(area.minY..<(area.maxY - delta)) : Array(((area.minY - delta)..<area.maxY).reversed())
+        for y in targets {
+            let source = rows[y + delta]
+            // Where the two rows agree outside the rectangle (a panel's border, blanks), the whole row moves: the
+            // array is shared, not copied cell by cell.
+            let agreesOutside = rows[y][..<area.minX] == source[..<area.minX] && rows[y][area.maxX...] == source[area.maxX...]
+            if agreesOutside {
+                rows[y] = source
+            } else {
+                rows[y].replaceSubrange(columns, with: source[columns])
             }
         }
     }

@@ -71,6 +71,7 @@ public final class CursesTerminal: Terminal {
         }
         capabilities = TerminalCapabilities(hasColor: canUseColor, isUnicode: unicode, colors: canUseColor ? Int(COLORS) : 0)
         enterProgramMode()
+        leaveAndResume()
         size = Size(width: Int(skiff_cols()), height: Int(skiff_lines()))
         armEmergencyRestore(termios: originalSettings, reset: resetSequence())
     }
@@ -84,6 +85,17 @@ public final class CursesTerminal: Terminal {
         curs_set(0)
         writeDirect(inputModesOn)
         previous = nil
+    }
+
+    /// Leaves the screen and comes back at once, before the first frame, so that a frame goes out in one write.
+    ///
+    /// ncurses (6.4) writes out what it has buffered at every cursor move until the program has once left the screen
+    /// (`endwin`) and refreshed it again: a frame touching five rows went out in five to seven writes, each waking the
+    /// terminal. The round trip happens before anything is drawn; the terminal switches to its own screen and back
+    /// within one write.
+    private func leaveAndResume() {
+        endwin()
+        skiff_refresh()
     }
 
     /// Bytes that undo everything `start` did to the screen, for crash handlers.

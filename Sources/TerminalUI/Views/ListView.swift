@@ -72,6 +72,9 @@ open class ListView: View {
 
     open override var canFocus: Bool { true }
 
+    /// Every cell is set (blanks where no row reaches), so a scroll copies the rows that stay on screen.
+    open override var drawsEveryCell: Bool { true }
+
     /// The number of rows, as last read from the data source.
     public var numberOfRows: Int { rowCount }
 
@@ -136,7 +139,22 @@ open class ListView: View {
                 return
             }
         }
-        setNeedsDisplay(sizeUnchanged: true)
+        setNeedsDisplay(afterScrollingFrom: previousOffset, rowCount: previousCount, selection: previous)
+    }
+
+    /// Asks for the rows that changed after the list scrolled from `previousOffset`: the rows still on screen move
+    /// with the content, and only those uncovered and those of the selection left and reached are drawn (the whole
+    /// list when the row count changed or the move is a screen or more).
+    private func setNeedsDisplay(afterScrollingFrom previousOffset: Int, rowCount previousCount: Int, selection previous: Int?) {
+        let delta = scrollOffset - previousOffset
+        guard rowCount == previousCount, delta != 0, delta.magnitude < visibleRowCount else {
+            setNeedsDisplay(sizeUnchanged: true)
+            return
+        }
+        let selectionRows = [previous, selectedIndex].compactMap { $0.map { $0 - scrollOffset } }
+            .filter { (0..<visibleRowCount).contains($0) }
+        let rows = (selectionRows.min() ?? 0)..<((selectionRows.max() ?? -1) + 1)
+        setNeedsDisplay(scrolledBy: delta, rows: rows)
     }
 
     /// Scrolls by a number of rows (the mouse wheel), moving the selection only as far as needed to keep it
@@ -144,6 +162,7 @@ open class ListView: View {
     public func scroll(by delta: Int) {
         guard rowCount > 0 else { return }
         let height = visibleRowCount
+        let previousOffset = scrollOffset, previous = selectedIndex
         scrollOffset = max(0, min(scrollOffset + delta, rowCount - height))
         let lastVisible = min(rowCount, scrollOffset + height) - 1
         if let selected = selectedIndex {
@@ -156,7 +175,8 @@ open class ListView: View {
         }
         checkNearEnd(reaching: lastVisible)
         reportVisibleRows()
-        setNeedsDisplay(sizeUnchanged: true)
+        guard scrollOffset != previousOffset || selectedIndex != previous else { return }
+        setNeedsDisplay(afterScrollingFrom: previousOffset, rowCount: rowCount, selection: previous)
     }
 
     open override func handleMouse(_ event: MouseEvent) -> Bool {
@@ -222,12 +242,16 @@ open class ListView: View {
     open override func draw(in canvas: Canvas) {
         let theme = canvas.theme
         let width = canvas.size.width
+        canvas.fill(style: .plain)
         guard let dataSource, rowCount > 0 else {
             canvas.write(emptyText, x: 0, y: 0, style: theme.muted, maxWidth: width)
             return
         }
         let end = min(rowCount, scrollOffset + canvas.size.height)
-        for index in scrollOffset..<max(scrollOffset, end) {
+        // Only the rows the frame draws are asked for (a step draws two of them).
+        let first = scrollOffset + canvas.clippedRows.lowerBound
+        let last = min(end, scrollOffset + canvas.clippedRows.upperBound)
+        for index in first..<max(first, last) {
             let y = index - scrollOffset
             let row = dataSource.listView(self, rowAt: index)
             let isSelected = index == selectedIndex && (isFocused || showsSelectionWhenUnfocused)

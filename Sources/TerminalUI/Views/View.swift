@@ -38,6 +38,9 @@ open class View {
     var drawnRect: Rect?
     /// Rows of the view (in its own coordinates) to draw again when the rest of it is unchanged.
     var changedOwnRows: Range<Int>?
+    /// How many rows the view's content moved up (down when negative) since its last frame, when that and
+    /// `changedOwnRows` are its only changes: the frame copies the rest of it from the last one.
+    var scrolledRows: Int?
 
     public init() {}
 
@@ -46,6 +49,10 @@ open class View {
 
     /// Whether the view takes part in focus traversal (Tab / Shift-Tab).
     open var canFocus: Bool { false }
+
+    /// Whether `draw(in:)` sets every cell of the view, so that nothing drawn under it shows: a view that scrolls
+    /// (`setNeedsDisplay(scrolledBy:rows:)`) has its cells copied from the last frame only when it is.
+    open var drawsEveryCell: Bool { false }
 
     /// The keys the view reacts to while focused, shown in the `?` overlay.
     open var keyBindings: [KeyBinding] { [] }
@@ -111,6 +118,21 @@ open class View {
     /// (a list's selection moving from one row to another); implies `sizeUnchanged`.
     public func setNeedsDisplay(rows: Range<Int>) {
         changedOwnRows = changedOwnRows.map { min($0.lowerBound, rows.lowerBound)..<max($0.upperBound, rows.upperBound) } ?? rows
+        notifyRoot(layoutMayChange: false)
+    }
+
+    /// Asks for the view to be drawn again after its content moved up by `delta` rows (down when negative), as a
+    /// list does when it scrolls: rows still on screen are copied from the last frame, one row moved, and only the
+    /// rows the move uncovers and `rows` (in the view's own coordinates after the move: a selection that moved)
+    /// are drawn. Implies `sizeUnchanged`. The whole view is drawn instead when it does not draw every cell, when
+    /// something else about it changed since its last frame, or when another view is drawn over it.
+    public func setNeedsDisplay(scrolledBy delta: Int, rows: Range<Int>) {
+        guard drawsEveryCell, delta != 0, !needsDraw, scrolledRows == nil, changedOwnRows == nil else {
+            setNeedsDisplay(sizeUnchanged: true)
+            return
+        }
+        scrolledRows = delta
+        changedOwnRows = rows.isEmpty ? nil : rows
         notifyRoot(layoutMayChange: false)
     }
 
@@ -211,30 +233,42 @@ open class View {
         }
     }
 
-    /// The rows of the screen that must be drawn again: where views that asked for it were and are now, and
-    /// where views moved, appeared or disappeared; clears the requests. `origin` is this view's superview's
-    /// top-left corner on screen and `clip` what of the screen it may draw on.
-    func collectChangedRows(origin: Point, clip: Rect, isShown: Bool, into rows: inout Range<Int>?) {
+    /// What of the screen must be drawn again: the rows where views that asked for it were and are now, and where
+    /// views moved, appeared or disappeared, and the rectangles of views that scrolled; clears the requests.
+    /// `origin` is this view's superview's top-left corner on screen and `clip` what of the screen it may draw on.
+    func collectChanges(origin: Point, clip: Rect, isShown: Bool, into changes: inout FrameChanges) {
         let onScreen = frame.offsetBy(dx: origin.x, dy: origin.y)
         let shown = isShown && !isHidden
         let drawn: Rect? = shown ? onScreen.intersection(clip) : nil
         let now = drawn.flatMap { $0.isEmpty ? nil : $0 }
-        var spans: [Range<Int>] = []
-        if needsDraw || now != drawnRect {
-            spans = [drawnRect, now].compactMap { $0.map { $0.minY..<$0.maxY } }
-        } else if let own = changedOwnRows, let now {
-            let span = max(now.minY, onScreen.minY + own.lowerBound)..<min(now.maxY, onScreen.minY + own.upperBound)
-            if !span.isEmpty { spans = [span] }
+        // This view is drawn after every view that scrolled before it in the tree: over one, it spoils the copy.
+        for rect in [now, drawnRect].compactMap({ $0 }) {
+            changes.cancelMoves(under: rect)
         }
-        for span in spans {
-            rows = rows.map { min($0.lowerBound, span.lowerBound)..<max($0.upperBound, span.upperBound) } ?? span
+        if needsDraw || now != drawnRect {
+            for rect in [drawnRect, now].compactMap({ $0 }) {
+                changes.add(rect.minY..<rect.maxY)
+            }
+        } else if let now {
+            if let delta = scrolledRows {
+                if delta.magnitude < now.height {
+                    changes.moves.append(FrameChanges.Move(rect: now, delta: delta))
+                    changes.add(delta > 0 ? (now.maxY - delta)..<now.maxY : now.minY..<(now.minY - delta))
+                } else {
+                    changes.add(now.minY..<now.maxY)
+                }
+            }
+            if let own = changedOwnRows {
+                let span = max(now.minY, onScreen.minY + own.lowerBound)..<min(now.maxY, onScreen.minY + own.upperBound)
+                if !span.isEmpty { changes.add(span) }
+            }
         }
         needsDraw = false
         changedOwnRows = nil
+        scrolledRows = nil
         drawnRect = now
         for subview in subviews {
-            subview.collectChangedRows(
-                origin: onScreen.origin, clip: now ?? .zero, isShown: shown && now != nil, into: &rows)
+            subview.collectChanges(origin: onScreen.origin, clip: now ?? .zero, isShown: shown && now != nil, into: &changes)
         }
     }
 
@@ -245,5 +279,32 @@ open class View {
         for subview in subviews where !subview.isHidden {
             subview.drawTree(in: canvas.child(subview.frame))
         }
+    }
+}
+
+/// What a frame drawn in part changes: the rows it draws (whole rows, every view on them), and the rectangles it
+/// copies from the last frame moved by some rows first (views that scrolled).
+struct FrameChanges {
+    /// A rectangle of the screen whose cells move up by `delta` rows (down when negative) from the last frame.
+    struct Move: Equatable {
+        var rect: Rect
+        var delta: Int
+    }
+
+    var rows: Range<Int>?
+    var moves: [Move] = []
+
+    /// Adds rows to draw.
+    mutating func add(_ span: Range<Int>) {
+        guard !span.isEmpty else { return }
+        rows = rows.map { min($0.lowerBound, span.lowerBound)..<max($0.upperBound, span.upperBound) } ?? span
+    }
+
+    /// Drops the moves of rectangles that `rect` overlaps (a view drawn over them), drawing their rows instead.
+    mutating func cancelMoves(under rect: Rect) {
+        for move in moves where !move.rect.intersection(rect).isEmpty {
+            add(move.rect.minY..<move.rect.maxY)
+        }
+        moves.removeAll { !$0.rect.intersection(rect).isEmpty }
     }
 }

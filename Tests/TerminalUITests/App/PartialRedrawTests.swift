@@ -60,7 +60,7 @@ struct PartialRedrawTests {
             == before.enumerated().filter { $0.offset != 2 }.map(\.element))
     }
 
-    @Test("A step in a list draws the two rows whose look changed; a scroll draws the list's rows, not the labels, border or status bar")
+    @Test("A step in a list draws the two rows whose look changed; a scroll by a row moves the rest and draws two rows too")
     func listStep() throws {
         let screen = RowsScreen(title: "Rows")
         let (app, terminal) = try makeApp(NavigationController(root: screen))
@@ -68,9 +68,37 @@ struct PartialRedrawTests {
         // The row left (5) and the row reached (6), inside the panel under the three labels and its border.
         #expect(app.lastDrawnRows == 5..<7)
         #expect(terminal.lines[6].contains("Item 1"))
+        // Rows 5 to 13 show items 0 to 8; the ninth Down scrolls by one: rows 5 to 12 are the last frame's rows 6 to
+        // 13 moved up, and only the row left (12) and the row uncovered and reached (13) are drawn. The headless
+        // terminal checks every frame drawn in part against the same frame drawn whole.
         for _ in 0..<8 { app.send(.down) }
-        let scrolled = try #require(app.lastDrawnRows)
-        #expect(scrolled.count > 2 && scrolled.lowerBound >= 5 && scrolled.upperBound <= 14)
+        #expect(app.lastDrawnRows == 12..<14)
+        #expect(terminal.lines[5].contains("Item 1") && terminal.lines[13].contains("Item 9"))
+        for _ in 0..<8 { app.send(.up) }
+        #expect(app.lastDrawnRows == 5..<7)
+        #expect(terminal.lines[5].contains("Item 1"))
+        // Up from the top row scrolls the other way: the row uncovered and reached (5) and the row left (6).
+        app.send(.up)
+        #expect(app.lastDrawnRows == 5..<7)
+        #expect(terminal.lines[5].contains("Item 0") && terminal.lines[13].contains("Item 8"))
+    }
+
+    @Test("A page, a scroll of the list's whole height, draws the list whole; so does a scroll under another view")
+    func listPageAndCover() async throws {
+        let screen = RowsScreen(title: "Rows")
+        let (app, terminal) = try makeApp(NavigationController(root: screen))
+        app.send(.pageDown)
+        app.send(.pageDown)
+        #expect(app.lastDrawnRows == 5..<14)
+        #expect(terminal.lines[13].contains("Item 18"))
+        // A view drawn over the list (here inside it, drawn after it): the list's rows are drawn, not copied.
+        let cover = Label("Over the list")
+        screen.list.addSubview(cover)
+        cover.frame = Rect(x: 10, y: 3, width: 20, height: 1)
+        await app.settle()
+        app.send(.down)
+        #expect(app.lastDrawnRows == 5..<14)
+        #expect(terminal.lines[8].contains("Over the list") && terminal.lines[13].contains("Item 19"))
     }
 
     @Test("A view that is hidden, shown or moved is drawn again where it was and where it is")

@@ -44,14 +44,14 @@ struct Formatting: Sendable {
 
     /// `21 Nov 2026`.
     func day(_ date: Date) -> String {
-        let c = calendar.dateComponents([.year, .month, .day], from: date)
-        return "\(c.day ?? 1) \(Formatting.months[(c.month ?? 1) - 1]) \(c.year ?? 1970)"
+        let local = localTime(date)
+        return "\(local.day) \(Formatting.months[local.month - 1]) \(local.year)"
     }
 
     /// `14:05`.
     func time(_ date: Date) -> String {
-        let c = calendar.dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
+        let local = localTime(date)
+        return (local.hour < 10 ? "0" : "") + "\(local.hour):" + (local.minute < 10 ? "0" : "") + "\(local.minute)"
     }
 
     /// `21 Nov 2026 14:05`.
@@ -59,9 +59,45 @@ struct Formatting: Sendable {
 
     /// `21 Nov`: short form for list rows.
     func shortDay(_ date: Date) -> String {
-        let c = calendar.dateComponents([.month, .day], from: date)
-        let day = c.day ?? 1
-        return (day < 10 ? " " : "") + "\(day) \(Formatting.months[(c.month ?? 1) - 1])"
+        let local = localTime(date)
+        return (local.day < 10 ? " " : "") + "\(local.day) \(Formatting.months[local.month - 1])"
+    }
+
+    /// A date as read on a wall clock in `timeZone`.
+    struct LocalTime: Equatable {
+        var year: Int, month: Int, day: Int, hour: Int, minute: Int
+    }
+
+    /// The first instant (1 Jan 1583, UTC) from which Foundation's Gregorian calendar is the proleptic one the
+    /// arithmetic below follows; earlier dates (Julian before October 1582) take `Calendar`.
+    private static let arithmeticFrom: TimeInterval = -12_212_553_600
+    /// 1 Jan 10000, UTC: past it too, `Calendar` answers.
+    private static let arithmeticUntil: TimeInterval = 253_402_300_800
+
+    /// `date` in `timeZone`: the zone's offset at that instant, then the civil date of the day count (H. Hinnant's
+    /// `civil_from_days`). `Calendar.dateComponents` gives the same answer at about twenty times the cost, and a list
+    /// row formats a date every time it scrolls into view.
+    func localTime(_ date: Date) -> LocalTime {
+        let seconds = date.timeIntervalSince1970
+        guard seconds >= Formatting.arithmeticFrom, seconds < Formatting.arithmeticUntil else {
+            let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+            return LocalTime(
+                year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1, hour: c.hour ?? 0, minute: c.minute ?? 0)
+        }
+        let local = Int(seconds.rounded(.down)) + timeZone.secondsFromGMT(for: date)
+        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        let secondOfDay = local - days * 86_400
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        return LocalTime(
+            year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month,
+            day: dayOfYear - (153 * monthFromMarch + 2) / 5 + 1, hour: secondOfDay / 3_600,
+            minute: secondOfDay % 3_600 / 60)
     }
 
     /// `10,000`: a count with its thousands grouped, as amounts are.

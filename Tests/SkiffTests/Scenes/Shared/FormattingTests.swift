@@ -1,0 +1,51 @@
+import Foundation
+import SkiffCore
+import Testing
+@testable import Skiff
+
+@Suite("Formatting dates")
+struct FormattingTests {
+    /// Zones with daylight saving on either hemisphere, half- and quarter-hour offsets, a date-line jump and UTC.
+    static let zones = [
+        "UTC", "America/New_York", "Europe/London", "Australia/Lord_Howe", "Asia/Kolkata", "Asia/Kathmandu",
+        "Pacific/Apia", "America/St_Johns", "Pacific/Chatham",
+    ]
+
+    @Test("the arithmetic gives Calendar's wall-clock date and time, at random instants from 1583 to 9999", arguments: zones)
+    func matchesCalendar(zone: String) throws {
+        let timeZone = try #require(TimeZone(identifier: zone))
+        let formatting = Formatting(timeZone: timeZone)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        var random = SplitMix64(seed: 26)
+        // Instants around transitions come from the hour boundaries: every random instant is rounded to one in half
+        // the draws, where a zone changes its offset.
+        for draw in 0..<4_000 {
+            var seconds = Double(Int64(bitPattern: random.next()) % 253_000_000_000)
+            if seconds < -12_212_553_600 { seconds = -seconds }
+            if draw.isMultiple(of: 2) { seconds = (seconds / 3_600).rounded(.down) * 3_600 - Double(draw % 3) }
+            seconds += Double(random.next() % 1_000) / 1_000
+            let date = Date(timeIntervalSince1970: seconds)
+            let expected = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+            let local = formatting.localTime(date)
+            #expect(
+                [local.year, local.month, local.day, local.hour, local.minute]
+                    == [expected.year, expected.month, expected.day, expected.hour, expected.minute],
+                "\(zone) at \(seconds)")
+        }
+    }
+
+    @Test("days, times and list days read as before; before 1583 Calendar answers")
+    func wording() throws {
+        let formatting = Formatting(timeZone: try #require(TimeZone(identifier: "America/New_York")))
+        // 2026-11-03 04:05:06 UTC is 23:05 on 2 November in New York.
+        let date = Date(timeIntervalSince1970: 1_793_678_706)
+        #expect(formatting.shortDay(date) == " 2 Nov")
+        #expect(formatting.day(date) == "2 Nov 2026")
+        #expect(formatting.time(date) == "23:05")
+        #expect(formatting.dayAndTime(date) == "2 Nov 2026 23:05")
+        // 1 March 1500 (Julian), which the proleptic arithmetic would call 11 March.
+        let julian = Date(timeIntervalSince1970: -14_825_808_000)
+        #expect(Formatting(timeZone: .gmt).day(julian) == "1 Mar 1500")
+    }
+}
