@@ -1,5 +1,6 @@
 import Foundation
 import SkiffCore
+import Synchronization
 
 /// Wording and formats shared by every Presenter: money, dates, countdowns and error messages.
 struct Formatting: Sendable {
@@ -84,7 +85,7 @@ struct Formatting: Sendable {
             return LocalTime(
                 year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1, hour: c.hour ?? 0, minute: c.minute ?? 0)
         }
-        let local = Int(seconds.rounded(.down)) + timeZone.secondsFromGMT(for: date)
+        let local = Int(seconds.rounded(.down)) + Formatting.offsets.offset(of: timeZone, at: date)
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         let secondOfDay = local - days * 86_400
         let shifted = days + 719_468
@@ -99,6 +100,9 @@ struct Formatting: Sendable {
             day: dayOfYear - (153 * monthFromMarch + 2) / 5 + 1, hour: secondOfDay / 3_600,
             minute: secondOfDay % 3_600 / 60)
     }
+
+    /// The zones' offsets by UTC day, shared by every `Formatting`.
+    private static let offsets = ZoneOffsets()
 
     /// `10,000`: a count with its thousands grouped, as amounts are.
     func count(_ value: Int) -> String {
@@ -153,5 +157,43 @@ struct Formatting: Sendable {
         case .cancelled: nil
         case .serverNotStarted(let reason): "The built-in server could not start: \(reason). Quit and start Skiff again."
         }
+    }
+}
+
+/// A time zone's offset from UTC, remembered for each UTC day the zone does not change its offset in: asking the zone
+/// (ICU, behind a lock) costs more than formatting the rest of a date, and a list of transactions asks for hundreds of
+/// dates in the same few days.
+final class ZoneOffsets: Sendable {
+    private struct Days {
+        var zone = ""
+        var offsets: [Int: Int] = [:]
+    }
+
+    private let days = Mutex(Days())
+    /// Days remembered before the memory starts again (about eleven years of days).
+    private let capacity = 4_096
+
+    /// The offset of `timeZone` at `date`, in seconds east of UTC.
+    func offset(of timeZone: TimeZone, at date: Date) -> Int {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, seconds.magnitude < 1e15 else { return timeZone.secondsFromGMT(for: date) }
+        let whole = Int(seconds.rounded(.down))
+        let day = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
+        let zone = timeZone.identifier
+        if let known = days.withLock({ $0.zone == zone ? $0.offsets[day] : nil }) { return known }
+        let start = Date(timeIntervalSince1970: TimeInterval(day * 86_400))
+        let offset = timeZone.secondsFromGMT(for: start)
+        // A day with a change of offset in it is asked about each time.
+        if let change = timeZone.nextDaylightSavingTimeTransition(after: start),
+           change.timeIntervalSince1970 < TimeInterval((day + 1) * 86_400) {
+            return timeZone.secondsFromGMT(for: date)
+        }
+        days.withLock { days in
+            if days.zone != zone || days.offsets.count >= capacity {
+                days = Days(zone: zone)
+            }
+            days.offsets[day] = offset
+        }
+        return offset
     }
 }

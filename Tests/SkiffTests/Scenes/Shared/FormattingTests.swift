@@ -35,6 +35,32 @@ struct FormattingTests {
         }
     }
 
+    @Test("minute by minute through the days a zone changes its offset, the wall clock is Calendar's", arguments: zones)
+    func transitions(zone: String) throws {
+        let timeZone = try #require(TimeZone(identifier: zone))
+        let formatting = Formatting(timeZone: timeZone)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        // Every change of offset from 2010 to 2030 (Samoa's skipped day in 2011 among them), and the day on each side.
+        var next = timeZone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: 1_262_304_000))
+        var changes = 0
+        while let change = next, change.timeIntervalSince1970 < 1_893_456_000 {
+            let day = (change.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
+            for minute in stride(from: day - 86_400, to: day + 2 * 86_400, by: 60) {
+                let date = Date(timeIntervalSince1970: minute + 59.5)
+                let expected = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+                let local = formatting.localTime(date)
+                #expect(
+                    [local.year, local.month, local.day, local.hour, local.minute]
+                        == [expected.year, expected.month, expected.day, expected.hour, expected.minute],
+                    "\(zone) at \(minute + 59.5)")
+            }
+            changes += 1
+            next = timeZone.nextDaylightSavingTimeTransition(after: change)
+        }
+        #expect(changes > 0 || ["UTC", "Asia/Kolkata", "Asia/Kathmandu"].contains(zone))
+    }
+
     @Test("days, times and list days read as before; before 1583 Calendar answers")
     func wording() throws {
         let formatting = Formatting(timeZone: try #require(TimeZone(identifier: "America/New_York")))
