@@ -115,8 +115,9 @@ public struct InternetDateTranscoder: DateTranscoder {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    /// The date of a day counted from 1970-01-01 (H. Hinnant's `civil_from_days`).
-    private static func civil(fromDays count: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    /// The date of a day counted from 1970-01-01 (H. Hinnant's `civil_from_days`); the app's date formatting uses it
+    /// too.
+    package static func civil(fromDays count: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let z = count + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097

@@ -1,4 +1,5 @@
 import Foundation
+import SkiffAPI
 import SkiffCore
 import Synchronization
 
@@ -75,9 +76,9 @@ struct Formatting: Sendable {
     /// 1 Jan 10000, UTC: past it too, `Calendar` answers.
     private static let arithmeticUntil: TimeInterval = 253_402_300_800
 
-    /// `date` in `timeZone`: the zone's offset at that instant, then the civil date of the day count (H. Hinnant's
-    /// `civil_from_days`). `Calendar.dateComponents` gives the same answer at about twenty times the cost, and a list
-    /// row formats a date every time it scrolls into view.
+    /// `date` in `timeZone`: the zone's offset at that instant, then the civil date of the day count
+    /// (`InternetDateTranscoder.civil(fromDays:)`, H. Hinnant's `civil_from_days`). `Calendar.dateComponents` gives
+    /// the same answer at about twenty times the cost, and a list row formats a date every time it scrolls into view.
     func localTime(_ date: Date) -> LocalTime {
         let seconds = date.timeIntervalSince1970
         guard seconds >= Formatting.arithmeticFrom, seconds < Formatting.arithmeticUntil else {
@@ -88,16 +89,9 @@ struct Formatting: Sendable {
         let local = Int(seconds.rounded(.down)) + Formatting.offsets.offset(of: timeZone, at: date)
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         let secondOfDay = local - days * 86_400
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthFromMarch = (5 * dayOfYear + 2) / 153
-        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        let civil = InternetDateTranscoder.civil(fromDays: Int64(days))
         return LocalTime(
-            year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month,
-            day: dayOfYear - (153 * monthFromMarch + 2) / 5 + 1, hour: secondOfDay / 3_600,
+            year: Int(civil.year), month: Int(civil.month), day: Int(civil.day), hour: secondOfDay / 3_600,
             minute: secondOfDay % 3_600 / 60)
     }
 

@@ -11,12 +11,28 @@ struct FormattingTests {
         "Pacific/Apia", "America/St_Johns", "Pacific/Chatham",
     ]
 
-    @Test("the arithmetic gives Calendar's wall-clock date and time, at random instants from 1583 to 9999", arguments: zones)
-    func matchesCalendar(zone: String) throws {
+    /// A `Formatting` and a Gregorian `Calendar` in the zone.
+    static func subjects(_ zone: String) throws -> (Formatting, Calendar) {
         let timeZone = try #require(TimeZone(identifier: zone))
-        let formatting = Formatting(timeZone: timeZone)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
+        return (Formatting(timeZone: timeZone), calendar)
+    }
+
+    static func expectSameWallClock(
+        _ formatting: Formatting, _ calendar: Calendar, _ date: Date, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let expected = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        let local = formatting.localTime(date)
+        #expect(
+            [local.year, local.month, local.day, local.hour, local.minute]
+                == [expected.year, expected.month, expected.day, expected.hour, expected.minute],
+            "\(calendar.timeZone.identifier) at \(date.timeIntervalSince1970)", sourceLocation: sourceLocation)
+    }
+
+    @Test("the arithmetic gives Calendar's wall-clock date and time, at random instants from 1583 to 9999", arguments: zones)
+    func matchesCalendar(zone: String) throws {
+        let (formatting, calendar) = try Self.subjects(zone)
         var random = SplitMix64(seed: 26)
         // Instants around transitions come from the hour boundaries: every random instant is rounded to one in half
         // the draws, where a zone changes its offset.
@@ -25,35 +41,21 @@ struct FormattingTests {
             if seconds < -12_212_553_600 { seconds = -seconds }
             if draw.isMultiple(of: 2) { seconds = (seconds / 3_600).rounded(.down) * 3_600 - Double(draw % 3) }
             seconds += Double(random.next() % 1_000) / 1_000
-            let date = Date(timeIntervalSince1970: seconds)
-            let expected = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-            let local = formatting.localTime(date)
-            #expect(
-                [local.year, local.month, local.day, local.hour, local.minute]
-                    == [expected.year, expected.month, expected.day, expected.hour, expected.minute],
-                "\(zone) at \(seconds)")
+            Self.expectSameWallClock(formatting, calendar, Date(timeIntervalSince1970: seconds))
         }
     }
 
     @Test("minute by minute through the days a zone changes its offset, the wall clock is Calendar's", arguments: zones)
     func transitions(zone: String) throws {
-        let timeZone = try #require(TimeZone(identifier: zone))
-        let formatting = Formatting(timeZone: timeZone)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
+        let (formatting, calendar) = try Self.subjects(zone)
+        let timeZone = calendar.timeZone
         // Every change of offset from 2010 to 2030 (Samoa's skipped day in 2011 among them), and the day on each side.
         var next = timeZone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: 1_262_304_000))
         var changes = 0
         while let change = next, change.timeIntervalSince1970 < 1_893_456_000 {
             let day = (change.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
             for minute in stride(from: day - 86_400, to: day + 2 * 86_400, by: 60) {
-                let date = Date(timeIntervalSince1970: minute + 59.5)
-                let expected = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-                let local = formatting.localTime(date)
-                #expect(
-                    [local.year, local.month, local.day, local.hour, local.minute]
-                        == [expected.year, expected.month, expected.day, expected.hour, expected.minute],
-                    "\(zone) at \(minute + 59.5)")
+                Self.expectSameWallClock(formatting, calendar, Date(timeIntervalSince1970: minute + 59.5))
             }
             changes += 1
             next = timeZone.nextDaylightSavingTimeTransition(after: change)
