@@ -10,9 +10,7 @@ public struct InternetDateTranscoder: DateTranscoder {
     public init() {}
 
     public func encode(_ date: Date) throws -> String {
-        let seconds = Int64((date.timeIntervalSince1970).rounded(.down))
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
+        let (days, secondOfDay) = Self.day(ofSecond: Int64((date.timeIntervalSince1970).rounded(.down)))
         let (year, month, day) = Self.civil(fromDays: days)
         guard (0...9999).contains(year) else {
             throw EncodingError.invalidValue(date, .init(codingPath: [], debugDescription: "An RFC 3339 year has four digits."))
@@ -113,6 +111,13 @@ public struct InternetDateTranscoder: DateTranscoder {
         let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The day, counted from 1970-01-01, of a second counted from its start, and the second within that day (both
+    /// rounded down, before 1970 too); the app's date formatting uses it too.
+    package static func day(ofSecond seconds: Int64) -> (day: Int64, secondOfDay: Int64) {
+        let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        return (day, seconds - day * 86_400)
     }
 
     /// The date of a day counted from 1970-01-01 (H. Hinnant's `civil_from_days`); the app's date formatting uses it

@@ -249,8 +249,8 @@ open class ListView: View {
         }
         let end = min(rowCount, scrollOffset + canvas.size.height)
         // Only the rows the frame draws are asked for (a step draws two of them).
-        let first = scrollOffset + canvas.clippedRows.lowerBound
-        let last = min(end, scrollOffset + canvas.clippedRows.upperBound)
+        let drawnRows = canvas.clippedRows
+        let first = scrollOffset + drawnRows.lowerBound, last = min(end, scrollOffset + drawnRows.upperBound)
         for index in first..<max(first, last) {
             let y = index - scrollOffset
             let row = dataSource.listView(self, rowAt: index)

@@ -86,13 +86,12 @@ struct Formatting: Sendable {
             return LocalTime(
                 year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1, hour: c.hour ?? 0, minute: c.minute ?? 0)
         }
-        let local = Int(seconds.rounded(.down)) + Formatting.offsets.offset(of: timeZone, at: date)
-        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-        let secondOfDay = local - days * 86_400
-        let civil = InternetDateTranscoder.civil(fromDays: Int64(days))
+        let local = Int64(seconds.rounded(.down)) + Int64(Formatting.offsets.offset(of: timeZone, at: date))
+        let (days, secondOfDay) = InternetDateTranscoder.day(ofSecond: local)
+        let civil = InternetDateTranscoder.civil(fromDays: days)
         return LocalTime(
-            year: Int(civil.year), month: Int(civil.month), day: Int(civil.day), hour: secondOfDay / 3_600,
-            minute: secondOfDay % 3_600 / 60)
+            year: Int(civil.year), month: Int(civil.month), day: Int(civil.day), hour: Int(secondOfDay / 3_600),
+            minute: Int(secondOfDay % 3_600 / 60))
     }
 
     /// The zones' offsets by UTC day, shared by every `Formatting`.
@@ -171,8 +170,7 @@ final class ZoneOffsets: Sendable {
     func offset(of timeZone: TimeZone, at date: Date) -> Int {
         let seconds = date.timeIntervalSince1970
         guard seconds.isFinite, seconds.magnitude < 1e15 else { return timeZone.secondsFromGMT(for: date) }
-        let whole = Int(seconds.rounded(.down))
-        let day = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
+        let day = Int(InternetDateTranscoder.day(ofSecond: Int64(seconds.rounded(.down))).day)
         let zone = timeZone.identifier
         if let known = days.withLock({ $0.zone == zone ? $0.offsets[day] : nil }) { return known }
         let start = Date(timeIntervalSince1970: TimeInterval(day * 86_400))
