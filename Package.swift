@@ -81,7 +81,9 @@ let package = Package(
             path: "Sources/CNcurses",
             providers: [.apt(["libncurses-dev"])]
         ),
-        .target(name: "TerminalUI", dependencies: ["CNcurses"]),
+        // libdispatch's hooks for serving the main queue from a loop of our own (MainThreadLoop).
+        .systemLibrary(name: "CDispatchMainQueue", path: "Sources/CDispatchMainQueue"),
+        .target(name: "TerminalUI", dependencies: ["CNcurses", "CDispatchMainQueue"]),
         .executableTarget(name: "skiff-gallery", dependencies: ["TerminalUI"]),
 
         // MARK: Domain and contract

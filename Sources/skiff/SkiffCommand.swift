@@ -8,7 +8,9 @@ import TerminalUI
 /// `skiff`: the terminal wallet. Starts its own server on 127.0.0.1 unless `--server` names one.
 @main
 enum SkiffCommand {
-    static func main() async {
+    /// Synchronous, so the main thread can serve the main actor itself (`MainThreadLoop`, decision 0171) once the
+    /// program's work is started in a task; that task ends the process.
+    static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let generated = CommandLineOptions.generated(for: arguments) {
             print(generated, terminator: "")
@@ -37,14 +39,18 @@ enum SkiffCommand {
             FileHandle.standardError.write(Data("skiff: \(error)\n".utf8))
             exit(78)  // EX_CONFIG
         }
-        do {
-            try await run(options)
-        } catch let failure as ExitStatus {
-            exit(failure.status)
-        } catch {
-            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
-            exit(1)
+        Task {
+            do {
+                try await run(options)
+                exit(0)
+            } catch let failure as ExitStatus {
+                exit(failure.status)
+            } catch {
+                FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+                exit(1)
+            }
         }
+        MainThreadLoop.run()
     }
 
     static func run(_ options: CommandLineOptions) async throws {

@@ -65,7 +65,7 @@ public final class Application {
     public let tasks = TaskTracker()
     var animationTask: Task<Void, Never>?
     var escapeGeneration = 0
-    private var inputSource: DispatchSourceRead?
+    private var inputWatch: ReadableWatch?
     var signalRelay: SignalRelay?
     private var continuation: CheckedContinuation<Int32, Never>?
 
@@ -127,14 +127,7 @@ public final class Application {
             throw error
         }
         if let descriptor = terminal.inputFileDescriptor {
-            let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .main)
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated {
-                    self?.readInput()
-                }
-            }
-            source.resume()
-            inputSource = source
+            inputWatch = ReadableWatch(descriptor: descriptor) { [weak self] in self?.readInput() }
         }
         if let exitStatus { return exitStatus }
         return await withCheckedContinuation { continuation in
@@ -148,8 +141,8 @@ public final class Application {
         exitStatus = status
         animationTask?.cancel()
         animationTask = nil
-        inputSource?.cancel()
-        inputSource = nil
+        inputWatch?.cancel()
+        inputWatch = nil
         if isStarted {
             rootViewController.beginAppearance(false)
             rootViewController.endAppearance(false)

@@ -32,7 +32,7 @@ private func relaySignal(_ signal: Int32) {
 @MainActor
 final class SignalRelay {
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH]
-    private var source: DispatchSourceRead?
+    private var watch: ReadableWatch?
     private var readDescriptor: Int32 = -1
     private let onSignal: @MainActor (Int32) -> Void
 
@@ -53,14 +53,7 @@ final class SignalRelay {
         for signal in Self.signals {
             setHandler(signal)
         }
-        let source = DispatchSource.makeReadSource(fileDescriptor: readDescriptor, queue: .main)
-        source.setEventHandler { [weak self] in
-            MainActor.assumeIsolated {
-                self?.drain()
-            }
-        }
-        source.resume()
-        self.source = source
+        watch = ReadableWatch(descriptor: readDescriptor) { [weak self] in self?.drain() }
     }
 
     /// Routes one signal to the relay again (after it was set to its default action for a moment).
@@ -114,8 +107,8 @@ final class SignalRelay {
             sigemptyset(&action.sa_mask)
             _ = sigaction(signal, &action, nil)
         }
-        source?.cancel()
-        source = nil
+        watch?.cancel()
+        watch = nil
         if relayWriteDescriptor >= 0 {
             let descriptor = relayWriteDescriptor
             relayWriteDescriptor = -1
