@@ -25,6 +25,19 @@ static inline int skiff_clearok(bool on) { return clearok(stdscr, on); }
 static inline int skiff_refresh(void) { return wrefresh(stdscr); }
 static inline int skiff_erase(void) { return werase(stdscr); }
 
+/// Scrolls the screen's lines top...bottom by `count` lines (up when positive), leaving blank lines behind; scrolling is
+/// switched off again at once, so writing the last cell never scrolls. False when ncurses refuses.
+static inline bool skiff_scroll_region(int top, int bottom, int count) {
+    scrollok(stdscr, TRUE);
+    int result = wsetscrreg(stdscr, top, bottom);
+    if (result != ERR) {
+        result = wscrl(stdscr, count);
+    }
+    wsetscrreg(stdscr, 0, LINES - 1);
+    scrollok(stdscr, FALSE);
+    return result != ERR;
+}
+
 static inline attr_t skiff_a_bold(void) { return A_BOLD; }
 static inline attr_t skiff_a_dim(void) { return A_DIM; }
 static inline attr_t skiff_a_reverse(void) { return A_REVERSE; }

@@ -194,6 +194,39 @@ public struct CellBuffer: Hashable, Sendable {
         }
     }
 
+    /// The longest run of rows, at least `minimumLength` long, that are the rows of `previous` moved up (`shift` 1)
+    /// or down (`shift` -1) by one whole row: the same arrays, as `moveRows` leaves the rows it moves whole. A
+    /// terminal can scroll its own copy of the screen by that much instead of being handed those rows again. Rows
+    /// equal to `previous` where they are do not count; only storage is compared, so this costs two comparisons of
+    /// two pointers a row.
+    public func scrolledRun(from previous: CellBuffer, minimumLength: Int = 3) -> (rows: Range<Int>, shift: Int)? {
+        guard previous.size == size else { return nil }
+        var best: (rows: Range<Int>, shift: Int)?
+        var run: (start: Int, shift: Int)?
+        func close(at end: Int) {
+            guard let open = run, end - open.start >= max(1, minimumLength) else { return }
+            if end - open.start > best?.rows.count ?? 0 { best = (open.start..<end, open.shift) }
+        }
+        for y in 0..<size.height {
+            let moved = [1, -1].first { shift in
+                (0..<size.height).contains(y + shift) && Self.sameStorage(rows[y], previous.rows[y + shift])
+            }
+            if let moved, run?.shift == moved { continue }
+            close(at: y)
+            run = moved.map { (y, $0) }
+        }
+        close(at: size.height)
+        return best
+    }
+
+    private static func sameStorage(_ row: [Cell], _ other: [Cell]) -> Bool {
+        row.withUnsafeBufferPointer { mine in
+            other.withUnsafeBufferPointer { theirs in
+                mine.count == theirs.count && mine.count > 0 && mine.baseAddress == theirs.baseAddress
+            }
+        }
+    }
+
     /// Changes the style of cells in a rectangle, keeping their text.
     mutating func restyle(_ rect: Rect, _ transform: (Style) -> Style) {
         let area = rect.intersection(bounds)

@@ -167,10 +167,20 @@ public final class CursesTerminal: Terminal {
             skiff_erase()
         }
         let width = buffer.size.width
+        // Rows the frame moved whole (a list scrolled by a row) are moved in ncurses' copy of the screen too, which
+        // then finds the scroll as it did before; only the row they uncovered is handed over cell by cell.
+        var scrolled: (rows: Range<Int>, shift: Int, uncovered: Int)?
+        if !full, let previous, let run = buffer.scrolledRun(from: previous) {
+            let region = run.shift > 0 ? run.rows.lowerBound...run.rows.upperBound : (run.rows.lowerBound - 1)...(run.rows.upperBound - 1)
+            if skiff_scroll_region(Int32(region.lowerBound), Int32(region.upperBound), Int32(run.shift)) {
+                scrolled = (run.rows, run.shift, run.shift > 0 ? region.upperBound : region.lowerBound)
+            }
+        }
         var text = [wchar_t](repeating: 0, count: 6)
         for y in 0..<buffer.size.height {
+            if let scrolled, scrolled.rows.contains(y) { continue }
             let row = buffer.row(y)
-            let previousRow = full ? nil : previous?.row(y)
+            let previousRow = full || scrolled?.uncovered == y ? nil : previous?.row(y)
             // A row the frame did not draw is the last frame's own storage: equal at once.
             if let previousRow, previousRow == row { continue }
             for x in 0..<width {

@@ -92,4 +92,43 @@ struct CellBufferTests {
         buffer.write("zzz", x: 0, y: 5, style: .plain)
         #expect(buffer.lines == ["a b", ""])
     }
+
+    /// A 10-row frame whose rows read "row 0" … "row 9", each drawn (its own storage).
+    private func numberedRows(offset: Int = 0) -> CellBuffer {
+        var buffer = CellBuffer(size: Size(width: 8, height: 10))
+        for y in 0..<10 {
+            buffer.write("row \(y + offset)", x: 0, y: y, style: .plain)
+        }
+        return buffer
+    }
+
+    @Test("Rows moved whole by a scroll are found as one run, up or down; the uncovered rows are left out")
+    func scrolledRun() {
+        let last = numberedRows()
+        var down = last
+        down.moveRows(in: Rect(x: 0, y: 2, width: 8, height: 6), by: 1)
+        down.write("row new", x: 0, y: 7, style: .plain)
+        #expect(down.scrolledRun(from: last)?.rows == 2..<7)
+        #expect(down.scrolledRun(from: last)?.shift == 1)
+        var up = last
+        up.moveRows(in: Rect(x: 0, y: 1, width: 8, height: 8), by: -1)
+        up.write("row new", x: 0, y: 1, style: .plain)
+        #expect(up.scrolledRun(from: last)?.rows == 2..<9)
+        #expect(up.scrolledRun(from: last)?.shift == -1)
+        // A redrawn row inside the run splits it; the longer part is kept.
+        var split = down
+        split.write("row  3", x: 0, y: 3, style: .plain)
+        #expect(split.scrolledRun(from: last)?.rows == 4..<7)
+        #expect(split.scrolledRun(from: last, minimumLength: 4) == nil)
+    }
+
+    @Test("Rows only equal to the last frame's neighbours are no scroll: storage is what counts")
+    func equalRowsAreNoScroll() {
+        let last = numberedRows()
+        // The same text one row up, drawn anew rather than moved.
+        let redrawn = numberedRows(offset: 1)
+        #expect(redrawn.scrolledRun(from: last) == nil)
+        #expect(last.scrolledRun(from: last) == nil)
+        #expect(last.scrolledRun(from: CellBuffer(size: Size(width: 8, height: 9))) == nil)
+    }
 }
