@@ -78,6 +78,9 @@ extension Application {
         terminal.present(surface.buffer)
         frameCount += 1
         updateAnimation()
+        if !isTooSmall {
+            rootViewController.didPresentFrame()
+        }
     }
 
     /// Draws the screen, or the part of it the canvas clips to.

@@ -279,6 +279,10 @@ open class NavigationController: ViewController {
         visibleViewController?.willDrawFrame()
     }
 
+    open override func didPresentFrame() {
+        visibleViewController?.didPresentFrame()
+    }
+
     func layout(in bounds: Rect) {
         var content = bounds
         header.isHidden = !showsHeader

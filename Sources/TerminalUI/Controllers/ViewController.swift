@@ -125,6 +125,10 @@ open class ViewController {
     /// hints) up to date here.
     func willDrawFrame() {}
 
+    /// Called after each frame has been handed to the terminal, on the visible screen only: work a later frame
+    /// will want (formatting the rows a scroll would uncover) is done here, off the path from a key to its frame.
+    open func didPresentFrame() {}
+
     /// Focuses the first focusable view when nothing valid is focused.
     ///
     /// Runs before every frame, so the usual case (the focused view is still in `focusableViews`) is answered by

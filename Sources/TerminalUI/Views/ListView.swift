@@ -220,8 +220,11 @@ open class ListView: View {
         scrollOffset = max(0, min(scrollOffset, max(0, rowCount + footerRows - height)))
     }
 
+    /// The rows on screen.
+    public var visibleRows: Range<Int> { scrollOffset..<min(rowCount, scrollOffset + visibleRowCount) }
+
     private func reportVisibleRows() {
-        let rows = scrollOffset..<min(rowCount, scrollOffset + visibleRowCount)
+        let rows = visibleRows
         guard rows != reportedVisibleRows else { return }
         reportedVisibleRows = rows
         onVisibleRowsChange?(rows)

@@ -1,3 +1,4 @@
+import SkiffCore
 import TerminalUI
 
 @MainActor
@@ -33,8 +34,9 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     /// Whether the person wants the Spending panel; it still folds away on a terminal smaller than this.
     private var showsSpending = false
     static let spendingMinimumSize = Size(width: 40, height: 24)
-    /// `rows` as the list draws them, by index, for the current `rows` only.
-    private var shownRows: [Int: ListRow] = [:]
+    /// `rows` as the list draws them, by transaction id with the transaction each was made from, for the current
+    /// blur: kept when pages are let go or arrive and when rows arrive above, which move indexes, not rows.
+    private var shownRows: [String: (transaction: Transaction, row: ListRow)] = [:]
     private var rows = Home.Update.ViewModel.TransactionRows(transactions: TransactionWindow(), blurred: false) { _ in
         .init(text: "", amount: "", isIncoming: false)
     }
@@ -169,14 +171,40 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     func numberOfRows(in listView: ListView) -> Int { rows.count }
 
     func listView(_ listView: ListView, rowAt index: Int) -> ListRow {
-        if let row = shownRows[index] { return row }
-        let row = rows[index]
-        let shown = ListRow(row.text, detail: row.amount, detailStyle: row.isIncoming ? .positive : nil)
-        // The rows on screen, formatted once for this view model rather than once per frame (dates and amounts
-        // cost more than drawing them); a few screens' worth at most.
-        if shownRows.count >= 200 { shownRows.removeAll(keepingCapacity: true) }
-        shownRows[index] = shown
-        return shown
+        guard let transaction = rows.transactions[index] else { return Self.listRow(Home.Update.ViewModel.TransactionRows.loading) }
+        if let shown = shownRows[transaction.id], shown.transaction == transaction { return shown.row }
+        // Formatted once rather than once per frame (dates and amounts cost more than drawing them); the rows on
+        // screen and two screens either side are kept when there are more than a few screens' worth.
+        let row = Self.listRow(rows.format(transaction))
+        if shownRows.count >= Self.shownRowLimit {
+            let kept = Set(rowsAround(transactions.visibleRows, screens: 2).compactMap { rows.transactions[$0]?.id })
+            shownRows = shownRows.filter { kept.contains($0.key) }
+        }
+        shownRows[transaction.id] = (transaction, row)
+        return row
+    }
+
+    private static func listRow(_ row: Home.Update.ViewModel.TransactionRow) -> ListRow {
+        ListRow(row.text, detail: row.amount, detailStyle: row.isIncoming ? .positive : nil)
+    }
+
+    /// How many formatted rows `shownRows` holds before it lets go of those far from the screen.
+    static let shownRowLimit = 200
+
+    /// After a frame is out, the rows a step or a page either way would bring into view are formatted, so the key
+    /// that scrolls them in only draws them (decision 0173).
+    override func didPresentFrame() {
+        super.didPresentFrame()
+        guard !transactions.isHidden else { return }
+        for index in rowsAround(transactions.visibleRows, screens: 1) {
+            _ = listView(transactions, rowAt: index)
+        }
+    }
+
+    /// `visible` widened by `screens` screens of rows on each side, within the rows there are.
+    private func rowsAround(_ visible: Range<Int>, screens: Int) -> Range<Int> {
+        let page = max(1, transactions.frame.height) * screens
+        return max(0, visible.lowerBound - page)..<min(rows.count, visible.upperBound + page)
     }
 
     // MARK: Display
@@ -222,8 +250,9 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
         transactions.emptyText = viewModel.emptyText ?? ""
         if viewModel.transactions != rows {
             let selected = transactions.selectedIndex
+            // Blur changes every row's amount; anything else keeps a transaction's row as it was.
+            if viewModel.transactions.blurred != rows.blurred { shownRows.removeAll(keepingCapacity: true) }
             rows = viewModel.transactions
-            shownRows.removeAll(keepingCapacity: true)
             transactions.reloadData()
             // Rows that arrived above the selection push it down with its transaction: it never changes under the
             // person's eyes.
