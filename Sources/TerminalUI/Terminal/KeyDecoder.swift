@@ -151,13 +151,22 @@ public struct KeyDecoder: Sendable {
     }
 
     private static func csiKey(final: UInt8, params: String) -> Key? {
-        let first = Int(params.split(separator: ";").first ?? "") ?? 0
         if let key = cursorOrFunctionKey(final) { return key }
-        switch Character(Unicode.Scalar(final)) {
-        case "Z": return .backTab
-        case "I" where params.isEmpty: return .focus(true)
-        case "O" where params.isEmpty: return .focus(false)
-        case "~":
+        switch final {
+        case UInt8(ascii: "Z"): return .backTab
+        case UInt8(ascii: "I") where params.isEmpty: return .focus(true)
+        case UInt8(ascii: "O") where params.isEmpty: return .focus(false)
+        case UInt8(ascii: "~"):
+            // The first parameter's digits (a key's number; modifiers follow a `;`), read as bytes: a key is
+            // decoded on every press, and splitting a string cost more than the rest of the decoding.
+            var first = 0
+            for byte in params.utf8 {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), first < 1_000 else {
+                    if byte == UInt8(ascii: ";") { break }
+                    return nil
+                }
+                first = first * 10 + Int(byte - UInt8(ascii: "0"))
+            }
             switch first {
             case 1, 7: return .home
             case 2: return .insert
@@ -181,17 +190,17 @@ public struct KeyDecoder: Sendable {
 
     /// The final bytes CSI and SS3 share: the arrows, Home, End and F1-F4.
     private static func cursorOrFunctionKey(_ final: UInt8) -> Key? {
-        switch Character(Unicode.Scalar(final)) {
-        case "A": .up
-        case "B": .down
-        case "C": .right
-        case "D": .left
-        case "H": .home
-        case "F": .end
-        case "P": .function(1)
-        case "Q": .function(2)
-        case "R": .function(3)
-        case "S": .function(4)
+        switch final {
+        case UInt8(ascii: "A"): .up
+        case UInt8(ascii: "B"): .down
+        case UInt8(ascii: "C"): .right
+        case UInt8(ascii: "D"): .left
+        case UInt8(ascii: "H"): .home
+        case UInt8(ascii: "F"): .end
+        case UInt8(ascii: "P"): .function(1)
+        case UInt8(ascii: "Q"): .function(2)
+        case UInt8(ascii: "R"): .function(3)
+        case UInt8(ascii: "S"): .function(4)
         default: nil
         }
     }
