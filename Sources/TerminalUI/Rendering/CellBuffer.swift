@@ -167,7 +167,13 @@ public struct CellBuffer: Hashable, Sendable {
                 set(blank, x: area.maxX - 1, y: y)
             }
             if area.width > 2 {
-                rows[y].replaceSubrange((area.minX + 1)..<(area.maxX - 1), with: repeatElement(blank, count: area.width - 2))
+                // Cell by cell in place: `replaceSubrange` with a repeated cell copied the repetition per cell, the
+                // largest cost of drawing a list page.
+                rows[y].withUnsafeMutableBufferPointer { cells in
+                    for x in (area.minX + 1)..<(area.maxX - 1) {
+                        cells[x] = blank
+                    }
+                }
             }
         }
     }

@@ -242,13 +242,14 @@ open class View {
         let drawn: Rect? = shown ? onScreen.intersection(clip) : nil
         let now = drawn.flatMap { $0.isEmpty ? nil : $0 }
         // This view is drawn after every view that scrolled before it in the tree: over one, it spoils the copy.
-        for rect in [now, drawnRect].compactMap({ $0 }) {
-            changes.cancelMoves(under: rect)
+        // (No arrays here: this runs for every view on every frame.)
+        if !changes.moves.isEmpty {
+            if let now { changes.cancelMoves(under: now) }
+            if let drawnRect, drawnRect != now { changes.cancelMoves(under: drawnRect) }
         }
         if needsDraw || now != drawnRect {
-            for rect in [drawnRect, now].compactMap({ $0 }) {
-                changes.add(rect.minY..<rect.maxY)
-            }
+            if let drawnRect { changes.add(drawnRect.minY..<drawnRect.maxY) }
+            if let now { changes.add(now.minY..<now.maxY) }
         } else if let now {
             if let delta = scrolledRows {
                 if delta.magnitude < now.height {
@@ -302,6 +303,7 @@ struct FrameChanges {
 
     /// Drops the moves of rectangles that `rect` overlaps (a view drawn over them), drawing their rows instead.
     mutating func cancelMoves(under rect: Rect) {
+        guard moves.contains(where: { !$0.rect.intersection(rect).isEmpty }) else { return }
         for move in moves where !move.rect.intersection(rect).isEmpty {
             add(move.rect.minY..<move.rect.maxY)
         }
