@@ -213,10 +213,12 @@ public struct CellBuffer: Hashable, Sendable {
             guard let open = run, end - open.start >= max(1, minimumLength) else { return }
             if end - open.start > best?.rows.count ?? 0 { best = (open.start..<end, open.shift) }
         }
+        func isMoved(_ y: Int, by shift: Int) -> Bool {
+            (0..<size.height).contains(y + shift) && Self.sameStorage(rows[y], previous.rows[y + shift])
+        }
         for y in 0..<size.height {
-            let moved = [1, -1].first { shift in
-                (0..<size.height).contains(y + shift) && Self.sameStorage(rows[y], previous.rows[y + shift])
-            }
+            let unchanged = Self.sameStorage(rows[y], previous.rows[y])
+            let moved: Int? = unchanged ? nil : isMoved(y, by: 1) ? 1 : isMoved(y, by: -1) ? -1 : nil
             if let moved, run?.shift == moved { continue }
             close(at: y)
             run = moved.map { (y, $0) }

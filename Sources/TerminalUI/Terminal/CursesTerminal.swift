@@ -171,7 +171,8 @@ public final class CursesTerminal: Terminal {
         // then finds the scroll as it did before; only the row they uncovered is handed over cell by cell.
         var scrolled: (rows: Range<Int>, shift: Int, uncovered: Int)?
         if !full, let previous, let run = buffer.scrolledRun(from: previous) {
-            let region = run.shift > 0 ? run.rows.lowerBound...run.rows.upperBound : (run.rows.lowerBound - 1)...(run.rows.upperBound - 1)
+            let region = run.shift > 0
+                ? run.rows.lowerBound...run.rows.upperBound : (run.rows.lowerBound - 1)...(run.rows.upperBound - 1)
             if skiff_scroll_region(Int32(region.lowerBound), Int32(region.upperBound), Int32(run.shift)) {
                 scrolled = (run.rows, run.shift, run.shift > 0 ? region.upperBound : region.lowerBound)
             }

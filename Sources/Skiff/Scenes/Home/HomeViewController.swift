@@ -171,7 +171,9 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     func numberOfRows(in listView: ListView) -> Int { rows.count }
 
     func listView(_ listView: ListView, rowAt index: Int) -> ListRow {
-        guard let transaction = rows.transactions[index] else { return Self.listRow(Home.Update.ViewModel.TransactionRows.loading) }
+        guard let transaction = rows.transactions[index] else {
+            return Self.listRow(Home.Update.ViewModel.TransactionRows.loading)
+        }
         if let shown = shownRows[transaction.id], shown.transaction == transaction { return shown.row }
         // Formatted once rather than once per frame (dates and amounts cost more than drawing them); the rows on
         // screen and two screens either side are kept when there are more than a few screens' worth.
