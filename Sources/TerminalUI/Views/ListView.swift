@@ -79,7 +79,7 @@ open class ListView: View {
     public var numberOfRows: Int { rowCount }
 
     /// Rows that fit on screen.
-    var visibleRowCount: Int { max(1, frame.height) }
+    public var visibleRowCount: Int { max(1, frame.height) }
 
     open override var keyBindings: [KeyBinding] {
         [

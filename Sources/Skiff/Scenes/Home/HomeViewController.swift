@@ -205,7 +205,7 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
 
     /// `visible` widened by `screens` screens of rows on each side, within the rows there are.
     private func rowsAround(_ visible: Range<Int>, screens: Int) -> Range<Int> {
-        let page = max(1, transactions.frame.height) * screens
+        let page = transactions.visibleRowCount * screens
         return max(0, visible.lowerBound - page)..<min(rows.count, visible.upperBound + page)
     }
 
