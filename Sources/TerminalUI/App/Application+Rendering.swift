@@ -61,14 +61,15 @@ extension Application {
             return
         }
         let clip = Rect(x: 0, y: rows.lowerBound, width: size.width, height: rows.count)
-        var buffer = redrawsAll ? CellBuffer(size: size) : lastFrame ?? CellBuffer(size: size)
+        // The frame is made in the surface itself: a second reference to it (a local copy) would make the first
+        // write to each row drawn copy that row.
+        let surface = DrawingSurface(buffer: redrawsAll ? CellBuffer(size: size) : lastFrame ?? CellBuffer(size: size))
         if !redrawsAll {
             for move in changes.moves {
-                buffer.moveRows(in: move.rect, by: move.delta)
+                surface.buffer.moveRows(in: move.rect, by: move.delta)
             }
-            buffer.fill(clip, style: .plain)
+            surface.buffer.fill(clip, style: .plain)
         }
-        let surface = DrawingSurface(buffer: buffer)
         draw(in: Canvas(surface: surface, frame: screen, clip: clip, theme: theme))
         if verifiesPartialFrames && !redrawsAll {
             verifyPartialFrame(surface.buffer, rows: rows)

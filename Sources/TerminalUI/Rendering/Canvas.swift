@@ -45,6 +45,15 @@ public struct Canvas {
         return surface.buffer.write(text, x: frame.minX + x, y: frame.minY + y, style: style, clip: clip)
     }
 
+    /// Writes text prepared once at a position; returns the columns advanced. `maxWidth` truncates with an ellipsis.
+    @discardableResult
+    public func write(_ text: PreparedText, x: Int, y: Int, style: Style = .plain, maxWidth: Int? = nil) -> Int {
+        if let maxWidth, text.width > maxWidth {
+            return write(text.text, x: x, y: y, style: style, maxWidth: maxWidth)
+        }
+        return surface.buffer.write(text, x: frame.minX + x, y: frame.minY + y, style: style, clip: clip)
+    }
+
     /// Fills a rectangle (the whole view when nil) with blanks of a style.
     public func fill(_ rect: Rect? = nil, style: Style) {
         let target = (rect ?? Rect(origin: .zero, size: size)).offsetBy(dx: frame.minX, dy: frame.minY)

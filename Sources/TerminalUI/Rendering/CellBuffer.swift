@@ -111,11 +111,24 @@ public struct CellBuffer: Hashable, Sendable {
             }
             return column - x
         }
+        return write(graphemes: PreparedText.graphemes(of: text), x: x, y: y, style: style, area: area)
+    }
+
+    /// Writes text prepared once (`PreparedText`) from (x, y) inside `clip`, as `write(_:x:y:style:clip:)` writes
+    /// the same string; returns the number of columns advanced.
+    @discardableResult
+    public mutating func write(_ text: PreparedText, x: Int, y: Int, style: Style, clip: Rect? = nil) -> Int {
+        let area = (clip ?? bounds).intersection(bounds)
+        guard y >= area.minY, y < area.maxY else { return text.width }
+        return write(graphemes: text.graphemes, x: x, y: y, style: style, area: area)
+    }
+
+    /// Writes graphemes (cells of width 1 or 2) in `style` from (x, y), within `area`, whose rows include `y`. A wide
+    /// grapheme that would straddle an edge of the area is replaced by blanks.
+    private mutating func write(graphemes: some Sequence<Cell>, x: Int, y: Int, style: Style, area: Rect) -> Int {
         var column = x
-        for character in text {
-            let grapheme: Character = character == "\t" ? " " : character
-            let width = DisplayWidth.of(grapheme)
-            if width == 0 { continue }
+        for grapheme in graphemes {
+            let width = grapheme.width
             if column >= area.maxX { break }
             if column + width <= area.minX {
                 column += width
@@ -126,7 +139,7 @@ public struct CellBuffer: Hashable, Sendable {
                     set(.blank(style), x: c, y: y)
                 }
             } else {
-                set(Cell(text: String(grapheme), width: width, style: style), x: column, y: y)
+                set(Cell(text: grapheme.text, width: width, style: style), x: column, y: y)
             }
             column += width
         }

@@ -1,17 +1,33 @@
 /// One row of a list: text on the left, an optional detail on the right.
 public struct ListRow: Hashable, Sendable {
-    public var text: String
-    public var detail: String?
+    public var text: String { didSet { preparedText = PreparedText(text) } }
+    public var detail: String? { didSet { preparedDetail = detail.map(PreparedText.init) } }
     public var style: TextStyle
     /// The detail's style when it differs from the row's (an amount coloured by direction); a selected row
     /// draws all of it in the selection's style.
     public var detailStyle: TextStyle?
+    /// `text` and `detail` split into graphemes when the row is made, not on each frame that draws it.
+    private(set) var preparedText: PreparedText
+    private(set) var preparedDetail: PreparedText?
 
     public init(_ text: String, detail: String? = nil, style: TextStyle = .text, detailStyle: TextStyle? = nil) {
         self.text = text
         self.detail = detail
         self.style = style
         self.detailStyle = detailStyle
+        preparedText = PreparedText(text)
+        preparedDetail = detail.map(PreparedText.init)
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.text == rhs.text && lhs.detail == rhs.detail && lhs.style == rhs.style && lhs.detailStyle == rhs.detailStyle
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text)
+        hasher.combine(detail)
+        hasher.combine(style)
+        hasher.combine(detailStyle)
     }
 }
 
@@ -51,10 +67,16 @@ open class ListView: View {
     /// How many rows one notch of the mouse wheel scrolls.
     var wheelStep = 3
     /// Shown when there are no rows.
-    public var emptyText: String { didSet { setNeedsDisplay() } }
+    public var emptyText: String { didSet { if emptyText != oldValue { setNeedsDisplay() } } }
     /// A muted line after the last row, such as more rows loading. It is seen only at the end of the list, so rows
     /// fetched ahead arrive without moving anything on screen.
-    public var footer: String? { didSet { if footer != oldValue { setNeedsDisplay() } } }
+    public var footer: String? {
+        didSet {
+            // Below the last row: while that is off screen, there is nothing to draw again (a page asked for ahead).
+            guard footer != oldValue, rowCount - scrollOffset < visibleRowCount else { return }
+            setNeedsDisplay()
+        }
+    }
     /// What Enter does to a row, as the help overlay words it ("open transaction").
     public var openHelp = "open"
     /// Whether the selected row stays marked (underlined) while another view has the focus. A screen with a second
@@ -102,6 +124,23 @@ open class ListView: View {
 
     /// Reads the row count again and keeps the selection in range.
     public func reloadData() {
+        updateRowCount()
+        setNeedsDisplay(sizeUnchanged: true)
+    }
+
+    /// Reloads after the data source changed only rows that are off screen: pages let go of or fetched again far
+    /// from it, rows added or removed past the last row on screen. Nothing is drawn again unless the end of the rows
+    /// was or is on screen.
+    public func reloadRowsOffScreen() {
+        let before = rowCount
+        updateRowCount()
+        let endBelowScreen = min(before, rowCount) >= scrollOffset + visibleRowCount
+        if rowCount != before && !endBelowScreen {
+            setNeedsDisplay(sizeUnchanged: true)
+        }
+    }
+
+    private func updateRowCount() {
         rowCount = dataSource.map { $0.numberOfRows(in: self) } ?? 0
         if rowCount == 0 {
             selectedIndex = nil
@@ -112,7 +151,6 @@ open class ListView: View {
         if let nearEndReportedAt, nearEndReportedAt != rowCount {
             self.nearEndReportedAt = nil
         }
-        setNeedsDisplay(sizeUnchanged: true)
     }
 
     /// Selects a row (clamped) and scrolls it into view.
@@ -264,8 +302,8 @@ open class ListView: View {
                 canvas.fill(Rect(x: 0, y: y, width: width, height: 1), style: style)
             }
             var detailWidth = 0
-            if let detail = row.detail {
-                detailWidth = min(detail.displayWidth, max(0, width - 2))
+            if let detail = row.preparedDetail {
+                detailWidth = min(detail.width, max(0, width - 2))
                 // The focused selection is one filled highlight; elsewhere the detail keeps its own colour.
                 let ownStyle = row.detailStyle.map { $0.resolve(in: theme) }
                 let detailStyle = isSelected && isFocused
@@ -273,7 +311,7 @@ open class ListView: View {
                 canvas.write(detail, x: width - detailWidth - 1, y: y, style: detailStyle, maxWidth: detailWidth)
             }
             let textRoom = max(0, width - 2 - (detailWidth > 0 ? detailWidth + 2 : 0))
-            canvas.write(row.text, x: 1, y: y, style: style, maxWidth: textRoom)
+            canvas.write(row.preparedText, x: 1, y: y, style: style, maxWidth: textRoom)
         }
         if let footer, end == rowCount, end - scrollOffset < canvas.size.height {
             canvas.write(footer, x: 1, y: end - scrollOffset, style: theme.muted, maxWidth: max(0, width - 2))

@@ -125,6 +125,35 @@ struct PartialRedrawTests {
         #expect(terminal.presentCount == frames + 1)
     }
 
+    @Test("Rows changed off screen, a footer set below rows off screen and an empty text set again draw no frame")
+    func changesOffScreen() async throws {
+        let screen = RowsScreen(title: "Rows")
+        let (app, terminal) = try makeApp(NavigationController(root: screen))
+        let frames = terminal.presentCount
+        screen.items[30] = "Item 30, fetched again"
+        screen.list.reloadRowsOffScreen()
+        screen.list.footer = "Loading more"
+        screen.list.emptyText = "Nothing"
+        await app.settle()
+        #expect(terminal.presentCount == frames)
+        // Rows added far below (a page fetched ahead) are not drawn until scrolled to.
+        screen.items.append("Item 40")
+        screen.list.reloadRowsOffScreen()
+        await app.settle()
+        #expect(terminal.presentCount == frames)
+        app.send(.end)
+        #expect(terminal.lines.contains { $0.contains("Item 40") } && terminal.lines.contains { $0.contains("Loading more") })
+        // With the end on screen, a row added there is drawn, over the footer it pushes down.
+        screen.items.append("Item 41")
+        screen.list.reloadRowsOffScreen()
+        await app.settle()
+        #expect(terminal.lines.contains { $0.contains("Item 41") } && !terminal.lines.contains { $0.contains("Loading more") })
+        screen.list.footer = nil
+        screen.list.footer = "Loading more"
+        app.send(.end)
+        #expect(terminal.lines.contains { $0.contains("Loading more") })
+    }
+
     @Test("Up on the first row and Down on the last draw no frame; the step before them does")
     func stepPastTheEnds() throws {
         let screen = RowsScreen(title: "Rows")

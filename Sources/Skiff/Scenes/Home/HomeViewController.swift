@@ -37,6 +37,9 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     /// `rows` as the list draws them, by transaction id with the transaction each was made from, for the current
     /// blur: kept when pages are let go or arrive and when rows arrive above, which move indexes, not rows.
     private var shownRows: [String: (transaction: Transaction, row: ListRow)] = [:]
+    /// The same rows by index in `rows`, so a frame finds its rows without copying transactions or hashing ids;
+    /// emptied whenever `rows` changes, and filled again from `shownRows`.
+    private var shownByIndex: [Int: ListRow] = [:]
     private var rows = Home.Update.ViewModel.TransactionRows(transactions: TransactionWindow(), blurred: false) { _ in
         .init(text: "", amount: "", isIncoming: false)
     }
@@ -171,18 +174,26 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     func numberOfRows(in listView: ListView) -> Int { rows.count }
 
     func listView(_ listView: ListView, rowAt index: Int) -> ListRow {
+        if let row = shownByIndex[index] { return row }
         guard let transaction = rows.transactions[index] else {
             return Self.listRow(Home.Update.ViewModel.TransactionRows.loading)
         }
-        if let shown = shownRows[transaction.id], shown.transaction == transaction { return shown.row }
-        // Formatted once rather than once per frame (dates and amounts cost more than drawing them); the rows on
-        // screen and two screens either side are kept when there are more than a few screens' worth.
-        let row = Self.listRow(rows.format(transaction))
-        if shownRows.count >= Self.shownRowLimit {
-            let kept = Set(rowsAround(transactions.visibleRows, screens: 2).compactMap { rows.transactions[$0]?.id })
-            shownRows = shownRows.filter { kept.contains($0.key) }
+        let row: ListRow
+        if let shown = shownRows[transaction.id], shown.transaction == transaction {
+            row = shown.row
+        } else {
+            // Formatted once rather than once per frame (dates and amounts cost more than drawing them); the rows on
+            // screen and two screens either side are kept when there are more than a few screens' worth.
+            row = Self.listRow(rows.format(transaction))
+            if shownRows.count >= Self.shownRowLimit {
+                let around = rowsAround(transactions.visibleRows, screens: 2)
+                let kept = Set(around.compactMap { rows.transactions[$0]?.id })
+                shownRows = shownRows.filter { kept.contains($0.key) }
+                shownByIndex = shownByIndex.filter { around.contains($0.key) }
+            }
+            shownRows[transaction.id] = (transaction, row)
         }
-        shownRows[transaction.id] = (transaction, row)
+        shownByIndex[index] = row
         return row
     }
 
@@ -254,8 +265,17 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
             let selected = transactions.selectedIndex
             // Blur changes every row's amount; anything else keeps a transaction's row as it was.
             if viewModel.transactions.blurred != rows.blurred { shownRows.removeAll(keepingCapacity: true) }
+            // Pages let go of, fetched again or added away from the screen leave the rows on it as they were.
+            let new = viewModel.transactions
+            let onScreenUnchanged = viewModel.rowsAddedAtTop == 0 && new.blurred == rows.blurred
+                && transactions.visibleRows.allSatisfy { $0 < new.count && new.transactions[$0] == rows.transactions[$0] }
             rows = viewModel.transactions
-            transactions.reloadData()
+            shownByIndex.removeAll(keepingCapacity: true)
+            if onScreenUnchanged {
+                transactions.reloadRowsOffScreen()
+            } else {
+                transactions.reloadData()
+            }
             // Rows that arrived above the selection push it down with its transaction: it never changes under the
             // person's eyes.
             if let selected, viewModel.rowsAddedAtTop > 0 { transactions.select(selected + viewModel.rowsAddedAtTop) }

@@ -53,7 +53,7 @@ struct Formatting: Sendable {
     /// `14:05`.
     func time(_ date: Date) -> String {
         let local = localTime(date)
-        return (local.hour < 10 ? "0" : "") + "\(local.hour):" + (local.minute < 10 ? "0" : "") + "\(local.minute)"
+        return Self.twoDigits(local.hour) + ":" + Self.twoDigits(local.minute)
     }
 
     /// `21 Nov 2026 14:05`.
@@ -105,12 +105,18 @@ struct Formatting: Sendable {
     /// `4:05` for 245 seconds; `0:09`.
     func countdown(seconds: Int) -> String {
         let s = max(0, seconds)
-        return "\(s / 60):" + String(format: "%02d", s % 60)
+        return "\(s / 60):" + Self.twoDigits(s % 60)
     }
 
     /// `04/29`.
     func expiry(month: Int, year: Int) -> String {
-        String(format: "%02d/%02d", month, year % 100)
+        Self.twoDigits(month) + "/" + Self.twoDigits(year % 100)
+    }
+
+    /// `07`, `42`: a number below 100 in two digits. Written out because `String(format:)` goes through
+    /// Foundation's formatter, which was half of Home's view model (every card's expiry) while scrolling.
+    static func twoDigits<Number: BinaryInteger>(_ value: Number) -> String {
+        (value < 10 ? "0" : "") + String(value)
     }
 
     /// `Active` or `Inactive`; `Frozen` while frozen, whatever the status it returns to.

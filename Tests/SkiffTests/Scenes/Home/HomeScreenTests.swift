@@ -202,6 +202,30 @@ struct HomeScreenTests {
         #expect(harness.account.calls.all.map(\.cursor) == [nil, "c50"])
     }
 
+    @Test("every Down scrolls the screen's rows, also when it asks for a page or lets one go far above")
+    func stepsStayScrolls() async throws {
+        let items = (1...300).map { Seeds.transaction($0) }
+        var pages: [String: TransactionPage] = [:]
+        for start in stride(from: 0, to: 300, by: 50) {
+            pages[start == 0 ? "" : "c\(start)"] = TransactionPage(
+                items: Array(items[start..<(start + 50)]), nextCursor: start + 50 < 300 ? "c\(start + 50)" : nil)
+        }
+        let harness = ScreenHarness(session: Seeds.session) { [pages] in $0.account.pages.set(.success(pages)) }
+        try await harness.start()
+        var drawnWhole: [Int] = []
+        for step in 1...200 {
+            let before = harness.terminal.buffer
+            await harness.send(.down)
+            // Rows on screen moved by one, not drawn again; the first steps only move the selection.
+            if step > 20, harness.terminal.buffer.scrolledRun(from: before) == nil { drawnWhole.append(step) }
+        }
+        #expect(drawnWhole.isEmpty)
+        #expect(harness.terminal.text.contains("Merchant 201"))
+        // The pages far above were let go on the way: back at the top, the second page is fetched again.
+        await harness.send(.home)
+        #expect(harness.account.calls.all.map(\.cursor).filter { $0 == "c50" }.count == 2)
+    }
+
     @Test("/ searches through the server and Esc clears the search")
     func search() async throws {
         let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(3))) }

@@ -1,0 +1,30 @@
+/// Text split once into the graphemes it draws, with their widths: for text drawn on many frames, such as a list's
+/// rows, which are prepared when they are made and then only copied into the frame's cells.
+public struct PreparedText: Hashable, Sendable {
+    public let text: String
+    /// One cell per grapheme drawn (width 1 or 2), in the plain style; the style is the writer's.
+    let graphemes: [Cell]
+    /// The columns it takes.
+    public let width: Int
+
+    public init(_ text: String) {
+        self.text = text
+        var graphemes: [Cell] = []
+        var width = 0
+        for cell in Self.graphemes(of: text) {
+            graphemes.append(cell)
+            width += cell.width
+        }
+        self.graphemes = graphemes
+        self.width = width
+    }
+
+    /// The graphemes of `text` as a frame draws them: a tab as a space; a grapheme of no width (a control) dropped.
+    static func graphemes<Text: StringProtocol>(of text: Text) -> some Sequence<Cell> {
+        text.lazy.compactMap { character -> Cell? in
+            let grapheme: Character = character == "\t" ? " " : character
+            let width = DisplayWidth.of(grapheme)
+            return width == 0 ? nil : Cell(text: String(grapheme), width: width)
+        }
+    }
+}
