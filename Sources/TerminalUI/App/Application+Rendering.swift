@@ -5,7 +5,13 @@ extension Application {
     public func setNeedsDisplay() {
         guard !isRendering else { return }
         needsDisplay = true
-        guard !renderScheduled, isStarted, !isHandlingInput else { return }
+        guard !isHandlingInput else { return }
+        scheduleRender()
+    }
+
+    /// Draws a frame on a later turn of the main actor, once however often asked.
+    private func scheduleRender() {
+        guard !renderScheduled, isStarted else { return }
         renderScheduled = true
         Task { @MainActor [weak self] in
             self?.renderScheduled = false
@@ -28,7 +34,15 @@ extension Application {
     /// The whole screen is drawn on the first frame, after a resize or a return from the shell, and while the
     /// help overlay or the size warning shows.
     public func render() {
-        guard isStarted else { return }
+        guard isStarted, drawFrame(), !isTooSmall else { return }
+        // After the frame is out, the screen does what can wait for it (decision 0173). A change that asks for a
+        // frame there gets one of its own, on a later turn, even in the middle of handling a key.
+        rootViewController.didPresentFrame()
+        if needsDisplay { scheduleRender() }
+    }
+
+    /// Draws the frame; returns whether one went to the terminal.
+    private func drawFrame() -> Bool {
         isRendering = true
         defer { isRendering = false }
         needsDisplay = false
@@ -58,7 +72,7 @@ extension Application {
             rows = changedRows
         } else {
             updateAnimation()
-            return
+            return false
         }
         let clip = Rect(x: 0, y: rows.lowerBound, width: size.width, height: rows.count)
         // The frame is made in the surface itself: a second reference to it (a local copy) would make the first
@@ -79,9 +93,7 @@ extension Application {
         terminal.present(surface.buffer)
         frameCount += 1
         updateAnimation()
-        if !isTooSmall {
-            rootViewController.didPresentFrame()
-        }
+        return true
     }
 
     /// Draws the screen, or the part of it the canvas clips to.

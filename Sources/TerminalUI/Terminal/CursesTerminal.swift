@@ -178,6 +178,9 @@ public final class CursesTerminal: Terminal {
             }
         }
         var text = [wchar_t](repeating: 0, count: 6)
+        // Neighbouring cells mostly share a style: its curses form is looked up again only when it changes.
+        var lastStyle = Style.plain
+        var lastCursesStyle = cursesStyle(lastStyle)
         for y in 0..<buffer.size.height {
             if let scrolled, scrolled.rows.contains(y) { continue }
             let row = buffer.row(y)
@@ -196,7 +199,11 @@ public final class CursesTerminal: Terminal {
                     count += 1
                 }
                 text[count] = 0
-                let (attributes, pair) = cursesStyle(cell.style)
+                if cell.style != lastStyle {
+                    lastStyle = cell.style
+                    lastCursesStyle = cursesStyle(lastStyle)
+                }
+                let (attributes, pair) = lastCursesStyle
                 _ = skiff_put_cell(Int32(y), Int32(x), text, attributes, pair)
             }
         }

@@ -25,6 +25,33 @@ private final class RowsScreen: ViewController, ListViewDataSource {
     func listView(_ listView: ListView, rowAt index: Int) -> ListRow { ListRow(items[index]) }
 }
 
+/// Counts its frames and, after the first frame a key brings, changes a label: work done after the frame.
+@MainActor
+private final class AfterFrameScreen: ViewController {
+    let label = Label("Before")
+    var framesSeen = 0
+    var changesAfterFrame = false
+
+    override func viewDidLoad() {
+        view.addSubview(label)
+        label.frame = Rect(x: 0, y: 0, width: 20, height: 1)
+    }
+
+    override func didPresentFrame() {
+        framesSeen += 1
+        if changesAfterFrame {
+            changesAfterFrame = false
+            label.text = "After"
+        }
+    }
+
+    override func handle(_ key: Key) -> Bool {
+        label.text = "Key"
+        changesAfterFrame = true
+        return true
+    }
+}
+
 /// A view that draws a value it changes without asking to be drawn again: the mistake the check catches.
 @MainActor
 private final class ForgetfulView: View {
@@ -152,6 +179,26 @@ struct PartialRedrawTests {
         screen.list.footer = "Loading more"
         app.send(.end)
         #expect(terminal.lines.contains { $0.contains("Loading more") })
+    }
+
+    @Test("A screen hears of each frame after it is out; what it changes then is drawn in a frame of its own")
+    func afterTheFrame() async throws {
+        let screen = AfterFrameScreen(title: "After")
+        let (app, terminal) = try makeApp(NavigationController(root: screen))
+        // The render the first frame's set-up asked for runs (and finds nothing to draw) before the key.
+        for _ in 0..<1_000 where app.renderScheduled { await Task.yield() }
+        #expect(!app.renderScheduled)
+        let frames = terminal.presentCount
+        #expect(screen.framesSeen == 1)
+        app.send(.character("x"))
+        // The key's frame went out with "Key"; the change made after it is drawn on a later turn, unasked.
+        #expect(terminal.presentCount == frames + 1)
+        #expect(screen.framesSeen == 2)
+        #expect(app.renderScheduled)
+        for _ in 0..<1_000 where terminal.presentCount == frames + 1 { await Task.yield() }
+        #expect(terminal.presentCount == frames + 2)
+        #expect(terminal.lines.contains { $0.hasPrefix("After") })
+        #expect(screen.framesSeen == 3)
     }
 
     @Test("Up on the first row and Down on the last draw no frame; the step before them does")

@@ -15,6 +15,8 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
     private let keys: WalletKeys
     private var lastUpdate: Home.Update.Response?
     private var lastSpending: Home.LoadSpending.Response?
+    /// The card rows last made, with their cards: Home is presented on every page asked for, its cards seldom change.
+    private var shownCards: (cards: [Card], rows: [Home.Update.ViewModel.CardRow]) = ([], [])
 
     init(formatting: Formatting = Formatting(), keys: WalletKeys = .standard) {
         self.formatting = formatting
@@ -33,7 +35,7 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
             name: state.summary?.user.fullName ?? "",
             balance: "Balance " + (state.summary.map { formatting.amount($0.balance) } ?? "—"),
             unreadBadge: unread > 0 ? "\(unread) unread" : nil,
-            cards: state.cards.map(cardRow),
+            cards: cardRows(state.cards),
             cardsEmptyText: state.cards.isEmpty && state.summary != nil
                 ? PromptedText("No cards yet.", prompts: [KeyPrompt(.addCard, "add one")]) : nil,
             transactions: transactionRows(state.transactions),
@@ -118,6 +120,11 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
         "December",
     ]
+
+    private func cardRows(_ cards: [Card]) -> [Home.Update.ViewModel.CardRow] {
+        if cards != shownCards.cards { shownCards = (cards, cards.map(cardRow)) }
+        return shownCards.rows
+    }
 
     private func cardRow(_ card: Card) -> Home.Update.ViewModel.CardRow {
         let needsActivation = card.kind == .issued && card.status == .inactive && !card.frozen

@@ -44,6 +44,9 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
         .init(text: "", amount: "", isIncoming: false)
     }
     private var cardRows: [Home.Update.ViewModel.CardRow] = []
+    /// The rows on screen after the list moved, and whether it neared its end: told to the interactor after the frame.
+    private var scrolledTo: Range<Int>?
+    private var wantsMoreRows = false
 
     init(keys: WalletKeys = .standard) {
         super.init(title: "Home", keys: keys)
@@ -109,12 +112,14 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
         transactions.nearEndThreshold = 30
         transactions.openHelp = "open transaction"
         transactions.onSelect = { [weak self] index in self?.interactor?.selectTransaction(request: .init(index: index)) }
-        transactions.onNearEnd = { [weak self] in self?.interactor?.loadMore(request: .init()) }
-        transactions.onVisibleRowsChange = { [weak self] rows in self?.interactor?.scroll(request: .init(visibleRows: rows)) }
+        // Pages are asked for and let go of after the frame that moved the list (`didPresentFrame`): the key's frame
+        // does not wait for them.
+        transactions.onNearEnd = { [weak self] in self?.wantsMoreRows = true }
+        transactions.onVisibleRowsChange = { [weak self] rows in self?.scrolledTo = rows }
         // Asked again on every move near the end, so a page refused once (offline, mid-refresh) is not lost.
         transactions.onSelectionChange = { [weak self] index in
             guard let self, index >= self.rows.count - self.transactions.nearEndThreshold else { return }
-            self.interactor?.loadMore(request: .init())
+            self.wantsMoreRows = true
         }
         searchField.onSubmit = { [weak self] in self?.submitSearch() }
         spendingChart.onSelect = { [weak self] index in self?.interactor?.selectCategory(request: .init(index: index)) }
@@ -204,10 +209,19 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     /// How many formatted rows `shownRows` holds before it lets go of those far from the screen.
     static let shownRowLimit = 200
 
-    /// After a frame is out, the rows a step or a page either way would bring into view are formatted, so the key
-    /// that scrolls them in only draws them (decision 0173).
+    /// After a frame is out: the interactor hears that the list moved (pages let go of, fetched again or asked for),
+    /// then the rows a step or a page either way would bring into view are formatted, so the key that scrolls them
+    /// in only draws them (decisions 0173, 0174).
     override func didPresentFrame() {
         super.didPresentFrame()
+        if let rows = scrolledTo {
+            scrolledTo = nil
+            interactor?.scroll(request: .init(visibleRows: rows))
+        }
+        if wantsMoreRows {
+            wantsMoreRows = false
+            interactor?.loadMore(request: .init())
+        }
         guard !transactions.isHidden else { return }
         for index in rowsAround(transactions.visibleRows, screens: 1) {
             _ = listView(transactions, rowAt: index)
