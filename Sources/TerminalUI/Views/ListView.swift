@@ -72,8 +72,10 @@ open class ListView: View {
     /// fetched ahead arrive without moving anything on screen.
     public var footer: String? {
         didSet {
-            // Below the last row: while that is off screen, there is nothing to draw again (a page asked for ahead).
-            guard footer != oldValue, rowCount - scrollOffset < visibleRowCount else { return }
+            // Below the last row: while that is off screen, and not brought into view by a selected last row (see
+            // `scrollToSelection`), there is nothing to draw again (a page asked for ahead).
+            let shown = rowCount - scrollOffset < visibleRowCount || selectedIndex == rowCount - 1
+            guard footer != oldValue, shown else { return }
             setNeedsDisplay()
         }
     }
@@ -277,7 +279,10 @@ open class ListView: View {
     }
 
     open override func layoutSubviews() {
+        let offset = scrollOffset
         scrollToSelection()
+        // A new height, or a footer come into view below a selected last row, moved the rows: they are drawn again.
+        if scrollOffset != offset { setNeedsDisplay(sizeUnchanged: true) }
     }
 
     open override func draw(in canvas: Canvas) {

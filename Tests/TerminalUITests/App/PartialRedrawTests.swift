@@ -181,6 +181,21 @@ struct PartialRedrawTests {
         #expect(terminal.lines.contains { $0.contains("Loading more") })
     }
 
+    @Test("A footer set while the last row is selected comes into view at once, the rows moving up to make room")
+    func footerBelowTheSelectedLastRow() async throws {
+        let screen = RowsScreen(title: "Rows")
+        let (app, terminal) = try makeApp(NavigationController(root: screen))
+        app.send(.end)
+        #expect(terminal.lines[13].contains("Item 39"))
+        screen.list.footer = "Loading more"
+        await app.settle()
+        #expect(terminal.lines[12].contains("Item 39") && terminal.lines[13].contains("Loading more"))
+        // A layout for another reason (a label's new text) finds the list as drawn: the partial-frame check holds.
+        screen.first.text = "First, changed"
+        await app.settle()
+        #expect(terminal.lines[12].contains("Item 39"))
+    }
+
     @Test("A screen hears of each frame after it is out; what it changes then is drawn in a frame of its own")
     func afterTheFrame() async throws {
         let screen = AfterFrameScreen(title: "After")
