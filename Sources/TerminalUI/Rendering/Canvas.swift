@@ -47,7 +47,7 @@ public struct Canvas {
 
     /// Writes text prepared once at a position; returns the columns advanced. `maxWidth` truncates with an ellipsis.
     @discardableResult
-    public func write(_ text: PreparedText, x: Int, y: Int, style: Style = .plain, maxWidth: Int? = nil) -> Int {
+    func write(_ text: PreparedText, x: Int, y: Int, style: Style = .plain, maxWidth: Int? = nil) -> Int {
         if let maxWidth, text.width > maxWidth {
             return write(text.text, x: x, y: y, style: style, maxWidth: maxWidth)
         }

@@ -117,7 +117,7 @@ public struct CellBuffer: Hashable, Sendable {
     /// Writes text prepared once (`PreparedText`) from (x, y) inside `clip`, as `write(_:x:y:style:clip:)` writes
     /// the same string; returns the number of columns advanced.
     @discardableResult
-    public mutating func write(_ text: PreparedText, x: Int, y: Int, style: Style, clip: Rect? = nil) -> Int {
+    mutating func write(_ text: PreparedText, x: Int, y: Int, style: Style, clip: Rect? = nil) -> Int {
         let area = (clip ?? bounds).intersection(bounds)
         guard y >= area.minY, y < area.maxY else { return text.width }
         return write(graphemes: text.graphemes, x: x, y: y, style: style, area: area)

@@ -1,13 +1,13 @@
 /// Text split once into the graphemes it draws, with their widths: for text drawn on many frames, such as a list's
 /// rows, which are prepared when they are made and then only copied into the frame's cells.
-public struct PreparedText: Hashable, Sendable {
-    public let text: String
+struct PreparedText: Hashable, Sendable {
+    let text: String
     /// One cell per grapheme drawn (width 1 or 2), in the plain style; the style is the writer's.
     let graphemes: [Cell]
     /// The columns it takes.
-    public let width: Int
+    let width: Int
 
-    public init(_ text: String) {
+    init(_ text: String) {
         self.text = text
         var graphemes: [Cell] = []
         var width = 0
