@@ -74,8 +74,7 @@ open class ListView: View {
         didSet {
             // Below the last row: while that is off screen, and not brought into view by a selected last row (see
             // `scrollToSelection`), there is nothing to draw again (a page asked for ahead).
-            let shown = rowCount - scrollOffset < visibleRowCount || selectedIndex == rowCount - 1
-            guard footer != oldValue, shown else { return }
+            guard footer != oldValue, showsEnd(ofRows: rowCount) || selectedIndex == rowCount - 1 else { return }
             setNeedsDisplay()
         }
     }
@@ -136,10 +135,14 @@ open class ListView: View {
     public func reloadRowsOffScreen() {
         let before = rowCount
         updateRowCount()
-        let endBelowScreen = min(before, rowCount) >= scrollOffset + visibleRowCount
-        if rowCount != before && !endBelowScreen {
+        if rowCount != before && (showsEnd(ofRows: before) || showsEnd(ofRows: rowCount)) {
             setNeedsDisplay(sizeUnchanged: true)
         }
+    }
+
+    /// Whether the end of `count` rows, where the footer goes, is on screen at the current scroll.
+    private func showsEnd(ofRows count: Int) -> Bool {
+        count - scrollOffset < visibleRowCount
     }
 
     private func updateRowCount() {
