@@ -44,7 +44,7 @@ protocol VerificationRepository: Sendable {
     /// unused earlier code of the same number and purpose (they expire at the new code's creation), and returns nil.
     func create<Refusal: Sendable>(
         _ record: VerificationRecord, address: String, country: CountryCodeWindow, historySince since: Date,
-        refusal: @Sendable (CodeIssueHistory) -> Refusal?
+        refusal: @escaping @Sendable (CodeIssueHistory) -> Refusal?
     ) async throws -> Refusal?
     func verification(id: String) async throws -> VerificationRecord?
     /// Checks a try at code `id` in one step, so that parallel guesses cannot pass the limits: `judge` reads the
@@ -53,8 +53,8 @@ protocol VerificationRepository: Sendable {
     /// try consumes the code, recording `consumedBy`, a replay changes nothing, and a wrong one (a replay miss
     /// too) counts, on the code and on its number.
     func attempt(
-        id: String, at date: Date, failuresSince: Date, pause: @Sendable ([Date]) -> Date?,
-        judge: @Sendable (VerificationRecord) -> CodeTry, consumedBy: String?
+        id: String, at date: Date, failuresSince: Date, pause: @escaping @Sendable ([Date]) -> Date?,
+        judge: @escaping @Sendable (VerificationRecord) -> CodeTry, consumedBy: String?
     ) async throws -> CodeAttempt
 }
 
@@ -64,7 +64,7 @@ protocol LoginThrottleRepository: Sendable {
     /// attempt as a failure (until `reset` clears it on success), lets `lockout` set the pause from the new
     /// count, and returns nil. Counting first means parallel guesses are all counted.
     func beginAttempt(
-        phone: String, at date: Date, lockout: @Sendable (_ failures: Int) -> Date?
+        phone: String, at date: Date, lockout: @escaping @Sendable (_ failures: Int) -> Date?
     ) async throws -> Date?
     func reset(phone: String) async throws
 }
@@ -89,7 +89,7 @@ protocol TransactionRepository: Sendable {
     /// How many transactions the user has, counting no further than `limit`.
     func count(userID: String, upTo limit: Int) async throws -> Int
     /// Inserts `count` transactions made by `make` in one transaction, with one prepared statement.
-    func insert(userID: String, count: Int, make: @Sendable (Int) -> NewTransaction) async throws
+    func insert(userID: String, count: Int, make: @escaping @Sendable (Int) -> NewTransaction) async throws
     /// For each of `periods`, what went out (negative amounts) from its start until just before its end, summed per
     /// category and currency in the database, the largest first; all of them read at once (one snapshot on SQLite,
     /// one statement on PostgreSQL). Bounds are first instants of UTC days (`SpendingMonth`'s are): the sums are

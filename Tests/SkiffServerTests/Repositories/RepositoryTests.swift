@@ -837,8 +837,8 @@ struct RepositoryTests {
 extension VerificationRepository {
     /// A try with no pause on the number.
     func attempt(
-        id: String, at date: Date, _ isUsable: @Sendable (VerificationRecord) -> Bool,
-        isRight: @Sendable (VerificationRecord) -> Bool, consumedBy: String? = nil
+        id: String, at date: Date, _ isUsable: @escaping @Sendable (VerificationRecord) -> Bool,
+        isRight: @escaping @Sendable (VerificationRecord) -> Bool, consumedBy: String? = nil
     ) async throws -> CodeAttempt {
         try await attempt(
             id: id, at: date, failuresSince: date.addingTimeInterval(-86_400), pause: { _ in nil },

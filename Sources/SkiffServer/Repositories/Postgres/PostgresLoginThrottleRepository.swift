@@ -6,7 +6,7 @@ struct PostgresLoginThrottleRepository: LoginThrottleRepository {
 
     /// The number's row is made if missing and then locked (`FOR UPDATE`) until the count is written, so parallel
     /// attempts are counted one after the other.
-    func beginAttempt(phone: String, at date: Date, lockout: @Sendable (Int) -> Date?) async throws -> Date? {
+    func beginAttempt(phone: String, at date: Date, lockout: @escaping @Sendable (Int) -> Date?) async throws -> Date? {
         let logger = database.logger
         return try await database.transaction { connection in
             try await connection.query(

@@ -100,7 +100,7 @@ struct PostgresTransactionRepository: TransactionRepository {
     }
 
     /// One transaction; rows go in batches, each one statement over arrays (`unnest`).
-    func insert(userID: String, count: Int, make: @Sendable (Int) -> NewTransaction) async throws {
+    func insert(userID: String, count: Int, make: @escaping @Sendable (Int) -> NewTransaction) async throws {
         let logger = database.logger
         try await database.transaction { connection in
             for batch in stride(from: 0, to: count, by: Self.batchSize) {

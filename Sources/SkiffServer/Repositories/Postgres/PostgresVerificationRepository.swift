@@ -22,7 +22,7 @@ struct PostgresVerificationRepository: VerificationRepository {
     /// in that order, and before any row lock), so that parallel requests on several instances cannot both pass a cap.
     func create<Refusal: Sendable>(
         _ record: VerificationRecord, address: String, country: CountryCodeWindow, historySince since: Date,
-        refusal: @Sendable (CodeIssueHistory) -> Refusal?
+        refusal: @escaping @Sendable (CodeIssueHistory) -> Refusal?
     ) async throws -> Refusal? {
         let logger = database.logger
         return try await database.transaction { connection in
@@ -64,8 +64,8 @@ struct PostgresVerificationRepository: VerificationRepository {
     /// The number is locked first (the advisory lock `create` takes), then the row (`FOR UPDATE`), so parallel tries
     /// at one code, or at several codes of one number, queue up and are all counted.
     func attempt(
-        id: String, at date: Date, failuresSince: Date, pause: @Sendable ([Date]) -> Date?,
-        judge: @Sendable (VerificationRecord) -> CodeTry, consumedBy: String?
+        id: String, at date: Date, failuresSince: Date, pause: @escaping @Sendable ([Date]) -> Date?,
+        judge: @escaping @Sendable (VerificationRecord) -> CodeTry, consumedBy: String?
     ) async throws -> CodeAttempt {
         let logger = database.logger
         return try await database.transaction { connection in

@@ -15,6 +15,8 @@ struct SQLiteDatabase: RepositoryStore {
     let checkpointer: SQLiteCheckpointer
     /// Transfers, committed in groups (shared by every `repositories` made from this database).
     let transfers: SQLiteGroupCommit<TransferOrder, TransferOutcome>
+    /// The threads every call to `pool` runs on.
+    let threads: SQLiteThreadPools
 
     /// Opens (creating if needed) the database at `path` and, when `migrating`, runs the migrations.
     init(path: String, migrating: Bool = true) throws {
@@ -37,7 +39,8 @@ struct SQLiteDatabase: RepositoryStore {
         pool = try DatabasePool(path: path, configuration: configuration)
         usage = DatabaseUsage(capacity: configuration.maximumReaderCount + 1)
         self.checkpointer = checkpointer
-        transfers = SQLiteLedgerRepository.transferCommit(MeteredPool(pool: pool, usage: usage))
+        threads = SQLiteThreadPools(readers: configuration.maximumReaderCount)
+        transfers = SQLiteLedgerRepository.transferCommit(MeteredPool(pool: pool, usage: usage, threads: threads))
         if migrating { try Self.migrator.migrate(pool) }
     }
 
@@ -50,7 +53,7 @@ struct SQLiteDatabase: RepositoryStore {
     }
 
     /// The pool as every SQLite call here reaches it: counted in `usage`.
-    var metered: MeteredPool { MeteredPool(pool: pool, usage: usage) }
+    var metered: MeteredPool { MeteredPool(pool: pool, usage: usage, threads: threads) }
 
     /// The repositories over this database.
     var repositories: Repositories {

@@ -5,7 +5,7 @@ import SkiffCore
 struct SQLiteLoginThrottleRepository: LoginThrottleRepository {
     let pool: MeteredPool
 
-    func beginAttempt(phone: String, at date: Date, lockout: @Sendable (Int) -> Date?) async throws -> Date? {
+    func beginAttempt(phone: String, at date: Date, lockout: @escaping @Sendable (Int) -> Date?) async throws -> Date? {
         try await pool.write { db in
             let current = try Self.fetch(phone: phone, db: db)
             if let lockedUntil = current?.lockedUntil, lockedUntil > date { return lockedUntil }

@@ -113,7 +113,7 @@ struct SQLiteTransactionRepository: TransactionRepository {
         }
     }
 
-    func insert(userID: String, count: Int, make: @Sendable (Int) -> NewTransaction) async throws {
+    func insert(userID: String, count: Int, make: @escaping @Sendable (Int) -> NewTransaction) async throws {
         try await pool.write { db in
             let statement = try db.makeStatement(sql: """
                 INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at)

@@ -15,7 +15,7 @@ struct SQLiteVerificationRepository: VerificationRepository {
 
     func create<Refusal: Sendable>(
         _ record: VerificationRecord, address: String, country: CountryCodeWindow, historySince since: Date,
-        refusal: @Sendable (CodeIssueHistory) -> Refusal?
+        refusal: @escaping @Sendable (CodeIssueHistory) -> Refusal?
     ) async throws -> Refusal? {
         try await pool.write { db in
             let history = try Self.history(
@@ -53,8 +53,8 @@ struct SQLiteVerificationRepository: VerificationRepository {
     }
 
     func attempt(
-        id: String, at date: Date, failuresSince: Date, pause: @Sendable ([Date]) -> Date?,
-        judge: @Sendable (VerificationRecord) -> CodeTry, consumedBy: String?
+        id: String, at date: Date, failuresSince: Date, pause: @escaping @Sendable ([Date]) -> Date?,
+        judge: @escaping @Sendable (VerificationRecord) -> CodeTry, consumedBy: String?
     ) async throws -> CodeAttempt {
         try await pool.write { db in
             guard let record = try Self.fetch(id: id, db: db) else { return .unusable }
