@@ -18,6 +18,12 @@ struct SQLiteDatabase: RepositoryStore {
     /// The threads every call to `pool` runs on.
     let threads: SQLiteThreadPools
 
+    /// The writer's page cache, in KiB (SQLite's default is 2,000). A batch of transfers touches more pages than that,
+    /// and a page pushed out is read again with `pread` in the same batch: 64 MiB took the writer's CPU a transfer down
+    /// about 10 % (BENCHMARKS.md, issue 25). Readers keep the default: a reader's cache is emptied whenever another
+    /// connection has written since its last read, which under writes is every read.
+    static let writerCacheKiB = 64 * 1024
+
     /// Opens (creating if needed) the database at `path` and, when `migrating`, runs the migrations.
     init(path: String, migrating: Bool = true) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -34,7 +40,10 @@ struct SQLiteDatabase: RepositoryStore {
         let checkpointer = SQLiteCheckpointer(path: path)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            if !db.configuration.readonly { checkpointer.install(on: db) }
+            if !db.configuration.readonly {
+                checkpointer.install(on: db)
+                try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
+            }
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         usage = DatabaseUsage(capacity: configuration.maximumReaderCount + 1)
