@@ -747,6 +747,20 @@ struct RepositoryTests {
                 CategorySpendingRecord(category: "Travel", currency: "USD", amountMinor: 8_888),
             ])
             #expect(try await repositories.transactions.spending(userID: "nobody", from: start, to: end).isEmpty)
+            // Equal amounts: by category, then by currency.
+            _ = try await makeUser(repositories, id: "u3", phone: "+12025550102")
+            let ties: [(String, String)] = [("Books", "USD"), ("Art", "USD"), ("Art", "EUR")]
+            try await repositories.transactions.insert(userID: "u3", count: ties.count) { index in
+                NewTransaction(
+                    amountMinor: -300, currency: ties[index].1, merchant: "M", category: ties[index].0,
+                    createdAt: start.addingTimeInterval(Double(index) * 86_400)
+                )
+            }
+            #expect(try await repositories.transactions.spending(userID: "u3", from: start, to: end) == [
+                CategorySpendingRecord(category: "Art", currency: "EUR", amountMinor: 300),
+                CategorySpendingRecord(category: "Art", currency: "USD", amountMinor: 300),
+                CategorySpendingRecord(category: "Books", currency: "USD", amountMinor: 300),
+            ])
             // The first days of a month, as the same days of the month before are asked for: its first day only, then
             // its first two.
             #expect(try await repositories.transactions.spending(userID: "u1", from: start, to: start.addingTimeInterval(86_400)) == [
