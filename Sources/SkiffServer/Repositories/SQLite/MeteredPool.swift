@@ -1,8 +1,9 @@
+import Foundation
 import GRDB
 
 /// The SQLite pool as the repositories use it: GRDB's `DatabasePool` calls, each counted in `usage` while it runs.
 ///
-/// Each call runs GRDB's synchronous API on a thread of `threads`: reads on as many threads as the pool has readers,
+/// Each call runs GRDB's synchronous API on a thread of `threads`: reads on one thread a core (at most one a reader),
 /// writes on one (SQLite has one writer). One hand-off there and one back, where GRDB's `async` API made four.
 struct MeteredPool: Sendable {
     let pool: DatabasePool
@@ -31,8 +32,11 @@ struct SQLiteThreadPools: Sendable {
     let reads: SQLiteThreads
     let writes: SQLiteThreads
 
-    init(readers: Int) {
-        reads = SQLiteThreads(count: readers, name: "sqlite-read")
+    /// Reads on as many threads as there are cores, up to the pool's `readers`: a read of a cached database is CPU
+    /// work, and threads beyond the cores only take turns. On M (2 cores) 2 threads against 5 served `/v1/me` at
+    /// 9,100–9,400 req/s against 5,400–5,500 and the page 16–20 % more (BENCHMARKS.md, issue 25).
+    init(readers: Int, cores: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        reads = SQLiteThreads(count: max(1, min(readers, cores)), name: "sqlite-read")
         writes = SQLiteThreads(count: 1, name: "sqlite-write")
     }
 }

@@ -4,12 +4,15 @@ import Foundation
 /// thread per core), and reaches its connection there through GRDB's synchronous API.
 final class SQLiteThreads: Sendable {
     private let jobs: JobQueue
+    /// How many threads there are.
+    let count: Int
 
     /// Starts `count` threads named `name`-0, `name`-1, …; they end once this is released (a call in progress holds
     /// it, so none is left unanswered).
     init(count: Int, name: String) {
         let jobs = JobQueue()
         self.jobs = jobs
+        self.count = count
         for index in 0..<count {
             Thread {
                 // Named from the thread itself, where Foundation passes it on to the system (`top -H`, `perf`).

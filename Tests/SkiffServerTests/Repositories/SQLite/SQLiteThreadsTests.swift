@@ -52,6 +52,14 @@ struct SQLiteThreadsTests {
         #expect(together == [true, true, true])
     }
 
+    @Test("a database reads on one thread a core, at most one a reader, and writes on one")
+    func threadsOfADatabase() {
+        #expect(SQLiteThreadPools(readers: 5, cores: 2).reads.count == 2)
+        #expect(SQLiteThreadPools(readers: 5, cores: 16).reads.count == 5)
+        #expect(SQLiteThreadPools(readers: 5, cores: 0).reads.count == 1)
+        #expect(SQLiteThreadPools(readers: 5, cores: 2).writes.count == 1)
+    }
+
     @Test("the threads end once nobody holds them")
     func endWhenReleased() async throws {
         var threads: SQLiteThreads? = SQLiteThreads(count: 2, name: "test-release")
