@@ -91,10 +91,9 @@ protocol TransactionRepository: Sendable {
     /// Inserts `count` transactions made by `make` in one transaction, with one prepared statement.
     func insert(userID: String, count: Int, make: @escaping @Sendable (Int) -> NewTransaction) async throws
     /// For each of `periods`, what went out (negative amounts) from its start until just before its end, summed per
-    /// category and currency in the database, the largest first; all of them read at once (one snapshot on SQLite,
-    /// one statement on PostgreSQL). Bounds are first instants of UTC days (`SpendingMonth`'s are): the sums are
-    /// read from the rollup kept per UTC day (`SpendingRollup`), so a month costs at most 31 rows per category and
-    /// currency, whatever the account's size.
+    /// category and currency, the largest first (then by category and currency); all of them read by one statement.
+    /// Bounds are first instants of UTC days (`SpendingMonth`'s are): the sums are read from the rollup kept per UTC
+    /// day (`SpendingRollup`), so a month costs at most 31 rows per category and currency, whatever the account's size.
     func spending(userID: String, in periods: [Range<Date>]) async throws -> [[CategorySpendingRecord]]
 }
 
