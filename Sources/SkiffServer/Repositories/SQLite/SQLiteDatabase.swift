@@ -9,7 +9,7 @@ import Darwin
 /// The SQLite database: one file in WAL mode (a GRDB `DatabasePool`), migrated on open.
 struct SQLiteDatabase: RepositoryStore {
     let pool: DatabasePool
-    /// The pool's connections in use: its readers and its one writer.
+    /// The pool's connections in use: its readers and its one writer (as many as `threads` can run at once).
     let usage: DatabaseUsage
     /// The WAL's checkpoints, off the writer.
     let checkpointer: SQLiteCheckpointer
@@ -46,9 +46,10 @@ struct SQLiteDatabase: RepositoryStore {
             }
         }
         pool = try DatabasePool(path: path, configuration: configuration)
-        usage = DatabaseUsage(capacity: configuration.maximumReaderCount + 1)
-        self.checkpointer = checkpointer
         threads = SQLiteThreadPools(readers: configuration.maximumReaderCount)
+        // GRDB opens a reader only when a read needs one: the threads bound the connections open at once.
+        usage = DatabaseUsage(capacity: threads.reads.count + threads.writes.count)
+        self.checkpointer = checkpointer
         transfers = SQLiteLedgerRepository.transferCommit(MeteredPool(pool: pool, usage: usage, threads: threads))
         if migrating { try Self.migrator.migrate(pool) }
     }
