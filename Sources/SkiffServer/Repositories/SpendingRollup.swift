@@ -1,9 +1,9 @@
 import Foundation
 
-/// The spending rollup: the table `spending_days` holds, per user, UTC day, category and currency, the sum of the
-/// debits (`amount_minor < 0`) of `transactions`. Triggers on `transactions` keep it in the same database transaction
-/// as every insert, delete or update, whoever makes it; `TransactionRepository.spending` reads it. Both stores use
-/// the SQL here, so a day means the same on each.
+/// The spending rollups: the tables `spending_days` and `spending_months` hold, per user, UTC day (month), category
+/// and currency, the sum of the debits (`amount_minor < 0`) of `transactions`. Triggers on `transactions` keep them in
+/// the same database transaction as every insert, delete or update, whoever makes it; `TransactionRepository.spending`
+/// reads them (`SpendingPlan`). Both stores use the SQL here, so a day and a month mean the same on each.
 enum SpendingRollup {
     /// One UTC day in milliseconds.
     static let dayMilliseconds: Int64 = 86_400_000
@@ -37,5 +37,163 @@ enum SpendingRollup {
         let milliseconds = bound.millisecondsSince1970
         assert(milliseconds % dayMilliseconds == 0, "spending is kept per UTC day: \(bound) does not start one")
         return milliseconds
+    }
+}
+
+// MARK: - Months
+
+extension SpendingRollup {
+    /// SQLite's SQL for the month key of the rollup day key `day` (an SQL expression), as `monthStart(ofDay:)`.
+    static func sqliteMonthStart(ofDay day: String) -> String {
+        "(CAST(strftime('%s', (\(day)) / 1000, 'unixepoch', 'start of month') AS INTEGER) * 1000)"
+    }
+
+    /// PostgreSQL's SQL for the month key of the rollup day key `day` (an SQL expression), as `monthStart(ofDay:)`.
+    static func postgresMonthStart(ofDay day: String) -> String {
+        "(extract(epoch FROM date_trunc('month', to_timestamp((\(day)) / 1000) AT TIME ZONE 'UTC')) * 1000)::BIGINT"
+    }
+
+    /// The first millisecond of the UTC month holding the day that starts at `day` (a rollup day key): a month key of
+    /// `spending_months`. Proleptic Gregorian arithmetic on days (H. Hinnant's `civil_from_days`), no calendar, so
+    /// the same instant that SQLite's `start of month` and PostgreSQL's `date_trunc('month', …)` give.
+    static func monthStart(ofDay day: Int64) -> Int64 {
+        let (year, month, _) = civil(fromDays: day / dayMilliseconds)
+        return days(year: year, month: month) * dayMilliseconds
+    }
+
+    /// The first millisecond of the UTC month after the one holding `day`.
+    static func nextMonthStart(ofDay day: Int64) -> Int64 {
+        let (year, month, _) = civil(fromDays: day / dayMilliseconds)
+        return (month == 12 ? days(year: year + 1, month: 1) : days(year: year, month: month + 1)) * dayMilliseconds
+    }
+
+    /// Year, month (1–12) and day (1–31) of the day `days` after 1970-01-01.
+    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// Days from 1970-01-01 to the first day of `month` of `year`.
+    private static func days(year: Int64, month: Int64) -> Int64 {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}
+
+/// How `TransactionRepository.spending` answers runs of whole UTC days from the two rollups: each month a run covers
+/// whole is one row per category and currency of `spending_months`; a month it covers in part is its days from
+/// `spending_days`, or, when the days it leaves out are fewer, the month less those days. So a period costs at most
+/// about half a month of days (the API's month and month before: none; their same days: at most 15).
+struct SpendingPlan: Sendable, Equatable {
+    enum Source: Int64, Sendable { case month = 0, day = 1 }
+
+    /// Rows of `source` keyed in `keys` are added to period `period`'s sums, or taken from them.
+    struct Term: Sendable, Equatable {
+        var period: Int
+        var source: Source
+        var keys: Range<Int64>
+        var subtracts = false
+    }
+
+    var terms: [Term] = []
+    /// The month keys and the day keys to read: the smallest ranges holding every term's (empty when none).
+    var months: Range<Int64> = 0..<0
+    var days: Range<Int64> = 0..<0
+
+    /// Bounds must be first instants of UTC days (`SpendingRollup.day`).
+    init(periods: [Range<Date>]) {
+        for (period, range) in periods.enumerated() {
+            let end = SpendingRollup.day(range.upperBound)
+            var cursor = SpendingRollup.day(range.lowerBound)
+            while cursor < end {
+                let monthStart = SpendingRollup.monthStart(ofDay: cursor), monthEnd = SpendingRollup.nextMonthStart(ofDay: cursor)
+                let covered = cursor..<min(end, monthEnd)
+                let inside = covered.upperBound - covered.lowerBound, outside = monthEnd - monthStart - inside
+                if inside <= outside {
+                    terms.append(Term(period: period, source: .day, keys: covered))
+                } else {
+                    terms.append(Term(period: period, source: .month, keys: monthStart..<monthEnd))
+                    for left in [monthStart..<covered.lowerBound, covered.upperBound..<monthEnd] where !left.isEmpty {
+                        terms.append(Term(period: period, source: .day, keys: left, subtracts: true))
+                    }
+                }
+                cursor = covered.upperBound
+            }
+        }
+        months = Self.hull(terms.filter { $0.source == .month }.map(\.keys))
+        days = Self.hull(terms.filter { $0.source == .day }.map(\.keys))
+    }
+
+    private static func hull(_ ranges: [Range<Int64>]) -> Range<Int64> {
+        guard let lower = ranges.map(\.lowerBound).min(), let upper = ranges.map(\.upperBound).max() else { return 0..<0 }
+        return lower..<upper
+    }
+}
+
+/// The sums of a `SpendingPlan`, fed the rows it reads: per period, one record per category and currency spent in it,
+/// the largest first (then by category and currency).
+struct SpendingSums {
+    /// A sum that does not fit 64 bits (what SQL's `SUM()` refuses as well).
+    struct Overflow: Error {}
+
+    private let plan: SpendingPlan
+    /// Each (category, currency) gets a slot the first time it is seen: one lookup a row, whatever the periods.
+    private var slots: [Key: Int] = [:]
+    private var keys: [Key] = []
+    /// sums[period][slot], kept negative as the rollups keep them.
+    private var sums: [[Int64]]
+
+    init(_ plan: SpendingPlan, periods: Int) {
+        self.plan = plan
+        sums = [[Int64]](repeating: [], count: periods)
+    }
+
+    mutating func add(_ source: SpendingPlan.Source, key: Int64, category: String, currency: String, amountMinor: Int64) throws {
+        let slotKey = Key(category: category, currency: currency)
+        let slot: Int
+        if let known = slots[slotKey] {
+            slot = known
+        } else {
+            slot = keys.count
+            slots[slotKey] = slot
+            keys.append(slotKey)
+            for index in sums.indices { sums[index].append(0) }
+        }
+        for term in plan.terms where term.source == source && term.keys.contains(key) {
+            let kept = sums[term.period][slot]
+            let (sum, overflow) = term.subtracts
+                ? kept.subtractingReportingOverflow(amountMinor) : kept.addingReportingOverflow(amountMinor)
+            if overflow { throw Overflow() }
+            sums[term.period][slot] = sum
+        }
+    }
+
+    /// Every debit is below zero, so a sum of zero has no debit under it: it is left out.
+    func records() throws -> [[CategorySpendingRecord]] {
+        try sums.map { period in
+            try zip(keys, period).compactMap { key, sum in
+                guard sum != 0 else { return nil }
+                let (spent, overflow) = Int64(0).subtractingReportingOverflow(sum)
+                if overflow { throw Overflow() }
+                return CategorySpendingRecord(category: key.category, currency: key.currency, amountMinor: spent)
+            }
+            .sorted { ($1.amountMinor, $0.category, $0.currency) < ($0.amountMinor, $1.category, $1.currency) }
+        }
+    }
+
+    private struct Key: Hashable {
+        var category: String
+        var currency: String
     }
 }

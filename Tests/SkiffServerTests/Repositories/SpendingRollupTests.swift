@@ -82,9 +82,13 @@ struct SpendingRollupTests {
             try await expectMatches(store)
             // Sums back at zero leave no row; a user whose history is deleted has none at all. (Users themselves are
             // never deleted: their ledger accounts and postings are kept for good.)
-            #expect(try await store.strings("SELECT COUNT(*) || '' FROM spending_days WHERE amount_minor >= 0") == ["0"])
+            for table in ["spending_days", "spending_months"] {
+                #expect(try await store.strings("SELECT COUNT(*) || '' FROM \(table) WHERE amount_minor >= 0") == ["0"])
+            }
             try await store.execute("DELETE FROM transactions WHERE user_id = 'u2'")
-            #expect(try await store.strings("SELECT COUNT(*) || '' FROM spending_days WHERE user_id = 'u2'") == ["0"])
+            for table in ["spending_days", "spending_months"] {
+                #expect(try await store.strings("SELECT COUNT(*) || '' FROM \(table) WHERE user_id = 'u2'") == ["0"])
+            }
             #expect(try await repositories.transactions.spending(userID: "u2", from: Self.november, to: Self.months[4].end).isEmpty)
             try await expectMatches(store)
         }
@@ -114,6 +118,7 @@ struct SpendingRollupTests {
             }
             #expect(try await store.strings("SELECT COUNT(*) || '' FROM transactions WHERE category = 'Big'") == ["2"])
             #expect(try await store.strings("SELECT amount_minor || '' FROM spending_days") == ["\(Int64.min)"])
+            #expect(try await store.strings("SELECT amount_minor || '' FROM spending_months") == ["\(Int64.min)"])
         }
     }
 
@@ -195,6 +200,57 @@ struct SpendingRollupTests {
         }
     }
 
+    @Test("A month key is the first millisecond of the UTC month, as the Gregorian calendar has it, before 1970 too")
+    func monthStart() throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        // Every 13th day from 1600 to 2400: each day of the month and every leap-year rule comes by.
+        let first = try #require(calendar.date(from: DateComponents(year: 1600, month: 1, day: 1))).millisecondsSince1970
+        let last = try #require(calendar.date(from: DateComponents(year: 2400, month: 12, day: 31))).millisecondsSince1970
+        var checked = 0
+        for day in stride(from: first, through: last, by: 13 * Int(SpendingRollup.dayMilliseconds)) {
+            let date = Date(millisecondsSince1970: day)
+            let components = calendar.dateComponents([.year, .month], from: date)
+            let start = try #require(calendar.date(from: components))
+            let next = try #require(calendar.date(byAdding: .month, value: 1, to: start))
+            #expect(SpendingRollup.monthStart(ofDay: day) == start.millisecondsSince1970, "\(date)")
+            #expect(SpendingRollup.nextMonthStart(ofDay: day) == next.millisecondsSince1970, "\(date)")
+            checked += 1
+        }
+        #expect(checked > 22_000)
+    }
+
+    /// (first day, day after the last, as `YYYY-MM-DD`) → the plan's terms: "m" a whole month, "+d"/"-d" days added
+    /// or taken away, each with its first key's date and its number of months or days.
+    @Test("A run of days is read as whole months, and as days only where fewer than the month's other days", arguments: [
+        ("2026-11-01", "2026-12-01", ["m 2026-11-01 1"]),
+        ("2026-10-01", "2026-10-29", ["m 2026-10-01 1", "-d 2026-10-29 3"]),
+        ("2026-10-01", "2026-10-16", ["+d 2026-10-01 15"]),
+        ("2026-10-01", "2026-10-17", ["m 2026-10-01 1", "-d 2026-10-17 15"]),
+        ("2026-10-03", "2026-10-30", ["m 2026-10-01 1", "-d 2026-10-01 2", "-d 2026-10-30 2"]),
+        ("2026-10-25", "2026-12-03", ["+d 2026-10-25 7", "m 2026-11-01 1", "+d 2026-12-01 2"]),
+        ("2027-02-01", "2027-02-15", ["+d 2027-02-01 14"]),
+        ("2026-11-05", "2026-11-05", []),
+    ])
+    func plan(from: String, to: String, terms: [String]) throws {
+        let start = try #require(Self.instant(from + "T00:00:00.000Z")), end = try #require(Self.instant(to + "T00:00:00.000Z"))
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        let plan = SpendingPlan(periods: [start..<end])
+        let described = plan.terms.map { term in
+            let first = formatter.string(from: Date(millisecondsSince1970: term.keys.lowerBound))
+            switch term.source {
+            case .month:
+                let months = term.keys.upperBound == SpendingRollup.nextMonthStart(ofDay: term.keys.lowerBound) ? 1 : 0
+                return "m \(first) \(months)"
+            case .day:
+                return "\(term.subtracts ? "-" : "+")d \(first) \((term.keys.upperBound - term.keys.lowerBound) / SpendingRollup.dayMilliseconds)"
+            }
+        }
+        #expect(described == terms)
+        #expect(plan.terms.allSatisfy { $0.period == 0 })
+    }
+
     private static func instant(_ text: String) -> Date? {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -211,6 +267,11 @@ struct SpendingRollupTests {
             ranges.append((month.previous.start, month.previous.start.addingTimeInterval(10 * Self.day)))
             ranges.append((month.start.addingTimeInterval(-2 * Self.day), month.start.addingTimeInterval(Self.day)))
             ranges.append((month.start, month.start.addingTimeInterval(Self.day)))
+            // Most of a month: the month less the days left out, before, after or on both sides.
+            ranges.append((month.start, month.start.addingTimeInterval(25 * Self.day)))
+            ranges.append((month.start.addingTimeInterval(3 * Self.day), month.end))
+            ranges.append((month.start.addingTimeInterval(2 * Self.day), month.end.addingTimeInterval(-2 * Self.day)))
+            ranges.append((month.start.addingTimeInterval(20 * Self.day), month.end.addingTimeInterval(20 * Self.day)))
         }
         ranges.append((Self.months[0].start, Self.months[6].end))
         var compared = 0
@@ -231,6 +292,17 @@ struct SpendingRollupTests {
             }
         }
         #expect(compared > 0, sourceLocation: sourceLocation)
+        // Each month's rows are its days' sums, keyed by the month SQL found for them.
+        let days = try await store.strings("SELECT user_id || '|' || day || '|' || category || '|' || currency || '|' || amount_minor FROM spending_days")
+        var monthsOfDays: [String: Int64] = [:]
+        for line in days {
+            let fields = line.split(separator: "|").map(String.init)
+            let month = SpendingRollup.monthStart(ofDay: try #require(Int64(fields[1]), sourceLocation: sourceLocation))
+            monthsOfDays["\(fields[0])|\(month)|\(fields[2])|\(fields[3])", default: 0] += try #require(Int64(fields[4]), sourceLocation: sourceLocation)
+        }
+        let months = try await store.strings("SELECT user_id || '|' || month || '|' || category || '|' || currency || '|' || amount_minor FROM spending_months")
+        #expect(Set(months) == Set(monthsOfDays.map { "\($0.key)|\($0.value)" }), sourceLocation: sourceLocation)
+        #expect(months.count == monthsOfDays.count, sourceLocation: sourceLocation)
     }
 
     private func createUser(_ repositories: Repositories, id: String, opening: Int64, at date: Date) async throws {

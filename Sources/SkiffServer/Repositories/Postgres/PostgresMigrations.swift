@@ -140,56 +140,8 @@ enum PostgresMigrations {
         // summed the month's rows is read by nothing after this, so it goes.
         Migration(version: 9, statements: [
             "LOCK TABLE transactions IN SHARE ROW EXCLUSIVE MODE",
-            """
-            CREATE TABLE spending_days (
-                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                day BIGINT NOT NULL,
-                category TEXT NOT NULL,
-                currency TEXT NOT NULL,
-                amount_minor BIGINT NOT NULL,
-                PRIMARY KEY (user_id, day, category, currency)
-            )
-            """,
-            """
-            INSERT INTO spending_days (user_id, day, category, currency, amount_minor)
-                SELECT user_id, \(SpendingRollup.dayStart(of: "created_at")) AS day, category, currency,
-                    SUM(amount_minor)::BIGINT
-                FROM transactions WHERE amount_minor < 0
-                GROUP BY 1, 2, 3, 4
-            """,
-            // The sums are BIGINT: SUM's NUMERIC cast back, and `+`, raise on overflow. Rows go in key order, so
-            // two writers lock the rows they share in the same order.
-            """
-            CREATE FUNCTION spending_days_apply() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                IF TG_OP IN ('DELETE', 'UPDATE') THEN
-                    UPDATE spending_days AS kept SET amount_minor = kept.amount_minor - gone.amount_minor
-                    FROM (
-                        SELECT user_id, \(SpendingRollup.dayStart(of: "created_at")) AS day, category, currency,
-                            SUM(amount_minor)::BIGINT AS amount_minor
-                        FROM old_rows WHERE amount_minor < 0 GROUP BY 1, 2, 3, 4
-                    ) AS gone
-                    WHERE kept.user_id = gone.user_id AND kept.day = gone.day AND kept.category = gone.category
-                        AND kept.currency = gone.currency;
-                    -- Every debit is below zero, so a sum back at zero has no row left under it.
-                    DELETE FROM spending_days AS kept USING old_rows AS gone
-                    WHERE kept.amount_minor = 0 AND kept.user_id = gone.user_id
-                        AND kept.day = \(SpendingRollup.dayStart(of: "gone.created_at"))
-                        AND kept.category = gone.category AND kept.currency = gone.currency;
-                END IF;
-                IF TG_OP IN ('INSERT', 'UPDATE') THEN
-                    INSERT INTO spending_days (user_id, day, category, currency, amount_minor)
-                        SELECT user_id, \(SpendingRollup.dayStart(of: "created_at")) AS day, category, currency,
-                            SUM(amount_minor)::BIGINT
-                        FROM new_rows WHERE amount_minor < 0
-                        GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-                    ON CONFLICT (user_id, day, category, currency)
-                        DO UPDATE SET amount_minor = spending_days.amount_minor + excluded.amount_minor;
-                END IF;
-                RETURN NULL;
-            END
-            $$
-            """,
+        ] + SpendingRollups.days.tableAndHistory + [
+            SpendingRollups.function([.days]),
             """
             CREATE TRIGGER spending_days_insert AFTER INSERT ON transactions
                 REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION spending_days_apply()
@@ -246,5 +198,107 @@ enum PostgresMigrations {
         Migration(version: 13, statements: [UnreadNotifications.index]),
         // A user's unread count kept as a counter, one row read by key (`UnreadNotifications`).
         Migration(version: 14, statements: UnreadNotifications.postgres),
+        // The spending rollup per UTC month as well (`SpendingPlan`), kept by the same triggers as the days.
+        Migration(version: 15, statements: [
+            "LOCK TABLE transactions IN SHARE ROW EXCLUSIVE MODE",
+        ] + SpendingRollups.months.tableAndHistory + [
+            SpendingRollups.function([.days, .months]),
+        ]),
     ]
+}
+
+/// The spending rollups on PostgreSQL (`SpendingRollup`): each a table built from the history, then kept by
+/// `spending_days_apply()`, which the statement triggers on `transactions` call.
+struct SpendingRollups: Sendable {
+    var table: String
+    var column: String
+    /// The SQL of a row's key, given the SQL of its `created_at`.
+    var key: @Sendable (String) -> String
+    /// The rows that fill it at its migration, before grouping: the days from `transactions`, the months from the days.
+    var history: String
+
+    static let days = SpendingRollups(
+        table: "spending_days", column: "day", key: { SpendingRollup.dayStart(of: $0) },
+        history: """
+            SELECT user_id, \(SpendingRollup.dayStart(of: "created_at")), category, currency, SUM(amount_minor)::BIGINT
+            FROM transactions WHERE amount_minor < 0
+            """
+    )
+    static let months = SpendingRollups(
+        table: "spending_months", column: "month",
+        key: { SpendingRollup.postgresMonthStart(ofDay: SpendingRollup.dayStart(of: $0)) },
+        history: """
+            SELECT user_id, \(SpendingRollup.postgresMonthStart(ofDay: "day")), category, currency, SUM(amount_minor)::BIGINT
+            FROM spending_days
+            """
+    )
+
+    /// The table, filled from the history (`history`'s rows, grouped).
+    var tableAndHistory: [String] {
+        [
+            """
+            CREATE TABLE \(table) (
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                \(column) BIGINT NOT NULL,
+                category TEXT NOT NULL,
+                currency TEXT NOT NULL,
+                amount_minor BIGINT NOT NULL,
+                PRIMARY KEY (user_id, \(column), category, currency)
+            )
+            """,
+            """
+            INSERT INTO \(table) (user_id, \(column), category, currency, amount_minor)
+                \(history)
+                GROUP BY 1, 2, 3, 4
+            """,
+        ]
+    }
+
+    /// The trigger function keeping `rollups`. The sums are BIGINT: SUM's NUMERIC cast back, and `+`, raise on
+    /// overflow. Rows go in key order, so two writers lock the rows they share in the same order.
+    static func function(_ rollups: [SpendingRollups]) -> String {
+        """
+        CREATE OR REPLACE FUNCTION spending_days_apply() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP IN ('DELETE', 'UPDATE') THEN
+        \(rollups.map(\.remove).joined(separator: "\n"))
+            END IF;
+            IF TG_OP IN ('INSERT', 'UPDATE') THEN
+        \(rollups.map(\.add).joined(separator: "\n"))
+            END IF;
+            RETURN NULL;
+        END
+        $$
+        """
+    }
+
+    private var remove: String {
+        """
+                UPDATE \(table) AS kept SET amount_minor = kept.amount_minor - gone.amount_minor
+                FROM (
+                    SELECT user_id, \(key("created_at")) AS \(column), category, currency,
+                        SUM(amount_minor)::BIGINT AS amount_minor
+                    FROM old_rows WHERE amount_minor < 0 GROUP BY 1, 2, 3, 4
+                ) AS gone
+                WHERE kept.user_id = gone.user_id AND kept.\(column) = gone.\(column) AND kept.category = gone.category
+                    AND kept.currency = gone.currency;
+                -- Every debit is below zero, so a sum back at zero has no row left under it.
+                DELETE FROM \(table) AS kept USING old_rows AS gone
+                WHERE kept.amount_minor = 0 AND kept.user_id = gone.user_id
+                    AND kept.\(column) = \(key("gone.created_at"))
+                    AND kept.category = gone.category AND kept.currency = gone.currency;
+        """
+    }
+
+    private var add: String {
+        """
+                INSERT INTO \(table) (user_id, \(column), category, currency, amount_minor)
+                    SELECT user_id, \(key("created_at")) AS \(column), category, currency,
+                        SUM(amount_minor)::BIGINT
+                    FROM new_rows WHERE amount_minor < 0
+                    GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+                ON CONFLICT (user_id, \(column), category, currency)
+                    DO UPDATE SET amount_minor = \(table).amount_minor + excluded.amount_minor;
+        """
+    }
 }

@@ -82,21 +82,25 @@ struct PostgresTransactionRepository: TransactionRepository {
         }
     }
 
-    /// Summed over the days of the rollup `spending_days` (`SpendingRollup`), a range of its primary key.
+    /// Summed over the rollups as `SpendingPlan` says, by one statement (one snapshot): the months' rows, then the
+    /// days', each added to the periods it counts for as on SQLite.
     func spending(userID: String, in periods: [Range<Date>]) async throws -> [[CategorySpendingRecord]] {
-        var result = [[CategorySpendingRecord]](repeating: [], count: periods.count)
+        let plan = SpendingPlan(periods: periods)
         let rows = try await database.rows("""
-            SELECT period.n, s.category, s.currency, (-SUM(s.amount_minor))::BIGINT AS spent
-            FROM unnest(\(periods.map { SpendingRollup.day($0.lowerBound) })::BIGINT[],
-                        \(periods.map { SpendingRollup.day($0.upperBound) })::BIGINT[]) WITH ORDINALITY AS period(first_day, end_day, n)
-            JOIN spending_days AS s ON s.user_id = \(userID) AND s.day >= period.first_day AND s.day < period.end_day
-            GROUP BY period.n, s.category, s.currency ORDER BY period.n, spent DESC, s.category, s.currency
+            SELECT \(SpendingPlan.Source.month.rawValue)::BIGINT, month, category, currency, amount_minor
+            FROM spending_months WHERE user_id = \(userID) AND month >= \(plan.months.lowerBound)
+                AND month < \(plan.months.upperBound)
+            UNION ALL
+            SELECT \(SpendingPlan.Source.day.rawValue)::BIGINT, day, category, currency, amount_minor
+            FROM spending_days WHERE user_id = \(userID) AND day >= \(plan.days.lowerBound) AND day < \(plan.days.upperBound)
             """)
+        var sums = SpendingSums(plan, periods: periods.count)
         for row in rows {
-            let (ordinal, category, currency, spent) = try row.decode((Int64, String, String, Int64).self)
-            result[Int(ordinal) - 1].append(CategorySpendingRecord(category: category, currency: currency, amountMinor: spent))
+            let (source, key, category, currency, amount) = try row.decode((Int64, Int64, String, String, Int64).self)
+            guard let source = SpendingPlan.Source(rawValue: source) else { continue }
+            try sums.add(source, key: key, category: category, currency: currency, amountMinor: amount)
         }
-        return result
+        return try sums.records()
     }
 
     /// One transaction; rows go in batches, each one statement over arrays (`unnest`).

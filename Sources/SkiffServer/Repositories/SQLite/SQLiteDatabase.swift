@@ -175,59 +175,12 @@ struct SQLiteDatabase: RepositoryStore {
             // triggers in the transaction of every change to `transactions`. The partial index that summed the
             // month's rows is read by nothing after this, so it goes.
             let day = { (row: String) in SpendingRollup.dayStart(of: "\(row).created_at") }
-            // SQLite's `+` turns an integer overflow into a REAL without a word: the sum is checked first, as
-            // SUM() checks its own.
-            let addChecked = """
-                amount_minor = CASE WHEN amount_minor < -9223372036854775808 - excluded.amount_minor
-                    THEN RAISE(ABORT, 'integer overflow') ELSE amount_minor + excluded.amount_minor END
-                """
-            let add = { (row: String) in """
-                INSERT INTO spending_days (user_id, day, category, currency, amount_minor)
-                    VALUES (\(row).user_id, \(day(row)), \(row).category, \(row).currency, \(row).amount_minor)
-                    ON CONFLICT (user_id, day, category, currency) DO UPDATE SET \(addChecked);
-                """
-            }
-            // Every debit is below zero, so a sum back at zero has no row left under it.
-            let remove = { (row: String) in """
-                UPDATE spending_days SET amount_minor = amount_minor - \(row).amount_minor
-                    WHERE user_id = \(row).user_id AND day = \(day(row)) AND category = \(row).category
-                        AND currency = \(row).currency;
-                DELETE FROM spending_days
-                    WHERE user_id = \(row).user_id AND day = \(day(row)) AND category = \(row).category
-                        AND currency = \(row).currency AND amount_minor = 0;
-                """
-            }
-            try db.execute(sql: """
-                CREATE TABLE spending_days (
-                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                    day INTEGER NOT NULL,
-                    category TEXT NOT NULL,
-                    currency TEXT NOT NULL,
-                    amount_minor INTEGER NOT NULL,
-                    PRIMARY KEY (user_id, day, category, currency)
-                ) WITHOUT ROWID;
-                INSERT INTO spending_days (user_id, day, category, currency, amount_minor)
-                    SELECT user_id, \(day("transactions")) AS day, category, currency, SUM(amount_minor)
-                    FROM transactions WHERE amount_minor < 0
-                    GROUP BY user_id, day, category, currency;
-                CREATE TRIGGER spending_days_insert AFTER INSERT ON transactions WHEN new.amount_minor < 0 BEGIN
-                    \(add("new"))
-                END;
-                CREATE TRIGGER spending_days_delete AFTER DELETE ON transactions WHEN old.amount_minor < 0 BEGIN
-                    \(remove("old"))
-                END;
-                CREATE TRIGGER spending_days_update_old
-                    AFTER UPDATE OF user_id, amount_minor, currency, category, created_at ON transactions
-                    WHEN old.amount_minor < 0 BEGIN
-                    \(remove("old"))
-                END;
-                CREATE TRIGGER spending_days_update_new
-                    AFTER UPDATE OF user_id, amount_minor, currency, category, created_at ON transactions
-                    WHEN new.amount_minor < 0 BEGIN
-                    \(add("new"))
-                END;
-                DROP INDEX transactions_user_spending;
-                """)
+            try db.execute(sql: rollup(table: "spending_days", column: "day", key: day, history: """
+                SELECT user_id, \(day("transactions")) AS day, category, currency, SUM(amount_minor)
+                FROM transactions WHERE amount_minor < 0
+                GROUP BY user_id, day, category, currency
+                """))
+            try db.execute(sql: "DROP INDEX transactions_user_spending")
         }
         migrator.registerMigration("v12-ledger") { db in
             // Issue 25: the double-entry ledger (docs/decisions, "ledger"). Every user's balance becomes a wallet
@@ -272,7 +225,76 @@ struct SQLiteDatabase: RepositoryStore {
         migrator.registerMigration("v16-unread-counter") { db in
             for statement in UnreadNotifications.sqlite { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v17-spending-months") { db in
+            // The spending rollup per UTC month as well (`SpendingPlan`), kept as the days are; built from the days.
+            let month = { (row: String) in
+                SpendingRollup.sqliteMonthStart(ofDay: SpendingRollup.dayStart(of: "\(row).created_at"))
+            }
+            try db.execute(sql: rollup(table: "spending_months", column: "month", key: month, history: """
+                SELECT user_id, \(SpendingRollup.sqliteMonthStart(ofDay: "day")) AS month, category, currency,
+                    SUM(amount_minor)
+                FROM spending_days GROUP BY user_id, month, category, currency
+                """))
+        }
         return migrator
+    }
+
+    /// A spending rollup `table` (`SpendingRollup`): per user, `column` (the SQL `key` gives for a row of
+    /// `transactions`), category and currency, the sum of the debits; filled with the rows of the SQL `history` and
+    /// kept by triggers from then on.
+    private static func rollup(
+        table: String, column: String, key: @escaping (String) -> String, history: String
+    ) -> String {
+        // SQLite's `+` turns an integer overflow into a REAL without a word: the sum is checked first, as
+        // SUM() checks its own.
+        let addChecked = """
+            amount_minor = CASE WHEN amount_minor < -9223372036854775808 - excluded.amount_minor
+                THEN RAISE(ABORT, 'integer overflow') ELSE amount_minor + excluded.amount_minor END
+            """
+        let add = { (row: String) in """
+            INSERT INTO \(table) (user_id, \(column), category, currency, amount_minor)
+                VALUES (\(row).user_id, \(key(row)), \(row).category, \(row).currency, \(row).amount_minor)
+                ON CONFLICT (user_id, \(column), category, currency) DO UPDATE SET \(addChecked);
+            """
+        }
+        // Every debit is below zero, so a sum back at zero has no row left under it.
+        let remove = { (row: String) in """
+            UPDATE \(table) SET amount_minor = amount_minor - \(row).amount_minor
+                WHERE user_id = \(row).user_id AND \(column) = \(key(row)) AND category = \(row).category
+                    AND currency = \(row).currency;
+            DELETE FROM \(table)
+                WHERE user_id = \(row).user_id AND \(column) = \(key(row)) AND category = \(row).category
+                    AND currency = \(row).currency AND amount_minor = 0;
+            """
+        }
+        return """
+            CREATE TABLE \(table) (
+                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                \(column) INTEGER NOT NULL,
+                category TEXT NOT NULL,
+                currency TEXT NOT NULL,
+                amount_minor INTEGER NOT NULL,
+                PRIMARY KEY (user_id, \(column), category, currency)
+            ) WITHOUT ROWID;
+            INSERT INTO \(table) (user_id, \(column), category, currency, amount_minor)
+                \(history);
+            CREATE TRIGGER \(table)_insert AFTER INSERT ON transactions WHEN new.amount_minor < 0 BEGIN
+                \(add("new"))
+            END;
+            CREATE TRIGGER \(table)_delete AFTER DELETE ON transactions WHEN old.amount_minor < 0 BEGIN
+                \(remove("old"))
+            END;
+            CREATE TRIGGER \(table)_update_old
+                AFTER UPDATE OF user_id, amount_minor, currency, category, created_at ON transactions
+                WHEN old.amount_minor < 0 BEGIN
+                \(remove("old"))
+            END;
+            CREATE TRIGGER \(table)_update_new
+                AFTER UPDATE OF user_id, amount_minor, currency, category, created_at ON transactions
+                WHEN new.amount_minor < 0 BEGIN
+                \(add("new"))
+            END;
+            """
     }
 }
 
