@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Threads of the server's own for SQLite's blocking calls: a call waits on one of them, not on Swift's pool (one
 /// thread per core), and reaches its connection there through GRDB's synchronous API.
@@ -15,8 +18,7 @@ final class SQLiteThreads: Sendable {
         self.count = count
         for index in 0..<count {
             Thread {
-                // Named from the thread itself, where Foundation passes it on to the system (`top -H`, `perf`).
-                Thread.current.name = "\(name)-\(index)"
+                nameCurrentThread("\(name)-\(index)")
                 while let job = jobs.next() { job() }
             }.start()
         }
@@ -30,6 +32,21 @@ final class SQLiteThreads: Sendable {
             jobs.push { continuation.resume(with: Result(catching: body)) }
         }
     }
+}
+
+/// Names the calling thread for `top -H` and `perf`. On Linux it writes the thread's `comm` itself (15 bytes kept):
+/// Foundation's `Thread.name` passes a name on only once `start()` has returned in the starting thread, which a busy
+/// machine may run after the new thread has set it.
+private func nameCurrentThread(_ name: String) {
+    #if os(Linux)
+    let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    let bytes = Array(name.utf8.prefix(15))
+    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    close(descriptor)
+    #else
+    Thread.current.name = name
+    #endif
 }
 
 /// The work waiting for a thread, first in first out.
