@@ -103,8 +103,9 @@ public struct InternetDateTranscoder: DateTranscoder {
         }
     }
 
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
-    private static func days(fromYear year: Int64, month: Int64, day: Int64) -> Int64 {
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`); the server's spending
+    /// months use it too.
+    package static func days(fromYear year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400

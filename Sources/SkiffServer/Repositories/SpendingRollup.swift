@@ -1,4 +1,5 @@
 import Foundation
+import SkiffAPI
 
 /// The spending rollups: the tables `spending_days` and `spending_months` hold, per user, UTC day (month), category
 /// and currency, the sum of the debits (`amount_minor < 0`) of `transactions`. Triggers on `transactions` keep them in
@@ -43,6 +44,21 @@ enum SpendingRollup {
 // MARK: - Months
 
 extension SpendingRollup {
+    /// A rollup table per user, `column` (its day or month key), category and currency, for both stores (SQLite
+    /// reads `BIGINT` as an integer column); `options` follows the definition (SQLite's `WITHOUT ROWID`).
+    static func table(_ name: String, column: String, options: String = "") -> String {
+        """
+        CREATE TABLE \(name) (
+            user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            \(column) BIGINT NOT NULL,
+            category TEXT NOT NULL,
+            currency TEXT NOT NULL,
+            amount_minor BIGINT NOT NULL,
+            PRIMARY KEY (user_id, \(column), category, currency)
+        )\(options)
+        """
+    }
+
     /// SQLite's SQL for the month key of the rollup day key `day` (an SQL expression), as `monthStart(ofDay:)`.
     static func sqliteMonthStart(ofDay day: String) -> String {
         "(CAST(strftime('%s', (\(day)) / 1000, 'unixepoch', 'start of month') AS INTEGER) * 1000)"
@@ -54,40 +70,18 @@ extension SpendingRollup {
     }
 
     /// The first millisecond of the UTC month holding the day that starts at `day` (a rollup day key): a month key of
-    /// `spending_months`. Proleptic Gregorian arithmetic on days (H. Hinnant's `civil_from_days`), no calendar, so
-    /// the same instant that SQLite's `start of month` and PostgreSQL's `date_trunc('month', …)` give.
+    /// `spending_months`. Proleptic Gregorian arithmetic on days (`InternetDateTranscoder`'s), no calendar, so the
+    /// same instant that SQLite's `start of month` and PostgreSQL's `date_trunc('month', …)` give.
     static func monthStart(ofDay day: Int64) -> Int64 {
-        let (year, month, _) = civil(fromDays: day / dayMilliseconds)
-        return days(year: year, month: month) * dayMilliseconds
+        let (year, month, _) = InternetDateTranscoder.civil(fromDays: day / dayMilliseconds)
+        return InternetDateTranscoder.days(fromYear: year, month: month, day: 1) * dayMilliseconds
     }
 
     /// The first millisecond of the UTC month after the one holding `day`.
     static func nextMonthStart(ofDay day: Int64) -> Int64 {
-        let (year, month, _) = civil(fromDays: day / dayMilliseconds)
-        return (month == 12 ? days(year: year + 1, month: 1) : days(year: year, month: month + 1)) * dayMilliseconds
-    }
-
-    /// Year, month (1–12) and day (1–31) of the day `days` after 1970-01-01.
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// Days from 1970-01-01 to the first day of `month` of `year`.
-    private static func days(year: Int64, month: Int64) -> Int64 {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        let (year, month, _) = InternetDateTranscoder.civil(fromDays: day / dayMilliseconds)
+        let next = month == 12 ? (year + 1, Int64(1)) : (year, month + 1)
+        return InternetDateTranscoder.days(fromYear: next.0, month: next.1, day: 1) * dayMilliseconds
     }
 }
 

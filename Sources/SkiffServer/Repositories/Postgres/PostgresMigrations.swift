@@ -236,16 +236,7 @@ struct SpendingRollups: Sendable {
     /// The table, filled from the history (`history`'s rows, grouped).
     var tableAndHistory: [String] {
         [
-            """
-            CREATE TABLE \(table) (
-                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                \(column) BIGINT NOT NULL,
-                category TEXT NOT NULL,
-                currency TEXT NOT NULL,
-                amount_minor BIGINT NOT NULL,
-                PRIMARY KEY (user_id, \(column), category, currency)
-            )
-            """,
+            SpendingRollup.table(table, column: column),
             """
             INSERT INTO \(table) (user_id, \(column), category, currency, amount_minor)
                 \(history)

@@ -268,14 +268,7 @@ struct SQLiteDatabase: RepositoryStore {
             """
         }
         return """
-            CREATE TABLE \(table) (
-                user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                \(column) INTEGER NOT NULL,
-                category TEXT NOT NULL,
-                currency TEXT NOT NULL,
-                amount_minor INTEGER NOT NULL,
-                PRIMARY KEY (user_id, \(column), category, currency)
-            ) WITHOUT ROWID;
+            \(SpendingRollup.table(table, column: column, options: " WITHOUT ROWID"));
             INSERT INTO \(table) (user_id, \(column), category, currency, amount_minor)
                 \(history);
             CREATE TRIGGER \(table)_insert AFTER INSERT ON transactions WHEN new.amount_minor < 0 BEGIN
