@@ -146,11 +146,11 @@ struct SpendingSums {
     private var slots: [Key: Int] = [:]
     private var keys: [Key] = []
     /// sums[period][slot], kept negative as the rollups keep them.
-    private var sums: [[Int64]]
+    private var sums: [[Sum]]
 
     init(_ plan: SpendingPlan, periods: Int) {
         self.plan = plan
-        sums = [[Int64]](repeating: [], count: periods)
+        sums = [[Sum]](repeating: [], count: periods)
     }
 
     mutating func add(_ source: SpendingPlan.Source, key: Int64, category: String, currency: String, amountMinor: Int64) throws {
@@ -162,23 +162,21 @@ struct SpendingSums {
             slot = keys.count
             slots[slotKey] = slot
             keys.append(slotKey)
-            for index in sums.indices { sums[index].append(0) }
+            for index in sums.indices { sums[index].append(Sum()) }
         }
         for term in plan.terms where term.source == source && term.keys.contains(key) {
-            let kept = sums[term.period][slot]
-            let (sum, overflow) = term.subtracts
-                ? kept.subtractingReportingOverflow(amountMinor) : kept.addingReportingOverflow(amountMinor)
-            if overflow { throw Overflow() }
-            sums[term.period][slot] = sum
+            sums[term.period][slot].add(amountMinor, negated: term.subtracts)
         }
     }
 
-    /// Every debit is below zero, so a sum of zero has no debit under it: it is left out.
+    /// Every debit is below zero, so a sum of zero has no debit under it: it is left out. A period's sum is checked
+    /// here, once every row is in: only the total has to fit, whatever the order of the rows.
     func records() throws -> [[CategorySpendingRecord]] {
         try sums.map { period in
             try zip(keys, period).compactMap { key, sum in
-                guard sum != 0 else { return nil }
-                let (spent, overflow) = Int64(0).subtractingReportingOverflow(sum)
+                guard let total = sum.exact else { throw Overflow() }
+                guard total != 0 else { return nil }
+                let (spent, overflow) = Int64(0).subtractingReportingOverflow(total)
                 if overflow { throw Overflow() }
                 return CategorySpendingRecord(category: key.category, currency: key.currency, amountMinor: spent)
             }
@@ -189,5 +187,22 @@ struct SpendingSums {
     private struct Key: Hashable {
         var category: String
         var currency: String
+    }
+
+    /// An exact sum of Int64s: the wrapped 64-bit value and how many times it wrapped up (+1) or down (−1), so a
+    /// total that fits is exact even when a partial sum (a month less its days, added month first) does not.
+    struct Sum: Equatable {
+        private var value: Int64 = 0
+        private var wraps = 0
+
+        /// Adds `amount`, or takes it away when `negated`.
+        mutating func add(_ amount: Int64, negated: Bool = false) {
+            let (sum, overflow) = negated ? value.subtractingReportingOverflow(amount) : value.addingReportingOverflow(amount)
+            if overflow { wraps += (amount < 0) == negated ? 1 : -1 }
+            value = sum
+        }
+
+        /// The sum, when it fits 64 bits.
+        var exact: Int64? { wraps == 0 ? value : nil }
     }
 }

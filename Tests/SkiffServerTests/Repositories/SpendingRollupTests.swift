@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PostgresNIO
+import SkiffAPI
 import Testing
 @testable import SkiffServer
 
@@ -241,14 +242,66 @@ struct SpendingRollupTests {
             let first = formatter.string(from: Date(millisecondsSince1970: term.keys.lowerBound))
             switch term.source {
             case .month:
-                let months = term.keys.upperBound == SpendingRollup.nextMonthStart(ofDay: term.keys.lowerBound) ? 1 : 0
-                return "m \(first) \(months)"
+                var months = 0, cursor = term.keys.lowerBound
+                while cursor < term.keys.upperBound {
+                    cursor = SpendingRollup.nextMonthStart(ofDay: cursor)
+                    months += 1
+                }
+                return "m \(first) \(cursor == term.keys.upperBound ? months : -months)"
             case .day:
                 return "\(term.subtracts ? "-" : "+")d \(first) \((term.keys.upperBound - term.keys.lowerBound) / SpendingRollup.dayMilliseconds)"
             }
         }
         #expect(described == terms)
         #expect(plan.terms.allSatisfy { $0.period == 0 })
+    }
+
+    @Test("Each store's SQL month key is the Gregorian month's first millisecond, for every 13th day from 1600 to 2400", arguments: TestStore.allCases)
+    func sqlMonthStart(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let step = 13 * SpendingRollup.dayMilliseconds
+            let first = InternetDateTranscoder.days(fromYear: 1600, month: 1, day: 1) * SpendingRollup.dayMilliseconds
+            let last = InternetDateTranscoder.days(fromYear: 2400, month: 12, day: 31) * SpendingRollup.dayMilliseconds
+            let monthStart = store is SQLiteDatabase
+                ? SpendingRollup.sqliteMonthStart(ofDay: "day") : SpendingRollup.postgresMonthStart(ofDay: "day")
+            let lines = try await store.strings("""
+                WITH RECURSIVE days (day) AS (
+                    SELECT CAST(\(first) AS BIGINT) UNION ALL SELECT day + \(step) FROM days WHERE day + \(step) <= \(last)
+                )
+                SELECT day || ' ' || \(monthStart) FROM days ORDER BY day
+                """)
+            let expected = stride(from: first, through: last, by: Int(step)).map { "\($0) \(SpendingRollup.monthStart(ofDay: $0))" }
+            #expect(lines.count == expected.count && lines.count > 22_000)
+            #expect(zip(lines, expected).filter { $0 != $1 }.prefix(3).map(\.0) == [])
+        }
+    }
+
+    @Test("A period's sum is exact whatever the order of its rows: only the total has to fit 64 bits")
+    func sumsInAnyOrder() throws {
+        // September and October whole, less October's last three days.
+        let september = try #require(Self.instant("2026-09-01T00:00:00.000Z")), end = try #require(Self.instant("2026-10-29T00:00:00.000Z"))
+        let plan = SpendingPlan(periods: [september..<end])
+        let october = SpendingRollup.nextMonthStart(ofDay: september.millisecondsSince1970)
+        let october29 = end.millisecondsSince1970
+        // The two months add up past Int64.min; the days taken away bring the total back to Int64.min + 1.
+        let rows: [(SpendingPlan.Source, Int64, Int64)] = [
+            (.month, september.millisecondsSince1970, -(1 << 62)), (.month, october, -(1 << 62) - 4), (.day, october29, -5),
+        ]
+        for order in [[0, 1, 2], [2, 0, 1], [1, 2, 0]] {
+            var sums = SpendingSums(plan, periods: 1)
+            for index in order {
+                let (source, key, amount) = rows[index]
+                try sums.add(source, key: key, category: "Big", currency: "USD", amountMinor: amount)
+            }
+            #expect(try sums.records() == [[CategorySpendingRecord(category: "Big", currency: "USD", amountMinor: Int64.max)]], "\(order)")
+        }
+        // A total that does not fit is refused, once every row is in.
+        var sums = SpendingSums(plan, periods: 1)
+        try sums.add(.month, key: september.millisecondsSince1970, category: "Big", currency: "USD", amountMinor: -(1 << 62))
+        try sums.add(.month, key: october, category: "Big", currency: "USD", amountMinor: -(1 << 62) - 4)
+        #expect(throws: SpendingSums.Overflow.self) { try sums.records() }
+        try sums.add(.day, key: october29, category: "Big", currency: "USD", amountMinor: -3)
+        #expect(throws: SpendingSums.Overflow.self) { try sums.records() }
     }
 
     private static func instant(_ text: String) -> Date? {

@@ -198,11 +198,12 @@ enum PostgresMigrations {
         Migration(version: 13, statements: [UnreadNotifications.index]),
         // A user's unread count kept as a counter, one row read by key (`UnreadNotifications`).
         Migration(version: 14, statements: UnreadNotifications.postgres),
-        // The spending rollup per UTC month as well (`SpendingPlan`), kept by the same triggers as the days.
+        // The spending rollup per UTC month as well (`SpendingPlan`), kept by the same triggers as the days, the
+        // months first (`SpendingRollups.function`).
         Migration(version: 15, statements: [
             "LOCK TABLE transactions IN SHARE ROW EXCLUSIVE MODE",
         ] + SpendingRollups.months.tableAndHistory + [
-            SpendingRollups.function([.days, .months]),
+            SpendingRollups.function([.months, .days]),
         ]),
     ]
 }
@@ -246,7 +247,9 @@ struct SpendingRollups: Sendable {
     }
 
     /// The trigger function keeping `rollups`. The sums are BIGINT: SUM's NUMERIC cast back, and `+`, raise on
-    /// overflow. Rows go in key order, so two writers lock the rows they share in the same order.
+    /// overflow. Rows go in key order and `rollups` in the order given, coarsest first (months, then days), so a
+    /// statement locks a month's row before any of its days': a one-statement writer (a transfer) waits, if at all,
+    /// before it holds a rollup row, whatever the other writer holds (a bulk insert's earlier batches included).
     static func function(_ rollups: [SpendingRollups]) -> String {
         """
         CREATE OR REPLACE FUNCTION spending_days_apply() RETURNS trigger LANGUAGE plpgsql AS $$
