@@ -177,11 +177,11 @@ struct TopUpService: Sendable {
         let cardName = Self.cardName(brand: topUp.cardBrand, last4: topUp.cardLast4)
         let amount = Money(amountMinor: topUp.amountMinor, currency: topUp.currency).formatted()
         return TopUpCompletion(
-            transferID: UUID().uuidString.lowercased(), reference: TransferReference.make(),
+            transferID: TimeOrderedID.make(at: now), reference: TransferReference.make(),
             authorizationID: authorizationID, at: now,
             line: StatementLine(userID: topUp.userID, amountMinor: topUp.amountMinor, merchant: cardName, category: Self.category),
             notification: NotificationRecord(
-                id: UUID().uuidString.lowercased(), userID: topUp.userID, title: "Added \(amount) from \(cardName)",
+                id: TimeOrderedID.make(at: now), userID: topUp.userID, title: "Added \(amount) from \(cardName)",
                 body: "\(amount) from \(cardName) is in your wallet.", createdAt: now, readAt: nil
             )
         )

@@ -90,7 +90,7 @@ struct TransferService: Sendable {
             stepUp = StepUpUse(tokenHash: SessionToken.hash(token), sessionTokenHash: sessionTokenHash)
         }
         let now = clock.now()
-        let id = UUID().uuidString.lowercased()
+        let id = TimeOrderedID.make(at: now)
         let reference = TransferReference.make()
         let amount = Money(amountMinor: request.amountMinor, currency: request.currency).formatted()
         let payerName = ShortName.of(payer.fullName)
@@ -103,7 +103,7 @@ struct TransferService: Sendable {
             payerLine: StatementLine(userID: payer.id, amountMinor: -request.amountMinor, merchant: payeeName, category: Self.category),
             payeeLine: StatementLine(userID: payee.id, amountMinor: request.amountMinor, merchant: payerName, category: Self.category),
             notification: NotificationRecord(
-                id: UUID().uuidString.lowercased(), userID: payee.id, title: "Received \(amount) from \(payerName)",
+                id: TimeOrderedID.make(at: now), userID: payee.id, title: "Received \(amount) from \(payerName)",
                 body: note.map { "\(payerName): \($0)" } ?? "\(payerName) sent you \(amount).", createdAt: now, readAt: nil
             )
         )

@@ -14,7 +14,7 @@ struct SQLiteDatabase: RepositoryStore {
     /// The WAL's checkpoints, off the writer.
     let checkpointer: SQLiteCheckpointer
     /// Transfers, committed in groups (shared by every `repositories` made from this database).
-    let transfers: SQLiteGroupCommit<TransferOrder, TransferOutcome>
+    let transfers: SQLiteLedgerRepository.TransferCommit
     /// The threads every call to `pool` runs on.
     let threads: SQLiteThreadPools
 

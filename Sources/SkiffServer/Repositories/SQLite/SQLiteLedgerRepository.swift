@@ -6,11 +6,13 @@ import GRDB
 /// committed in groups (`SQLiteGroupCommit`).
 struct SQLiteLedgerRepository: LedgerRepository {
     let pool: MeteredPool
-    let transfers: SQLiteGroupCommit<TransferOrder, TransferOutcome>
+    let transfers: TransferCommit
 
-    /// The group commit `transfer(_:)` goes through.
-    static func transferCommit(_ pool: MeteredPool) -> SQLiteGroupCommit<TransferOrder, TransferOutcome> {
-        SQLiteGroupCommit(pool: pool) { order, db in try transfer(order, db) }
+    /// The group commit `transfer(_:)` goes through: a batch's statement lines are written together at its end.
+    typealias TransferCommit = SQLiteGroupCommit<TransferOrder, TransferOutcome, StatementLines>
+
+    static func transferCommit(_ pool: MeteredPool) -> TransferCommit {
+        TransferCommit(pool: pool) { order, lines, db in try transfer(order, &lines, db) }
     }
 
     /// The tables (migration v12-ledger). Postings and transfers are never updated or deleted: triggers refuse it.
@@ -38,8 +40,11 @@ struct SQLiteLedgerRepository: LedgerRepository {
     private static let usableStepUp = "token_hash = ? AND session_token_hash = ? AND used_at IS NULL AND expires_at > ?"
 
     /// Every check before the first write, the conditional debit: a refused transfer writes nothing (what
-    /// `SQLiteGroupCommit` asks of a step), so it needs no savepoint of its own.
-    private static func transfer(_ order: TransferOrder, _ db: Database) throws -> TransferOutcome {
+    /// `SQLiteGroupCommit` asks of a step), so it needs no savepoint of its own. Its statement lines are left in
+    /// `lines`, for the batch's end.
+    private static func transfer(
+        _ order: TransferOrder, _ lines: inout StatementLines, _ db: Database
+    ) throws -> TransferOutcome {
         if let earlier = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT * FROM transfers WHERE payer_user_id = ? AND idempotency_key = ?"),
             arguments: [order.payerUserID, order.idempotencyKey]
@@ -88,11 +93,9 @@ struct SQLiteLedgerRepository: LedgerRepository {
             payerUserID: order.payerUserID, payeeUserID: order.payeeUserID, amountMinor: order.amountMinor,
             currency: order.currency, note: order.note, createdAt: order.at
         )
-        try record(
-            made, idempotencyKey: order.idempotencyKey, requestHash: order.requestHash,
-            lines: [order.payerLine, order.payeeLine], db
-        )
+        try record(made, idempotencyKey: order.idempotencyKey, requestHash: order.requestHash, lines: [], db)
         try SQLiteNotificationRepository.insert(order.notification, db: db)
+        lines.add([order.payerLine, order.payeeLine], of: made)
         return .made(made)
     }
 
@@ -121,17 +124,9 @@ struct SQLiteLedgerRepository: LedgerRepository {
             """)
         try posting.execute(arguments: [transfer.id, transfer.fromAccount, -transfer.amountMinor, at])
         try posting.execute(arguments: [transfer.id, transfer.toAccount, transfer.amountMinor, at])
-        let line = try db.cachedStatement(sql: """
-            INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at, transfer_id,
-                                      note, reference)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        for item in lines {
-            try line.execute(arguments: [
-                item.userID, item.amountMinor, transfer.currency, item.merchant, item.category, at, transfer.id,
-                transfer.note, transfer.reference,
-            ])
-        }
+        var statement = StatementLines()
+        statement.add(lines, of: transfer)
+        try statement.write(db)
     }
 
     /// Opens the wallet of a new user with `openingMinor` paid in from the system's opening account (none when 0).
@@ -213,6 +208,42 @@ struct SQLiteLedgerRepository: LedgerRepository {
             payeeUserID: row["payee_user_id"], amountMinor: row["amount_minor"], currency: row["currency"],
             note: row["note"], createdAt: row.date("created_at")
         )
+    }
+}
+
+/// Statement lines to write in one `INSERT` (the tail of a batch of transfers). FTS5 keeps the terms of the rows a
+/// statement adds in memory and writes them as a new segment at the next statement's savepoint, which SQLite opens for
+/// every statement that may abort part-way (a trigger, a foreign key): one `INSERT` a line cost a segment a line, and
+/// FTS5's merges of them ([0177](../../../../docs/decisions/0177-statement-lines-at-the-end-of-a-group-commit.md)).
+struct StatementLines: SQLiteBatchTail {
+    private var rows: [(line: StatementLine, transfer: TransferRecord)] = []
+
+    /// At most this many lines an `INSERT` (nine bound values each, far under SQLite's 32,766).
+    static let linesAStatement = 128
+
+    mutating func add(_ lines: [StatementLine], of transfer: TransferRecord) {
+        rows += lines.map { ($0, transfer) }
+    }
+
+    func write(_ db: Database) throws {
+        var start = rows.startIndex
+        while start < rows.endIndex {
+            let chunk = rows[start..<min(start + Self.linesAStatement, rows.endIndex)]
+            let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
+            var arguments = StatementArguments()
+            for (item, transfer) in chunk {
+                arguments += [
+                    item.userID, item.amountMinor, transfer.currency, item.merchant, item.category,
+                    transfer.createdAt.millisecondsSince1970, transfer.id, transfer.note, transfer.reference,
+                ]
+            }
+            try db.cachedStatement(sql: """
+                INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at, transfer_id,
+                                          note, reference)
+                VALUES \(values)
+                """).execute(arguments: arguments)
+            start = chunk.endIndex
+        }
     }
 }
 

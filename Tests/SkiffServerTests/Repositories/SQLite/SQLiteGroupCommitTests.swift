@@ -12,7 +12,7 @@ struct SQLiteGroupCommitTests {
 
     /// A table of keys, and a group commit that inserts one key per piece of work. A key starting with "refuse"
     /// is refused (nothing written); one starting with "throw" is written and then throws.
-    private static func prepare(_ database: SQLiteDatabase) async throws -> SQLiteGroupCommit<String, Int> {
+    private static func prepare(_ database: SQLiteDatabase) async throws -> SQLiteGroupCommit<String, Int, NoBatchTail> {
         try await database.metered.write { db in
             try db.execute(sql: "CREATE TABLE parents (id TEXT PRIMARY KEY)")
             try db.execute(sql: """
@@ -35,8 +35,8 @@ struct SQLiteGroupCommitTests {
     /// Runs `first` and then `works` while the writer is held: `first` is taken alone by the commit that waits for the
     /// writer, and `works` all wait for the next one, which takes them together. Answers `first`'s result and each
     /// named work's.
-    static func runTogether<Work: Sendable, Outcome: Sendable>(
-        first: Work, _ works: [(String, Work)], on commit: SQLiteGroupCommit<Work, Outcome>, _ database: SQLiteDatabase
+    static func runTogether<Work: Sendable, Outcome: Sendable, Tail: SQLiteBatchTail>(
+        first: Work, _ works: [(String, Work)], on commit: SQLiteGroupCommit<Work, Outcome, Tail>, _ database: SQLiteDatabase
     ) async throws -> (first: Result<Outcome, any Error>, results: [String: Result<Outcome, any Error>]) {
         let gate = DispatchSemaphore(value: 0)
         let holding = Atomic<Bool>(false)
@@ -66,15 +66,15 @@ struct SQLiteGroupCommitTests {
     }
 
     private static func runTogether(
-        _ keys: [String], on commit: SQLiteGroupCommit<String, Int>, _ database: SQLiteDatabase
+        _ keys: [String], on commit: SQLiteGroupCommit<String, Int, NoBatchTail>, _ database: SQLiteDatabase
     ) async throws -> [String: Result<Int, any Error>] {
         let (first, results) = try await runTogether(first: "first", keys.map { ($0, $0) }, on: commit, database)
         #expect((try? first.get()) == 1)
         return results
     }
 
-    private static func result<Work: Sendable, Outcome: Sendable>(
-        _ commit: SQLiteGroupCommit<Work, Outcome>, _ work: Work
+    private static func result<Work: Sendable, Outcome: Sendable, Tail: SQLiteBatchTail>(
+        _ commit: SQLiteGroupCommit<Work, Outcome, Tail>, _ work: Work
     ) async -> Result<Outcome, any Error> {
         do {
             return .success(try await commit.run(work))
@@ -134,6 +134,67 @@ struct SQLiteGroupCommitTests {
         }
     }
 
+    /// Keys the pieces of a batch leave for its end, where a key starting with "late-bad" breaks the table's check.
+    struct LateKeys: SQLiteBatchTail {
+        var keys: [String] = []
+
+        func write(_ db: Database) throws {
+            for key in keys { try db.execute(sql: "INSERT INTO late (key) VALUES (?)", arguments: [key]) }
+        }
+    }
+
+    /// `prepare`'s keys, and a group commit whose pieces named "late…" also leave their key for the batch's end.
+    private static func prepareLate(_ database: SQLiteDatabase) async throws -> SQLiteGroupCommit<String, Int, LateKeys> {
+        _ = try await prepare(database)
+        try await database.metered.write { db in
+            try db.execute(sql: "CREATE TABLE late (key TEXT PRIMARY KEY CHECK (key NOT LIKE 'late-bad%'))")
+        }
+        return SQLiteGroupCommit(pool: database.metered) { key, tail, db in
+            try db.execute(sql: "INSERT INTO keys (key) VALUES (?)", arguments: [key])
+            if key.hasPrefix("late") { tail.keys.append(key) }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM late") ?? 0
+        }
+    }
+
+    private static func late(_ database: SQLiteDatabase) async throws -> Set<String> {
+        Set(try await database.metered.read { db in try String.fetchAll(db, sql: "SELECT key FROM late") })
+    }
+
+    @Test("What the pieces leave in the tail is written once, after the last piece, in the batch's commit")
+    func tailAfterThePieces() async throws {
+        try await SQLiteDatabase.withTemporary { database in
+            let commit = try await Self.prepareLate(database)
+
+            let (first, results) = try await Self.runTogether(
+                first: "late-0", ["late-1", "a", "late-2"].map { ($0, $0) }, on: commit, database
+            )
+
+            #expect(try first.get() == 0)
+            // No piece saw a tail's key of its own batch: they are written after the last piece.
+            #expect(results.mapValues { try? $0.get() } == ["late-1": 1, "a": 1, "late-2": 1])
+            #expect(try await Self.late(database) == ["late-0", "late-1", "late-2"])
+            #expect(commit.commitsBySize == [1: 1, 3: 1])
+        }
+    }
+
+    @Test("A tail that fails: the batch's pieces are committed one at a time, and only the piece that left the bad write fails")
+    func tailFails() async throws {
+        try await SQLiteDatabase.withTemporary { database in
+            let commit = try await Self.prepareLate(database)
+            let keys = ["a", "late-1", "late-bad", "b"]
+
+            let (first, results) = try await Self.runTogether(first: "first", keys.map { ($0, $0) }, on: commit, database)
+
+            #expect((try? first.get()) == 0)
+            #expect(throws: DatabaseError.self) { try results["late-bad"]?.get() }
+            for key in ["a", "late-1", "b"] { #expect((try? results[key]?.get()) != nil) }
+            #expect(try await Self.stored(database) == ["first", "a", "late-1", "b"])
+            #expect(try await Self.late(database) == ["late-1"])
+            // The batch of four failed whole (no commit), then each piece went alone.
+            #expect(commit.commitsBySize == [1: 4])
+        }
+    }
+
     @Test("Transfers in one commit: each sees the ones before it, a refusal writes nothing, a used step-up is refused")
     func transfersInOneCommit() async throws {
         try await SQLiteDatabase.withTemporary { database in
@@ -161,11 +222,24 @@ struct SQLiteGroupCommitTests {
                 ("twin", fixtures.order("a", "b", 7_000, key: "most")),
             ]
 
+            // The statements that write statement lines, on the writer's connection, which the commits use.
+            let lineInserts = Mutex(0)
+            try await database.metered.write { db in
+                db.trace(options: .statement) { event in
+                    if case .statement(let statement) = event, statement.sql.hasPrefix("INSERT INTO transactions") {
+                        lineInserts.withLock { $0 += 1 }
+                    }
+                }
+            }
+
             let (firstResult, results) = try await Self.runTogether(
                 first: first, works, on: database.transfers, database
             )
 
             #expect(database.transfers.commitsBySize == [1: 1, 5: 1])
+            // One INSERT a commit (FTS5 writes a segment a statement): "first" alone, then the four lines of the two
+            // transfers made in the batch of five.
+            #expect(lineInserts.withLock { $0 } == 2)
             guard case .made = try firstResult.get(), case .made = try results["most"]?.get() else {
                 Issue.record("first or most not made")
                 return
@@ -192,6 +266,14 @@ struct SQLiteGroupCommitTests {
                  try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notifications WHERE user_id = 'c' AND id LIKE 'n-%'") ?? -1)
             }
             #expect(forC == (0, 0))
+            // Every line is in the search index: Bea Baker's name is on a's two lines to her and her two from a.
+            let lines = try await database.metered.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT t.user_id, t.amount_minor FROM transactions_search AS s JOIN transactions AS t ON t.id = s.rowid
+                    WHERE transactions_search MATCH '"Bea B"' ORDER BY t.id
+                    """).map { [$0["user_id"] as String, String($0["amount_minor"] as Int64)] }
+            }
+            #expect(lines == [["a", "-2000"], ["a", "-7000"]])
         }
     }
 }
