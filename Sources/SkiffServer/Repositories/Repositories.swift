@@ -7,6 +7,8 @@ protocol AccountRepository: Sendable {
     /// transaction; throws `RepositoryError.duplicate` when the phone number is taken.
     func create(_ account: NewAccount) async throws
     func user(id: String) async throws -> UserRecord?
+    /// The users of `ids` that exist, by id, in one read (a transfer's payer and payee).
+    func users(ids: [String]) async throws -> [String: UserRecord]
     /// The user and how many of their notifications are unread, in one read (`GET /v1/me`).
     func overview(id: String) async throws -> AccountOverview?
     func user(phone: String) async throws -> UserRecord?

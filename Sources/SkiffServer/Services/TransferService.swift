@@ -77,11 +77,13 @@ struct TransferService: Sendable {
         if request.amountMinor > limits.transferMaxMinor {
             throw Problem.transferLimit(Self.perTransferLimitMessage(limits))
         }
-        guard let payer = try await accounts.user(id: callerID) else { throw Problem.unauthorized }
+        // Both users in one read: one database call fewer a transfer.
+        let users = try await accounts.users(ids: [callerID, request.recipientID])
+        guard let payer = users[callerID] else { throw Problem.unauthorized }
         guard request.currency == payer.currency else {
             throw Problem.unprocessable([.init(field: "currency", message: "The wallet holds \(payer.currency) only.")])
         }
-        guard let payee = try await accounts.user(id: request.recipientID) else {
+        guard let payee = users[request.recipientID] else {
             throw Problem.unprocessable([.init(field: "recipientId", message: "There is no such recipient.")])
         }
         var stepUp: StepUpUse?

@@ -37,6 +37,12 @@ struct PostgresAccountRepository: AccountRepository {
         try await database.rows("SELECT \(unescaped: Self.columns) FROM users WHERE id = \(id)").first.map(Self.user)
     }
 
+    func users(ids: [String]) async throws -> [String: UserRecord] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await database.rows("SELECT \(unescaped: Self.columns) FROM users WHERE id = ANY(\(ids))")
+        return Dictionary(try rows.map(Self.user).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     func overview(id: String) async throws -> AccountOverview? {
         try await database.rows("""
             SELECT \(unescaped: Self.columns),

@@ -47,6 +47,17 @@ struct SQLiteAccountRepository: AccountRepository {
         }
     }
 
+    func users(ids: [String]) async throws -> [String: UserRecord] {
+        guard !ids.isEmpty else { return [:] }
+        let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+        return try await pool.unsafeRead { db in
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: Self.select + " WHERE id IN (\(placeholders))"), arguments: StatementArguments(ids)
+            )
+            return Dictionary(rows.map(Self.user).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     func overview(id: String) async throws -> AccountOverview? {
         // One statement: one reader taken instead of two.
         try await pool.unsafeRead { db in
