@@ -7,7 +7,7 @@
 # MODE: me, page (50 transactions), spending (each needs DATABASE, a SQLite file seeded with PHONE and PASSWORD), or
 # random / hot (transfers.lua among USERS new users in a new SQLite file; DATABASE is not used).
 # Environment: DURATION (s, 8; after a 2 s warm-up), PHONE ("202 555 0177"), PASSWORD (bench-pass-2026), USERS (1000).
-# Prints: mode, req/s, p99, server CPU µs a request.
+# Prints: mode, req/s, p99, server CPU µs a request, and the part of it on SQLite's writer thread.
 set -euo pipefail
 server=${1:?the release skiff-server}; mode=${2:?me, page, spending, random or hot}; database=${3:-}
 duration=${DURATION:-8}; phone=${PHONE:-202 555 0177}; password=${PASSWORD:-bench-pass-2026}; users=${USERS:-1000}
@@ -41,10 +41,19 @@ case "$mode" in
 esac
 wrk -t2 -c64 -d2s "${load[@]}" >/dev/null
 ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
-before=$(ticks)
+# SQLite's writer thread(s) (SQLiteThreads names them sqlite-write-N): the part of a request on the one writer.
+writer_ticks() {
+    local total=0 task
+    for task in /proc/"$pid"/task/*; do
+        case "$(cat "$task/comm" 2>/dev/null)" in sqlite-write*) total=$((total + $(awk '{print $14 + $15}' "$task/stat"))) ;; esac
+    done
+    echo "$total"
+}
+before=$(ticks); writer_before=$(writer_ticks)
 out=$(wrk -t2 -c64 -d"${duration}s" --latency "${load[@]}")
-after=$(ticks)
+after=$(ticks); writer_after=$(writer_ticks)
 requests=$(echo "$out" | awk '/requests in/ {print $1}')
-printf '%-8s %8s req/s  p99 %9s  cpu %6s µs a request\n' "$mode" "$(echo "$out" | awk '/Requests\/sec/ {print $2}')" \
-    "$(echo "$out" | awk '$1 == "99%" {print $2}')" \
-    "$(( (after - before) * 1000000 / $(getconf CLK_TCK) / requests ))"
+hz=$(getconf CLK_TCK)
+printf '%-8s %8s req/s  p99 %9s  cpu %6s µs a request, %5s µs of it on the SQLite writer\n' "$mode" \
+    "$(echo "$out" | awk '/Requests\/sec/ {print $2}')" "$(echo "$out" | awk '$1 == "99%" {print $2}')" \
+    "$(( (after - before) * 1000000 / hz / requests ))" "$(( (writer_after - writer_before) * 1000000 / hz / requests ))"
