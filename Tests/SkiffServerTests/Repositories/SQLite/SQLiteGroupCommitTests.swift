@@ -83,8 +83,9 @@ struct SQLiteGroupCommitTests {
         }
     }
 
-    private static func stored(_ database: SQLiteDatabase) async throws -> Set<String> {
-        Set(try await database.metered.read { db in try String.fetchAll(db, sql: "SELECT key FROM keys") })
+    /// The keys in `table` (`keys`, or `late`, where tails write).
+    private static func stored(_ database: SQLiteDatabase, in table: String = "keys") async throws -> Set<String> {
+        Set(try await database.metered.read { db in try String.fetchAll(db, sql: "SELECT key FROM \(table)") })
     }
 
     @Test("Callers that arrive while the writer is busy share a commit, and each sees the ones before it")
@@ -156,10 +157,6 @@ struct SQLiteGroupCommitTests {
         }
     }
 
-    private static func late(_ database: SQLiteDatabase) async throws -> Set<String> {
-        Set(try await database.metered.read { db in try String.fetchAll(db, sql: "SELECT key FROM late") })
-    }
-
     @Test("What the pieces leave in the tail is written once, after the last piece, in the batch's commit")
     func tailAfterThePieces() async throws {
         try await SQLiteDatabase.withTemporary { database in
@@ -172,7 +169,7 @@ struct SQLiteGroupCommitTests {
             #expect(try first.get() == 0)
             // No piece saw a tail's key of its own batch: they are written after the last piece.
             #expect(results.mapValues { try? $0.get() } == ["late-1": 1, "a": 1, "late-2": 1])
-            #expect(try await Self.late(database) == ["late-0", "late-1", "late-2"])
+            #expect(try await Self.stored(database, in: "late") == ["late-0", "late-1", "late-2"])
             #expect(commit.commitsBySize == [1: 1, 3: 1])
         }
     }
@@ -189,7 +186,7 @@ struct SQLiteGroupCommitTests {
             #expect(throws: DatabaseError.self) { try results["late-bad"]?.get() }
             for key in ["a", "late-1", "b"] { #expect((try? results[key]?.get()) != nil) }
             #expect(try await Self.stored(database) == ["first", "a", "late-1", "b"])
-            #expect(try await Self.late(database) == ["late-1"])
+            #expect(try await Self.stored(database, in: "late") == ["late-1"])
             // The batch of four failed whole (no commit), then each piece went alone.
             #expect(commit.commitsBySize == [1: 4])
         }
