@@ -13,11 +13,25 @@ struct NulTextMiddleware<Context: RequestContext>: RouterMiddleware {
         var request = request
         let body = try await request.collectBody(upTo: CappedBody.maxRequestBody)
         // Not JSON at all: the operation's decoder answers that.
-        if let json = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: [.fragmentsAllowed]),
+        if Self.mayHoldNul(body.readableBytesView),
+           let json = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: [.fragmentsAllowed]),
            let field = Self.fieldWithNul(in: json, at: []) {
             throw Problem.nulCharacter(field: field)
         }
         return try await next(request, context)
+    }
+
+    /// Whether any string of the JSON text `bytes` can hold NUL: JSON writes it only as the escape `\u0000`, and a raw
+    /// NUL byte is not JSON. Without either, the body is not decoded here (decoding was 2 % of a transfer's CPU).
+    static func mayHoldNul(_ bytes: some Collection<UInt8>) -> Bool {
+        let escape = Array(#"\u0000"#.utf8)
+        var matched = 0
+        for byte in bytes {
+            if byte == 0 { return true }
+            matched = byte == escape[matched] ? matched + 1 : (byte == escape[0] ? 1 : 0)
+            if matched == escape.count { return true }
+        }
+        return false
     }
 
     /// The path (as validation problems name fields: `a.b.[0]`) of the first string holding NUL in `value`.

@@ -151,8 +151,15 @@ struct TransferService: Sendable {
 enum TransferReference {
     private static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
 
+    /// Eight characters from 40 bits of one random draw, five bits a character (the alphabet has 32).
     static func make() -> String {
         var generator = SystemRandomNumberGenerator()
-        return "SKF-" + String((0..<8).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &generator)] })
+        var bits: UInt64 = generator.next()
+        var reference = "SKF-"
+        for _ in 0..<8 {
+            reference.append(alphabet[Int(bits & 31)])
+            bits >>= 5
+        }
+        return reference
     }
 }
