@@ -149,7 +149,7 @@ struct SkiffServerComponents: Sendable {
     }
 
     /// The routes of the contract behind the problem, request-target (plain path, no NUL), size-limit, method,
-    /// client-address, auth rate-limit, NUL-in-JSON, authentication and idempotency middleware, and the contract itself at `/openapi.yaml`.
+    /// client-address, auth rate-limit, JSON text (no NUL, no repeated key), authentication and idempotency middleware, and the contract itself at `/openapi.yaml`.
     func buildRouter() throws -> Router<SkiffRequestContext> {
         let router = Router(context: SkiffRequestContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
@@ -163,7 +163,7 @@ struct SkiffServerComponents: Sendable {
         let trustedProxies = Set(configuration.trustedProxies.compactMap(ClientAddress.normalized))
         router.add(middleware: ClientAddressMiddleware(trustedProxies: trustedProxies))
         router.add(middleware: AuthRequestLimitMiddleware(buckets: authRequests))
-        router.add(middleware: NulTextMiddleware())
+        router.add(middleware: JSONTextMiddleware())
         router.get("/health") { _, _ in HTTPResponse.Status.ok }
         // For an orchestrator: live while the process answers; ready while its database answers and has every
         // migration this binary knows (a newer binary beside an older schema is not ready until `migrate` ran).

@@ -213,6 +213,11 @@ extension Problem {
         unprocessable([FieldError(field: field, message: "This field holds a NUL character (\\u0000), which no text takes.")])
     }
 
+    /// 400: an object naming one key twice, which the decoders would read differently (the first value, the last).
+    static func repeatedKey(field: String) -> Problem {
+        validation(field: field, "This field is given more than once: send it once.")
+    }
+
     static func methodNotAllowed(allowed: [String]) -> Problem {
         Problem(
             status: .methodNotAllowed, kind: .methodNotAllowed, title: "This address does not take that method.",

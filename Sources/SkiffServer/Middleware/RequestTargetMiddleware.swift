@@ -8,7 +8,7 @@ import Hummingbird
 /// rules that decide by path (the per-address bucket over `/v1/auth/`, `Cache-Control: no-store` under `/v1/`,
 /// 405 with `Allow`, a problem's `instance`) compare the text: refusing every other spelling of a path makes the
 /// text and the route one. NUL (`%00`) would reach the database, which cuts a C string there (SQLite) or refuses
-/// it (PostgreSQL); it answers 422, as in a JSON body (`NulTextMiddleware`).
+/// it (PostgreSQL); it answers 422, as in a JSON body (`JSONTextMiddleware`).
 struct RequestTargetMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let problem = Self.problem(path: request.uri.path, query: request.uri.query) { throw problem }

@@ -157,7 +157,7 @@ struct AbuseLimitsTests {
     }
 
     /// 400 where the contract's schema refuses the password (control characters, over 72 code points; NUL is
-    /// refused before that, as in every text, by `NulTextMiddleware`), 422 for 72 code points or fewer that are
+    /// refused before that, as in every text, by `JSONTextMiddleware`), 422 for 72 code points or fewer that are
     /// still over 72 bytes.
     @Test("Passwords with NUL or control characters, or over 72 bytes, are refused with a clear message", arguments: [
         ("sail\u{0}away-2026", "NUL character", 422), ("sail\taway-2026", "control characters", 400),

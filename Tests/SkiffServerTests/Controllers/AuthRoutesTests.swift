@@ -76,7 +76,7 @@ struct AuthRoutesTests {
         (["countryCode": "+1", "phoneNumber": "555", "fullName": "Sam", "password": Seeds.password], ["phoneNumber"], 422),
         (["countryCode": "", "phoneNumber": "2025550100", "fullName": "Sam", "password": Seeds.password], ["countryCode"], 400),
         (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "  ", "password": Seeds.password], ["fullName"], 400),
-        (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam\u{0}", "password": Seeds.password], ["fullName"], 422), // NUL: the boundary answers first (NulTextMiddleware)
+        (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam\u{0}", "password": Seeds.password], ["fullName"], 422), // NUL: the boundary answers first (JSONTextMiddleware)
         (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": String(repeating: "e\u{301}", count: 51), "password": Seeds.password], ["fullName"], 400),
         (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": "short"], ["password"], 400),
         (["countryCode": "+1", "phoneNumber": "2025550100", "fullName": "Sam", "password": String(repeating: "x", count: 73)], ["password"], 400),

@@ -29,6 +29,25 @@ struct TransferRoutesTests {
         return try await client.send(.post, "/v1/transfers", json: body, token: token, idempotencyKey: key)
     }
 
+    @Test("A body naming a field twice answers 400 and does nothing: its key stays free for the body meant")
+    func repeatedField() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let (alex, _, recipient) = try await twoUsers(server, client)
+            let twice = try await client.send(
+                .post, "/v1/transfers", token: alex.token, idempotencyKey: "k-twice",
+                rawBody: #"{"recipientId":"\#(recipient)","amountMinor":2,"amountMinor":3,"currency":"USD"}"#
+            )
+            #expect(twice.status == .badRequest && twice.errorFields == ["amountMinor"], "\(twice.body)")
+            let once = try await send(client, alex.token, to: recipient, 3, key: "k-twice")
+            #expect(once.status == .created && once.json["amountMinor"] as? Int == 3, "\(once.body)")
+            #expect(once.headers[HTTPField.Name("Idempotent-Replayed")!] == nil)
+            let me = try await client.send(.get, "/v1/me", token: alex.token)
+            #expect((me.json["balance"] as? [String: Any])?["amountMinor"] as? Int == 100_000 - 3)
+        }
+    }
+
     @Test("Alex sends Jordan $12.50: 201 with Location, both balances, both lists, Jordan's notification; a retry answers the same transfer")
     func sendOnce() async throws {
         let server = try TestServer()

@@ -35,7 +35,7 @@ struct SQLiteGroupCommitTests {
     /// Runs `first` and then `works` while the writer is held: `first` is taken alone by the commit that waits for the
     /// writer, and `works` all wait for the next one, which takes them together. Answers `first`'s result and each
     /// named work's.
-    static func runTogether<Work: Sendable, Outcome: Sendable, Tail: SQLiteBatchTail>(
+    static func runTogether<Work: Sendable, Outcome: Sendable, Tail: SQLiteBatchTail & SendableMetatype>(
         first: Work, _ works: [(String, Work)], on commit: SQLiteGroupCommit<Work, Outcome, Tail>, _ database: SQLiteDatabase
     ) async throws -> (first: Result<Outcome, any Error>, results: [String: Result<Outcome, any Error>]) {
         let gate = DispatchSemaphore(value: 0)
