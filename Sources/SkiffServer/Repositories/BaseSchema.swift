@@ -175,24 +175,38 @@ enum UnreadNotifications {
         }
     }
 
+    /// PostgreSQL migration 14: the counter and its triggers.
     static var postgres: [String] {
         // Other instances may insert notifications while this runs: none may commit between the fill and the triggers.
         ["LOCK TABLE notifications IN SHARE ROW EXCLUSIVE MODE"] + table + eventSources.map(EventSchema.postgresFunction)
             + changes.flatMap { change in
             [
-                """
-                CREATE FUNCTION \(change.name)() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    \(apply(change, greatest: "GREATEST"));
-                    RETURN \(change.row);
-                END
-                $$
-                """,
+                postgresFunction(change, lockingEventsFirst: false),
                 """
                 CREATE TRIGGER \(change.name) BEFORE \(change.operation) ON notifications FOR EACH ROW
                     WHEN (\(change.when)) EXECUTE FUNCTION \(change.name)()
                 """,
             ]
         }
+    }
+
+    /// PostgreSQL migration 16: each counter trigger takes the user's events lock (`EventSchema.postgresUserLock`)
+    /// before the counter's row. A transfer or top-up credits the payee (the balance event takes the events lock)
+    /// and then adds the payee's notification (the counter's row); marking a notification read took the counter's
+    /// row (this trigger, before the change) and then the events lock (the event, after it). The two deadlocked.
+    static var postgresLockFirst: [String] {
+        changes.map { postgresFunction($0, lockingEventsFirst: true) }
+    }
+
+    private static func postgresFunction(_ change: Change, lockingEventsFirst: Bool) -> String {
+        """
+        CREATE OR REPLACE FUNCTION \(change.name)() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            \(lockingEventsFirst ? EventSchema.postgresUserLock(userID: "\(change.row).user_id") + ";" : "")
+            \(apply(change, greatest: "GREATEST"));
+            RETURN \(change.row);
+        END
+        $$
+        """
     }
 }

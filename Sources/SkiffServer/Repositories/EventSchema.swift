@@ -124,7 +124,7 @@ enum EventSchema {
             """
             CREATE FUNCTION events_order() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                PERFORM pg_advisory_xact_lock(hashtextextended('skiff_events:' || NEW.user_id, 0));
+                \(postgresUserLock(userID: "NEW.user_id"));
                 NEW.id := nextval('events_id_seq');
                 PERFORM pg_notify('\(channel)', NEW.user_id);
                 RETURN NEW;
@@ -133,6 +133,13 @@ enum EventSchema {
             """,
             "CREATE TRIGGER events_order BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION events_order()",
         ] + sources.flatMap { source in [postgresFunction(source), postgresTrigger(source)] }
+    }
+
+    /// PostgreSQL: the statement (in a trigger function) that takes the events lock of the user whose id is the SQL
+    /// expression `userID`, held to the commit. Whatever else a transaction locks for a user it locks after this
+    /// (`UnreadNotifications.postgresLockFirst`), so two transactions never wait for each other in a cycle.
+    static func postgresUserLock(userID: String) -> String {
+        "PERFORM pg_advisory_xact_lock(hashtextextended('skiff_events:' || \(userID), 0))"
     }
 
     private static let postgresNow = "(extract(epoch FROM clock_timestamp()) * 1000)::BIGINT"

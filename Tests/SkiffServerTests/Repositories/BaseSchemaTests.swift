@@ -64,6 +64,42 @@ struct BaseSchemaTests {
         }
     }
 
+    @Test("PostgreSQL: marking a notification read takes the user's events lock before the counter's row, as a payment to them does, so the two never wait for each other in a cycle")
+    func lockOrder() async throws {
+        try await TestStore.postgres.withFresh { store in
+            let postgres = try #require(store as? SkiffServer.PostgresDatabase)
+            let repositories = store.repositories
+            _ = try await RepositoryTests().makeUser(repositories, id: "u1", phone: "+12025550100")
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            try await repositories.notifications.insert(NotificationRecord(
+                id: "n1", userID: "u1", title: "t", body: "b", createdAt: now, readAt: nil
+            ))
+            #expect(try await repositories.accounts.overview(id: "u1")?.unreadNotifications == 2)
+            // A payment to u1 holding u1's events lock (its balance event), about to add u1's notification.
+            let marked = try await postgres.transaction { connection in
+                _ = try await connection.query(
+                    "SELECT pg_advisory_xact_lock(hashtextextended('skiff_events:' || \("u1"), 0))", logger: TestStore.logger
+                )
+                let reading = Task { try await repositories.notifications.markRead(id: "n1", userID: "u1", at: now) }
+                for _ in 0..<500 {
+                    let waiting = try await postgres.rows("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+                    if try waiting.first?.decode(Int.self) == 1 { break }
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                // The read waits for the events lock without holding the counter's row: the payment can take it.
+                let counter = try await postgres.transaction { other in
+                    try await other.query(
+                        "SELECT unread FROM unread_notifications WHERE user_id = \("u1") FOR UPDATE NOWAIT", logger: TestStore.logger
+                    ).collect().first?.decode(Int.self)
+                }
+                #expect(counter == 2)
+                return reading
+            }
+            #expect(try await marked.value)
+            #expect(try await repositories.accounts.overview(id: "u1")?.unreadNotifications == 1)
+        }
+    }
+
     @Test("The migration fills the counter from the notifications already there, and the events' triggers read it")
     func migrationFillsTheCounter() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-sqlite-\(UUID().uuidString)")

@@ -205,6 +205,8 @@ enum PostgresMigrations {
         ] + SpendingRollups.months.tableAndHistory + [
             SpendingRollups.function([.months, .days]),
         ]),
+        // A user's events lock before their unread counter's row, in every transaction (`UnreadNotifications`).
+        Migration(version: 16, statements: UnreadNotifications.postgresLockFirst),
     ]
 }
 
