@@ -122,14 +122,14 @@ struct AuthService: Sendable {
     /// Checks the signed-in user's password again, through a throttle of the user's own (failed sign-ins on the
     /// number, anyone's, never pause it), and lifts the session's lock.
     func unlock(userID: String, tokenHash: String, password: String) async throws {
-        try await checkPassword(userID: userID, password: password, for: "unlock")
+        try await checkPassword(userID: userID, password: password, for: .unlock)
         try await sessions.unlock(tokenHash: tokenHash)
     }
 
     /// A proof of the password for one transfer of this session (`TransferService`), good for `stepUpLifetime`.
-    /// The password is checked like an unlock's, on the same throttle.
+    /// The password is counted with sign-in's failures, on the number's throttle (docs/decisions/0180-step-up-counted-with-sign-in.md).
     func stepUp(userID: String, tokenHash: String, password: String) async throws -> (token: String, expiresAt: Date) {
-        try await checkPassword(userID: userID, password: password, for: "step-up")
+        try await checkPassword(userID: userID, password: password, for: .stepUp)
         let token = SessionToken.generate()
         let now = clock.now()
         let expiresAt = now.addingTimeInterval(limits.stepUpLifetime)
@@ -140,16 +140,32 @@ struct AuthService: Sendable {
         return (token, expiresAt)
     }
 
-    /// The signed-in user's password checked again, counted on the unlock throttle.
-    private func checkPassword(userID: String, password: String, for purpose: String) async throws {
+    /// Why a signed-in user's password is checked again, and so which throttle counts it.
+    private enum PasswordCheck: String {
+        /// The user's own throttle: failed sign-ins on the number, anyone's, never pause it.
+        case unlock
+        /// The number's sign-in throttle: a step-up's failures are counted with sign-in's (issue 25).
+        case stepUp = "step-up"
+
+        func throttleSubject(_ user: UserRecord) -> LoginThrottle.Subject {
+            switch self {
+            case .unlock: .unlock(userID: user.id)
+            case .stepUp: .number(user.phone)
+            }
+        }
+    }
+
+    /// The signed-in user's password checked again, counted on the throttle of `purpose`.
+    private func checkPassword(userID: String, password: String, for purpose: PasswordCheck) async throws {
         if password.isEmpty { throw Problem.validation(field: "password", PasswordPolicy.Problem.empty.message) }
         guard let user = try await accounts.user(id: userID) else { throw Problem.unauthorized }
-        try await throttle.beginAttempt(.unlock(userID: user.id))
+        let subject = purpose.throttleSubject(user)
+        try await throttle.beginAttempt(subject)
         guard try await passwords.verify(password, hash: user.passwordHash) else {
-            logger.info("\(purpose) refused", metadata: ["user": "\(user.id)"])
+            logger.info("\(purpose.rawValue) refused", metadata: ["user": "\(user.id)"])
             throw Problem.wrongPassword
         }
-        try await throttle.recordSuccess(.unlock(userID: user.id))
+        try await throttle.recordSuccess(subject)
     }
 
     /// Locks the session until `unlock`.

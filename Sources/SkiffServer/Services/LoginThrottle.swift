@@ -1,8 +1,9 @@
 import Foundation
 
 /// Pauses password checks after repeated failures: 30 s after the fifth, doubling up to 15 min. Sign-in is
-/// counted per number (anyone may try it); the unlock of a signed-in session per user, apart, so that strangers'
-/// failures on a number never pause its owner's unlock.
+/// counted per number (anyone may try it), with a transfer's step-up (issue 25: one count of guesses, whichever door);
+/// the unlock of a signed-in session per user, apart, so that strangers' failures on a number never pause its owner's
+/// unlock.
 struct LoginThrottle: Sendable {
     let repository: any LoginThrottleRepository
     let clock: any ServerClock
@@ -10,7 +11,7 @@ struct LoginThrottle: Sendable {
 
     /// What the failures are counted on.
     enum Subject: Sendable {
-        /// Sign-in with this E.164 number.
+        /// Sign-in with this E.164 number, and the step-up of its user's sessions.
         case number(String)
         /// Unlocking a session of this user.
         case unlock(userID: String)

@@ -150,7 +150,7 @@ struct TransferRoutesTests {
         }
     }
 
-    @Test("Above $100.00 a transfer needs a fresh step-up of this session, good once; a wrong password counts on the unlock throttle")
+    @Test("Above $100.00 a transfer needs a fresh step-up of this session, good once; a wrong password is counted with sign-in's failures")
     func stepUp() async throws {
         let server = try TestServer()
         defer { server.remove() }
@@ -191,6 +191,19 @@ struct TransferRoutesTests {
             }
             let paused = try await client.send(.post, "/v1/session/step-up", json: ["password": Seeds.password], token: alex.token)
             #expect(paused.status == .tooManyRequests && paused.headers[.retryAfter] != nil)
+            // Counted with sign-in's failures: the number's sign-in is paused too, and the other way round.
+            let login = ["countryCode": "+1", "phoneNumber": "202 555 0100", "password": Seeds.password]
+            #expect(try await client.send(.post, "/v1/auth/login", json: login).status == .tooManyRequests)
+            // Jordan's session went idle past its lock while the clock moved: a new one, then a stranger's guesses.
+            var jordanLogin = ["countryCode": "+1", "phoneNumber": "202 555 0111", "password": Seeds.password]
+            let jordanToken = try #require(try await client.send(.post, "/v1/auth/login", json: jordanLogin).json["token"] as? String)
+            jordanLogin["password"] = "not it at all"
+            for _ in 0..<5 { _ = try await client.send(.post, "/v1/auth/login", json: jordanLogin) }
+            let jordanStepUp = try await client.send(.post, "/v1/session/step-up", json: ["password": Seeds.password], token: jordanToken)
+            #expect(jordanStepUp.status == .tooManyRequests, "\(jordanStepUp.body)")
+            // Unlock keeps a throttle of its own.
+            #expect(try await client.send(.post, "/v1/session/lock", token: jordanToken).status == .noContent)
+            #expect(try await client.send(.post, "/v1/session/unlock", json: ["password": Seeds.password], token: jordanToken).status == .noContent)
         }
     }
 
