@@ -24,6 +24,9 @@ struct SQLiteDatabase: RepositoryStore {
     /// connection has written since its last read, which under writes is every read.
     static let writerCacheKiB = 64 * 1024
 
+    /// The writer's `PRAGMA synchronous`: 2, FULL.
+    static let synchronous = 2
+
     /// Opens (creating if needed) the database at `path` and, when `migrating`, runs the migrations.
     init(path: String, migrating: Bool = true) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -39,13 +42,16 @@ struct SQLiteDatabase: RepositoryStore {
         configuration.busyMode = .timeout(5)
         let checkpointer = SQLiteCheckpointer(path: path)
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
             if !db.configuration.readonly {
                 checkpointer.install(on: db)
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
             }
         }
         pool = try DatabasePool(path: path, configuration: configuration)
+        // FULL: a commit is on the disk (the WAL synced) before anyone is answered, so an acknowledged transfer is
+        // never lost to a power cut (docs/decisions/0181-sqlite-commits-synced-before-the-answer.md). Set here, on the
+        // one writer: GRDB sets NORMAL when it turns WAL on, after `prepareDatabase`.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(Self.synchronous)") }
         threads = SQLiteThreadPools(readers: configuration.maximumReaderCount)
         // GRDB opens a reader only when a read needs one: the threads bound the connections open at once.
         usage = DatabaseUsage(capacity: threads.reads.count + threads.writes.count)
