@@ -49,7 +49,10 @@ struct PostgresLedgerRepository: LedgerRepository {
         } catch let error where error.isPostgresUniqueViolation {
             // A request with the same key committed between this one's replay check and its insert: it is answered
             // from what that one wrote. (The payer's lock makes this rare; a key reused across currencies reaches it.)
-            return try await replay(order) ?? .keyReused
+            // With no row of that key, another unique column clashed (a reference's 40 random bits): nothing was
+            // written and the error stands, as on SQLite; the same request again draws a new reference.
+            guard let earlier = try await replay(order) else { throw error }
+            return earlier
         }
     }
 
