@@ -17,7 +17,7 @@ public enum TransferRules {
             switch self {
             case .amountNotPositive: "Enter an amount above zero."
             case .noteTooLong: "Use at most \(TransferRules.noteMaxCharacters) characters."
-            case .noteControlCharacters: "A note holds no control characters."
+            case .noteControlCharacters: "A note holds no control characters, line separators or text-direction marks."
             }
         }
     }
@@ -26,15 +26,25 @@ public enum TransferRules {
     /// what the app tells the person before they confirm).
     public static func topUpNeedsCode(amountMinor: Int64) -> Bool { amountMinor > topUpChallengeAboveMinor }
 
+    /// A character no note holds: a control character (C0, DEL, C1), a line or paragraph separator (U+2028, U+2029),
+    /// or a mark that turns the text's direction (U+202A–U+202E embeddings and overrides, U+2066–U+2069 isolates).
+    /// A note is shown to its payee inside other text, in a notification and a statement line, so it may not break
+    /// that line or reverse what follows it.
+    public static func refusedInNote(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
     /// True when a transfer of `amountMinor` needs a step-up.
     public static func needsStepUp(amountMinor: Int64) -> Bool { amountMinor > stepUpAboveMinor }
 
-    /// The note trimmed, nil when it is empty; throws for one that is too long or holds control characters.
+    /// The note trimmed, nil when it is empty; throws for one that is too long or holds a character refused in one
+    /// (`refusedInNote`).
     public static func validateNote(_ raw: String?) throws(Problem) -> String? {
         guard let raw else { return nil }
-        guard !raw.unicodeScalars.contains(where: { $0.isControlCharacter || (0x80...0x9F).contains($0.value) }) else {
-            throw .noteControlCharacters
-        }
+        guard !raw.unicodeScalars.contains(where: refusedInNote) else { throw .noteControlCharacters }
         let note = raw.trimmingSpaces()
         guard note.count <= noteMaxCharacters else { throw .noteTooLong }
         return note.isEmpty ? nil : note
