@@ -36,6 +36,9 @@ enum NetworkError: Error, Hashable, Sendable {
     case stepUpRequired
     /// The card's issuer declined the payment (402 `card-declined`); `reason` says why, in words.
     case declined(reason: String)
+    /// The server answered that it did nothing this time and the same request may be sent again (503
+    /// `card-network-unavailable`: the card network did not answer); `detail` says so, in words.
+    case unavailable(detail: String)
     /// The server failed (5xx) or answered something the app cannot read.
     case server(status: Int, detail: String)
     /// The caller gave up (the screen went away, or Esc).

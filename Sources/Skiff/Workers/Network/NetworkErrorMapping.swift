@@ -55,6 +55,7 @@ enum NetworkErrorMapping {
         case 409 where problem.flatMap({ ProblemType(uri: $0._type) }) == .idempotencyInProgress: return .stillRunning
         case 409: return .conflict(detail: detail)
         case 429: return .throttled(retryAfterSeconds: max(1, retryAfter ?? 60))
+        case 503 where problem.flatMap({ ProblemType(uri: $0._type) }) == .cardNetworkUnavailable: return .unavailable(detail: detail)
         default: return .server(status: status, detail: detail)
         }
     }

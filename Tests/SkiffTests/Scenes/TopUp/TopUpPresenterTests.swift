@@ -132,6 +132,15 @@ struct TopUpPresenterTests {
         ))
     }
 
+    @Test("the card network did not answer: the server's words that nothing was added, and a retry; never the lost-answer doubt")
+    func networkUnavailable() {
+        let sut = makeSUT()
+        let detail = "The card network did not answer. Nothing was added: send the same request again."
+        sut.presentSubmit(response: .succeeded(.confirm(fifty)))
+        sut.presentSubmit(response: .failed(.unavailable(detail: detail)))
+        #expect(display.displaySubmitCalls.last?.form.banner == BannerMessage(.error, detail, prompts: [KeyPrompt(.retry, "try again")]))
+    }
+
     @Test("Esc back to a stage words it again: the list's words, or the amount's for the card chosen")
     func back() {
         let sut = makeSUT()

@@ -17,4 +17,12 @@ struct NetworkErrorMappingTests {
         let foreign = problem("urn:other:idempotency-in-progress", status: 409)
         #expect(NetworkErrorMapping.problem(status: 409, problem: foreign, retryAfter: nil) == .conflict(detail: "d"))
     }
+
+    @Test("a 503 whose type is card-network-unavailable did nothing, in the server's words; another 503 is the server's failure")
+    func cardNetworkUnavailable() {
+        let unavailable = problem(ProblemType.cardNetworkUnavailable.uri(status: 503), status: 503)
+        #expect(NetworkErrorMapping.problem(status: 503, problem: unavailable, retryAfter: nil) == .unavailable(detail: "d"))
+        #expect(NetworkErrorMapping.problem(status: 503, problem: problem("urn:other", status: 503), retryAfter: nil)
+            == .server(status: 503, detail: "d"))
+    }
 }
