@@ -53,6 +53,26 @@ struct LedgerRepositoryTests {
         }
     }
 
+    @Test("A reference already taken (40 random bits meeting) fails the new transfer and writes nothing; it is never a reused key", arguments: TestStore.allCases)
+    func referenceClash(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let ledger = store.repositories.ledger
+            try await openAccount(store.repositories, "a", balance: 10_000)
+            try await openAccount(store.repositories, "b", balance: 0)
+            let first = order("a", "b", 100, key: "k1")
+            guard case .made = try await ledger.transfer(first) else { Issue.record("not made"); return }
+            var clash = order("a", "b", 200, key: "k2")
+            clash.reference = first.reference
+            await #expect(throws: (any Error).self) { try await ledger.transfer(clash) }
+            #expect(try await ledger.walletBalance(userID: "a", currency: "USD") == 9_900)
+            // The same request again, with a new reference as the service draws one, is made.
+            clash.reference = TransferReference.make()
+            guard case .made = try await ledger.transfer(clash) else { Issue.record("the retry was not made"); return }
+            #expect(try await ledger.walletBalance(userID: "a", currency: "USD") == 9_700)
+            try await expectInvariants(ledger)
+        }
+    }
+
     @Test("Refusals write nothing: over the balance, over the day's limit, a bad step-up, a payee without a wallet", arguments: TestStore.allCases)
     func refusals(store: TestStore) async throws {
         try await store.withFresh { store in
