@@ -213,6 +213,11 @@ extension Problem {
         unprocessable([FieldError(field: field, message: "This field holds a NUL character (\\u0000), which no text takes.")])
     }
 
+    /// 400: a number with a fraction, or past 64 bits, where every field takes a whole number.
+    static func notWholeNumber(field: String) -> Problem {
+        validation(field: field, "This field takes a whole number: amounts are in cents (1250 for $12.50).")
+    }
+
     /// 400: an object naming one key twice, which the decoders would read differently (the first value, the last).
     static func repeatedKey(field: String) -> Problem {
         validation(field: field, "This field is given more than once: send it once.")

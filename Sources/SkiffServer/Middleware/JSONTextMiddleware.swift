@@ -7,6 +7,9 @@ import Hummingbird
 ///   (SQLite) or refuse it (PostgreSQL).
 /// - an object naming one key twice: 400 naming the field. The operation's decoder keeps the first value and
 ///   `JSONSerialization` (the idempotency fingerprint's) the last, so a replay could answer for another request.
+/// - a number that is not a whole number of 64 bits: 400 naming the field. Every number the API takes is an integer
+///   (`JSONTextMiddlewareTests` reads the contract), and Foundation's decoder calls such a body "not valid JSON",
+///   naming nothing.
 /// Runs after the per-address bucket, so a refused client costs no body read; the path and query are checked by
 /// `RequestTargetMiddleware`. A body that is not JSON at all passes: the operation's decoder answers that.
 struct JSONTextMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -19,6 +22,7 @@ struct JSONTextMiddleware<Context: RequestContext>: RouterMiddleware {
         switch body.withUnsafeReadableBytes({ JSONTextCheck.firstFault(in: $0) }) {
         case .nul(let field): throw Problem.nulCharacter(field: field)
         case .repeatedKey(let field): throw Problem.repeatedKey(field: field)
+        case .notWholeNumber(let field): throw Problem.notWholeNumber(field: field)
         case nil: return try await next(request, context)
         }
     }
@@ -33,6 +37,8 @@ enum JSONTextCheck {
         case nul(field: String)
         /// The field named a second time in its object.
         case repeatedKey(field: String)
+        /// The field whose number has a fraction or does not fit in 64 bits (`100.5`, `1e30`).
+        case notWholeNumber(field: String)
     }
 
     /// The first fault of `bytes` in text order; nil when there is none or when `bytes` is not JSON.
@@ -96,7 +102,9 @@ enum JSONTextCheck {
                 case UInt8(ascii: "t"): guard readLiteral("true") else { return nil }
                 case UInt8(ascii: "f"): guard readLiteral("false") else { return nil }
                 case UInt8(ascii: "n"): guard readLiteral("null") else { return nil }
-                default: guard readNumber() else { return nil }
+                default:
+                    guard let whole = readNumber() else { return nil }
+                    if !whole { return .notWholeNumber(field: Self.name(valuePath())) }
                 }
                 // A value ended: close every container that ends here, then go on after a comma.
                 while true {
@@ -167,23 +175,31 @@ enum JSONTextCheck {
             return true
         }
 
-        /// `-? digits (. digits)? ([eE] [+-]? digits)?`, with no leading zero before more digits.
-        private mutating func readNumber() -> Bool {
+        /// `-? digits (. digits)? ([eE] [+-]? digits)?`, with no leading zero before more digits: nil when it is not
+        /// a JSON number, else whether it is a whole number of 64 bits (`1e3` is; `100.5` and `1e30` are not).
+        private mutating func readNumber() -> Bool? {
+            let start = at
+            var plain = true
             if at < bytes.count, bytes[at] == UInt8(ascii: "-") { at += 1 }
-            guard at < bytes.count, isDigit(bytes[at]) else { return false }
+            guard at < bytes.count, isDigit(bytes[at]) else { return nil }
             if bytes[at] == UInt8(ascii: "0") { at += 1 } else { skipDigits() }
             if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
                 at += 1
-                guard at < bytes.count, isDigit(bytes[at]) else { return false }
+                plain = false
+                guard at < bytes.count, isDigit(bytes[at]) else { return nil }
                 skipDigits()
             }
             if at < bytes.count, bytes[at] | 0x20 == UInt8(ascii: "e") {
                 at += 1
+                plain = false
                 if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
-                guard at < bytes.count, isDigit(bytes[at]) else { return false }
+                guard at < bytes.count, isDigit(bytes[at]) else { return nil }
                 skipDigits()
             }
-            return true
+            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
+            if plain { return Int64(text) != nil }
+            guard let value = Double(text) else { return false }
+            return value.rounded(.towardZero) == value && abs(value) < 0x1p63
         }
 
         private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

@@ -1,4 +1,5 @@
 import Foundation
+import SkiffAPI
 import Testing
 @testable import SkiffServer
 
@@ -29,6 +30,19 @@ struct JSONTextMiddlewareTests {
         #expect(fault(#"[{"a":1,"b":2},{"a":1,"b":2}]"#) == nil)
         #expect(fault(#"{"a":{"a":{"a":1}},"b":-0.5e+3}"#) == nil)
         #expect(fault(#"{"recipientId":"x\u0000","recipientId":"ok"}"#) == .nul(field: "recipientId"), "text order")
+    }
+
+    @Test("A number with a fraction or past 64 bits is named: the API takes whole numbers only")
+    func wholeNumbers() {
+        #expect(fault(#"{"amountMinor":100.5}"#) == .notWholeNumber(field: "amountMinor"))
+        #expect(fault(#"{"a":[1,{"b":1e30}]}"#) == .notWholeNumber(field: "a.[1].b"))
+        #expect(fault(#"{"amountMinor":9223372036854775808}"#) == .notWholeNumber(field: "amountMinor"))
+        #expect(fault(#"{"amountMinor":-9223372036854775809}"#) == .notWholeNumber(field: "amountMinor"))
+        for whole in ["9223372036854775807", "-9223372036854775808", "0", "-0", "1e3", "1.5e3", "100.0", "2E+2"] {
+            #expect(fault(#"{"a":\#(whole)}"#) == nil, "\(whole)")
+        }
+        // Whole numbers are all the API takes: a `number` in the contract would make this check refuse its values.
+        #expect(SkiffContract.document.contains("type: integer") && !SkiffContract.document.contains("type: number"))
     }
 
     @Test("Text that is not JSON is left to the decoder; nested arrays deeper than any stack do not overflow it")

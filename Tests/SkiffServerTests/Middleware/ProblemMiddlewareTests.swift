@@ -49,6 +49,23 @@ struct ProblemMiddlewareTests {
         }
     }
 
+    @Test("An amount with cents after a point, or past 64 bits, is named with a message saying how amounts are written")
+    func notWholeNumber() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            for amount in ["12.50", "1e30", "9223372036854775808"] {
+                let reply = try await client.send(
+                    .post, "/v1/transfers", token: user.token, idempotencyKey: "k-\(amount)",
+                    rawBody: #"{"recipientId":"someone","amountMinor":\#(amount),"currency":"USD"}"#
+                )
+                #expect(reply.status == .badRequest && reply.errorFields == ["amountMinor"], "\(amount): \(reply.body)")
+                #expect(reply.errorMessages["amountMinor"]?.contains("whole number") == true)
+            }
+        }
+    }
+
     @Test("An unknown path is a 404 problem")
     func unknownPath() async throws {
         let server = try TestServer()
