@@ -72,28 +72,22 @@ enum JSONTextCheck {
                 skipSpace()
                 guard at < bytes.count else { return nil }
                 switch bytes[at] {
-                case UInt8(ascii: "{"):
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    let isObject = bytes[at] == UInt8(ascii: "{")
                     at += 1
                     skipSpace()
-                    if at < bytes.count, bytes[at] == UInt8(ascii: "}") {
-                        at += 1 // an empty object: a value that ended
+                    if at < bytes.count, bytes[at] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                        at += 1 // an empty object or array: a value that ended
                     } else {
                         let name = valueName()
-                        stack.append(Container(keys: [], name: name))
-                        switch readKey() {
-                        case .fault(let fault): return fault
-                        case .invalid: return nil
-                        case .next: continue
+                        stack.append(Container(keys: isObject ? [] : nil, name: name))
+                        if isObject {
+                            switch readKey() {
+                            case .fault(let fault): return fault
+                            case .invalid: return nil
+                            case .next: break
+                            }
                         }
-                    }
-                case UInt8(ascii: "["):
-                    at += 1
-                    skipSpace()
-                    if at < bytes.count, bytes[at] == UInt8(ascii: "]") {
-                        at += 1 // an empty array: a value that ended
-                    } else {
-                        let name = valueName()
-                        stack.append(Container(keys: nil, name: name))
                         continue
                     }
                 case UInt8(ascii: "\""):
