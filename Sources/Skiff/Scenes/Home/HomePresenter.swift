@@ -159,8 +159,12 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
             + "type 3 or more characters to search all."
     }
 
+    /// With no search, the title names the keys that move money, as the cards panel's names its own: the status bar
+    /// has no room for them at 100 columns.
     private func transactionsTitle(_ state: Home.State) -> String {
-        guard !state.query.isEmpty else { return "Transactions" }
+        guard !state.query.isEmpty else {
+            return "Transactions · \(keys.label(for: .sendMoney)) send · \(keys.label(for: .topUp)) top up"
+        }
         guard let limit = state.searchLimit else { return "Transactions matching “\(state.query)”" }
         return "Newest \(formatting.count(limit)) transactions matching “\(state.query)”"
     }

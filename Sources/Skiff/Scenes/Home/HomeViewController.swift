@@ -64,7 +64,8 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
             bind(.openNotifications) { [weak self] in
                 self?.interactor?.navigate(request: .init(destination: .notifications))
             },
-            // Kept off the status bar, which would otherwise drop `q quit` at 100 columns; `?` and README list it.
+            // Kept off the status bar, which would otherwise drop `q quit` at 100 columns; the transactions panel's
+            // title names them (`HomePresenter`), and `?` and README list them.
             bind(.sendMoney, showsInStatusBar: false) { [weak self] in
                 self?.interactor?.navigate(request: .init(destination: .sendMoney))
             },

@@ -95,6 +95,7 @@ struct HomePresenterTests {
         state.transactions = []
         sut.presentUpdate(response: .init(state: state))
         #expect(display.displayUpdateCalls.last?.emptyText == "No transactions yet.")
+        #expect(display.displayUpdateCalls.last?.transactionsTitle == "Transactions · s send · t top up", "the keys that move money")
         state.query = "coffee"
         sut.presentUpdate(response: .init(state: state))
         #expect(display.displayUpdateCalls.last?.emptyText == "No transactions match “coffee”.")
