@@ -200,7 +200,7 @@ extension EndToEnd {
             try logInAsDemo(session)
             let home = try await session.waitFor("Balance $")
             let lines = home.components(separatedBy: "\n")
-            let firstRow = try #require(lines.firstIndex { $0.contains("─ Transactions ─") }) + 1
+            let firstRow = try #require(lines.firstIndex { $0.contains("─ Transactions · ") }) + 1
             let before = lines[firstRow]
             try session.sendMouse(65, x: 10, y: firstRow)
             try session.sendMouse(65, x: 10, y: firstRow)
@@ -214,7 +214,7 @@ extension EndToEnd {
             try session.sendMouse(0, x: 10, y: firstRow)
             try session.sendMouse(0, x: 10, y: firstRow, release: true)
             let detail = try await session.waitFor("Home › ")
-            #expect(!detail.contains("─ Transactions ─"), "the second click opened the row")
+            #expect(!detail.contains("─ Transactions · "), "the second click opened the row")
 
             try session.sendKeys("C-c")
             let exit = try await session.waitFor("EXIT=", timeout: 30)
