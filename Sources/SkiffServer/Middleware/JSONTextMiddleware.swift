@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 
 /// Refuses, before an operation decodes it, a JSON body that the decoders would read differently or that no text of
-/// the API takes (docs/decisions/0120-nul-refused-at-the-boundary.md, 0178-duplicate-json-keys-refused.md):
+/// the API takes (docs/decisions/0120-nul-refused-at-the-boundary.md, 0178-repeated-json-keys-refused.md):
 /// - a string, key or value, holding NUL (`\u0000`): 422 naming the field. The database would cut the text there
 ///   (SQLite) or refuse it (PostgreSQL).
 /// - an object naming one key twice: 400 naming the field. The operation's decoder keeps the first value and
@@ -29,8 +29,8 @@ struct JSONTextMiddleware<Context: RequestContext>: RouterMiddleware {
 }
 
 /// One pass over a JSON text (no recursion: a body of nested arrays cannot overflow the stack) that finds the first
-/// string holding NUL and the first object naming a key twice. Keys are compared as Swift strings, as both decoders'
-/// dictionaries compare them (canonically equivalent spellings are one key).
+/// string holding NUL, object naming a key twice or number that is not whole, in text order. Keys are compared as
+/// Swift strings, as both decoders' dictionaries compare them (canonically equivalent spellings are one key).
 enum JSONTextCheck {
     enum Fault: Equatable, Sendable {
         /// The field (as validation problems name fields: `a.b.[0]`, `body` for the text itself) whose text holds NUL.
