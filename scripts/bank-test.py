@@ -180,6 +180,7 @@ class Client:
         if body is not None:
             headers["Content-Type"] = "application/json"
         connection = self.connections.get(port)
+        reused = connection is not None
         if connection is None:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
             self.connections[port] = connection
@@ -191,6 +192,10 @@ class Client:
         except (OSError, http.client.HTTPException) as error:
             connection.close()
             self.connections.pop(port, None)
+            if reused and method == "GET":
+                # A kept-alive connection the server closed while it sat idle (its idle timeout is 60 s; the final
+                # checks' reads can take longer): a read is safe to send again, once, on a new connection.
+                return self.request(port, method, path, token=token, body=body, key=key)
             raise Lost(str(error) or type(error).__name__)
         try:
             payload = json.loads(data) if data else None
