@@ -157,8 +157,14 @@ enum JSONTextCheck {
             stack.compactMap(\.name) + (valueName().map { [$0] } ?? [])
         }
 
+        /// JSON's four space characters: space, tab, line feed, carriage return.
         private mutating func skipSpace() {
-            while at < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[at]) { at += 1 }
+            while at < bytes.count {
+                switch bytes[at] {
+                case 0x20, 0x09, 0x0A, 0x0D: at += 1
+                default: return
+                }
+            }
         }
 
         private mutating func readLiteral(_ word: StaticString) -> Bool {
