@@ -14,32 +14,32 @@ extension EndToEnd {
             (["seed", "--phone", "2025550111", "--password", "given-once", "--password-file", "/nonexistent"],
              "Give the password once: --password or --password-file."),
         ])
-        func refusedOptions(arguments: [String], message: String) throws {
+        func refusedOptions(arguments: [String], message: String) async throws {
             let directory = NSTemporaryDirectory() + "skiff-server-options-\(UUID().uuidString)"
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let result = try ProgramRun.run("skiff-server", arguments + ["--database", directory + "/skiff.sqlite"])
+            let result = try await ProgramRun.run("skiff-server", arguments + ["--database", directory + "/skiff.sqlite"])
             #expect(result.status == 64)
             #expect(result.errors.contains(message))
             #expect(!FileManager.default.fileExists(atPath: directory + "/skiff.sqlite"))
         }
 
         @Test("skiff-server seed without a password gives the new user a generated one and prints it once")
-        func seedPrintsGeneratedPassword() throws {
+        func seedPrintsGeneratedPassword() async throws {
             let directory = NSTemporaryDirectory() + "skiff-server-seed-\(UUID().uuidString)"
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            func seed() throws -> String {
-                let result = try ProgramRun.run("skiff-server", [
+            func seed() async throws -> String {
+                let result = try await ProgramRun.run("skiff-server", [
                     "seed", "--phone", "2025550111", "--transactions", "1", "--bcrypt-cost", "10",
                     "--database", directory + "/skiff.sqlite", "--sms-outbox", directory + "/sms-outbox.jsonl",
                 ])
                 #expect(result.status == 0)
                 return result.output
             }
-            let first = try seed()
+            let first = try await seed()
             let line = try #require(first.split(separator: "\n").first { $0.hasPrefix("Its password (generated, shown only now): ") })
             #expect(line.count > "Its password (generated, shown only now): ".count + 20)
             #expect(!first.contains("sail-away-2026"))
-            #expect(!(try seed()).contains("Its password"))
+            #expect(!(try await seed()).contains("Its password"))
         }
     }
 }

@@ -6,8 +6,8 @@ extension EndToEnd {
     @Suite("skiff-server: server.toml, SKIFF_* and the generated documentation")
     struct ServerConfigurationTests {
         /// Runs skiff-server with `arguments` and `environment` (over a minimal one).
-        func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ProgramRun {
-            try ProgramRun.run(
+        func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProgramRun {
+            try await ProgramRun.run(
                 "skiff-server", arguments, environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()].merging(environment) { $1 }
             )
         }
@@ -21,18 +21,18 @@ extension EndToEnd {
         }
 
         @Test("the database comes from the command line over SKIFF_DATABASE_URL over server.toml")
-        func precedence() throws {
+        func precedence() async throws {
             let directory = try folder("")
             defer { try? FileManager.default.removeItem(atPath: directory) }
             try Data("database = \"\(directory)/file.sqlite\"\nlog_level = \"error\"\n".utf8)
                 .write(to: URL(fileURLWithPath: directory + "/server.toml"))
             let config = ["--config", directory + "/server.toml"]
             let environment = ["SKIFF_DATABASE_URL": directory + "/environment.sqlite"]
-            #expect(try run(["migrate"] + config).status == 0)
+            #expect(try await run(["migrate"] + config).status == 0)
             #expect(FileManager.default.fileExists(atPath: directory + "/file.sqlite"))
-            #expect(try run(["migrate"] + config, environment: environment).status == 0)
+            #expect(try await run(["migrate"] + config, environment: environment).status == 0)
             #expect(FileManager.default.fileExists(atPath: directory + "/environment.sqlite"))
-            #expect(try run(["migrate", "--database", directory + "/command-line.sqlite"] + config, environment: environment).status == 0)
+            #expect(try await run(["migrate", "--database", directory + "/command-line.sqlite"] + config, environment: environment).status == 0)
             #expect(FileManager.default.fileExists(atPath: directory + "/command-line.sqlite"))
         }
 
@@ -43,10 +43,10 @@ extension EndToEnd {
             ("port = \"eighty\"\n", [:], 64, "came from "),
             ("", ["SKIFF_NO_MIGRATE": "yes"], 78, "the environment: SKIFF_NO_MIGRATE is \"yes\"; expected 1, true, 0, false or empty"),
         ])
-        func refused(text: String, environment: [String: String], status: Int32, message: String) throws {
+        func refused(text: String, environment: [String: String], status: Int32, message: String) async throws {
             let directory = try folder(text)
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let result = try run(
+            let result = try await run(
                 ["serve", "--config", directory + "/server.toml", "--database", directory + "/skiff.sqlite"], environment: environment
             )
             #expect(result.status == status)
@@ -59,15 +59,15 @@ extension EndToEnd {
         }
 
         @Test("--config names a file that must exist")
-        func missingConfig() throws {
-            let result = try run(["migrate", "--config", "/nonexistent/server.toml"])
+        func missingConfig() async throws {
+            let result = try await run(["migrate", "--config", "/nonexistent/server.toml"])
             #expect(result.status == 78)
             #expect(result.errors.contains("/nonexistent/server.toml: does not exist (given with --config)"))
         }
 
         /// Every option the parser shows, by command, from its own description.
-        func declaredOptions() throws -> Set<String> {
-            let dump = try run(["--experimental-dump-help"])
+        func declaredOptions() async throws -> Set<String> {
+            let dump = try await run(["--experimental-dump-help"])
             let tool = try #require(try JSONSerialization.jsonObject(with: Data(dump.output.utf8)) as? [String: Any])
             var names = Set<String>()
             func collect(_ command: [String: Any]) {
@@ -84,10 +84,10 @@ extension EndToEnd {
         }
 
         @Test("skiff-server(1) lists exactly the options the parser declares, and man reads it")
-        func manPage() throws {
-            let declared = try declaredOptions()
+        func manPage() async throws {
+            let declared = try await declaredOptions()
             #expect(declared.contains("--key-file") && declared.contains("--no-migrate") && declared.contains("--config"))
-            let page = try run(["--generate-man"])
+            let page = try await run(["--generate-man"])
             #expect(page.status == 0)
             let regex = try Regex(#"\\fB((?:\\-)+[a-z\\-]+)\\fR"#)
             let listed = Set(page.output.matches(of: regex).compactMap { $0.output[1].substring.map { $0.replacingOccurrences(of: "\\-", with: "-") } })
@@ -96,9 +96,9 @@ extension EndToEnd {
         }
 
         @Test("the bash, zsh and fish completions offer every option the parser declares", arguments: ["bash", "zsh", "fish"])
-        func completions(shell: String) throws {
-            let declared = try declaredOptions()
-            let script = try run(["--generate-completion-script", shell])
+        func completions(shell: String) async throws {
+            let declared = try await declaredOptions()
+            let script = try await run(["--generate-completion-script", shell])
             #expect(script.status == 0)
             for name in declared where name.hasPrefix("--") {
                 let bare = String(name.dropFirst(2))

@@ -102,7 +102,17 @@ struct TestServer {
             bcryptCost: 4, seedDemoDataIfEmpty: seedDemo, logger: logger, clock: clock,
             codeSender: useOutboxFile ? nil : sender
         )
+        // A test's client is as slow as the busiest moment of the suite: with every test of the package running at
+        // once on two cores, a task that has connected can wait more than the 10 s head timeout before it writes,
+        // and the server then closes the connection (CI saw "Connection reset by peer"). No test but those about
+        // the timeouts (`ConnectionTimeoutTests`, which set them) depends on them.
+        configuration.limits.requestHeadTimeout = Self.noConnectionTimeout
+        configuration.limits.requestBodyTimeout = Self.noConnectionTimeout
+        configuration.limits.connectionIdleTimeout = Self.noConnectionTimeout
     }
+
+    /// A connection timeout no test waits for.
+    static let noConnectionTimeout: TimeInterval = 3600
 
     var logText: String { logLines.withLockedValue { $0.joined(separator: "\n") } }
 
