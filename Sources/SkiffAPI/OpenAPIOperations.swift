@@ -139,3 +139,104 @@ package enum OpenAPIOperations {
         return (key, content[content.index(after: colon)...].trimmingCharacters(in: .whitespaces))
     }
 }
+
+/// What JSON Schema asks of a string beyond its type: a length in Unicode scalars and a pattern, with the
+/// schema's first example to show a person what it means.
+package struct StringFacets: Hashable, Sendable {
+    package var minLength: Int?
+    package var maxLength: Int?
+    package var pattern: String?
+    package var example: String?
+
+    package init(minLength: Int? = nil, maxLength: Int? = nil, pattern: String? = nil, example: String? = nil) {
+        self.minLength = minLength
+        self.maxLength = maxLength
+        self.pattern = pattern
+        self.example = example
+    }
+}
+
+extension OpenAPIOperations {
+    /// The string properties of the document's object schemas (`components.schemas`) that have a length or a
+    /// pattern, by schema and property. A property may write its facets inline (`{ type: string, maxLength: 64 }`),
+    /// on the lines under it, or as a `$ref` to a string schema of `components.schemas`.
+    package static func stringFacets(_ document: String) -> [String: [String: StringFacets]] {
+        let schemas = outline(document).child("components")?.child("schemas")?.children ?? []
+        let named = Dictionary(schemas.map { ($0.key, fields($0)) }, uniquingKeysWith: { first, _ in first })
+        var facets: [String: [String: StringFacets]] = [:]
+        for schema in schemas {
+            for property in schema.child("properties")?.children ?? [] {
+                var fields = fields(property)
+                let prefix = "#/components/schemas/"
+                if let reference = fields["$ref"], reference.hasPrefix(prefix) {
+                    fields = named[String(reference.dropFirst(prefix.count))] ?? [:]
+                }
+                guard fields["type"] == "string" else { continue }
+                let found = StringFacets(
+                    minLength: fields["minLength"].flatMap { Int($0) }, maxLength: fields["maxLength"].flatMap { Int($0) },
+                    pattern: fields["pattern"], example: fields["examples"].flatMap(firstItem)
+                )
+                guard found.minLength != nil || found.maxLength != nil || found.pattern != nil else { continue }
+                facets[schema.key, default: [:]][property.key] = found
+            }
+        }
+        return facets
+    }
+
+    /// A schema's scalar fields, from its flow mapping (`{ type: string, … }`) or the lines under it, unquoted.
+    private static func fields(_ node: Node) -> [String: String] {
+        var fields: [String: String] = [:]
+        if node.value.hasPrefix("{"), node.value.hasSuffix("}") {
+            for item in flowItems(String(node.value.dropFirst().dropLast())) {
+                let (key, value) = entry(item)
+                fields[key] = unquoted(value)
+            }
+        }
+        for child in node.children where !child.value.isEmpty {
+            fields[child.key] = unquoted(child.value)
+        }
+        return fields
+    }
+
+    /// The items of a flow collection's inside, split at the commas outside quotes and brackets.
+    private static func flowItems(_ text: String) -> [String] {
+        var items: [String] = []
+        var current = ""
+        var quote: Character?
+        var depth = 0
+        for character in text {
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "'" || character == "\"" {
+                quote = character
+            } else if character == "[" || character == "{" {
+                depth += 1
+            } else if character == "]" || character == "}" {
+                depth -= 1
+            } else if character == ",", depth == 0 {
+                items.append(current.trimmingCharacters(in: .whitespaces))
+                current = ""
+                continue
+            }
+            current.append(character)
+        }
+        let last = current.trimmingCharacters(in: .whitespaces)
+        if !last.isEmpty { items.append(last) }
+        return items
+    }
+
+    /// The first item of a flow sequence (`['USD', …]`), unquoted.
+    private static func firstItem(_ sequence: String) -> String? {
+        guard sequence.hasPrefix("["), sequence.hasSuffix("]") else { return nil }
+        return flowItems(String(sequence.dropFirst().dropLast())).first.map(unquoted)
+    }
+
+    /// A YAML scalar without its quotes: `'it''s'` is `it's`; a double-quoted one keeps its escapes as written.
+    private static func unquoted(_ value: String) -> String {
+        if value.count >= 2, value.hasPrefix("'"), value.hasSuffix("'") {
+            return String(value.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+        }
+        if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { return String(value.dropFirst().dropLast()) }
+        return value
+    }
+}

@@ -33,6 +33,10 @@ package enum SkiffContract {
         operations.filter { $0.idempotencyKey == .optional }.map(\.id)
     )
 
+    /// The length and pattern of every string property of the contract's object schemas that has one, by schema
+    /// and property: what a request body must hold to match the schema.
+    package static let stringFacets: [String: [String: StringFacets]] = OpenAPIOperations.stringFacets(document)
+
     /// The text of `openapi.yaml`.
     package static var document: String {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml"),

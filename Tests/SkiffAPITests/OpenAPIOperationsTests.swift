@@ -112,4 +112,45 @@ struct OpenAPIOperationsTests {
         #expect(SkiffContract.ledgerIdempotentOperationIDs == ["sendTransfer", "createTopUp"])
         #expect(SkiffContract.replayableOperationIDs == ["verifyRegistration", "resetPassword"])
     }
+
+    @Test("string facets: inline, on the lines under a property, or by $ref; quotes, commas and brackets inside values")
+    func stringFacets() {
+        let facets = OpenAPIOperations.stringFacets("""
+            components:
+              schemas:
+                Code:
+                  type: string
+                  description: 'Six digits, say: it''s [sent].'
+                  pattern: '^[0-9]{6}$'
+                Request:
+                  type: object
+                  properties:
+                    id: { type: string, minLength: 1, maxLength: 64, description: 'The caller''s, say [a, b].' }
+                    currency: { type: string, pattern: '^[A-Z]{3}$', examples: ['USD', 'EUR'] }
+                    note:
+                      type: string
+                      description: |
+                        maxLength: 5
+                      maxLength: 1000
+                    code: { $ref: '#/components/schemas/Code' }
+                    amount: { type: integer, maximum: 10 }
+                    free: { type: string }
+            """)
+        #expect(facets == ["Request": [
+            "id": StringFacets(minLength: 1, maxLength: 64),
+            "currency": StringFacets(pattern: "^[A-Z]{3}$", example: "USD"),
+            "note": StringFacets(maxLength: 1000),
+            "code": StringFacets(pattern: "^[0-9]{6}$"),
+        ]])
+    }
+
+    @Test("the shipped contract's request strings: a transfer's and a top-up's fields with their facets")
+    func shippedStringFacets() {
+        let transfer = SkiffContract.stringFacets["TransferRequest"] ?? [:]
+        #expect(transfer["recipientId"] == StringFacets(minLength: 1, maxLength: 64))
+        #expect(transfer["currency"] == StringFacets(pattern: "^[A-Z]{3}$", example: "USD"))
+        #expect(transfer["note"]?.maxLength == 1000)
+        #expect(SkiffContract.stringFacets["TopUpRequest"]?["cardId"] == StringFacets(minLength: 1, maxLength: 64))
+        #expect(SkiffContract.stringFacets["RegisterRequest"]?["phoneNumber"]?.pattern?.hasPrefix("^[0-9 ().") == true)
+    }
 }

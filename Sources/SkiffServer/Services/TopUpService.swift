@@ -16,6 +16,9 @@ struct TopUpService: Sendable {
     let limits: SkiffServerLimits
     let logger: Logger
 
+    /// The contract's schema of a `Request`'s body.
+    static let requestSchema = "TopUpRequest"
+
     /// What a caller asks to add.
     struct Request: Sendable {
         var cardID: String
@@ -29,6 +32,7 @@ struct TopUpService: Sendable {
         _ request: Request, userID: String, clientAddress: String, idempotencyKey: String, requestHash: String
     ) async throws -> (topUp: TopUpRecord, replayed: Bool) {
         var problems = FieldProblems()
+        problems.contract(Self.requestSchema, "cardId", request.cardID)
         do {
             try TransferRules.validateAmount(request.amountMinor)
         } catch {
@@ -37,6 +41,7 @@ struct TopUpService: Sendable {
         if request.amountMinor > limits.topUpMaxMinor {
             problems.rule("amountMinor", Self.maxMessage(limits))
         }
+        problems.contract(Self.requestSchema, "currency", request.currency)
         try problems.check()
         if let earlier = try await topUps.topUp(userID: userID, idempotencyKey: idempotencyKey) {
             return (try answer(replaying: earlier, requestHash: requestHash), true)

@@ -19,6 +19,9 @@ struct TransferService: Sendable {
         var displayName: String
     }
 
+    /// The contract's schema of a `Request`'s body.
+    static let requestSchema = "TransferRequest"
+
     /// What a caller asks to send.
     struct Request: Sendable {
         var recipientID: String
@@ -62,16 +65,21 @@ struct TransferService: Sendable {
     ) async throws -> Sent {
         var problems = FieldProblems()
         var note: String?
+        problems.contract(Self.requestSchema, "recipientId", request.recipientID)
         do {
             try TransferRules.validateAmount(request.amountMinor)
         } catch {
             problems.rule("amountMinor", error.message)
         }
-        do {
-            note = try TransferRules.validateNote(request.note)
-        } catch {
-            problems.rule("note", error.message)
+        problems.contract(Self.requestSchema, "currency", request.currency)
+        if !problems.contract(Self.requestSchema, "note", request.note) {
+            do {
+                note = try TransferRules.validateNote(request.note)
+            } catch {
+                problems.rule("note", error.message)
+            }
         }
+        problems.contract(Self.requestSchema, "stepUpToken", request.stepUpToken)
         if request.recipientID == callerID { problems.add(Self.toYourself("recipientId")) }
         try problems.check()
         if request.amountMinor > limits.transferMaxMinor {

@@ -5,7 +5,8 @@ import TerminalUI
 @testable import Skiff
 
 @MainActor
-@Suite("Top up screen", .timeLimit(.minutes(1)))
+// The limit catches a hang, not slowness (see the interactor tests' limit).
+@Suite("Top up screen", .timeLimit(.minutes(5)))
 struct TopUpScreenTests {
     /// The whole wallet signed in on Home with the Skiff card, a good added card, a frozen and an expired one;
     /// then `t`.
