@@ -35,8 +35,8 @@ enum ContractStrings {
             let match = expression.firstMatch(in: value, range: whole)
             // ICU's `$` also matches before a last line break, ECMA-262's (JSON Schema's) only at the end.
             if match == nil || (pattern.hasSuffix("$") && match?.range.upperBound != whole.upperBound) {
-                return facets.example.map { "This field is not written the way it takes, such as \($0)." }
-                    ?? "This field is not written the way it takes."
+                return facets.example.map { "This field is not in the expected form, such as \($0)." }
+                    ?? "This field is not in the expected form."
             }
         }
         return nil

@@ -23,7 +23,7 @@ struct ContractStringsTests {
         #expect(ContractStrings.problem("USD", field: "currency", in: "TransferRequest") == nil)
         for bad in ["usd", "US", "USDD", "USD\n", "\nUSD", " USD"] {
             #expect(ContractStrings.problem(bad, field: "currency", in: "TransferRequest")
-                == "This field is not written the way it takes, such as USD.", "\(bad.debugDescription)")
+                == "This field is not in the expected form, such as USD.", "\(bad.debugDescription)")
         }
         #expect(ContractStrings.problem("", field: "displayName", in: "Recipient") == nil)
         #expect(ContractStrings.problem("", field: "anything", in: "NoSuchSchema") == nil)
