@@ -17,6 +17,11 @@ final class FormScreen<Field: Hashable & Sendable> {
     private let keys: WalletKeys
     /// Each field's input, and the row of the form its error goes under.
     private var inputs: [(field: Field, input: TextField, row: View)] = []
+    /// The fields Enter left a message on (most often the server's, such as a number nobody has), with the hash of
+    /// what each held then: not the text, which may be a password or a card number. Leaving a field runs only the
+    /// app's own check of it, which knows nothing of the server's answer: it does not clear such a message while
+    /// the field still holds what was sent.
+    private var submittedErrors: [Field: Int] = [:]
     /// Whether a request runs: the spinner turns and submitting does nothing.
     private(set) var isBusy = false
     /// Sends the form (Enter in a field, the form's button, a key binding), unless a request is running.
@@ -80,15 +85,22 @@ final class FormScreen<Field: Hashable & Sendable> {
         inputs.first { $0.field == field }?.input
     }
 
-    /// Shows one field's error (nil clears it).
+    /// Shows one field's error from its own check; nil clears it, unless Enter's message for the field stands and
+    /// the field still holds what it held then.
     func setError(_ message: String?, for field: Field) {
         guard let entry = inputs.first(where: { $0.field == field }) else { return }
+        if message == nil, let sent = submittedErrors[field], sent == entry.input.text.hashValue { return }
+        submittedErrors[field] = nil
         form.setError(message, for: entry.row)
     }
 
-    /// Shows these errors and clears every other field's.
+    /// Shows the errors Enter came to and clears every other field's.
     func setErrors(_ messages: [Field: String]) {
-        for entry in inputs { form.setError(messages[entry.field], for: entry.row) }
+        submittedErrors = [:]
+        for entry in inputs {
+            if messages[entry.field] != nil { submittedErrors[entry.field] = entry.input.text.hashValue }
+            form.setError(messages[entry.field], for: entry.row)
+        }
     }
 
     /// Hides or shows a field's row, keeping the label column where it is.
