@@ -337,12 +337,14 @@ struct FaultInjectionTests {
             if !scenario.succeeded(h) { app(h, send: scenario.retry) }
         }
         await h.settle()
-        var worked = scenario.succeeded(h)
-        // Up to 20 s: a retried sign-in checks a bcrypt hash, which a loaded 2-core run of the whole suite slows.
-        for _ in 0..<1000 where !worked {
-            try await Task.sleep(for: .milliseconds(20))
+        var worked = try await waitUntilSucceeded(scenario, h)
+        // The retry, with no fault on it, can itself outlast the app's 3 s timeout while every test of the package
+        // starts at once on two cores (CI saw it on the first case): a person would retry again, and so does this,
+        // once. A fault hit again, or a second timeout, still fails.
+        if !worked, h.proxy.log.last?.fault == nil, h.screen.lowercased().contains("took too long") {
+            app(h, send: scenario.retry)
             await h.settle()
-            worked = scenario.succeeded(h)
+            worked = try await waitUntilSucceeded(scenario, h)
         }
         #expect(worked, "retrying after \(fault) did not work:\n\(h.screen)\n\(h.proxy.log)")
         try await scenario.afterwards?(h, fault)
@@ -350,6 +352,18 @@ struct FaultInjectionTests {
             await h.send(.escape)
             #expect(h.top === screenBefore && h.isRunning)
         }
+    }
+
+    /// Whether the scenario succeeded within 20 s: a retried sign-in checks a bcrypt hash, which a loaded 2-core run
+    /// of the whole suite slows.
+    private func waitUntilSucceeded(_ scenario: FaultScenario, _ h: LiveAppHarness) async throws -> Bool {
+        var worked = scenario.succeeded(h)
+        for _ in 0..<1000 where !worked {
+            try await Task.sleep(for: .milliseconds(20))
+            await h.settle()
+            worked = scenario.succeeded(h)
+        }
+        return worked
     }
 
     private func app(_ h: LiveAppHarness, send keys: [Key]) {
