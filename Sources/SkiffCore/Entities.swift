@@ -72,13 +72,22 @@ public struct Transaction: Hashable, Sendable, Codable, Identifiable {
     public var merchant: String
     public var category: String
     public var createdAt: Date
+    /// What the sender wrote on a transfer; nil when nothing was.
+    public var note: String?
+    /// The reference a transfer or top-up is known by (`SKF-…`, as its receipt says); nil for a card purchase.
+    public var reference: String?
 
-    public init(id: String, amount: Money, merchant: String, category: String, createdAt: Date) {
+    public init(
+        id: String, amount: Money, merchant: String, category: String, createdAt: Date, note: String? = nil,
+        reference: String? = nil
+    ) {
         self.id = id
         self.amount = amount
         self.merchant = merchant
         self.category = category
         self.createdAt = createdAt
+        self.note = note
+        self.reference = reference
     }
 }
 

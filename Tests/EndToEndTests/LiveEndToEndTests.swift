@@ -55,10 +55,12 @@ extension EndToEnd {
         }
 
         /// Opens `skiff` on `server` in a tmux session of its own and signs in.
-        private func wallet(_ name: String, server: String, phone: String, password: String) async throws -> TmuxSession {
+        private func wallet(
+            _ name: String, server: String, phone: String, password: String, options: String = ""
+        ) async throws -> TmuxSession {
             let session = try TmuxSession.shell(environment: ["LANG": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no"])
             try await session.waitFor("$")
-            try session.typeLine("clear; \(skiff) --server \(server) --data-dir \(directory)/\(name); echo EXIT=$?")
+            try session.typeLine("clear; \(skiff) --server \(server) --data-dir \(directory)/\(name) \(options); echo EXIT=$?")
             try await session.waitFor("Log in with your phone number", timeout: 60)
             try session.type(phone)
             try session.sendKeys("Tab")
@@ -68,13 +70,12 @@ extension EndToEnd {
             return session
         }
 
-        @Test("Alex sends Jordan $12.50 with s; Jordan's Home shows the new balance, the transfer on top and the banner, no key pressed")
-        func moneyArrives() async throws {
+        /// The demo user (Alex) and Jordan Rivera with $1,000.00 and no history, on a server of the test's own.
+        private func startServer() async throws -> (address: String, process: Process) {
             try FileManager.default.createDirectory(
                 atPath: directory + "/server", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
             )
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory)
-            defer { try? FileManager.default.removeItem(atPath: directory) }
             try await serverCommand(["seed-demo"])
             try await serverCommand([
                 "seed", "--phone", "202 555 0111", "--name", "Jordan Rivera", "--password", "river-stones-8", "--transactions", "0",
@@ -82,11 +83,30 @@ extension EndToEnd {
             let port = try freePort()
             let server = serverProcess(["serve", "--host", "127.0.0.1", "--port", "\(port)"])
             try server.run()
+            return ("http://127.0.0.1:\(port)", server)
+        }
+
+        /// Alex sends Jordan `amount` (as typed, such as `12.5`) with Send money, and waits for the receipt.
+        private func send(_ amount: String, shown: String, from alex: TmuxSession) async throws {
+            try alex.type("s")
+            try await alex.waitFor("Send money to anyone")
+            try alex.type("202 555 0111")
+            try alex.sendKeys("Tab")
+            try alex.type(amount)
+            try alex.sendKeys("Enter")
+            try await alex.waitFor("Send \(shown) to Jordan R.?")
+            try alex.type("y")
+            try await alex.waitFor("Sent \(shown) to Jordan R.")
+        }
+
+        @Test("Alex sends Jordan $12.50 with s; Jordan's Home shows the new balance, the transfer on top and the banner, no key pressed")
+        func moneyArrives() async throws {
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let (address, server) = try await startServer()
             defer {
                 server.terminate()
                 server.waitUntilExit()
             }
-            let address = "http://127.0.0.1:\(port)"
 
             let jordan = try await wallet("jordan", server: address, phone: "2025550111", password: "river-stones-8")
             defer { jordan.kill() }
@@ -96,15 +116,7 @@ extension EndToEnd {
             #expect(before.contains("Balance $1,000.00"))
             #expect(!before.contains("Alex R."))
 
-            try alex.type("s")
-            try await alex.waitFor("Send money to anyone")
-            try alex.type("202 555 0111")
-            try alex.sendKeys("Tab")
-            try alex.type("12.5")
-            try alex.sendKeys("Enter")
-            try await alex.waitFor("Send $12.50 to Jordan R.?")
-            try alex.sendKeys("Enter")
-            try await alex.waitFor("Sent $12.50 to Jordan R.")
+            try await send("12.5", shown: "$12.50", from: alex)
 
             // Nothing is typed in Jordan's pane from here on.
             let after = try await jordan.waitUntil("the transfer on Jordan's Home", timeout: 60) { screen in
@@ -116,6 +128,74 @@ extension EndToEnd {
             try jordan.type("q")
             let exit = try await jordan.waitFor("EXIT=", timeout: 30)
             #expect(exit.contains("EXIT=0"))
+        }
+
+        /// Issue 42, point 9: the header said Offline only after the stream's 3 s hint and a refused connection, and
+        /// the banner of what failed meanwhile stayed after the server came back.
+        @Test("The server killed: Offline within 3 s with no key pressed; a refresh fails; the server back, every error goes by itself")
+        func offlineAndBack() async throws {
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let (address, first) = try await startServer()
+            let jordan = try await wallet("jordan", server: address, phone: "2025550111", password: "river-stones-8")
+            defer { jordan.kill() }
+            // Connected: the stream is open.
+            try await Task.sleep(for: .seconds(1))
+            kill(first.processIdentifier, SIGKILL)
+            first.waitUntilExit()
+            let offline = try await jordan.waitFor("Offline", timeout: 3)
+            #expect(offline.contains("Balance $1,000.00"))
+            try jordan.type("r")
+            try await jordan.waitFor("Can't reach the server", timeout: 15)
+            let port = String(address.split(separator: ":").last ?? "")
+            let second = serverProcess(["serve", "--host", "127.0.0.1", "--port", port])
+            try second.run()
+            defer {
+                second.terminate()
+                second.waitUntilExit()
+            }
+            let back = try await jordan.waitUntil("Offline and the banner gone", timeout: 40) { screen in
+                !screen.contains("Offline") && !screen.contains("Can't reach the server")
+            }
+            #expect(back.contains("Balance $1,000.00"))
+        }
+
+        /// Issue 42, points 1 and 2: once a live event had arrived, an idle lock replayed itself on every unlock; and
+        /// money that arrived while locked showed neither in the balance nor in the list until `r`.
+        @Test("After money arrived, Jordan's Skiff locks itself; $3.00 comes while locked; the password opens Home with it, once")
+        func unlockAfterLiveEvents() async throws {
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let (address, server) = try await startServer()
+            defer {
+                server.terminate()
+                server.waitUntilExit()
+            }
+            let alex = try await wallet("alex", server: address, phone: "2025550143", password: "sail-away-2026")
+            defer { alex.kill() }
+            // Signed in last: the money reaches Jordan's Home before its 10 s without a key are up.
+            let jordan = try await wallet(
+                "jordan", server: address, phone: "2025550111", password: "river-stones-8", options: "--lock-after 10"
+            )
+            defer { jordan.kill() }
+
+            try await send("12.5", shown: "$12.50", from: alex)
+            _ = try await jordan.waitUntil("the live transfer", timeout: 60) { $0.contains("Balance $1,012.50") }
+            try await jordan.waitFor("Skiff locked itself after a while without a key", timeout: 30)
+            try await send("3", shown: "$3.00", from: alex)
+            // Let the locked wallet's stream (stopped) miss it for sure.
+            try await Task.sleep(for: .seconds(1))
+
+            try jordan.type("river-stones-8")
+            try jordan.sendKeys("Enter")
+            // Nothing but the password is typed: the balance and the line follow the server.
+            let home = try await jordan.waitUntil("Home with the $3.00", timeout: 20) { screen in
+                screen.contains("Balance $1,015.50") && screen.contains("+$3.00")
+            }
+            #expect(!home.contains("This session was locked"))
+            // It stays open: no replayed lock a moment later.
+            try await Task.sleep(for: .seconds(3))
+            let later = try jordan.capture()
+            #expect(!later.contains("This session was locked"), "\(later)")
+            #expect(later.contains("Balance $1,015.50"))
         }
     }
 }

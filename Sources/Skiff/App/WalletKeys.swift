@@ -5,6 +5,11 @@ import TerminalUI
 /// knowing the key: `WalletKeys.standard` says which key that is.
 enum SceneCommand: Hashable, Sendable, CaseIterable {
     case submit, retry, back
+    /// Sends money from its confirmation: a key of its own, never Enter, so the Enter that looked the number up
+    /// cannot also send.
+    case confirmSend
+    /// From a confirmation back to its form, every field kept, as Shift-Tab leaves a field backwards.
+    case previousStep
     case refresh, search, toggleSpending
     case addCard, activateCard, openCards, openNotifications, sendMoney, topUp
     case freezeCard, removeCard
@@ -26,6 +31,8 @@ extension KeyMap where Command == SceneCommand {
             case .submit: .init(.enter, "continue")
             case .retry: .init(.ctrl("r"), "retry")
             case .back: .init(.escape, "back")
+            case .confirmSend: .init(.character("y"), "send the money")
+            case .previousStep: .init(.backTab, "back to the form, as it was")
             case .refresh: .init(.character("r"), "refresh")
             case .search: .init(.character("/"), "search")
             case .toggleSpending: .init(.character("g"), "show or hide spending")

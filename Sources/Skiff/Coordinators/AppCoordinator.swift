@@ -95,10 +95,11 @@ final class AppCoordinator: Coordinator {
         feed?.onSessionRevoked = { [weak self] in self?.sessionDidExpire() }
         liveFeed = feed
         lock.onLock = { [weak feed] in feed?.stop() }
-        // Locked by the server's answer, Home's last fetch was refused: fetch it again once unlocked. The stream,
-        // which a lock ends, starts again then and catches up.
-        lock.onUnlock = { [weak home, weak feed] reason in
-            if reason == .server { home?.refresh() }
+        // Whatever locked it, Home fetches everything again once unlocked: money may have come and gone while it was
+        // covered (and a lock by the server's answer refused Home's last fetch). The stream, which a lock ends,
+        // starts again then; what it replays is what the fetch has, or newer.
+        lock.onUnlock = { [weak home, weak feed] _ in
+            home?.refresh()
             feed?.start()
         }
         lock.start()

@@ -67,6 +67,14 @@ protocol TransferWorking: Sendable {
 struct Recipient: Hashable, Sendable {
     var id: String
     var displayName: String
+    /// The name the server knows them by, in full, from a lookup by number: shown on the confirmation.
+    var fullName: String?
+
+    init(id: String, displayName: String, fullName: String? = nil) {
+        self.id = id
+        self.displayName = displayName
+        self.fullName = fullName
+    }
 }
 
 /// A proof of the password for one transfer: a secret, never printed.

@@ -8,7 +8,9 @@ extension SkiffAPIHandler {
         let recipient = try await transfers.findRecipient(
             callerID: caller.userID, countryCode: input.query.countryCode, phoneNumber: input.query.phoneNumber
         )
-        return .ok(.init(body: .json(.init(recipientId: recipient.id, displayName: recipient.displayName))))
+        return .ok(.init(body: .json(.init(
+            recipientId: recipient.id, displayName: recipient.displayName, fullName: recipient.fullName
+        ))))
     }
 
     func sendTransfer(_ input: Operations.SendTransfer.Input) async throws -> Operations.SendTransfer.Output {

@@ -86,7 +86,8 @@ protocol CardRepository: Sendable {
 
 /// Transactions, newest first.
 protocol TransactionRepository: Sendable {
-    /// Up to `limit` transactions after `cursor`, newest first, whose merchant or category contains `query`.
+    /// Up to `limit` transactions after `cursor`, newest first, whose merchant, category, note or reference
+    /// contains `query` (`TransactionSearch`).
     func page(userID: String, after cursor: TransactionCursor?, query: String?, limit: Int) async throws -> [TransactionRecord]
     /// How many transactions the user has, counting no further than `limit`.
     func count(userID: String, upTo limit: Int) async throws -> Int

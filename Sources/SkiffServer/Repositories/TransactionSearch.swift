@@ -1,9 +1,17 @@
 /// How a search over one person's transactions is answered at any size, the same rule on both stores.
 ///
+/// A transaction matches when its merchant, category, note or reference (`columns`) contains the query, in any case;
+/// a NULL note or reference (every line that is not a transfer's or a top-up's) matches nothing.
+///
 /// The trigram indexes (FTS5 `trigram` on SQLite, `pg_trgm` on PostgreSQL) answer a query of three characters or
 /// more without reading every row. A shorter query has no trigram to look up, so it is matched against the newest
 /// `shortQueryWindow` transactions only, and the answer says so (`TransactionPage.searchLimit`).
 enum TransactionSearch {
+    /// The columns of `transactions` a query is looked for in. The SQLite index covers these since migration
+    /// `v18-search-note-reference`, the PostgreSQL trigram indexes since migration 17: a column added here needs an
+    /// index of its own on both stores.
+    static let columns = ["merchant", "category", "note", "reference"]
+
     /// The fewest characters (Unicode scalars, as the trigram tokenizers count) the indexes can look up.
     static let indexedLength = 3
     /// How many of the newest transactions a shorter query is matched against.

@@ -123,6 +123,10 @@ struct EventStream: AsyncSequence, Sendable {
                 for record in read {
                     lastID = record.id
                     guard let event = record.liveEvent else { continue }
+                    // A lock the session has been unlocked from since is history, not news: replayed to a stream
+                    // that opens after the unlock (its `Last-Event-ID` from before the lock), it would lock the
+                    // app again at once, and that lock would be replayed the next time (issue 42).
+                    if record.kind == .sessionLocked, try await isUnlocked() { continue }
                     pending.append(Element(event: record.kind.rawValue, data: event, id: String(record.id)))
                     if record.kind == .sessionLocked || record.kind == .sessionRevoked {
                         finished = true
@@ -130,6 +134,12 @@ struct EventStream: AsyncSequence, Sendable {
                     }
                 }
             } while read.count == EventStream.batch
+        }
+
+        /// Whether the stream's session is signed in and not locked now.
+        private func isUnlocked() async throws -> Bool {
+            let session = try await stream.settings.sessions.authenticate(tokenHash: stream.tokenHash, recordingUse: false)
+            return session.map { $0.lockedAt == nil } ?? false
         }
 
         /// At a tick once the session's idle lock is due: locks it then (the lock's event ends the stream), or ends

@@ -17,6 +17,8 @@ struct TransferService: Sendable {
     struct Recipient: Sendable, Equatable {
         var id: String
         var displayName: String
+        /// The registered name in full, on a lookup: what the sender checks before sending.
+        var fullName: String? = nil
     }
 
     /// The contract's schema of a `Request`'s body.
@@ -48,7 +50,7 @@ struct TransferService: Sendable {
         }
         guard let user = try await accounts.user(phone: phone.e164) else { throw Problem.noRecipient }
         guard user.id != callerID else { throw Self.toYourself("phoneNumber") }
-        return Recipient(id: user.id, displayName: ShortName.of(user.fullName))
+        return Recipient(id: user.id, displayName: ShortName.of(user.fullName), fullName: user.fullName)
     }
 
     /// What `send` did: the transfer, whether the key had made it before for the same request (`requestHash`),

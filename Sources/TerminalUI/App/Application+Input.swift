@@ -109,7 +109,7 @@ extension Application {
             return
         }
         if rootViewController.handle(key) { return }
-        if key == KitKeys.helpWhenFree {
+        if key == KitKeys.helpQuestionMark {
             isHelpVisible = true
             return
         }

@@ -262,7 +262,7 @@ open class NavigationController: ViewController {
         if canGoBack {
             hints.append(.described(KitKeys.back, "back"))
         }
-        hints.append(.described([KitKeys.helpWhenFree], "help"))
+        hints.append(.described([KitKeys.helpQuestionMark], "help"))
         if let application, let quitKey = application.quitKey, !canGoBack {
             hints.append(.described([quitKey], "quit"))
         }

@@ -2,10 +2,12 @@
 /// back, quitting, suspending, and moving through a list or a chart. An app that lets people rebind its own keys
 /// refuses these, as keys already taken.
 public enum KitKeys {
-    /// Shows the help overlay: `?` unless the screen takes it (a field typing it), F1 always.
-    public static let helpWhenFree: Key = .character("?")
+    /// Shows the help overlay on every screen, in a text field too: `?` and F1.
+    public static let helpQuestionMark: Key = .character("?")
     public static let helpAlways: Key = .function(1)
-    public static let help: [Key] = [helpWhenFree, helpAlways]
+    public static let help: [Key] = [helpQuestionMark, helpAlways]
+    /// In a text field, types the next key as it is: `Ctrl-V ?` types a question mark (as a shell's Ctrl-V does).
+    public static let literalNext: Key = .ctrl("v")
     /// Moves the focus to the next or the previous field.
     public static let nextField: [Key] = [.tab, .down]
     public static let previousField: [Key] = [.backTab, .up]
@@ -24,6 +26,6 @@ public enum KitKeys {
 
     /// Every key above.
     public static let all: Set<Key> = Set(
-        help + nextField + previousField + back + [interrupt, suspend] + previousRow + nextRow + pageUp + pageDown + firstRow + lastRow
+        help + [literalNext] + nextField + previousField + back + [interrupt, suspend] + previousRow + nextRow + pageUp + pageDown + firstRow + lastRow
     )
 }

@@ -26,6 +26,17 @@ open class Form: View {
         addSubview(row.error)
     }
 
+    /// Removes every row.
+    public func removeAllFields() {
+        for row in rows {
+            row.label.removeFromSuperview()
+            row.field.removeFromSuperview()
+            row.error.removeFromSuperview()
+        }
+        rows = []
+        setNeedsDisplay()
+    }
+
     /// Shows an error under a field, or removes it when nil.
     public func setError(_ message: String?, for field: View) {
         guard let row = rows.first(where: { $0.field === field }) else { return }

@@ -2,13 +2,16 @@
 /// input filter and an optional display formatter.
 ///
 /// Keys: ←/→ (Ctrl-B/F) move, Home/End (Ctrl-A/E), Backspace, Delete (Ctrl-D), Ctrl-U deletes to the start,
-/// Ctrl-K to the end, Ctrl-W the word before the cursor; Enter calls `onSubmit` when set.
+/// Ctrl-K to the end, Ctrl-W the word before the cursor; Enter calls `onSubmit` when set. `?` is left to the screen
+/// (help, on every screen); Ctrl-V then `?` types it.
 @MainActor
 open class TextField: View {
     /// The characters, kept in place so that `SecureField` can wipe them.
     var storage: [Character] = []
     /// The cursor, as an offset into the raw text (0...count).
     public private(set) var cursor = 0
+    /// Ctrl-V was pressed: the next character is typed even when it is a key the kit answers (`?`).
+    public private(set) var typesNextLiterally = false
     /// The first display column shown (horizontal scroll).
     private(set) var scrollOffset = 0
 
@@ -76,11 +79,25 @@ open class TextField: View {
             KeyBinding([.ctrl("u")], "delete to start") { [weak self] in self?.deleteToStart() },
             KeyBinding([.ctrl("k")], "delete to end") { [weak self] in self?.deleteToEnd() },
             KeyBinding([.ctrl("w")], "delete word before cursor") { [weak self] in self?.deleteWordBackward() },
+            .described([KitKeys.literalNext], "then ?: type a question mark (any key as it is)"),
         ]
     }
 
     open override func handle(_ key: Key) -> Bool {
+        if typesNextLiterally {
+            typesNextLiterally = false
+            if case .character(let character) = key {
+                insert(String(character), notify: true)
+                return true
+            }
+        }
         switch key {
+        case KitKeys.literalNext:
+            typesNextLiterally = true
+            return true
+        case KitKeys.helpQuestionMark:
+            // Help, as on every screen; Ctrl-V first types it.
+            return false
         case .character(let character):
             insert(String(character), notify: true)
             return true

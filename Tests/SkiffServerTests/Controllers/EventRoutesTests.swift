@@ -252,6 +252,42 @@ struct EventRoutesTests {
         }
     }
 
+    @Test(
+        "A stream opened after an unlock, from an id before the lock, does not replay that lock: it streams what came since",
+        arguments: TestStore.allCases
+    )
+    func unlockedLockIsNotReplayed(_ store: TestStore) async throws {
+        try await EventInstances.run(store) { servers in
+            let alex = try await servers.register(number: "2025550151", name: "Alex Rivera")
+            let jordan = try await servers.register(number: "2025550152", name: "Jordan Reyes")
+            let first = try await EventReader(servers.a, token: jordan.token)
+            try await first.wait(for: "the retry hint") { !$0.isEmpty }
+            _ = try await servers.transfer(from: alex.token, to: jordan.id, amountMinor: 100)
+            try await first.wait(for: "money-received") { $0.contains { $0.name == "money-received" } }
+            // The app stops reading at the lock it makes itself, so the last id it saw is from before the lock.
+            let lastSeen = try #require(first.named.last?.id)
+            first.close()
+            #expect(try await servers.a.send(.post, "/v1/session/lock", token: jordan.token).status == .noContent)
+            _ = try await servers.transfer(from: alex.token, to: jordan.id, amountMinor: 300)
+            let unlock = try await servers.a.send(.post, "/v1/session/unlock", json: ["password": Seeds.password], token: jordan.token)
+            #expect(unlock.status.code < 300)
+            let resumed = try await EventReader(servers.a, token: jordan.token, lastEventID: String(lastSeen))
+            try await resumed.wait(for: "the $3.00 received while locked") {
+                $0.contains { $0.name == "money-received" && $0.data["amountMinor"] == "300" }
+            }
+            _ = try await servers.transfer(from: alex.token, to: jordan.id, amountMinor: 500)
+            try await resumed.wait(for: "a transfer after the unlock") {
+                $0.contains { $0.name == "money-received" && $0.data["amountMinor"] == "500" }
+            }
+            #expect(!resumed.named.contains { $0.name == "session-locked" })
+            #expect(!resumed.hasEnded)
+            // A lock made now still ends the stream.
+            #expect(try await servers.a.send(.post, "/v1/session/lock", token: jordan.token).status == .noContent)
+            try await resumed.wait(for: "session-locked") { $0.last?.name == "session-locked" }
+            try await resumed.waitForEnd()
+        }
+    }
+
     @Test("A stream's session left idle past its lock time is locked at a keep-alive, and the stream ends saying so")
     func idleLockAtKeepAlive() async throws {
         try await EventInstances.run(.sqlite, limits: { $0.eventKeepAliveInterval = 0.2 }) { servers in

@@ -16,6 +16,8 @@ struct TransferRoutesTests {
         let found = try await client.send(.get, "/v1/recipients?countryCode=%2B1&phoneNumber=202-555-0111", token: alex.token)
         #expect(found.status == .ok)
         #expect(found.json["displayName"] as? String == "Jordan L.")
+        // The full name, for the sender's confirmation (issue 42).
+        #expect(found.json["fullName"] as? String == "Jordan Rowe Lee")
         return (alex, jordan, try #require(found.json["recipientId"] as? String))
     }
 
@@ -80,6 +82,29 @@ struct TransferRoutesTests {
             let seen = try await client.send(.get, "/v1/transfers/\(id)", token: jordan.token)
             #expect(seen.status == .ok && seen.json["direction"] as? String == "received")
             #expect((seen.json["counterparty"] as? [String: Any])?["displayName"] as? String == "Alex R.")
+        }
+    }
+
+    @Test("A transfer's line is found on both sides by its note and by its reference, whole or in part, short queries too")
+    func foundByNoteAndReference() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let (alex, jordan, recipient) = try await twoUsers(server, client)
+            _ = try await send(client, alex.token, to: recipient, 300, key: "k-other", note: "Coffee")
+            let sent = try await send(client, alex.token, to: recipient, 1_250, key: "k-1", note: "Pizza night")
+            #expect(sent.status == .created)
+            let id = try #require(sent.json["id"] as? String)
+            let reference = try #require(sent.json["reference"] as? String)
+            for token in [alex.token, jordan.token] {
+                for query in ["pizza", "NIGHT", reference, reference.lowercased(), String(reference.dropFirst(4)), "zz"] {
+                    let encoded = try #require(query.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+                    let found = try await client.send(.get, "/v1/transactions?query=\(encoded)", token: token)
+                    #expect(found.status == .ok)
+                    let items = try #require(found.json["items"] as? [[String: Any]])
+                    #expect(items.map { $0["transferId"] as? String } == [id], "\(query): \(found.body)")
+                }
+            }
         }
     }
 

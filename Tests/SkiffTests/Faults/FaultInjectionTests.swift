@@ -175,7 +175,7 @@ struct FaultInjectionTests {
         // first try's Idempotency-Key, so the server holds one transfer after each fault, never two.
         FaultScenario(
             name: "Send money", request: "POST /v1/transfers", signedIn: true,
-            reach: reachSendConfirmation,
+            reach: reachSendConfirmation, send: [.character("y")],
             kept: ["Jordan R.", "$12.50"], retry: [.ctrl("r")],
             escape: .leaves(to: "Phone number", back: { h in await h.send(.enter) }),
             succeeded: { $0.screen.contains("Sent $12.50 to Jordan R.") },

@@ -439,8 +439,13 @@ final class KeyFuzzer {
             try await step(.key(.escape))
             return
         }
-        if !send.password.isHidden { _ = try await fill(send.password, with: DemoCredentials.demo.password, on: send) }
-        try await step(.key(.enter))
+        if send.password.isHidden {
+            // Enter lands on Change (back to the form); `y` sends.
+            try await step(.key(random.chance(0.8) ? .character("y") : .enter))
+        } else {
+            _ = try await fill(send.password, with: DemoCredentials.demo.password, on: send)
+            try await step(.key(.enter))
+        }
         try await noise()
         if top === send { try await step(.key(random.chance(0.5) ? .enter : .escape)) }
     }

@@ -132,8 +132,11 @@ final class LiveAppHarness {
 
     /// From Login: logs in as the demo account and waits for Home (the number may be there from last time).
     func logIn() async throws {
-        if (top as? LoginViewController)?.phoneNumber.text.isEmpty != false { await type(DemoCredentials.demo.phoneNumber) }
-        await send(.tab)
+        // A remembered number puts the cursor in Password already.
+        if (top as? LoginViewController)?.phoneNumber.text.isEmpty != false {
+            await type(DemoCredentials.demo.phoneNumber)
+            await send(.tab)
+        }
         await type(DemoCredentials.demo.password)
         await send(.enter)
         guard await waitFor("Balance") else { throw HarnessError(screen: screen, step: "log in") }

@@ -51,7 +51,9 @@ enum Seeds {
         previousDays: 1...22,
         previousDaysTotals: [Money(amountMinor: 118_900, currency: "USD")]
     )
-    static let recipient = Recipient(id: "u_2", displayName: "Jordan R.")
+    /// Jordan's number, as Send money looks it up.
+    static let recipientPhone = try! PhoneNumber.parse(e164: "+12025550111")
+    static let recipient = Recipient(id: "u_2", displayName: "Jordan R.", fullName: "Jordan Rivera")
     static let sentTransfer = SentTransfer(
         id: "t_1", reference: "SKF-7Q2M9KX4", amount: Money(amountMinor: 1_250, currency: "USD"), note: "Lunch",
         recipient: recipient, createdAt: now, replayed: false

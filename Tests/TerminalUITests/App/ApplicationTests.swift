@@ -150,6 +150,24 @@ struct ApplicationTests {
         #expect(!terminal.text.contains("Keys: Home"))
     }
 
+    @Test("? in a focused text field shows the help, which lists Ctrl-V; Ctrl-V ? types it")
+    func helpFromATextField() throws {
+        let field = TextField()
+        let screen = StackScreen("Form", [(Panel(title: "Box", content: field), .fill)])
+        let (app, terminal) = try makeApp(NavigationController(root: screen), width: 70, height: 20)
+        app.send(.character("a"))
+        app.send(.character("?"))
+        #expect(app.isHelpVisible)
+        #expect(terminal.text.contains("then ?: type a question mark"))
+        #expect(field.text == "a")
+        app.send(.escape)
+        #expect(!app.isHelpVisible)
+        app.send(.ctrl("v"))
+        app.send(.character("?"))
+        #expect(!app.isHelpVisible)
+        #expect(field.text == "a?")
+    }
+
     @Test("q quits from the top-level screen only; Ctrl-C always quits with 130")
     func quitting() throws {
         let sut = NavigationController(root: ViewController(title: "Home"))

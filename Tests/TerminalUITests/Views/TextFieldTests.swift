@@ -19,6 +19,24 @@ struct TextFieldTests {
         #expect(sut.text == ">hello!")
     }
 
+    @Test("? is left to the screen (help); Ctrl-V then ? types it, and only the next key")
+    func questionMarkNeedsCtrlV() {
+        let sut = TextField(text: "why")
+        #expect(sut.handle(.character("?")) == false)
+        #expect(sut.text == "why")
+        #expect(sut.handle(.ctrl("v")))
+        #expect(sut.typesNextLiterally)
+        #expect(sut.handle(.character("?")))
+        #expect(sut.text == "why?")
+        #expect(!sut.typesNextLiterally)
+        #expect(sut.handle(.character("?")) == false)
+        // Ctrl-V before a key that is not a character: that key does what it does.
+        _ = sut.handle(.ctrl("v"))
+        _ = sut.handle(.backspace)
+        #expect(sut.text == "why")
+        #expect(!sut.typesNextLiterally)
+    }
+
     @Test("Backspace and Delete remove before and at the cursor")
     func deletion() {
         let sut = TextField(text: "abcd")

@@ -22,6 +22,8 @@ final class FormScreen<Field: Hashable & Sendable> {
     /// app's own check of it, which knows nothing of the server's answer: it does not clear such a message while
     /// the field still holds what was sent.
     private var submittedErrors: [Field: Int] = [:]
+    /// The fields whose rows are hidden.
+    private var hiddenFields: Set<Field> = []
     /// Whether a request runs: the spinner turns and submitting does nothing.
     private(set) var isBusy = false
     /// Sends the form (Enter in a field, the form's button, a key binding), unless a request is running.
@@ -29,13 +31,14 @@ final class FormScreen<Field: Hashable & Sendable> {
     /// The focus left the input of this field: check it.
     var onLeave: @MainActor (Field) -> Void = { _ in }
 
-    /// `sections` go under the form, before the buttons; `owner` words the banners' key prompts.
-    init(intro text: String, sections: [View] = [], owner: SceneViewController) {
+    /// `header` goes above the form, `sections` under it, before the buttons; `owner` words the banners' key prompts.
+    init(intro text: String, header: [View] = [], sections: [View] = [], owner: SceneViewController) {
         self.owner = owner
         keys = owner.keys
         intro.text = text
         stack.add(intro)
         stack.add(note)
+        for view in header { stack.add(view) }
         stack.add(form)
         for section in sections { stack.add(section) }
         stack.add(buttons, size: .fixed(1))
@@ -106,7 +109,15 @@ final class FormScreen<Field: Hashable & Sendable> {
     /// Hides or shows a field's row, keeping the label column where it is.
     func setRowHidden(_ hidden: Bool, for field: Field) {
         guard let entry = inputs.first(where: { $0.field == field }) else { return }
+        if hidden { hiddenFields.insert(field) } else { hiddenFields.remove(field) }
         form.setRowHidden(hidden, for: entry.row)
+    }
+
+    /// Puts the cursor in the first shown field that is empty (a remembered number fills the first ones, so what is
+    /// typed next goes where it is asked for), else in the first shown field.
+    func focusFirstEmpty() {
+        let shown = inputs.filter { !hiddenFields.contains($0.field) }
+        owner?.focus((shown.first { $0.input.text.isEmpty } ?? shown.first)?.input)
     }
 
     /// Shows a banner message in the note (information) or the error strip (errors); nil clears the error.
@@ -125,10 +136,17 @@ final class FormScreen<Field: Hashable & Sendable> {
         }
     }
 
+    /// What Esc does to a running request, as the spinner says it: a request that changes nothing is cancelled;
+    /// one that moves money has left, so Esc only stops the waiting, and `consequence` says what becomes of it.
+    enum EscapeWhileBusy: Equatable {
+        case cancels
+        case stopsWaiting(consequence: String)
+    }
+
     /// Shows what Enter came to: the spinner with `activity` while a request runs, the fields' errors, the
     /// banner, the introduction's new words; empties the inputs named and puts the cursor where asked.
-    func display(_ viewModel: FormSubmitViewModel<Field>, activity: String) {
-        setBusy(viewModel.isBusy, activity)
+    func display(_ viewModel: FormSubmitViewModel<Field>, activity: String, escape: EscapeWhileBusy = .cancels) {
+        setBusy(viewModel.isBusy, activity, escape: escape)
         if let instructions = viewModel.instructions { intro.text = instructions }
         setErrors(viewModel.fieldErrors)
         show(viewModel.banner)
@@ -136,10 +154,14 @@ final class FormScreen<Field: Hashable & Sendable> {
         if let field = viewModel.focus { owner?.focus(input(for: field)) }
     }
 
-    /// Turns the spinner on with `activity` ("Logging in…") and how to stop it, or off.
-    func setBusy(_ busy: Bool, _ activity: String = "Working…") {
+    /// Turns the spinner on with `activity` ("Logging in…") and what Esc does to it, or off.
+    func setBusy(_ busy: Bool, _ activity: String = "Working…", escape: EscapeWhileBusy = .cancels) {
         isBusy = busy
-        spinner.title = "\(activity) (\(keys.label(for: .back)) cancels)"
+        let esc = keys.label(for: .back)
+        spinner.title = switch escape {
+        case .cancels: "\(activity) (\(esc) cancels)"
+        case .stopsWaiting(let consequence): "\(activity) (\(esc) stops waiting; \(consequence))"
+        }
         if busy { spinner.start() } else { spinner.stop() }
     }
 }

@@ -99,7 +99,7 @@ final class AddCardViewController: SceneViewController, AddCardDisplayLogic, Sce
     }
 
     func displaySubmit(viewModel: AddCard.Submit.ViewModel) {
-        screen.setBusy(viewModel.isBusy, "Adding the card…")
+        screen.setBusy(viewModel.isBusy, "Adding the card…", escape: .stopsWaiting(consequence: "the card may still be added"))
         screen.setErrors(viewModel.fieldErrors)
         if !viewModel.confirmRows.isEmpty {
             for item in confirmation.items { confirmation.remove(item.view) }

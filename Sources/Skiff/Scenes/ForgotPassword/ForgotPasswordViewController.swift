@@ -45,7 +45,7 @@ final class ForgotPasswordViewController: SceneViewController, ForgotPasswordDis
         screen.buttons.add(submitButton)
         view.addSubview(screen.stack)
         interactor?.load(request: .init())
-        focus(phoneNumber)
+        screen.focusFirstEmpty()
     }
 
     private var currentForm: ForgotPassword.Form {

@@ -65,6 +65,8 @@ final class HomeInteractor: HomeBusinessLogic {
     private var failedSearch: String?
     /// Summary, cards and the first page, for a load, refresh or search.
     let fetch: RequestInFlight
+    /// Lines the live stream brought while `fetch` ran, put on top of its answer.
+    private var arrivedDuringFetch: [Transaction] = []
     /// The next page of transactions.
     let page: RequestInFlight
     /// A page near the screen fetched again after it was let go.
@@ -162,10 +164,14 @@ final class HomeInteractor: HomeBusinessLogic {
 
     private func finishFetch(_ result: Result<HomeSnapshot, NetworkError>, query: String?) {
         state.activity = .idle
+        defer { arrivedDuringFetch = [] }
         switch result {
         case .success(let snapshot):
             apply(snapshot)
             state.query = query ?? ""
+            if query == nil {
+                for transaction in arrivedDuringFetch { _ = state.transactions.prepend(transaction) }
+            }
             failedSearch = nil
             state.cachedAt = nil
             if query == nil { cache.saveHome(snapshot, userID: session.user.id, at: clock.now()) }
@@ -398,6 +404,9 @@ final class HomeInteractor: HomeBusinessLogic {
         case .online:
             guard state.isOffline else { return }
             state.isOffline = false
+            // Back: what failed meanwhile (a refresh, the spending panel) is fetched again, so every error on
+            // screen goes by itself.
+            refresh(request: .init())
         case .offline:
             guard !state.isOffline else { return }
             state.isOffline = true
@@ -437,7 +446,13 @@ final class HomeInteractor: HomeBusinessLogic {
     /// Puts the transaction at the top of the list, unless a search filters it or the list has it already.
     @discardableResult
     private func addAtTop(_ transaction: Transaction) -> Bool {
-        guard state.query.isEmpty, !fetch.isRunning, state.transactions.prepend(transaction) else { return false }
+        guard state.query.isEmpty else { return false }
+        if fetch.isRunning {
+            // The fetch in flight may have read the list before this line was written: it goes on top of its answer.
+            arrivedDuringFetch.append(transaction)
+            return false
+        }
+        guard state.transactions.prepend(transaction) else { return false }
         state.addedAtTop += 1
         return true
     }

@@ -142,7 +142,9 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
         let blurred = formatting.isBlurred
         return .init(transactions: transactions, blurred: blurred) { [formatting] transaction in
             .init(
-                text: "\(formatting.shortDay(transaction.createdAt))  \(transaction.merchant) · \(transaction.category)",
+                // The note last, where the row cuts what does not fit.
+                text: "\(formatting.shortDay(transaction.createdAt))  \(transaction.merchant) · \(transaction.category)"
+                    + (transaction.note.map { " · “\($0)”" } ?? ""),
                 amount: formatting.amount(transaction.amount, showPlus: true, blurred: blurred),
                 isIncoming: transaction.amount.amountMinor > 0
             )

@@ -25,7 +25,7 @@ final class HomeViewController: SceneViewController, HomeDisplayLogic, SceneDisp
     let transactions = ListView(emptyText: "Loading transactions…")
     private lazy var transactionsPanel = Panel(title: "Transactions", content: transactions)
     private let searchRow = HStack(spacing: 1)
-    let searchField = TextField(placeholder: "merchant or category", maxLength: 100)
+    let searchField = TextField(placeholder: "merchant, category, note or reference", maxLength: 100)
     private let spinner = Spinner("Loading…")
     let spendingChart = BarChart()
     private let spendingSummary = Label("", style: .muted)

@@ -45,7 +45,7 @@ final class LoginViewController: SceneViewController, LoginDisplayLogic, SceneDi
         screen.stack.add(hint)
         view.addSubview(screen.stack)
         interactor?.load(request: .init())
-        focus(phoneNumber)
+        screen.focusFirstEmpty()
     }
 
     private var form: Login.Form {

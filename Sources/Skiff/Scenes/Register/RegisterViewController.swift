@@ -41,7 +41,7 @@ final class RegisterViewController: SceneViewController, RegisterDisplayLogic, S
         screen.buttons.add(sendButton)
         view.addSubview(screen.stack)
         interactor?.load(request: .init())
-        focus(phoneNumber.isEmpty ? phoneNumber : fullName)
+        screen.focusFirstEmpty()
     }
 
     private var form: Register.Form {

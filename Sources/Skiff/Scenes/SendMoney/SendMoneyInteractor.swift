@@ -8,6 +8,7 @@ protocol SendMoneyBusinessLogic: FormBusinessLogic where Field == SendMoney.Fiel
     func validateField(request: SendMoney.ValidateField.Request)
     func submit(request: SendMoney.Submit.Request)
     func back(request: SendMoney.Back.Request)
+    func strayKey(request: SendMoney.StrayKey.Request)
 }
 
 /// Where Send money sends the person next.
@@ -88,7 +89,7 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
             switch result {
             case .success(let recipient):
                 let confirmation = SendMoney.Confirmation(
-                    recipient: recipient, amount: amount, note: note,
+                    recipient: recipient, phone: phone, amount: amount, note: note,
                     needsPassword: TransferRules.needsStepUp(amountMinor: amount.amountMinor)
                 )
                 self.confirmation = confirmation
@@ -163,6 +164,12 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
             case .receipt: if let sent { route(.sent(sent)) }
             }
         }
+    }
+
+    /// A key the confirmation does nothing with: said, so nobody wonders whether it went into the number or sent.
+    func strayKey(request: SendMoney.StrayKey.Request) {
+        guard stage == .confirm, !inFlight.isRunning, let confirmation else { return }
+        presenter.presentStrayKey(response: .init(confirmation: confirmation))
     }
 
     /// The app's own checks of the fields of the current stage, before anything is sent (the server checks again).

@@ -1,7 +1,8 @@
 import SkiffCore
 
 /// Send money, in three stages: a form (country code, phone number, amount, note), checked field by field; the
-/// confirmation (who, how much, the note, and the password above the step-up amount); the receipt.
+/// confirmation, in a box of its own (who by full name and number, how much, the note, and the password above the
+/// step-up amount), which only its own key (or its "Send $5.00" button) sends from; the receipt.
 enum SendMoney {
     enum Stage: Hashable, Sendable { case form, confirm, receipt }
 
@@ -57,6 +58,8 @@ enum SendMoney {
     /// What the person is asked to confirm.
     struct Confirmation: Hashable, Sendable {
         var recipient: Recipient
+        /// The number as looked up.
+        var phone: PhoneNumber
         var amount: Money
         var note: String?
         /// Above the step-up amount: the password is asked for on the confirmation.
@@ -69,7 +72,33 @@ enum SendMoney {
         case sent(SentTransfer)
     }
 
-    typealias Submit = StagedFormSubmit<Form, Field, Done, Stage>
+    /// Enter on the form, the send key on the confirmation: as `StagedFormSubmit`, with the confirmation's box.
+    enum Submit {
+        typealias Request = FormSubmitRequest<Form>
+        typealias Response = FormSubmitOutcome<Field, Done>
+        struct ViewModel: Hashable, Sendable {
+            var stage: Stage
+            var form: FormSubmitViewModel<Field>
+            /// On the confirmation: what is about to go; nil on the other stages.
+            var confirmation: ConfirmationBox? = nil
+        }
+    }
+
+    /// The confirmation's box: one row each for who (full name), their number, the amount and the note, and the
+    /// words of the button that sends ("Send $5.00").
+    struct ConfirmationBox: Hashable, Sendable {
+        var title: String
+        var rows: [DetailContent.Row]
+        var sendTitle: String
+    }
+
+    /// A key the confirmation has no use for (a digit, Ctrl-U, Enter where no password is asked): nothing happens
+    /// to the money, and the screen says which key sends it and which goes back to change it.
+    enum StrayKey {
+        struct Request: Sendable {}
+        struct Response: Sendable { var confirmation: Confirmation }
+        struct ViewModel: Hashable, Sendable { var banner: BannerMessage }
+    }
 
     /// Esc: cancel a running request; else from the confirmation back to the form as it was, from the receipt
     /// (or the form) away.

@@ -7,6 +7,7 @@ protocol SendMoneyPresentationLogic: AnyObject {
     func presentFormatAmount(response: SendMoney.FormatAmount.Response)
     func presentSubmit(response: SendMoney.Submit.Response)
     func presentBack(response: SendMoney.Back.Response)
+    func presentStrayKey(response: SendMoney.StrayKey.Response)
 }
 
 /// Words Send money: the balance, the fields' problems, the confirmation, the receipt, and what became of a
@@ -55,6 +56,7 @@ final class SendMoneyPresenter: SendMoneyPresentationLogic, ScenePresentation {
             viewModel.stage = .confirm
             viewModel.form.instructions = confirmationWords(confirmation)
             viewModel.form.focus = confirmation.needsPassword ? .password : nil
+            viewModel.confirmation = box(confirmation)
         case .succeeded(.sent(let transfer)):
             stage = .receipt
             viewModel.stage = .receipt
@@ -93,15 +95,46 @@ final class SendMoneyPresenter: SendMoneyPresentationLogic, ScenePresentation {
         viewController?.displaySubmit(viewModel: viewModel)
     }
 
-    /// "Send $12.50 to Jordan R.?" with the note, and the password where the amount asks for it.
+    func presentStrayKey(response: SendMoney.StrayKey.Response) {
+        let confirmation = response.confirmation
+        let words = "Nothing was sent and nothing was typed: this is the confirmation."
+        let send = "send \(confirmation.amount.formatted()) to \(name(confirmation))"
+        let prompts = [
+            confirmation.needsPassword ? KeyPrompt(.submit, send + " once your password is typed") : KeyPrompt(.confirmSend, send),
+            KeyPrompt(.back, "change the number, amount or note"),
+        ]
+        viewController?.displayStrayKey(viewModel: .init(banner: BannerMessage(.info, words, prompts: prompts)))
+    }
+
+    /// "Check who gets the money before you send it." with the password where the amount asks for it.
     private func confirmationWords(_ confirmation: SendMoney.Confirmation) -> String {
-        var words = "Send \(confirmation.amount.formatted()) to \(confirmation.recipient.displayName)?"
-        if let note = confirmation.note { words += " Note: “\(note)”." }
-        if confirmation.needsPassword {
-            words += " Amounts over \(Money(amountMinor: TransferRules.stepUpAboveMinor, currency: confirmation.amount.currency).formatted())"
-                + " need your password."
-        }
-        return words
+        guard confirmation.needsPassword else { return "Check who gets the money before you send it." }
+        return "Check who gets the money. Amounts over "
+            + Money(amountMinor: TransferRules.stepUpAboveMinor, currency: confirmation.amount.currency).formatted()
+            + " need your password to send."
+    }
+
+    /// Who (by the full name the server knows), their number, how much and the note, as a box of rows.
+    private func box(_ confirmation: SendMoney.Confirmation) -> SendMoney.ConfirmationBox {
+        var rows: [DetailContent.Row] = [
+            .init(label: "To", value: name(confirmation)),
+            .init(label: "Number", value: confirmation.phone.displayString),
+            .init(label: "Amount", value: confirmation.amount.formatted()),
+        ]
+        if let note = confirmation.note { rows.append(.init(label: "Note", value: "“\(note)”")) }
+        return .init(
+            title: "\(sendTitle(confirmation)) to \(confirmation.recipient.displayName)?", rows: rows,
+            sendTitle: sendTitle(confirmation)
+        )
+    }
+
+    private func name(_ confirmation: SendMoney.Confirmation) -> String {
+        confirmation.recipient.fullName ?? confirmation.recipient.displayName
+    }
+
+    /// "Send $5.00": the button's words, and the title's.
+    private func sendTitle(_ confirmation: SendMoney.Confirmation) -> String {
+        "Send \(confirmation.amount.formatted())"
     }
 
     /// A failure after which the transfer may or may not have been made: the answer was lost on the way.

@@ -8,16 +8,22 @@ protocol SendMoneyDisplayLogic: AnyObject {
     func displayFormatAmount(viewModel: SendMoney.FormatAmount.ViewModel)
     func displaySubmit(viewModel: SendMoney.Submit.ViewModel)
     func displayBack(viewModel: SendMoney.Back.ViewModel)
+    func displayStrayKey(viewModel: SendMoney.StrayKey.ViewModel)
 }
 
 /// Send money: country code, phone number, amount and note, each checked as the person leaves it; Enter looks the
-/// recipient up and shows the confirmation (with the password above the step-up amount), Enter on it sends, Esc
-/// goes back to the form as it was; then the receipt, which Enter or Esc closes.
+/// recipient up and shows the confirmation in a box (who by full name, the number, the amount, the note; the
+/// password above the step-up amount). Only its own key (`y`), the "Send $5.00" button, or Enter in the password
+/// sends; the cursor lands on "Change", and Esc, Shift-Tab or that button go back to the form as it was; any other
+/// key is answered in words. Then the receipt, which Enter or Esc closes.
 @MainActor
 final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic, SceneDisplay {
     var interactor: (any SendMoneyBusinessLogic)?
 
-    private lazy var screen = FormScreen<SendMoney.Field>(intro: "", owner: self)
+    /// The confirmation's rows, in a box of their own.
+    private let confirmRows = Form(spacing: 0)
+    private lazy var confirmBox = Panel(title: nil, content: confirmRows)
+    private lazy var screen = FormScreen<SendMoney.Field>(intro: "", header: [confirmBox], owner: self)
     let countryCode = TextField.countryCode()
     let phoneNumber = TextField.phoneNumber()
     /// Takes any character, so what is not a number is refused in words rather than dropped as it is typed.
@@ -25,29 +31,42 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
     /// Longer than a note may be, so a note too long is refused in words and nothing typed is cut off.
     let note = TextField(maxLength: 1000)
     let password = SecureField(maxLength: 128)
-    private lazy var sendButton = Button("Continue") { [weak self] in self?.screen.submit() }
+    private(set) lazy var changeButton = Button("Change") { [weak self] in self?.interactor?.back(request: .init()) }
+    private(set) lazy var sendButton = Button("Continue") { [weak self] in self?.screen.submit() }
     private(set) var stage: SendMoney.Stage = .form
+    /// Whether Shift-Tab left the confirmation: the cursor goes back to the form's last field, not its first.
+    private var backByShiftTab = false
 
     /// The fields of the form stage, hidden on the confirmation and the receipt.
     private let formFields: [SendMoney.Field] = [.countryCode, .phoneNumber, .amount, .note]
 
     init(keys: WalletKeys = .standard) {
         super.init(title: "Send money", keys: keys)
-        bindKeys(for: .form)
+        bindKeys(for: .form, sendTitle: nil)
     }
 
-    /// Enter's words follow the stage: continue, send, back to Home.
-    private func bindKeys(for stage: SendMoney.Stage) {
-        let enter = switch stage {
-        case .form: "continue"
-        case .confirm: "send"
-        case .receipt: "back to Home"
+    /// The keys follow the stage: Enter continues on the form; on the confirmation `y` sends (Enter in the
+    /// password, where one is asked) and Shift-Tab goes back; Enter closes the receipt.
+    private func bindKeys(for stage: SendMoney.Stage, sendTitle: String?) {
+        let retry = bind(.retry, showsInStatusBar: false) { [weak self] in self?.screen.submit() }
+        switch stage {
+        case .form:
+            keyBindings = [bind(.submit, "continue") { [weak self] in self?.screen.submit() }, retry]
+        case .confirm:
+            let send = sendTitle.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? "send"
+            keyBindings = [
+                password.isHidden
+                    ? bind(.confirmSend, send) { [weak self] in self?.screen.submit() }
+                    : describe(.submit, send, showsInStatusBar: true),
+                bind(.previousStep, showsInStatusBar: false) { [weak self] in
+                    self?.backByShiftTab = true
+                    self?.interactor?.back(request: .init())
+                },
+                retry,
+            ]
+        case .receipt:
+            keyBindings = [bind(.submit, "back to Home") { [weak self] in self?.screen.submit() }, retry]
         }
-        keyBindings = [
-            bind(.submit, enter) { [weak self] in self?.screen.submit() },
-            // The same as Enter; the banner names it when an answer did not come.
-            bind(.retry, showsInStatusBar: false) { [weak self] in self?.screen.submit() },
-        ]
     }
 
     override func viewDidLoad() {
@@ -58,10 +77,13 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
         screen.addField(.note, "Note (optional)", note)
         screen.addField(.password, "Password", password)
         screen.setRowHidden(true, for: .password)
+        confirmBox.isHidden = true
+        changeButton.isHidden = true
+        screen.buttons.add(changeButton)
         screen.buttons.add(sendButton)
         view.addSubview(screen.stack)
         interactor?.load(request: .init())
-        focus(phoneNumber)
+        screen.focusFirstEmpty()
     }
 
     isolated deinit {
@@ -77,6 +99,15 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
 
     override func escapePressed() {
         interactor?.back(request: .init())
+    }
+
+    /// On the confirmation a key nothing took (a digit, Ctrl-U, a letter) is answered, never dropped in silence;
+    /// the help keys stay help.
+    override func handle(_ key: Key) -> Bool {
+        if super.handle(key) { return true }
+        guard stage == .confirm, !KitKeys.help.contains(key) else { return false }
+        interactor?.strayKey(request: .init())
+        return true
     }
 
     // MARK: Display
@@ -95,39 +126,72 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
     }
 
     func displaySubmit(viewModel: SendMoney.Submit.ViewModel) {
-        show(viewModel.stage)
+        if let box = viewModel.confirmation { fill(box) }
+        show(viewModel.stage, sendTitle: viewModel.confirmation?.sendTitle)
         // The confirmation asks for the password (puts the cursor in it) only above the step-up amount.
-        if stage == .confirm, viewModel.form.focus == .password { screen.setRowHidden(false, for: .password) }
-        screen.display(viewModel.form, activity: stage == .form ? "Looking up the number…" : "Sending…")
-        // On a confirmation without the password, and on the receipt, Enter presses the one button.
-        if viewModel.form.focus == nil, !viewModel.form.isBusy, stage == .receipt || (stage == .confirm && password.isHidden) {
-            focus(sendButton)
+        if stage == .confirm, viewModel.form.focus == .password {
+            screen.setRowHidden(false, for: .password)
+            bindKeys(for: .confirm, sendTitle: sendButton.title)
+        }
+        if stage == .form {
+            screen.display(viewModel.form, activity: "Looking up the number…")
+        } else {
+            screen.display(viewModel.form, activity: "Sending…", escape: .stopsWaiting(
+                consequence: "the money may still go, and a retry never sends it twice"
+            ))
+        }
+        guard viewModel.form.focus == nil, !viewModel.form.isBusy else { return }
+        // The cursor never lands on the button that sends: on the confirmation it is on Change.
+        switch stage {
+        case .confirm where password.isHidden: focus(changeButton)
+        case .receipt: focus(sendButton)
+        default: break
         }
     }
 
     func displayBack(viewModel: SendMoney.Back.ViewModel) {
-        show(viewModel.stage)
+        show(viewModel.stage, sendTitle: nil)
         screen.intro.text = viewModel.instructions
         screen.show(nil)
-        focus(phoneNumber)
+        screen.note.clear()
+        focus(backByShiftTab ? note : phoneNumber)
+        backByShiftTab = false
     }
 
-    /// Shows the fields of `stage`: the form's four; on the confirmation the password where the amount needs it;
-    /// on the receipt none.
-    private func show(_ stage: SendMoney.Stage) {
+    func displayStrayKey(viewModel: SendMoney.StrayKey.ViewModel) {
+        screen.show(viewModel.banner)
+    }
+
+    /// The confirmation's rows and the send button's words.
+    private func fill(_ box: SendMoney.ConfirmationBox) {
+        confirmBox.title = box.title
+        confirmRows.removeAllFields()
+        for row in box.rows { confirmRows.addField(row.label, Label(row.value, style: .title)) }
+        sendButton.title = box.sendTitle
+    }
+
+    /// Shows the fields of `stage`: the form's four; on the confirmation its box, the password where the amount
+    /// needs it, and Change beside the send button; on the receipt none.
+    private func show(_ stage: SendMoney.Stage, sendTitle: String?) {
         guard stage != self.stage else { return }
         let leavingConfirmation = self.stage == .confirm
         self.stage = stage
         for field in formFields { screen.setRowHidden(stage != .form, for: field) }
+        confirmBox.isHidden = stage != .confirm
+        changeButton.isHidden = stage != .confirm
         if stage != .confirm || leavingConfirmation {
             password.clear()
             screen.setRowHidden(true, for: .password)
         }
-        bindKeys(for: stage)
-        sendButton.title = switch stage {
-        case .form: "Continue"
-        case .confirm: "Send"
-        case .receipt: "Done"
+        if stage != .confirm {
+            screen.show(nil)
+            screen.note.clear()
+        }
+        bindKeys(for: stage, sendTitle: sendTitle)
+        switch stage {
+        case .form: sendButton.title = "Continue"
+        case .confirm: break
+        case .receipt: sendButton.title = "Done"
         }
     }
 }

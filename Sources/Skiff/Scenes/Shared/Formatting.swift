@@ -152,7 +152,8 @@ struct Formatting: Sendable {
         case .notFound: "That item no longer exists."
         case .stepUpRequired: "Enter your password again to send this amount."
         case .declined(let reason): reason
-        case .unavailable(let detail): detail
+        // The server's detail speaks to API clients (their request's header); a person is told what it means.
+        case .unavailable: "The card network did not answer, so nothing was added. Try again in a moment."
         case .server(let status, _): "Something went wrong on our side (\(status)). Please try again in a moment."
         case .cancelled: nil
         case .serverNotStarted(let reason): "The built-in server could not start: \(reason). Quit and start Skiff again."

@@ -121,7 +121,9 @@ final class TopUpViewController: SceneViewController, TopUpDisplayLogic, SceneDi
 
     func displaySubmit(viewModel: TopUp.Submit.ViewModel) {
         show(viewModel.stage)
-        screen.display(viewModel.form, activity: stage == .code ? "Confirming…" : "Adding the money…")
+        screen.display(viewModel.form, activity: stage == .code ? "Confirming…" : "Adding the money…", escape: .stopsWaiting(
+            consequence: "the money may still be added, and a retry never adds it twice"
+        ))
         // On the confirmation and the receipt, Enter presses the one button.
         if viewModel.form.focus == nil, !viewModel.form.isBusy, stage == .confirm || stage == .receipt {
             focus(button)

@@ -30,9 +30,9 @@ final class LiveEventsWorker: LiveEventsWorking {
     }
 
     private enum Ending {
-        /// The server ended the stream (its lifetime, a shutdown): come back after its hint.
+        /// The server ended the stream (its lifetime, a shutdown), saying so with a last hint: come back after it.
         case ended
-        /// It could not be reached, or the stream broke.
+        /// It could not be reached, or the stream broke or stopped without the server's last hint.
         case failed
         /// The session is over (locked or revoked): stop.
         case stop
@@ -82,14 +82,21 @@ final class LiveEventsWorker: LiveEventsWorking {
                 let events = body.asDecodedServerSentEventsWithJSONData(
                     of: Components.Schemas.LiveEvent.self, decoder: LiveEventCoding.decoder()
                 )
+                // The server opens a stream with a `retry:` hint and ends it on purpose with another (its lifetime, its
+                // shutdown). A stream that stops without that second hint lost its server (killed, or the network
+                // gone): offline at once, not after the hint's wait and a refused connection.
+                var hints = 0
                 for try await event in events {
-                    if let retry = event.retry { policy.hint(milliseconds: retry) }
+                    if let retry = event.retry {
+                        policy.hint(milliseconds: retry)
+                        if event.data == nil, event.id == nil { hints += 1 }
+                    }
                     if let id = event.id { lastEventID.withLock { $0 = id } }
                     guard let data = event.data, let live = Self.event(data) else { continue }
                     continuation.yield(.event(live))
                     if live == .sessionLocked || live == .sessionRevoked { return .stop }
                 }
-                return .ended
+                return hints >= 2 ? .ended : .failed
             } catch {
                 return Task.isCancelled ? .stop : .failed
             }

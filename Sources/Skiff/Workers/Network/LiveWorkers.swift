@@ -279,7 +279,7 @@ struct TransferWorker: TransferWorking {
     }
 
     static func recipient(_ r: Components.Schemas.Recipient) -> Recipient {
-        Recipient(id: r.recipientId, displayName: r.displayName)
+        Recipient(id: r.recipientId, displayName: r.displayName, fullName: r.fullName)
     }
 }
 
@@ -288,7 +288,8 @@ extension Transaction {
     init(api line: Components.Schemas.Transaction) {
         self.init(
             id: line.id, amount: Money(amountMinor: line.amountMinor, currency: line.currency), merchant: line.merchant,
-            category: line.category, createdAt: line.createdAt
+            category: line.category, createdAt: line.createdAt,
+            note: line.note.flatMap { $0.isEmpty ? nil : $0 }, reference: line.reference.flatMap { $0.isEmpty ? nil : $0 }
         )
     }
 }

@@ -207,6 +207,17 @@ enum PostgresMigrations {
         ]),
         // A user's events lock before their unread counter's row, in every transaction (`UnreadNotifications`).
         Migration(version: 16, statements: UnreadNotifications.postgresLockFirst),
+        // Search matches a transaction's note and its transfer's reference too (`TransactionSearch.columns`): a
+        // trigram index on each, as on merchant and category, so every arm of the ILIKEs' OR is served by an index
+        // (a BitmapOr). Partial: most lines have neither, and an ILIKE is never true of a NULL, so the planner takes
+        // them for it.
+        Migration(version: 17, statements: [
+            "CREATE INDEX transactions_note_trgm ON transactions USING GIN (note gin_trgm_ops) WHERE note IS NOT NULL",
+            """
+            CREATE INDEX transactions_reference_trgm ON transactions USING GIN (reference gin_trgm_ops)
+                WHERE reference IS NOT NULL
+            """,
+        ]),
     ]
 }
 

@@ -6,7 +6,7 @@ struct PostgresTransactionRepository: TransactionRepository {
 
     /// Keyset paging on the (user_id, created_at DESC, id DESC) index. A search follows `TransactionSearch`: a
     /// short query is matched within the newest rows; a longer one first against the next `nearWalk` rows, then
-    /// with ILIKE over the whole account, which the trigram indexes on merchant and category serve.
+    /// with ILIKE over the whole account, which the trigram indexes on merchant, category, note and reference serve.
     func page(userID: String, after cursor: TransactionCursor?, query: String?, limit: Int) async throws -> [TransactionRecord] {
         guard let query, !query.isEmpty else {
             return try await fetch(userID: userID, after: cursor, matching: nil, within: nil, limit: limit)
@@ -29,16 +29,16 @@ struct PostgresTransactionRepository: TransactionRepository {
         return try Int(rows.first?.decode(Int64.self) ?? 0)
     }
 
-    /// Up to `limit` of the user's transactions after `cursor` whose merchant or category contains `query`, newest
-    /// first; with `within`, only among the newest `within` rows (after the cursor, or of all when
-    /// `windowBeforeCursor`).
+    /// Up to `limit` of the user's transactions after `cursor` whose merchant, category, note or reference
+    /// (`TransactionSearch.columns`) contains `query`, newest first; with `within`, only among the newest `within`
+    /// rows (after the cursor, or of all when `windowBeforeCursor`).
     private func fetch(
         userID: String, after cursor: TransactionCursor?, matching query: String?, within window: Int?, limit: Int,
         windowBeforeCursor: Bool = false
     ) async throws -> [TransactionRecord] {
         let columns = "id, user_id, amount_minor, currency, merchant, category, created_at, transfer_id, note, reference"
         let newestFirst = " ORDER BY created_at DESC, id DESC"
-        var sql = PostgresQuery.StringInterpolation(literalCapacity: 512, interpolationCount: 8)
+        var sql = PostgresQuery.StringInterpolation(literalCapacity: 640, interpolationCount: 10)
         func appendKeyset() {
             guard let cursor else { return }
             sql.appendLiteral(" AND (created_at, id) < (")
@@ -62,12 +62,14 @@ struct PostgresTransactionRepository: TransactionRepository {
             appendKeyset()
         }
         if let query {
+            // One ILIKE a column, each served by that column's trigram index (a BitmapOr); a NULL matches nothing.
             let pattern = "%" + LikePattern.escape(query) + "%"
-            sql.appendLiteral(" AND (merchant ILIKE ")
-            sql.appendInterpolation(pattern)
-            sql.appendLiteral(#" ESCAPE '\' OR category ILIKE "#)
-            sql.appendInterpolation(pattern)
-            sql.appendLiteral(#" ESCAPE '\')"#)
+            for (index, column) in TransactionSearch.columns.enumerated() {
+                sql.appendLiteral((index == 0 ? " AND (" : " OR ") + column + " ILIKE ")
+                sql.appendInterpolation(pattern)
+                sql.appendLiteral(#" ESCAPE '\'"#)
+            }
+            sql.appendLiteral(")")
         }
         sql.appendLiteral(newestFirst + " LIMIT ")
         sql.appendInterpolation(limit)

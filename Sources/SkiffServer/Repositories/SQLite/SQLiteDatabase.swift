@@ -242,7 +242,46 @@ struct SQLiteDatabase: RepositoryStore {
                 FROM spending_days GROUP BY user_id, month, category, currency
                 """))
         }
+        migrator.registerMigration("v18-search-note-reference") { db in
+            // Search matches a transaction's note and its transfer's reference too (`TransactionSearch.columns`): the
+            // index of `v6-search` is dropped with its triggers and made again over the four columns, from every row
+            // there. The columns are spelled out here, not read from `TransactionSearch`: a migration never changes.
+            try db.execute(sql: """
+                DROP TRIGGER transactions_search_insert;
+                DROP TRIGGER transactions_search_delete;
+                DROP TRIGGER transactions_search_update;
+                DROP TABLE transactions_search;
+                """)
+            try db.execute(sql: searchIndex(columns: ["merchant", "category", "note", "reference"]))
+        }
         return migrator
+    }
+
+    /// The FTS5 trigram table `transactions_search` over `columns` of `transactions`, external content (it holds no
+    /// copy of the text, only the index), built from the rows there and kept in step by triggers. A NULL column is
+    /// indexed as empty text, and the same NULL is given back when its row is deleted. `v18-search-note-reference`
+    /// runs it: what it writes for those columns stays as it is.
+    private static func searchIndex(columns: [String]) -> String {
+        let names = columns.joined(separator: ", ")
+        let values = { (row: String) in columns.map { "\(row).\($0)" }.joined(separator: ", ") }
+        return """
+            CREATE VIRTUAL TABLE transactions_search USING fts5(
+                \(names), content='transactions', content_rowid='id', tokenize='trigram'
+            );
+            INSERT INTO transactions_search(transactions_search) VALUES ('rebuild');
+            CREATE TRIGGER transactions_search_insert AFTER INSERT ON transactions BEGIN
+                INSERT INTO transactions_search(rowid, \(names)) VALUES (new.id, \(values("new")));
+            END;
+            CREATE TRIGGER transactions_search_delete AFTER DELETE ON transactions BEGIN
+                INSERT INTO transactions_search(transactions_search, rowid, \(names))
+                    VALUES ('delete', old.id, \(values("old")));
+            END;
+            CREATE TRIGGER transactions_search_update AFTER UPDATE OF id, \(names) ON transactions BEGIN
+                INSERT INTO transactions_search(transactions_search, rowid, \(names))
+                    VALUES ('delete', old.id, \(values("old")));
+                INSERT INTO transactions_search(rowid, \(names)) VALUES (new.id, \(values("new")));
+            END;
+            """
     }
 
     /// A spending rollup `table` (`SpendingRollup`): per user, `column` (the SQL `key` gives for a row of

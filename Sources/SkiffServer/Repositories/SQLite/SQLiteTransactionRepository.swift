@@ -4,9 +4,10 @@ import GRDB
 struct SQLiteTransactionRepository: TransactionRepository {
     let pool: MeteredPool
 
-    /// Keyset paging on `transactions_user_newest`. A search follows `TransactionSearch`: a short query is matched
-    /// within the newest rows; a longer one is first matched against the next `nearWalk` rows, then, when the FTS5
-    /// trigram index `transactions_search` finds few rows, those are read and sorted, else the walk goes on.
+    /// Keyset paging on `transactions_user_newest`. A search follows `TransactionSearch`, over merchant, category,
+    /// note and reference: a short query is matched within the newest rows; a longer one is first matched against
+    /// the next `nearWalk` rows, then, when the FTS5 trigram index `transactions_search` (over the same columns)
+    /// finds few rows, those are read and sorted, else the walk goes on.
     func page(userID: String, after cursor: TransactionCursor?, query: String?, limit: Int) async throws -> [TransactionRecord] {
         let keyset = cursor == nil ? "" : " AND (created_at, id) < (?, ?)"
         let indexedKeyset = cursor == nil ? "" : " AND (t.created_at, t.id) < (?, ?)"
@@ -19,8 +20,8 @@ struct SQLiteTransactionRepository: TransactionRepository {
             )
         }
         let pattern = "%" + LikePattern.escape(query) + "%"
-        let likeArguments: StatementArguments = [pattern, pattern]
-        let matches = " AND (merchant LIKE ? ESCAPE '\\' OR category LIKE ? ESCAPE '\\')"
+        let likeArguments = StatementArguments(Array(repeating: pattern, count: TransactionSearch.columns.count))
+        let matches = Self.matches
         if TransactionSearch.isShort(query) {
             return try await fetch(
                 "SELECT \(Self.columns) FROM (SELECT * FROM transactions WHERE user_id = ?" + newestFirst + " LIMIT ?) WHERE 1"
@@ -71,6 +72,11 @@ struct SQLiteTransactionRepository: TransactionRepository {
     private func fetch(_ sql: String, _ arguments: StatementArguments) async throws -> [TransactionRecord] {
         try await pool.unsafeRead { db in try Self.records(db, sql, arguments) }
     }
+
+    /// A row contains the query (bound once per column) in one of `TransactionSearch.columns`; a NULL column
+    /// matches nothing.
+    private static let matches = " AND ("
+        + TransactionSearch.columns.map { "\($0) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")"
 
     /// What a page reads, in the order `records` takes it.
     private static let columns = columns(of: nil)

@@ -399,6 +399,43 @@ struct HomeInteractorTests {
         #expect(presenter.presentUpdateCalls.last?.state.cards == [Seeds.issuedCard, Seeds.externalCard])
     }
 
+    /// Issue 42, point 9: the banner of a refresh that failed while offline stayed after the server came back.
+    @Test("back online after a failed refresh: everything is fetched again and the error goes, no key pressed")
+    func backOnlineClearsErrors() async {
+        let sut = makeSUT()
+        sut.load(request: .init())
+        await tasks.settle()
+        sut.live(request: .init(update: .offline))
+        account.summaryResult.set(.failure(.unreachable))
+        sut.refresh(request: .init())
+        await tasks.settle()
+        #expect(presenter.presentUpdateCalls.last?.state.error == .unreachable)
+        account.summaryResult.set(.success(Seeds.summary))
+        sut.live(request: .init(update: .online))
+        await tasks.settle()
+        #expect(presenter.presentUpdateCalls.last?.state.error == nil)
+        #expect(presenter.presentUpdateCalls.last?.state.isOffline == false)
+    }
+
+    /// Issue 42, point 2: a line the stream brought while a refresh was running was dropped.
+    @Test("money that arrives while a fetch runs goes on top of its answer, once")
+    func arrivalDuringFetch() async {
+        account.pages.set(.success(["": firstPage()]))
+        let sut = makeSUT()
+        sut.load(request: .init())
+        await tasks.settle()
+        sut.refresh(request: .init())
+        let arrived = Transaction(
+            id: "t_new", amount: Money(amountMinor: 300, currency: "USD"), merchant: "Jordan R.", category: "Transfers",
+            createdAt: Seeds.now
+        )
+        sut.live(request: .init(update: .event(.moneyReceived(arrived, from: "Jordan R.", isTopUp: false))))
+        await tasks.settle()
+        let transactions = presenter.presentUpdateCalls.last?.state.transactions
+        #expect(transactions?[0] == arrived)
+        #expect(transactions?.count == 51, "the first page and the arrival, once")
+    }
+
     @Test("log out says it is logging out first, then revokes on the server, forgets the session and the cache, and routes to Login")
     func logout() async {
         var routes: [HomeRoute] = []

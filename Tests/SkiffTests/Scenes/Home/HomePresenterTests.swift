@@ -42,6 +42,18 @@ struct HomePresenterTests {
         #expect(vm.banner == nil)
     }
 
+    @Test("a transfer's row ends with the sender's note, quoted, where the row cuts what does not fit")
+    func noteInTheRow() {
+        var state = loaded()
+        var transfer = Seeds.transaction(3, amountMinor: 300)
+        transfer.merchant = "Jordan R."
+        transfer.category = "Transfers"
+        transfer.note = "Coffee"
+        state.transactions = [transfer]
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(display.displayUpdateCalls.last!.transactions[0].text == "22 Nov  Jordan R. · Transfers · “Coffee”")
+    }
+
     @Test("a frozen card says Frozen and is not offered for activation")
     func frozenCard() {
         var state = loaded()

@@ -18,6 +18,19 @@ struct LoginScreenTests {
         assertSnapshot(of: harness.terminal, as: .screen, named: "login-empty")
     }
 
+    @Test("a remembered number: the cursor is in Password, so a password typed at once goes there, hidden")
+    func rememberedNumberFocusesPassword() async throws {
+        let harness = ScreenHarness()
+        harness.preferences.saveLastLogin(LastLogin(countryCode: "+1", phoneNumber: "202 555 0102"))
+        try await harness.start()
+        let login = try #require(harness.top as? LoginViewController)
+        #expect(login.focusedView === login.password)
+        await harness.type("harbour-lights-9")
+        #expect(login.phoneNumber.text == "202 555 0102")
+        #expect(!harness.screen.contains("harbour"))
+        #expect(login.password.text == "harbour-lights-9")
+    }
+
     @Test("Enter on an empty form shows an error under each field")
     func errors() async throws {
         let harness = ScreenHarness()

@@ -76,7 +76,7 @@ struct SendMoneyInteractorTests {
         #expect(transfers.lookups.all.map(\.e164) == ["+12025550111"])
         #expect(sut.stage == .confirm)
         let expected = SendMoney.Confirmation(
-            recipient: Seeds.recipient, amount: Money(amountMinor: 1_250, currency: "USD"), note: "Lunch", needsPassword: false
+            recipient: Seeds.recipient, phone: Seeds.recipientPhone, amount: Money(amountMinor: 1_250, currency: "USD"), note: "Lunch", needsPassword: false
         )
         guard case .succeeded(.confirm(let confirmation)) = presenter.presentSubmitCalls.last else {
             Issue.record("got \(presenter.presentSubmitCalls)")
@@ -84,6 +84,18 @@ struct SendMoneyInteractorTests {
         }
         #expect(confirmation == expected)
         #expect(transfers.sends.count == 0, "nothing is sent before the person confirms")
+    }
+
+    @Test("a stray key is answered on the confirmation only, never while sending, and sends nothing")
+    func strayKey() async {
+        let sut = makeSUT()
+        sut.strayKey(request: .init())
+        #expect(presenter.presentStrayKeyCalls.isEmpty, "the form takes its keys itself")
+        sut.submit(request: .init(form: lunch))
+        await tasks.settle()
+        sut.strayKey(request: .init())
+        #expect(presenter.presentStrayKeyCalls.map(\.confirmation.amount) == [Money(amountMinor: 1_250, currency: "USD")])
+        #expect(transfers.sends.count == 0)
     }
 
     @Test("a refused form is not looked up")

@@ -14,10 +14,10 @@ struct SendMoneyPresenterTests {
     }
 
     let lunch = SendMoney.Confirmation(
-        recipient: Seeds.recipient, amount: Money(amountMinor: 1_250, currency: "USD"), note: "Lunch", needsPassword: false
+        recipient: Seeds.recipient, phone: Seeds.recipientPhone, amount: Money(amountMinor: 1_250, currency: "USD"), note: "Lunch", needsPassword: false
     )
     let rent = SendMoney.Confirmation(
-        recipient: Seeds.recipient, amount: Money(amountMinor: 100_000, currency: "USD"), note: nil, needsPassword: true
+        recipient: Seeds.recipient, phone: Seeds.recipientPhone, amount: Money(amountMinor: 100_000, currency: "USD"), note: nil, needsPassword: true
     )
 
     @Test("the balance to send from, and +1 to start with")
@@ -45,20 +45,44 @@ struct SendMoneyPresenterTests {
         #expect(display.displayFormatAmountCalls.map(\.text) == ["$1,200.00"])
     }
 
-    @Test("the confirmation names the recipient, the amount and the note; no password for $12.50")
+    @Test("the confirmation boxes the recipient's full name, number, amount and note; no password for $12.50; the button says Send $12.50")
     func confirmation() {
         makeSUT().presentSubmit(response: .succeeded(.confirm(lunch)))
-        #expect(display.displaySubmitCalls.last == .init(stage: .confirm, form: .init(
-            instructions: "Send $12.50 to Jordan R.? Note: “Lunch”."
+        #expect(display.displaySubmitCalls.last == .init(
+            stage: .confirm, form: .init(instructions: "Check who gets the money before you send it."),
+            confirmation: .init(
+                title: "Send $12.50 to Jordan R.?",
+                rows: [
+                    .init(label: "To", value: "Jordan Rivera"), .init(label: "Number", value: "+1 202 555 0111"),
+                    .init(label: "Amount", value: "$12.50"), .init(label: "Note", value: "“Lunch”"),
+                ],
+                sendTitle: "Send $12.50"
+            )
+        ))
+    }
+
+    @Test("a stray key on the confirmation: nothing sent, nothing typed, and which key sends and which goes back")
+    func strayKey() {
+        let sut = makeSUT()
+        sut.presentStrayKey(response: .init(confirmation: lunch))
+        #expect(display.displayStrayKeyCalls.last == .init(banner: BannerMessage(
+            .info, "Nothing was sent and nothing was typed: this is the confirmation.",
+            prompts: [KeyPrompt(.confirmSend, "send $12.50 to Jordan Rivera"), KeyPrompt(.back, "change the number, amount or note")]
         )))
+        sut.presentStrayKey(response: .init(confirmation: rent))
+        #expect(display.displayStrayKeyCalls.last?.banner.content.prompts.first
+            == KeyPrompt(.submit, "send $1,000.00 to Jordan Rivera once your password is typed"))
     }
 
     @Test("above the step-up amount the confirmation asks for the password and puts the cursor there")
     func confirmationWithPassword() {
         makeSUT().presentSubmit(response: .succeeded(.confirm(rent)))
-        #expect(display.displaySubmitCalls.last == .init(stage: .confirm, form: .init(
-            focus: .password, instructions: "Send $1,000.00 to Jordan R.? Amounts over $100.00 need your password."
-        )))
+        #expect(display.displaySubmitCalls.last?.stage == .confirm)
+        #expect(display.displaySubmitCalls.last?.form == .init(
+            focus: .password,
+            instructions: "Check who gets the money. Amounts over $100.00 need your password to send."
+        ))
+        #expect(display.displaySubmitCalls.last?.confirmation?.sendTitle == "Send $1,000.00")
     }
 
     @Test("the receipt: sent, to whom, the reference; and, after a retry found it, that it went once")

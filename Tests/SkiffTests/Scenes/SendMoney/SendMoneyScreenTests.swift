@@ -47,24 +47,55 @@ struct SendMoneyScreenTests {
         #expect(harness.screen.contains("12.345"))
     }
 
-    @Test("Enter looks the number up: the confirmation with the short name, amount and note; Esc back to the form as it was")
+    @Test("Enter looks the number up: the confirmation in a box, with the full name, number, amount and note; Esc back to the form as it was")
     func confirmation() async throws {
         let harness = try await open()
         await fill(harness)
         await harness.send(.enter)
         assertSnapshot(of: harness.terminal, as: .screen, named: "send-money-confirm")
+        #expect(harness.screen.contains("Jordan Rivera"))
         await harness.send(.escape)
         #expect(harness.top is SendMoneyViewController)
         #expect(harness.screen.contains("202 555 0111") && harness.screen.contains("$12.50") && harness.screen.contains("Lunch"))
         #expect(harness.transfers.sends.count == 0)
     }
 
-    @Test("Enter on the confirmation sends; the receipt; Enter returns to Home, which reloads")
+    /// Issue 42, point 4: Enter, Shift-Tab, Ctrl-U and digits on the confirmation sent $5.00 to the wrong person.
+    @Test("on the confirmation Enter does not send (the cursor is on Change); digits and Ctrl-U are answered in words; Shift-Tab goes back with every field")
+    func confirmationKeys() async throws {
+        let harness = try await open()
+        await fill(harness)
+        await harness.send(.enter)
+        let send = try #require(harness.top as? SendMoneyViewController)
+        #expect(send.focusedView === send.changeButton)
+        await harness.type("5")
+        await harness.send(.ctrl("u"))
+        #expect(harness.screen.contains("Nothing was sent and nothing was typed"), "\(harness.screen)")
+        #expect(harness.screen.contains("Press y to send $12.50 to"))
+        #expect(harness.transfers.sends.count == 0)
+        await harness.send(.backTab)
+        #expect(send.stage == .form)
+        #expect(send.focusedView === send.note)
+        #expect(send.phoneNumber.text == "202 555 0111" && send.amount.text == "$12.50" && send.note.text == "Lunch")
+        #expect(!harness.screen.contains("Nothing was sent"))
+        // Enter twice, as on the old screen: the second lands on Change, back to the form; nothing goes.
+        await harness.send(.enter)
+        await harness.send(.enter)
+        #expect(send.stage == .form)
+        #expect(harness.transfers.sends.count == 0)
+        // `?` is help there too.
+        await harness.send(.enter)
+        await harness.type("?")
+        #expect(harness.screen.contains("Keys: Send money"), "\(harness.screen)")
+        #expect(harness.transfers.sends.count == 0)
+    }
+
+    @Test("y on the confirmation sends; the receipt; Enter returns to Home, which reloads")
     func receipt() async throws {
         let harness = try await open()
         await fill(harness)
         await harness.send(.enter)
-        await harness.send(.enter)
+        await harness.type("y")
         assertSnapshot(of: harness.terminal, as: .screen, named: "send-money-receipt")
         #expect(harness.transfers.sends.count == 1)
         let loadsBefore = harness.account.calls.count
@@ -120,7 +151,7 @@ struct SendMoneyScreenTests {
         }
         await fill(harness)
         await harness.send(.enter)
-        await harness.send(.enter)
+        await harness.type("y")
         assertSnapshot(of: harness.terminal, as: .screen, named: "send-money-limit")
     }
 
@@ -129,7 +160,7 @@ struct SendMoneyScreenTests {
         let harness = try await open { $0.transfers.sendResult.set(.failure(.timeout)) }
         await fill(harness)
         await harness.send(.enter)
-        await harness.send(.enter)
+        await harness.type("y")
         assertSnapshot(of: harness.terminal, as: .screen, named: "send-money-lost-answer")
         harness.transfers.sendResult.set(.success(Seeds.sentTransfer))
         await harness.send(.ctrl("r"))

@@ -132,13 +132,16 @@ struct TopUpPresenterTests {
         ))
     }
 
-    @Test("the card network did not answer: the server's words that nothing was added, and a retry; never the lost-answer doubt")
+    @Test("the card network did not answer: that nothing was added, in plain words (never the API's header names), and a retry; never the lost-answer doubt")
     func networkUnavailable() {
         let sut = makeSUT()
-        let detail = "The card network did not answer. Nothing was added: send the same request again."
+        let detail = "Nothing was added. Send the same request again, with the same Idempotency-Key, in a moment."
         sut.presentSubmit(response: .succeeded(.confirm(fifty)))
         sut.presentSubmit(response: .failed(.unavailable(detail: detail)))
-        #expect(display.displaySubmitCalls.last?.form.banner == BannerMessage(.error, detail, prompts: [KeyPrompt(.retry, "try again")]))
+        #expect(display.displaySubmitCalls.last?.form.banner == BannerMessage(
+            .error, "The card network did not answer, so nothing was added. Try again in a moment.",
+            prompts: [KeyPrompt(.retry, "try again")]
+        ))
     }
 
     @Test("Esc back to a stage words it again: the list's words, or the amount's for the card chosen")

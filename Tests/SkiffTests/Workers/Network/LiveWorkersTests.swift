@@ -145,6 +145,7 @@ struct LiveWorkersTests {
         let worker = TransferWorker(api: api)
         let jordan = try await worker.findRecipient(phone: try PhoneNumber.parse(countryCode: "+1", number: "202 555 0111"))
         #expect(jordan.displayName == "Jordan R.")
+        #expect(jordan.fullName == "Jordan Rivera")
         let nobody = try PhoneNumber.parse(countryCode: "+1", number: "202 555 0100")
         await #expect(throws: NetworkError.validation(
             detail: "No Skiff account has this phone number.",
@@ -154,7 +155,7 @@ struct LiveWorkersTests {
         let lunch = TransferOrder(recipientID: jordan.id, amount: Money(amountMinor: 1_250, currency: "USD"), note: "Lunch", stepUp: nil)
         let sent = try await worker.send(lunch, idempotencyKey: "live-lunch")
         #expect(sent.reference.hasPrefix("SKF-"))
-        #expect(sent.recipient == jordan && sent.amount == lunch.amount && sent.note == "Lunch" && !sent.replayed)
+        #expect(sent.recipient.id == jordan.id && sent.recipient.displayName == "Jordan R." && sent.amount == lunch.amount && sent.note == "Lunch" && !sent.replayed)
         let again = try await worker.send(lunch, idempotencyKey: "live-lunch")
         #expect(again.id == sent.id && again.replayed)
 
