@@ -86,7 +86,7 @@ extension EndToEnd {
             return ("http://127.0.0.1:\(port)", server)
         }
 
-        /// Alex sends Jordan `amount` (as typed, such as `12.5`) with Send money, and waits for the receipt.
+        /// Alex sends Jordan `amount` (as typed, such as `12.5`) with Send money, and is back on Home after the receipt.
         private func send(_ amount: String, shown: String, from alex: TmuxSession) async throws {
             try alex.type("s")
             try await alex.waitFor("Send money to anyone")
@@ -97,6 +97,8 @@ extension EndToEnd {
             try await alex.waitFor("Send \(shown) to Jordan R.?")
             try alex.type("y")
             try await alex.waitFor("Sent \(shown) to Jordan R.")
+            try alex.sendKeys("Enter")
+            try await alex.waitFor("Balance $")
         }
 
         @Test("Alex sends Jordan $12.50 with s; Jordan's Home shows the new balance, the transfer on top and the banner, no key pressed")
