@@ -59,7 +59,7 @@ struct TwoCards: CardWorking {
     ]
     func cards() async throws(NetworkError) -> [Card] { Self.cards }
     func add(_ card: NewCard, idempotencyKey: String) async throws(NetworkError) -> Card { throw .unreachable }
-    func requestActivation(cardID: String) async throws(NetworkError) -> VerificationChallenge { throw .unreachable }
+    func requestActivation(cardID: String, last4: String) async throws(NetworkError) -> VerificationChallenge { throw .unreachable }
     func activate(cardID: String, last4: String, verificationId: String, code: String) async throws(NetworkError) -> Card {
         throw .unreachable
     }

@@ -18,6 +18,8 @@ public enum AmountInput {
         case tooLarge
         /// More than the balance, which is named.
         case overBalance(Money)
+        /// More than one transfer may send, which is named (`TransferRules.transferMaxMinor`).
+        case overTransferLimit(Money)
 
         public var message: String {
             switch self {
@@ -28,6 +30,7 @@ public enum AmountInput {
             case .notPositive: TransferRules.Problem.amountNotPositive.message
             case .tooLarge: "That amount is far too large."
             case .overBalance(let balance): "That is more than your balance of \(balance.formatted())."
+            case .overTransferLimit(let limit): "Send at most \(limit.formatted()) at a time."
             }
         }
     }

@@ -4,6 +4,9 @@ public enum TransferRules {
     public static let stepUpAboveMinor: Int64 = 10_000
     /// Top-ups above this amount (in USD minor units: $200.00) are confirmed with a code from the card's issuer.
     public static let topUpChallengeAboveMinor: Int64 = 20_000
+    /// The most one transfer may send (in USD minor units: $2,000.00): the server's default limit, which the app says
+    /// on the amount before anything is asked.
+    public static let transferMaxMinor: Int64 = 200_000
     /// The longest note, in characters as a person counts them.
     public static let noteMaxCharacters = 140
 
@@ -40,13 +43,17 @@ public enum TransferRules {
     /// True when a transfer of `amountMinor` needs a step-up.
     public static func needsStepUp(amountMinor: Int64) -> Bool { amountMinor > stepUpAboveMinor }
 
+    /// How many characters of `raw` count against `noteMaxCharacters`: those the note keeps once trimmed, as a person
+    /// counts them (what `validateNote` measures).
+    public static func noteLength(_ raw: String) -> Int { raw.trimmingSpaces().count }
+
     /// The note trimmed, nil when it is empty; throws for one that is too long or holds a character refused in one
     /// (`refusedInNote`).
     public static func validateNote(_ raw: String?) throws(Problem) -> String? {
         guard let raw else { return nil }
         guard !raw.unicodeScalars.contains(where: refusedInNote) else { throw .noteControlCharacters }
         let note = raw.trimmingSpaces()
-        guard note.count <= noteMaxCharacters else { throw .noteTooLong }
+        guard noteLength(note) <= noteMaxCharacters else { throw .noteTooLong }
         return note.isEmpty ? nil : note
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SkiffCore
 
 /// The numbers behind the security rules. The defaults are the product's rules; tests keep them.
 public struct SkiffServerLimits: Sendable {
@@ -31,7 +32,7 @@ public struct SkiffServerLimits: Sendable {
     /// The currency of new accounts.
     public var currency = "USD"
     /// The most one transfer may send, in minor units ($2,000.00).
-    public var transferMaxMinor: Int64 = 200_000
+    public var transferMaxMinor: Int64 = TransferRules.transferMaxMinor
     /// The most one wallet may send in transfers in a UTC day, in minor units ($5,000.00); the operator's to set.
     public var dailyTransferLimitMinor: Int64 = 500_000
     /// The most one top-up may add from a card, in minor units ($10,000.00).

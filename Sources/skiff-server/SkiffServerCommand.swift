@@ -365,7 +365,8 @@ struct Seed: AsyncParsableCommand {
             password: try givenPassword(), transactions: transactions
         )
         let elapsed = ContinuousClock.now - started
-        print("\(summary.createdUser ? "Created" : "Found") user \(summary.userID); added \(summary.transactions) transactions in \(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2)))).")
+        let balance = Money(amountMinor: summary.balanceMinor, currency: summary.currency).formatted()
+        print("\(summary.createdUser ? "Created" : "Found") user \(summary.userID); added \(summary.transactions) transactions in \(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2)))); balance \(balance).")
         if let generated = summary.generatedPassword {
             print("Its password (generated, shown only now): \(generated)")
         }

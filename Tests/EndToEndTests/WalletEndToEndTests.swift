@@ -141,12 +141,14 @@ extension EndToEnd {
 
             try session.sendKeys("Tab")
             try session.sendKeys("Enter")
-            let filtered = try await session.waitFor("Transactions matching")
-            let category = try #require(match(#"Transactions matching “([^”]+)”"#, in: filtered))
+            // Issue 42, point 10: that category in the chart's month, counted in the title.
+            let title = #"─ [0-9]+\+? in (.+?) in [A-Z][a-z]+"#
+            let filtered = try await session.waitUntil("the category's transactions") { match(title, in: $0) != nil }
+            let category = try #require(match(title, in: filtered))
             #expect(filtered.contains("Search: \(category)"))
             #expect(filtered.contains("· \(category)"))
             try session.sendKeys("Escape")
-            let cleared = try await session.waitForAbsence("Transactions matching")
+            let cleared = try await session.waitForAbsence(" in \(category) in ")
             #expect(!cleared.contains("Search:"))
             try session.sendKeys("q")
             let exit = try await session.waitFor("EXIT=", timeout: 30)

@@ -213,6 +213,7 @@ public struct CommandLineOptions: Equatable, Sendable {
                 throw UsageError(description: "Unexpected argument '\(argument)'")
             }
             guard let option = options.first(where: { $0.name == name }) else {
+                if let generator = generators.first(where: { $0.name == name }) { throw generatorMisuse(generator) }
                 throw UsageError(description: "Unknown option '\(name)'")
             }
             guard let valueName = option.value.placeholder else {
@@ -266,11 +267,16 @@ public struct CommandLineOptions: Equatable, Sendable {
     static let overview = "A keyboard-driven terminal wallet."
 
     /// Where skiff keeps its files, for the help and the man page.
-    static let filesDescription = "Without --server, Skiff starts its own server on 127.0.0.1 (a free port) with its database under $XDG_DATA_HOME/skiff, seeded with a demo account on first run. The session and the log are kept under $XDG_STATE_HOME/skiff, the Home cache under $XDG_CACHE_HOME/skiff."
+    static var filesDescription: String {
+        "Without --server, Skiff starts its own server on 127.0.0.1 (a free port) with its database under "
+            + "\(ManualPath(\.builtInServerData).xdg), seeded with a demo account on first run. The session and the log are "
+            + "kept under \(ManualPath(\.state).xdg), the Home cache under \(ManualPath(\.cache).xdg)."
+    }
 
     /// What `--help` prints.
     public static var help: String {
         let rows = options.map { ($0.synopsis, $0.help) }
+            + generators.map { ($0.synopsis, $0.help) }
             + standardOptions.map { ($0.names.joined(separator: ", "), $0.help) }
         let column = 26
         var text = """

@@ -18,6 +18,9 @@ enum SceneCommand: Hashable, Sendable, CaseIterable {
     case logout, quit
     /// Log out and quit on a screen where letters type into a field, so their key is not a letter.
     case logoutWhileTyping, quitWhileTyping
+    /// Shows the password typed in the focused password field, or hides it again; a password field takes letters,
+    /// so its key is not a letter.
+    case showPassword
 }
 
 /// The wallet's keys: every scene binds through it, and every sentence that names a key asks it.
@@ -52,6 +55,7 @@ extension KeyMap where Command == SceneCommand {
             case .quit: .init(.character("q"), "quit")
             case .logoutWhileTyping: .init(.ctrl("o"), "log out")
             case .quitWhileTyping: .init(.ctrl("q"), "quit")
+            case .showPassword: .init(.ctrl("t"), "show password")
             }
         }
     }

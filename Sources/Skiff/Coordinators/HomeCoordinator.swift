@@ -19,6 +19,8 @@ final class HomeCoordinator: FinishingCoordinator {
     private let factory: SceneFactory
     private let session: Session
     private weak var home: (any HomeBusinessLogic)?
+    /// Send money while it is open: the live stream's balance reaches it too.
+    private weak var sendMoney: (any SendMoneyBusinessLogic)?
 
     init(navigation: NavigationController, factory: SceneFactory, session: Session) {
         self.navigation = navigation
@@ -38,7 +40,9 @@ final class HomeCoordinator: FinishingCoordinator {
             case .transaction(let transaction): self.showTransaction(transaction)
             case .sendMoney(let balance):
                 // Home reloads after money went: the new balance, the transfer at the top of the list.
-                self.startSendMoney(navigation: self.navigation, factory: self.factory, balance: balance) { [weak self] outcome in
+                self.sendMoney = self.startSendMoney(
+                    navigation: self.navigation, factory: self.factory, balance: balance, userID: self.session.user.id
+                ) { [weak self] outcome in
                     if case .sent? = outcome { self?.refresh() }
                 }
             case .topUp(let cards, let balance):
@@ -59,6 +63,9 @@ final class HomeCoordinator: FinishingCoordinator {
     /// What the live stream says: Home shows it as it comes.
     func live(_ update: LiveUpdate) {
         home?.live(request: .init(update: update))
+        if case .event(.balanceChanged(let balance)) = update {
+            sendMoney?.updateBalance(request: .init(balance: balance))
+        }
     }
 
     /// Fetches Home's account, cards and transactions again.
@@ -89,29 +96,22 @@ final class HomeCoordinator: FinishingCoordinator {
         navigation.push(controller)
     }
 
-    /// Cards over Home; each change reaches Home as it lands, even after Cards is closed.
+    /// Cards over Home; each change reaches Home as it lands, even after Cards is closed: cards added and
+    /// activated from Cards as well.
     private func showCards(_ cards: [Card]) {
-        startCards(cards, navigation: navigation, factory: factory, onChange: { [weak home = self.home] change in
+        let holder = CardHolder(name: session.user.fullName, phoneE164: phoneE164)
+        startCards(cards, navigation: navigation, factory: factory, holder: holder, onChange: { [weak home = self.home] change in
             switch change {
             case .changed(let card): home?.cardUpdated(request: .init(card: card))
             case .removed(let card): home?.cardRemoved(request: .init(card: card))
+            case .added(let card): home?.cardAdded(request: .init(card: card))
             }
         })
     }
 
     private func startAddCard() {
-        let child = SceneFlowCoordinator<Card>(navigation: navigation) { [factory, session] finish in
-            let (controller, interactor) = factory.addCard(holderName: session.user.fullName)
-            interactor.route = { route in
-                switch route {
-                case .added(let card): finish(card)
-                case .back: finish(nil)
-                }
-            }
-            return controller
-        }
-        startChild(child) { [weak self] event in
-            if case .finished(let card?) = event { self?.home?.cardAdded(request: .init(card: card)) }
+        startAddCard(navigation: navigation, factory: factory, holderName: session.user.fullName) { [weak self] card in
+            self?.home?.cardAdded(request: .init(card: card))
         }
     }
 
@@ -123,19 +123,8 @@ final class HomeCoordinator: FinishingCoordinator {
     }
 
     private func startActivateCard(_ card: Card) {
-        let phone = phoneE164
-        let child = SceneFlowCoordinator<Card>(navigation: navigation) { [factory] finish in
-            let (controller, interactor) = factory.activateCard(card, phoneE164: phone)
-            interactor.route = { route in
-                switch route {
-                case .activated(let card): finish(card)
-                case .back: finish(nil)
-                }
-            }
-            return controller
-        }
-        startChild(child) { [weak self] event in
-            if case .finished(let card?) = event { self?.home?.cardUpdated(request: .init(card: card)) }
+        startActivateCard(card, navigation: navigation, factory: factory, phoneE164: phoneE164) { [weak self] card in
+            self?.home?.cardUpdated(request: .init(card: card))
         }
     }
 }

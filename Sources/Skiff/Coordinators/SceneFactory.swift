@@ -89,7 +89,7 @@ struct SceneFactory {
         let interactor = HomeInteractor(
             presenter: presenter, account: dependencies.account, cards: dependencies.cards, auth: dependencies.auth,
             sessions: dependencies.sessions, cache: dependencies.cache, preferences: dependencies.preferences,
-            session: session, clock: clock, tasks: tasks
+            session: session, clock: clock, timeZone: formatting.timeZone, tasks: tasks
         )
         return assemble(HomeViewController(keys: keys), interactor, presenter, logic: { $0 }, display: { $0 })
     }

@@ -2,10 +2,14 @@ import SkiffCore
 import TerminalUI
 
 extension SceneFactory {
-    /// Send money from `balance` (what Home shows), over the app's transfer worker.
-    func sendMoney(balance: Money) -> (SendMoneyViewController, SendMoneyInteractor) {
+    /// Send money from `balance` (what Home shows), over the app's transfer worker, offering the numbers the user
+    /// `userID` last sent money to.
+    func sendMoney(balance: Money, userID: String) -> (SendMoneyViewController, SendMoneyInteractor) {
         let presenter = SendMoneyPresenter(formatting: dependencies.formatting)
-        let interactor = SendMoneyInteractor(presenter: presenter, transfers: dependencies.transfers, balance: balance, tasks: tasks)
+        let interactor = SendMoneyInteractor(
+            presenter: presenter, transfers: dependencies.transfers, preferences: dependencies.preferences, userID: userID,
+            balance: balance, tasks: tasks
+        )
         return assemble(SendMoneyViewController(keys: dependencies.keys), interactor, presenter, logic: { $0 }, display: { $0 })
     }
 }
@@ -18,13 +22,17 @@ enum SendMoneyOutcome: Sendable {
 
 extension Coordinator {
     /// Pushes Send money over the current screen as a child flow, popped when it routes away; then `onFinish`
-    /// runs with the outcome (nil when the person went back without sending).
+    /// runs with the outcome (nil when the person went back without sending). Returns the scene's business logic, for
+    /// what the live stream tells it while it is open (hold it weakly: it goes with the screen).
+    @discardableResult
     func startSendMoney(
-        navigation: NavigationController, factory: SceneFactory, balance: Money,
+        navigation: NavigationController, factory: SceneFactory, balance: Money, userID: String,
         onFinish: @escaping (SendMoneyOutcome?) -> Void = { _ in }
-    ) {
+    ) -> (any SendMoneyBusinessLogic)? {
+        var started: (any SendMoneyBusinessLogic)?
         let child = SceneFlowCoordinator<SendMoneyOutcome>(navigation: navigation) { finish in
-            let (controller, interactor) = factory.sendMoney(balance: balance)
+            let (controller, interactor) = factory.sendMoney(balance: balance, userID: userID)
+            started = interactor
             interactor.route = { route in
                 switch route {
                 case .sent(let transfer): finish(.sent(transfer))
@@ -36,5 +44,6 @@ extension Coordinator {
         startChild(child) { event in
             if case .finished(let outcome) = event { onFinish(outcome) }
         }
+        return started
     }
 }

@@ -11,8 +11,12 @@ struct FieldError: Hashable, Sendable {
 
 /// Every way a call to the server can fail, as the scenes need to tell them apart.
 enum NetworkError: Error, Hashable, Sendable {
-    /// No connection could be made.
+    /// No connection could be made (refused, no route, the name not found, the connect timeout): the request never
+    /// left, so nothing was done.
     case unreachable
+    /// A connection was made and lost before the whole answer came (closed or reset after the request went): the
+    /// server may have acted on it.
+    case connectionLost
     /// A connection was made but no secure session: the TLS handshake failed, most often because the server's
     /// certificate is not trusted (a private authority without `--ca-file`, a self-signed or expired certificate).
     case notSecure

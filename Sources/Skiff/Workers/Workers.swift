@@ -29,7 +29,8 @@ protocol AccountWorking: Sendable {
 protocol CardWorking: Sendable {
     func cards() async throws(NetworkError) -> [Card]
     func add(_ card: NewCard, idempotencyKey: String) async throws(NetworkError) -> Card
-    func requestActivation(cardID: String) async throws(NetworkError) -> VerificationChallenge
+    /// Asks for a code to activate the card; the server checks `last4` first and sends no code for other digits.
+    func requestActivation(cardID: String, last4: String) async throws(NetworkError) -> VerificationChallenge
     func activate(cardID: String, last4: String, verificationId: String, code: String) async throws(NetworkError) -> Card
     /// Freezes or unfreezes the card; answers it as it now is.
     func setFrozen(_ frozen: Bool, cardID: String) async throws(NetworkError) -> Card

@@ -93,8 +93,8 @@ protocol TransactionRepository: Sendable {
     func count(userID: String, upTo limit: Int) async throws -> Int
     /// Inserts `count` transactions made by `make` in one transaction, with one prepared statement.
     func insert(userID: String, count: Int, make: @escaping @Sendable (Int) -> NewTransaction) async throws
-    /// For each of `periods`, what went out (negative amounts) from its start until just before its end, summed per
-    /// category and currency, the largest first (then by category and currency); all of them read by one statement.
+    /// For each of `periods`, what was spent (`SpendingRollup.isSpending`: money out, but not to another person) from its
+    /// start until just before its end, summed per category and currency, the largest first (then by category and currency); all of them read by one statement.
     /// Bounds are first instants of UTC days (`SpendingMonth`'s are): the sums are read from the rollups kept per UTC
     /// month and day (`SpendingPlan`), so a whole month costs one row per category and currency and a part of one at
     /// most 15 days' rows, whatever the account's size.
@@ -124,6 +124,11 @@ protocol LedgerRepository: Sendable {
     func createStepUp(_ record: StepUpRecord) async throws
     /// The invariants over the whole ledger (for checks and the bank test).
     func totals() async throws -> LedgerTotals
+    /// Writes `history` in one database transaction: each line's transfer between the wallet and the generated world,
+    /// its two postings and its statement line, then both balances moved by the lines' sum; answers the wallet's balance
+    /// after. Refuses it whole (`GeneratedHistory.Refusal`) when the user has no wallet in its currency, or a line is
+    /// zero or would take the balance below zero.
+    func record(_ history: GeneratedHistory) async throws -> Int64
 }
 
 /// Counted events in a sliding window, across instances (recipient lookups).

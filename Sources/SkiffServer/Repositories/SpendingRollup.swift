@@ -2,7 +2,8 @@ import Foundation
 import SkiffAPI
 
 /// The spending rollups: the tables `spending_days` and `spending_months` hold, per user, UTC day (month), category
-/// and currency, the sum of the debits (`amount_minor < 0`) of `transactions`. Triggers on `transactions` keep them in
+/// and currency, the sum of the spending (`isSpending`: the debits but money sent to another person) of `transactions`.
+/// Triggers on `transactions` keep them in
 /// the same database transaction as every insert, delete or update, whoever makes it; `TransactionRepository.spending`
 /// reads them (`SpendingPlan`). Both stores use the SQL here, so a day and a month mean the same on each.
 enum SpendingRollup {
@@ -31,6 +32,20 @@ enum SpendingRollup {
         let daysSoFar = dayStart(of: now).millisecondsSince1970 - day(current.lowerBound) + dayMilliseconds
         let end = min(day(previous.lowerBound) + daysSoFar, day(previous.upperBound))
         return previous.lowerBound..<Date(millisecondsSince1970: end)
+    }
+
+    /// The categories of statement lines that move money rather than spend it: a transfer between people (the payer's
+    /// line is money out, but to a person, not spent) and a top-up from a card (money in).
+    static let notSpending = [TransferService.category, TopUpService.category]
+
+    /// SQL: whether a row of `transactions` is spending: money out (below zero) but in a category of `notSpending`.
+    /// `row` qualifies the columns (`new`, `old`), nil for none. The one place the rule is written: the rollups are
+    /// kept and rebuilt by it on both stores (SQLite `v19-spending-not-transfers`, PostgreSQL 18); a change to it needs
+    /// a new migration of that kind to rebuild them.
+    static func isSpending(_ row: String? = nil) -> String {
+        let column = { (name: String) in row.map { "\($0).\(name)" } ?? name }
+        let excluded = notSpending.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }.joined(separator: ", ")
+        return "(\(column("amount_minor")) < 0 AND \(column("category")) NOT IN (\(excluded)))"
     }
 
     /// The rollup's day key for a bound of `spending`, which must be the first instant of a UTC day.

@@ -63,7 +63,7 @@ enum DemoData {
             try await repositories.accounts.create(NewAccount.opening(
                 userID: userID, phone: phone.e164, countryCode: phone.countryCode, nationalNumber: phone.nationalNumber,
                 fullName: demo.fullName, passwordHash: try await passwords.hash(demo.password), limits: limits, key: key,
-                now: now, openedAt: openedAt, balanceMinor: 482_137, welcomeReadAt: openedAt.addingTimeInterval(600)
+                now: now, openedAt: openedAt, welcomeReadAt: openedAt.addingTimeInterval(600)
             ))
         } catch RepositoryError.duplicate {
             // Another server on the same database seeded it between the look-up and here.
@@ -87,29 +87,43 @@ enum DemoData {
         return true
     }
 
-    /// Inserts `count` varied transactions spread evenly over `span` seconds before `endingAt`, reproducible
-    /// from `seed`.
+    /// The merchants money comes in from (salary, a friend, interest).
+    static let incoming = merchants.filter { $0.range.lowerBound > 0 }
+
+    /// Writes `count` varied transactions spread evenly over `span` seconds before `endingAt`, reproducible from
+    /// `seed`, through the ledger (`LedgerRepository.record`): each is a transfer between the user's wallet and the
+    /// generated world with its postings, so the wallet's balance moves by exactly what the lines add up to. A purchase
+    /// the wallet cannot pay for at that point of the history is money coming in instead (one of `incoming`), so the
+    /// balance never goes below zero. Answers the wallet's balance after.
+    @discardableResult
     static func insertTransactions(
         repositories: Repositories, userID: String, count: Int, endingAt end: Date, span: TimeInterval,
         currency: String, seed: UInt64
-    ) async throws {
-        guard count > 0 else { return }
+    ) async throws -> Int64 {
         let endMilliseconds = end.millisecondsSince1970
-        let step = max(1, Int64(span * 1000) / Int64(count))
-        let merchants = merchants
-        try await repositories.transactions.insert(userID: userID, count: count) { index in
+        let step = max(1, Int64(span * 1000) / Int64(max(count, 1)))
+        let merchants = merchants, incoming = incoming
+        return try await repositories.ledger.record(GeneratedHistory(
+            userID: userID, currency: currency, count: count, run: GeneratedHistory.makeRun()
+        ) { index, balance in
             var random = SplitMix64(seed: seed &+ UInt64(index))
-            let pick = merchants[Int(random.next() % UInt64(merchants.count))]
-            let width = UInt64(pick.range.upperBound - pick.range.lowerBound)
-            let amount = pick.range.lowerBound + Int64(width == 0 ? 0 : random.next() % (width + 1))
+            func draw(_ from: [(merchant: String, category: String, range: ClosedRange<Int64>)]) -> (String, String, Int64) {
+                let pick = from[Int(random.next() % UInt64(from.count))]
+                let width = UInt64(pick.range.upperBound - pick.range.lowerBound)
+                return (pick.merchant, pick.category, pick.range.lowerBound + Int64(width == 0 ? 0 : random.next() % (width + 1)))
+            }
+            var (merchant, category, amount) = draw(merchants)
             let jitter = Int64(random.next() % UInt64(step))
+            if amount < 0, balance < -amount {
+                (merchant, category, amount) = draw(incoming)
+            }
             // The newest lands on `end` itself, so a freshly seeded account always has this month's spending
             // (the demo's newest is a Lyft ride), even in the first hours of a month.
             let createdAt = min(endMilliseconds, endMilliseconds - Int64(count - 1 - index) * step + jitter)
             return NewTransaction(
-                amountMinor: amount, currency: currency, merchant: pick.merchant, category: pick.category,
+                amountMinor: amount, currency: currency, merchant: merchant, category: category,
                 createdAt: Date(millisecondsSince1970: createdAt)
             )
-        }
+        })
     }
 }

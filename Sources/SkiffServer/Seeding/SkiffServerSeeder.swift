@@ -34,12 +34,16 @@ public enum SkiffServerSeeder {
         public var userID: String
         public var createdUser: Bool
         public var transactions: Int
+        /// The user's balance after, in minor units of `currency`: what their statement adds up to.
+        public var balanceMinor: Int64
+        public var currency: String
         /// The password made for a new user when none was given, to be shown once; nil otherwise.
         public var generatedPassword: String?
     }
 
     /// Creates the user when the number has no account (with an issued card and opening balance), then
-    /// adds `transactions` generated transactions over the last year in one database transaction. A new user gets
+    /// adds `transactions` generated transactions over the last year in one database transaction, through the ledger
+    /// (`DemoData.insertTransactions`), so the balance is what the statement adds up to. A new user gets
     /// `password`, or without one a generated password returned in the summary: never a published default.
     public static func seed(
         _ configuration: SkiffServerConfiguration, countryCode: String, phoneNumber: String, fullName: String,
@@ -85,11 +89,14 @@ public enum SkiffServerSeeder {
             user = account.user
             created = true
         }
-        try await DemoData.insertTransactions(
+        let balance = try await DemoData.insertTransactions(
             repositories: server.repositories, userID: user.id, count: transactions, endingAt: now, span: 365 * 86_400,
             currency: user.currency, seed: UInt64(UInt32(truncatingIfNeeded: now.millisecondsSince1970))
         )
-        return Summary(userID: user.id, createdUser: created, transactions: transactions, generatedPassword: generatedPassword)
+        return Summary(
+            userID: user.id, createdUser: created, transactions: transactions, balanceMinor: balance, currency: user.currency,
+            generatedPassword: generatedPassword
+        )
     }
 }
 

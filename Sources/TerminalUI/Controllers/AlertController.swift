@@ -14,7 +14,9 @@ public struct AlertAction {
 
 /// A modal message with buttons; present it with `NavigationController.present(_:)`.
 ///
-/// Choosing a button dismisses the alert and then runs the button's handler; Esc runs the cancel action.
+/// Choosing a button dismisses the alert and then runs the button's handler; Esc runs the cancel action. The
+/// alert opens with the focus on its cancel action's button (else the first), so an Enter pressed straight away
+/// never does what the alert asks about.
 @MainActor
 open class AlertController: ViewController {
     public let message: String
@@ -44,6 +46,11 @@ open class AlertController: ViewController {
             KeyBinding([.left], "previous button", showsInStatusBar: false) { [weak self] in self?.focusPrevious() },
             KeyBinding([.right], "next button", showsInStatusBar: false) { [weak self] in self?.focusNext() },
         ]
+    }
+
+    /// Each time the alert comes on screen, the focus starts on the cancel action's button, else the first.
+    open override func viewWillAppear() {
+        focus(actions.firstIndex(where: \.isCancel).map { buttons[$0] } ?? buttons.first)
     }
 
     open override func shouldGoBack() -> Bool {

@@ -38,12 +38,20 @@ public protocol ListViewDataSource: AnyObject {
     func numberOfRows(in listView: ListView) -> Int
     /// The row at an index (only called for visible rows).
     func listView(_ listView: ListView, rowAt index: Int) -> ListRow
+    /// Whether the row at an index can be selected; a row that cannot (a heading) is stepped over, and heads the
+    /// rows below it. Every row can, unless the data source says otherwise.
+    func listView(_ listView: ListView, canSelectRowAt index: Int) -> Bool
+}
+
+extension ListViewDataSource {
+    public func listView(_ listView: ListView, canSelectRowAt index: Int) -> Bool { true }
 }
 
 /// A virtualised, scrolling list with a selection.
 ///
 /// Keys: ↑/↓ (k/j), PgUp/PgDn, Home/End, Enter opens the selected row. Mouse: a click selects a row, a second
-/// click on it opens it (as Enter), the wheel scrolls. `onNearEnd` fires once per row count when the selection
+/// click on it opens it (as Enter), the wheel scrolls. Rows the data source says cannot be selected (headings) are
+/// stepped over, and a click on one is a click on the row below it. `onNearEnd` fires once per row count when the selection
 /// or the bottom of the view comes within `nearEndThreshold` rows of the end, for loading the next page.
 @MainActor
 open class ListView: View {
@@ -111,7 +119,7 @@ open class ListView: View {
             KeyBinding(KitKeys.pageUp, "page up") { [weak self] in self?.moveSelection(by: -(self?.visibleRowCount ?? 1)) },
             KeyBinding(KitKeys.pageDown, "page down") { [weak self] in self?.moveSelection(by: self?.visibleRowCount ?? 1) },
             KeyBinding(KitKeys.firstRow, "first row") { [weak self] in self?.select(0) },
-            KeyBinding(KitKeys.lastRow, "last row") { [weak self] in self?.select((self?.rowCount ?? 1) - 1) },
+            KeyBinding(KitKeys.lastRow, "last row") { [weak self] in self?.select((self?.rowCount ?? 1) - 1, searching: -1) },
             KeyBinding([.enter], openHelp) { [weak self] in
                 if let self, let index = self.selectedIndex { self.onSelect?(index) }
             },
@@ -151,21 +159,48 @@ open class ListView: View {
             selectedIndex = nil
             scrollOffset = 0
         } else {
-            selectedIndex = min(selectedIndex ?? 0, rowCount - 1)
+            selectedIndex = selectable(near: min(selectedIndex ?? 0, rowCount - 1), searching: 1)
         }
         if let nearEndReportedAt, nearEndReportedAt != rowCount {
             self.nearEndReportedAt = nil
         }
     }
 
-    /// Selects a row (clamped) and scrolls it into view.
+    /// Selects a row (clamped; a row that cannot be selected gives way to the next one that can, or else the one
+    /// before) and scrolls it into view.
     public func select(_ index: Int) {
-        guard rowCount > 0 else { return }
-        let clamped = min(max(0, index), rowCount - 1)
+        select(index, searching: 1)
+    }
+
+    /// Whether the row at `index` can be selected.
+    private func canSelect(_ index: Int) -> Bool {
+        dataSource?.listView(self, canSelectRowAt: index) ?? true
+    }
+
+    /// The row nearest `index` that can be selected: looking in `direction` (1 down, -1 up) first, then the other
+    /// way; nil when none can.
+    private func selectable(near index: Int, searching direction: Int) -> Int? {
+        guard rowCount > 0 else { return nil }
+        let start = min(max(0, index), rowCount - 1)
+        for step in [direction, -direction] {
+            var candidate = start
+            while (0..<rowCount).contains(candidate) {
+                if canSelect(candidate) { return candidate }
+                candidate += step
+            }
+        }
+        return nil
+    }
+
+    /// Selects the row nearest `index` that can be selected, looking in `direction` first.
+    private func select(_ index: Int, searching direction: Int) {
+        guard rowCount > 0, let clamped = selectable(near: index, searching: direction) else { return }
         let changed = clamped != selectedIndex
         let previous = selectedIndex, previousOffset = scrollOffset, previousCount = rowCount
         selectedIndex = clamped
         scrollToSelection()
+        // Asked for a row above the one selected (Up on the first row of a month): its heading comes into view.
+        if index < clamped { revealHeadings(above: clamped) }
         if changed {
             clickedIndex = nil
             onSelectionChange?(clamped)
@@ -209,7 +244,12 @@ open class ListView: View {
         scrollOffset = max(0, min(scrollOffset + delta, rowCount - height))
         let lastVisible = min(rowCount, scrollOffset + height) - 1
         if let selected = selectedIndex {
-            let kept = min(max(selected, scrollOffset), lastVisible)
+            var kept = min(max(selected, scrollOffset), lastVisible)
+            if !canSelect(kept) {
+                // The nearest row on screen that can be selected; with none there, the selection stays.
+                kept = selectable(near: kept, searching: kept == scrollOffset ? 1 : -1)
+                    .flatMap { (scrollOffset...lastVisible).contains($0) ? $0 : nil } ?? selected
+            }
             if kept != selected {
                 selectedIndex = kept
                 clickedIndex = nil
@@ -229,8 +269,9 @@ open class ListView: View {
         case .wheelDown:
             scroll(by: wheelStep)
         case .press(.left), .drag(.left):
-            let index = scrollOffset + event.location.y
-            guard index < rowCount else { return true }
+            guard scrollOffset + event.location.y < rowCount,
+                  let index = selectable(near: scrollOffset + event.location.y, searching: 1)
+            else { return true }
             if event.kind == .press(.left), index == selectedIndex, index == clickedIndex, let onSelect {
                 clickedIndex = nil
                 onSelect(index)
@@ -246,7 +287,7 @@ open class ListView: View {
 
     /// Moves the selection by a number of rows.
     func moveSelection(by delta: Int) {
-        select((selectedIndex ?? 0) + delta)
+        select((selectedIndex ?? 0) + delta, searching: delta < 0 ? -1 : 1)
     }
 
     private func scrollToSelection() {
@@ -257,10 +298,20 @@ open class ListView: View {
         let bottom = selected == rowCount - 1 ? selected + footerRows : selected
         if selected < scrollOffset {
             scrollOffset = selected
+            revealHeadings(above: selected)
         } else if bottom >= scrollOffset + height {
             scrollOffset = min(selected, bottom - height + 1)
         }
         scrollOffset = max(0, min(scrollOffset, max(0, rowCount + footerRows - height)))
+    }
+
+    /// Scrolls up over the rows that cannot be selected right above `selected`, the top row on screen: the headings
+    /// of a row come into view with it, as far as the screen holds both.
+    private func revealHeadings(above selected: Int) {
+        guard selected == scrollOffset else { return }
+        while scrollOffset > 0, selected - (scrollOffset - 1) < visibleRowCount, !canSelect(scrollOffset - 1) {
+            scrollOffset -= 1
+        }
     }
 
     /// The rows on screen.

@@ -304,21 +304,45 @@ open class TextField: View {
 }
 
 /// A text field that shows bullets instead of what was typed and wipes its storage when cleared.
+///
+/// It shows what was typed only while the person asks (`toggleRevealed()`, on a key the app binds): the bullets come
+/// back on the next toggle, when the field loses the focus (another field, another screen, a lock covering it), when
+/// it is cleared, and with `clearSecrets()`.
 @MainActor
 open class SecureField: TextField {
+    /// Whether the typed characters are shown as they are.
+    public private(set) var isRevealed = false {
+        didSet { if isRevealed != oldValue { setNeedsDisplay() } }
+    }
+
     public override init(text: String = "", placeholder: String = "", maxLength: Int? = nil) {
         super.init(text: text, placeholder: placeholder, maxLength: maxLength)
         isSecret = true
     }
 
     override func displayCharacters(glyphs: Glyphs) -> [Character] {
-        Array(repeating: Character(glyphs.bullet), count: storage.count)
+        isRevealed ? storage : Array(repeating: Character(glyphs.bullet), count: storage.count)
+    }
+
+    /// Shows what was typed, or hides it again; only while the field has the focus (the person is looking at it).
+    public func toggleRevealed() {
+        isRevealed = isFocused && !isRevealed
+    }
+
+    /// Shows bullets again.
+    public func conceal() {
+        isRevealed = false
+    }
+
+    override func focusDidChange() {
+        if !isFocused { conceal() }
     }
 
     /// Overwrites the stored characters and empties the field.
     public override func clear() {
         wipeStorage()
         moveCursor(to: 0)
+        conceal()
         onChange?("")
         setNeedsDisplay()
     }
@@ -330,9 +354,18 @@ open class SecureField: TextField {
     }
 }
 
+extension ViewController {
+    /// Shows the password in the focused `SecureField`, or hides it again; nothing when the focus is elsewhere.
+    public func toggleFocusedSecureField() {
+        (focusedView as? SecureField)?.toggleRevealed()
+    }
+}
+
 extension View {
-    /// Empties every secret text field in this view's tree (before a lock covers the screen, say).
+    /// Empties every secret text field in this view's tree, and hides a password shown (before a lock covers the
+    /// screen, say).
     public func clearSecrets() {
+        (self as? SecureField)?.conceal()
         if let field = self as? TextField, field.isSecret, !field.isEmpty {
             field.clear()
         }

@@ -62,7 +62,10 @@ struct SpendingRollupTests {
                     ('u1', -4000, 'EUR', 'Ledger', 'Transfers', \(midnight)),
                     ('u1', -6000, 'EUR', 'Ledger', 'Transfers', \(midnight - 1)),
                     ('u1', 9000, 'EUR', 'Ledger', 'Transfers', \(midnight)),
-                    ('u2', -7, 'USD', 'Ledger', 'Transfers', \(midnight))
+                    ('u2', -7, 'USD', 'Ledger', 'Transfers', \(midnight)),
+                    ('u1', -3000, 'USD', 'Jordan L.', '\(TransferService.category)', \(midnight)),
+                    ('u1', -3100, 'USD', 'Jordan L.', '\(TransferService.category)', \(midnight + 1)),
+                    ('u2', -50, 'USD', 'Visa •••• 4242', '\(TopUpService.category)', \(midnight))
                 """)
             let spent = try await store.strings("SELECT COUNT(*) || '' FROM spending_days WHERE user_id = 'u1'")
             #expect(Int(spent.first ?? "") ?? 0 > 1_000)
@@ -80,6 +83,15 @@ struct SpendingRollupTests {
                 WHERE user_id = 'u1' AND id % 4 = 1
                 """)
             try await store.execute("UPDATE transactions SET merchant = 'Renamed' WHERE user_id = 'u1' AND id % 6 = 2")
+            try await expectMatches(store)
+            // A line that becomes a transfer leaves the spending; one that stops being one comes back.
+            try await store.execute("""
+                UPDATE transactions SET category = '\(TransferService.category)' WHERE user_id = 'u1' AND id % 7 = 3
+                """)
+            try await store.execute("""
+                UPDATE transactions SET category = 'Was a transfer'
+                WHERE user_id = 'u1' AND category = '\(TransferService.category)' AND id % 2 = 0
+                """)
             try await expectMatches(store)
             // Sums back at zero leave no row; a user whose history is deleted has none at all. (Users themselves are
             // never deleted: their ledger accounts and postings are kept for good.)
@@ -336,7 +348,7 @@ struct SpendingRollupTests {
                     SELECT category || '|' || currency || '|' || spent FROM (
                         SELECT category, currency, -SUM(amount_minor) AS spent FROM transactions
                         WHERE user_id = '\(user)' AND created_at >= \(start.millisecondsSince1970)
-                            AND created_at < \(end.millisecondsSince1970) AND amount_minor < 0
+                            AND created_at < \(end.millisecondsSince1970) AND \(SpendingRollup.isSpending())
                         GROUP BY category, currency
                     ) AS sums ORDER BY spent DESC, category, currency
                     """)

@@ -6,8 +6,8 @@ import Testing
 /// skiff(1) and the completions are written from the options table: each lists exactly the table's options.
 @Suite("skiff's man page and completions, from its options table")
 struct CommandLineOptionsManualTests {
-    /// Every option the help offers: the table's and `--version`, `-h`, `--help`.
-    let expected = Set(CommandLineOptions.options.map(\.name) + ["--version", "-h", "--help"])
+    /// Every option the help offers: the table's, the generators and `--version`, `-h`, `--help`.
+    let expected = Set(CommandLineOptions.options.map(\.name) + ["--generate-man", "--generate-completion", "--version", "-h", "--help"])
 
     /// The `--long` and `-h` options named in `text` by `pattern`'s first group.
     private func names(in text: String, _ pattern: String) throws -> Set<String> {
@@ -35,10 +35,12 @@ struct CommandLineOptionsManualTests {
     @Test("bash completes exactly the table's options, and files or folders after the options that take them")
     func bash() throws {
         let script = try #require(CommandLineOptions.completion(for: "bash"))
-        let words = try #require(script.firstMatch(of: try Regex(#"compgen -W "([^"]*)""#))?.output[1].substring)
+        // The last word list: the options (the one before it is --generate-completion's shells).
+        let words = try #require(script.matches(of: try Regex(#"compgen -W "([^"]*)""#)).last?.output[1].substring)
         #expect(Set(words.split(separator: " ").map(String.init)) == expected)
         #expect(script.contains("--ca-file|--config) COMPREPLY=($(compgen -f"))
         #expect(script.contains("--data-dir) COMPREPLY=($(compgen -d"))
+        #expect(script.contains("--generate-completion) COMPREPLY=($(compgen -W \"bash zsh fish\""))
         #expect(script.hasSuffix("complete -F _skiff skiff\n"))
     }
 
@@ -56,7 +58,7 @@ struct CommandLineOptionsManualTests {
         #expect(Set(longs + shorts) == expected)
     }
 
-    @Test("only the hidden generator arguments, exactly, generate")
+    @Test("only the generator arguments, exactly, generate")
     func generatedArguments() {
         #expect(CommandLineOptions.generated(for: ["--generate-man"])?.hasPrefix(".TH") == true)
         #expect(CommandLineOptions.generated(for: ["--generate-completion", "fish"])?.contains("complete -c skiff") == true)

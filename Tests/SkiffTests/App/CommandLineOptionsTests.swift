@@ -61,6 +61,8 @@ struct CommandLineOptionsTests {
         (["--no-mouse=yes"], "'--no-mouse' takes no value"),
         (["--ca-file", "/tmp/ca.pem"], "--ca-file is for an https:// --server; the built-in server needs none."),
         (["--data-dir", ""], "--data-dir needs a folder."),
+        (["--generate-completion", "tcsh"], "'--generate-completion <shell>' takes bash, zsh or fish, and no other argument"),
+        (["--generate-man", "--no-mouse"], "'--generate-man' takes no value and no other argument"),
     ])
     func refused(arguments: [String], message: String) {
         #expect(refusal(arguments) == message)
@@ -83,5 +85,21 @@ struct CommandLineOptionsTests {
         #expect(CommandLineOptions.usage == "skiff [--server <url>] [--ca-file <pem>] [--lock-after <seconds>] [--data-dir <path>] [--no-mouse] [--theme <theme>] [--config <path>] [--print-config]")
         let message = CommandLineOptions.usageMessage(for: .init(description: "Unknown option '--bogus'"))
         #expect(message == "Error: Unknown option '--bogus'\nUsage: \(CommandLineOptions.usage)\n  See 'skiff --help' for more information.\n")
+    }
+
+    @Test("the help lists --generate-man and --generate-completion <shell>, one line each, with what they print")
+    func helpListsGenerators() throws {
+        let lines = CommandLineOptions.help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let man = try #require(lines.firstIndex { $0.hasPrefix("  --generate-man ") }, "\(CommandLineOptions.help)")
+        #expect(lines[man].contains("Print the skiff(1) man page (roff) and exit."))
+        // Too long for the first column: its help is the one line under it.
+        let completion = try #require(lines.firstIndex(of: "  --generate-completion <shell>"), "\(CommandLineOptions.help)")
+        #expect(lines[completion + 1].trimmingCharacters(in: .whitespaces) == "Print the bash, zsh or fish completions and exit.")
+        #expect(!lines[completion + 2].hasPrefix("                          "), "one line of help")
+        // What the help lists is what runs.
+        #expect(CommandLineOptions.generated(for: ["--generate-man"]) == CommandLineOptions.manPage.roff)
+        for shell in ["bash", "zsh", "fish"] {
+            #expect(CommandLineOptions.generated(for: ["--generate-completion", shell]) == CommandLineOptions.completion(for: shell))
+        }
     }
 }

@@ -77,13 +77,13 @@ struct WalletKeysTests {
         var card = Seeds.externalCard
         card.frozen = true
         presenter.presentLoad(response: .init(card: card))
-        #expect(display.displayLoadCalls.last?.hint == "Unfreeze it with z on Cards.")
+        #expect(display.displayLoadCalls.last?.hint == "Unfreeze it with z.")
     }
 
     @Test("commands that may share a screen with a text field are not letters, which would type into it")
     func typingScreensUseControlKeys() {
         let keys = WalletKeys.standard
-        for command: SceneCommand in [.submit, .retry, .back, .createAccount, .forgotPassword, .logoutWhileTyping, .quitWhileTyping] {
+        for command: SceneCommand in [.submit, .retry, .back, .createAccount, .forgotPassword, .logoutWhileTyping, .quitWhileTyping, .showPassword] {
             #expect(keys.keys(for: command).allSatisfy { $0.character == nil }, "\(command)")
         }
     }

@@ -22,7 +22,7 @@ struct SendMoneyCoordinatorTests {
         var finished = 0
         parent.startSendMoney(
             navigation: navigation, factory: .doubles(tasks: app.tasks), balance: Seeds.summary.balance,
-            onFinish: { outcome in
+            userID: Seeds.session.user.id, onFinish: { outcome in
                 #expect(outcome == nil)
                 finished += 1
             }

@@ -36,7 +36,7 @@ struct SceneTapsTests {
             "Login": { factory.login(notice: nil).0 },
             "Notifications": { factory.notifications().0 },
             "Register": { factory.register(prefill: nil).0 },
-            "SendMoney": { factory.sendMoney(balance: Seeds.summary.balance).0 },
+            "SendMoney": { factory.sendMoney(balance: Seeds.summary.balance, userID: Seeds.session.user.id).0 },
             "TopUp": {
                 factory.topUp(cards: [Seeds.externalCard, Seeds.frozenCard], balance: Seeds.summary.balance, phoneE164: "+12025550143").0
             },

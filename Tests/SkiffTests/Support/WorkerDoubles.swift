@@ -221,6 +221,9 @@ final class PreferencesStoreDouble: PreferencesStoring, @unchecked Sendable {
     func saveLastLogin(_ login: LastLogin) { lock.withLock { stored = login } }
     func hidesSpending() -> Bool { lock.withLock { hides } }
     func saveHidesSpending(_ hides: Bool) { lock.withLock { self.hides = hides } }
+    private var recents: [String: [RecentRecipient]] = [:]
+    func recentRecipients(userID: String) -> [RecentRecipient] { lock.withLock { recents[userID] ?? [] } }
+    func saveRecentRecipients(_ recipients: [RecentRecipient], userID: String) { lock.withLock { recents[userID] = recipients } }
 }
 
 final class AccountWorkerDouble: AccountWorking, WorkerDouble, @unchecked Sendable {
@@ -262,10 +265,10 @@ final class AccountWorkerDouble: AccountWorking, WorkerDouble, @unchecked Sendab
 final class CardWorkerDouble: CardWorking, WorkerDouble, @unchecked Sendable {
     let cardsResult = Stubbed<[Card]>("CardWorkerDouble.cards()")
     let addResult = Stubbed<Card>("CardWorkerDouble.add(_:idempotencyKey:)")
-    let activationResult = Stubbed<VerificationChallenge>("CardWorkerDouble.requestActivation(cardID:)")
+    let activationResult = Stubbed<VerificationChallenge>("CardWorkerDouble.requestActivation(cardID:last4:)")
     let activateResult = Stubbed<Card>("CardWorkerDouble.activate(cardID:last4:verificationId:code:)")
     let adds = Recorder<(NewCard, String)>()
-    let activationRequests = Recorder<String>()
+    let activationRequests = Recorder<(cardID: String, last4: String)>()
     let activations = Recorder<(cardID: String, last4: String, verificationId: String, code: String)>()
     var gate: Gate?
 
@@ -285,8 +288,8 @@ final class CardWorkerDouble: CardWorking, WorkerDouble, @unchecked Sendable {
         try await gate?.wait()
         return try addResult.get()
     }
-    func requestActivation(cardID: String) async throws(NetworkError) -> VerificationChallenge {
-        activationRequests.record(cardID)
+    func requestActivation(cardID: String, last4: String) async throws(NetworkError) -> VerificationChallenge {
+        activationRequests.record((cardID, last4))
         return try activationResult.get()
     }
     func activate(cardID: String, last4: String, verificationId: String, code: String) async throws(NetworkError) -> Card {

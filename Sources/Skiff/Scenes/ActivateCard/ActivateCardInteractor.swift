@@ -16,7 +16,8 @@ enum ActivateCardRoute: Sendable {
     case back
 }
 
-/// Asks the server for an activation code, then activates the card with the last four digits and the code.
+/// Asks the server for an activation code with the last four digits (checked there before a code is sent), then
+/// activates the card with the last four digits and the code.
 @MainActor
 final class ActivateCardInteractor: ActivateCardBusinessLogic {
     private let presenter: any ActivateCardPresentationLogic
@@ -56,7 +57,7 @@ final class ActivateCardInteractor: ActivateCardBusinessLogic {
         else { return }
         switch stage {
         case .last4:
-            requestCode()
+            requestCode(last4: request.form.last4)
         case .code:
             guard let challenge else { return }
             activate(last4: request.form.last4, code: request.form.code, challenge: challenge)
@@ -73,12 +74,14 @@ final class ActivateCardInteractor: ActivateCardBusinessLogic {
         return problems
     }
 
-    private func requestCode() {
+    /// Asks for a code with the last four digits, which the server checks before it sends one: other digits come
+    /// back as a refusal on that field, and no code is sent.
+    private func requestCode(last4: String) {
         presenter.presentSubmit(response: .started)
         let cardID = card.id
         let expected = codes.expect(to: phoneE164, for: .cardActivation)
         inFlight.call({ [worker] () async throws(NetworkError) in
-            try await worker.requestActivation(cardID: cardID)
+            try await worker.requestActivation(cardID: cardID, last4: last4)
         }, then: { [weak self] result in
             guard let self else { return }
             switch result {
@@ -89,7 +92,7 @@ final class ActivateCardInteractor: ActivateCardBusinessLogic {
             case .failure(.conflict):
                 alreadyActive()
             case .failure(let error):
-                presenter.presentSubmit(response: .failed(error))
+                presenter.presentSubmit(response: .refused(error))
             }
         })
     }

@@ -7,6 +7,9 @@ protocol CardsBusinessLogic: AnyObject {
     func showDetail(request: Cards.ShowDetail.Request)
     func freeze(request: Cards.Freeze.Request)
     func remove(request: Cards.Remove.Request)
+    func add(request: Cards.Add.Request)
+    func activate(request: Cards.Activate.Request)
+    func changedElsewhere(request: Cards.ChangedElsewhere.Request)
     func confirmRemove(request: Cards.ConfirmRemove.Request)
     func back(request: Cards.Back.Request)
 }
@@ -14,6 +17,10 @@ protocol CardsBusinessLogic: AnyObject {
 /// Where Cards sends the person next, and what it changed that other screens show.
 enum CardsRoute: Sendable {
     case openCard(Card)
+    /// The Add card flow, over Cards.
+    case addCard
+    /// The Activate card flow for this card, over Cards.
+    case activateCard(Card)
     /// A card was frozen or unfrozen.
     case changed(Card)
     case removed(Card)
@@ -21,7 +28,8 @@ enum CardsRoute: Sendable {
 }
 
 /// Shows the cards it was given at once and refreshes them from the server; freezes, unfreezes and removes
-/// them, reporting each change as it lands.
+/// them, reporting each change as it lands; sends the person to add a card or activate the issued one, and shows
+/// what those flows (and Card detail) changed.
 @MainActor
 final class CardsInteractor: CardsBusinessLogic {
     private let presenter: any CardsPresentationLogic
@@ -78,6 +86,31 @@ final class CardsInteractor: CardsBusinessLogic {
         let card = state.cards[request.index]
         guard card.kind == .external else { return }
         presenter.presentRemove(response: .init(card: card))
+    }
+
+    func add(request: Cards.Add.Request) {
+        route(.addCard)
+    }
+
+    func activate(request: Cards.Activate.Request) {
+        guard state.changing == nil, state.cards.indices.contains(request.index) else { return }
+        let card = state.cards[request.index]
+        guard card.canBeActivated else { return }
+        route(.activateCard(card))
+    }
+
+    func changedElsewhere(request: Cards.ChangedElsewhere.Request) {
+        switch request.change {
+        case .added(let card):
+            if let index = state.cards.firstIndex(where: { $0.id == card.id }) { state.cards[index] = card } else { state.cards.append(card) }
+        case .changed(let card), .activated(let card):
+            if let index = state.cards.firstIndex(where: { $0.id == card.id }) { state.cards[index] = card }
+        case .removed(let card):
+            state.cards.removeAll { $0.id == card.id }
+        }
+        state.notice = request.change
+        state.error = nil
+        present()
     }
 
     func confirmRemove(request: Cards.ConfirmRemove.Request) {

@@ -1,6 +1,6 @@
 import SkiffCore
 
-/// Cards: every card on the account, frozen and unfrozen, and added cards removed.
+/// Cards: every card on the account, frozen and unfrozen, added, activated, and added cards removed.
 enum Cards {
     struct State: Hashable, Sendable {
         var cards: [Card] = []
@@ -13,9 +13,10 @@ enum Cards {
         init(cards: [Card] = []) { self.cards = cards }
     }
 
-    /// A change the server accepted: the card as it is now (frozen or not), or the card removed.
+    /// A change the server accepted: the card as it is now (frozen or not), the card removed, a card added, or
+    /// the issued card activated.
     enum Notice: Hashable, Sendable {
-        case changed(Card), removed(Card)
+        case changed(Card), removed(Card), added(Card), activated(Card)
     }
 
     /// A change on its way to the server.
@@ -46,6 +47,21 @@ enum Cards {
             var cardID: String
         }
     }
+    /// `a`: add a card, in the Add card flow.
+    enum Add {
+        struct Request: Sendable {}
+    }
+    /// `v`: activate the selected card, in the Activate card flow; only a card that can be activated.
+    enum Activate {
+        typealias Request = RowRequest
+    }
+    /// A change made on another screen (Add card, Activate card, Card detail), to show on the list.
+    enum ChangedElsewhere {
+        struct Request: Sendable {
+            var change: Notice
+            init(change: Notice) { self.change = change }
+        }
+    }
     /// The person confirmed the removal the alert named.
     enum ConfirmRemove {
         struct Request: Sendable {
@@ -69,6 +85,8 @@ enum Cards {
             var freezeHelp: String
             /// Whether `d` is offered: only for added cards.
             var canRemove: Bool
+            /// Whether `v` is offered: only for the issued card while it is inactive and not frozen.
+            var canActivate: Bool
             var isFrozen: Bool
         }
         var rows: [Row]
@@ -79,4 +97,10 @@ enum Cards {
 
     /// What every other flow presents: the whole state.
     typealias Update = StateUpdate<State, UpdateViewModel>
+}
+
+extension Card {
+    /// Whether the card can be activated now: the issued card, inactive and not frozen (a frozen card cannot be
+    /// activated until it is unfrozen, decision 0081).
+    var canBeActivated: Bool { kind == .issued && status == .inactive && !frozen }
 }

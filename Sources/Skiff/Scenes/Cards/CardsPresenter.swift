@@ -6,7 +6,8 @@ protocol CardsPresentationLogic: AnyObject {
     func presentRemove(response: Cards.Remove.Response)
 }
 
-/// Words the cards: brand and last four, owner, expiry and status; what `f` and `d` would do; the removal question.
+/// Words the cards: brand and last four, owner, expiry and status; what `f`, `v` and `d` would do; the removal
+/// question; what changed, here or on another screen.
 @MainActor
 final class CardsPresenter: CardsPresentationLogic, ScenePresentation {
     weak var viewController: (any CardsDisplayLogic)?
@@ -27,12 +28,12 @@ final class CardsPresenter: CardsPresentationLogic, ScenePresentation {
     }
 
     func presentRemove(response: Cards.Remove.Response) {
-        let card = response.card
-        viewController?.displayRemove(viewModel: .init(
-            title: "Remove card",
-            message: "Remove \(card.name) from your account?",
-            confirm: "Remove", cancel: "Keep", cardID: card.id
-        ))
+        viewController?.displayRemove(viewModel: Self.removeQuestion(response.card))
+    }
+
+    /// The removal question, as Cards and Card detail ask it.
+    static func removeQuestion(_ card: Card) -> Cards.Remove.ViewModel {
+        .init(title: "Remove card", message: "Remove \(card.name) from your account?", confirm: "Remove", cancel: "Keep", cardID: card.id)
     }
 
     private func row(_ card: Card) -> Cards.Update.ViewModel.Row {
@@ -41,19 +42,23 @@ final class CardsPresenter: CardsPresentationLogic, ScenePresentation {
             detail: formatting.cardSummary(card),
             freezeHelp: card.frozen ? "unfreeze card" : "freeze card",
             canRemove: card.kind == .external,
+            canActivate: card.canBeActivated,
             isFrozen: card.frozen
         )
     }
 
     private func banner(_ state: Cards.State) -> BannerMessage? {
         if let error = state.error, let text = formatting.message(for: error) { return BannerMessage(.error, text) }
-        return state.notice.map { BannerMessage(.info, notice($0)) }
+        return state.notice.map { BannerMessage(.info, Self.notice($0)) }
     }
 
-    private func notice(_ notice: Cards.Notice) -> String {
+    /// A change that landed, in words, as Cards and Card detail say it.
+    static func notice(_ notice: Cards.Notice) -> String {
         switch notice {
         case .changed(let card): "\(card.name) \(card.frozen ? "frozen" : "unfrozen")."
         case .removed(let card): "\(card.name) removed."
+        case .added(let card): "\(card.name) added."
+        case .activated(let card): "\(card.name) is active."
         }
     }
 

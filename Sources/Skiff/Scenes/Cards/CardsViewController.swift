@@ -6,7 +6,8 @@ protocol CardsDisplayLogic: AnyObject {
     func displayRemove(viewModel: Cards.Remove.ViewModel)
 }
 
-/// Every card on the account; Enter opens one; the key map's keys freeze or unfreeze it, or remove an added card.
+/// Every card on the account; Enter opens one; the key map's keys freeze or unfreeze it, activate the issued card,
+/// remove an added card, or add one.
 @MainActor
 final class CardsViewController: SceneViewController, CardsDisplayLogic, SceneDisplay, ListViewDataSource {
     var interactor: (any CardsBusinessLogic)?
@@ -35,26 +36,28 @@ final class CardsViewController: SceneViewController, CardsDisplayLogic, SceneDi
         interactor?.load(request: .init())
     }
 
-    /// The keys for the selected card: freezing words what it would do, and removing is offered only for an added card.
+    /// The keys for the selected card: freezing words what it would do, activating is offered only for a card that
+    /// can be activated, and removing only for an added card; adding a card is always offered.
     private func updateKeys() {
-        guard let index = list.selectedIndex, rows.indices.contains(index) else {
-            keyBindings = []
-            return
+        var bindings: [KeyBinding] = []
+        if let index = list.selectedIndex, rows.indices.contains(index) {
+            let row = rows[index]
+            bindings.append(bind(.freezeCard, row.freezeHelp) { [weak self] in self?.onSelectedRow { $0.freeze(request: $1) } })
+            if row.canActivate {
+                bindings.append(bind(.activateCard) { [weak self] in self?.onSelectedRow { $0.activate(request: $1) } })
+            }
+            if row.canRemove {
+                bindings.append(bind(.removeCard) { [weak self] in self?.onSelectedRow { $0.remove(request: $1) } })
+            }
         }
-        let row = rows[index]
-        var bindings = [
-            bind(.freezeCard, row.freezeHelp) { [weak self] in
-                guard let self, let index = self.list.selectedIndex else { return }
-                self.interactor?.freeze(request: .init(index: index))
-            },
-        ]
-        if row.canRemove {
-            bindings.append(bind(.removeCard) { [weak self] in
-                guard let self, let index = self.list.selectedIndex else { return }
-                self.interactor?.remove(request: .init(index: index))
-            })
-        }
+        bindings.append(bind(.addCard) { [weak self] in self?.interactor?.add(request: .init()) })
         keyBindings = bindings
+    }
+
+    /// Sends a request about the selected row, if a row is selected.
+    private func onSelectedRow(_ send: (any CardsBusinessLogic, RowRequest) -> Void) {
+        guard let interactor, let index = list.selectedIndex else { return }
+        send(interactor, RowRequest(index: index))
     }
 
     override func escapePressed() {

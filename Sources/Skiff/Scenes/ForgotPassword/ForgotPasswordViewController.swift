@@ -74,6 +74,8 @@ final class ForgotPasswordViewController: SceneViewController, ForgotPasswordDis
             countryCode.isEnabled = false
             phoneNumber.isEnabled = false
             submitButton.title = "Set new password"
+            // The new password's fields are there now, and the key that shows what is typed in them.
+            keyBindings.append(bind(.showPassword) { [weak self] in self?.toggleFocusedSecureField() })
         }
         screen.display(viewModel.form, activity: "Working…")
     }

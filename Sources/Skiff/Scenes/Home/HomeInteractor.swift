@@ -48,6 +48,14 @@ enum HomeRoute: Sendable {
 @MainActor
 final class HomeInteractor: HomeBusinessLogic {
     static let pageSize = 50
+    /// How long typing in the search row pauses before the search goes to the server.
+    static let typingPause: Duration = .milliseconds(300)
+
+    /// What the list is searched for: words, or one category of one month.
+    private struct Search: Equatable {
+        var query: String
+        var category: Home.State.CategoryFilter?
+    }
 
     private let presenter: any HomePresentationLogic
     private let account: any AccountWorking
@@ -58,11 +66,17 @@ final class HomeInteractor: HomeBusinessLogic {
     private let preferences: any PreferencesStoring
     private let session: Session
     private let clock: SceneClock
+    /// The person's time zone, in which the list's months are counted.
+    private let timeZone: TimeZone
     var route: (HomeRoute) -> Void = { _ in }
 
     private(set) var state = Home.State()
     /// A search whose answer never came (the server failed or was unreachable): refreshing tries it again.
-    private var failedSearch: String?
+    private var failedSearch: Search?
+    /// What the search row asked for last: waiting for typing to pause, on its way, or shown.
+    private var searchedFor = ""
+    /// The pause after a key typed into the search row, before its words are searched.
+    let searchPause: RequestInFlight
     /// Summary, cards and the first page, for a load, refresh or search.
     let fetch: RequestInFlight
     /// Lines the live stream brought while `fetch` ran, put on top of its answer.
@@ -89,7 +103,8 @@ final class HomeInteractor: HomeBusinessLogic {
     init(
         presenter: any HomePresentationLogic, account: any AccountWorking, cards: any CardWorking,
         auth: any AuthWorking, sessions: any SessionStoring, cache: any CacheStoring,
-        preferences: any PreferencesStoring, session: Session, clock: SceneClock = .live, tasks: TaskTracker
+        preferences: any PreferencesStoring, session: Session, clock: SceneClock = .live, timeZone: TimeZone = .current,
+        tasks: TaskTracker
     ) {
         self.presenter = presenter
         self.account = account
@@ -100,6 +115,9 @@ final class HomeInteractor: HomeBusinessLogic {
         showsSpending = !preferences.hidesSpending()
         self.session = session
         self.clock = clock
+        self.timeZone = timeZone
+        state.transactions = TransactionWindow(timeZone: timeZone)
+        searchPause = RequestInFlight(tasks: tasks)
         fetch = RequestInFlight(tasks: tasks)
         page = RequestInFlight(tasks: tasks)
         refill = RequestInFlight(tasks: tasks)
@@ -110,11 +128,11 @@ final class HomeInteractor: HomeBusinessLogic {
 
     /// Presents the whole state; a notice in it is told this once.
     private func present() {
+        state.today = clock.now()
         presenter.presentUpdate(response: .init(state: state))
         showsNotice = state.notice != nil
         shownNotice = state.notice
         state.notice = nil
-        state.addedAtTop = 0
     }
 
     func load(request: Home.Load.Request) {
@@ -122,26 +140,32 @@ final class HomeInteractor: HomeBusinessLogic {
             apply(cached.snapshot)
             state.cachedAt = cached.savedAt
         }
-        fetchAll(query: state.query)
+        fetchAll(currentSearch)
     }
 
+    /// What the list shows now.
+    private var currentSearch: Search { Search(query: state.query, category: state.category) }
+
     func refresh(request: Home.Refresh.Request) {
-        fetchAll(query: failedSearch ?? state.query)
+        fetchAll(failedSearch ?? currentSearch)
         if showsSpending { loadSpending(request: .init()) }
     }
 
     private func apply(_ snapshot: HomeSnapshot) {
         state.summary = snapshot.summary
         state.cards = snapshot.cards
-        state.transactions = TransactionWindow(firstPage: snapshot.transactions, nextCursor: snapshot.nextCursor)
+        state.transactions = TransactionWindow(
+            firstPage: snapshot.transactions, nextCursor: snapshot.nextCursor, timeZone: timeZone
+        )
         state.searchLimit = snapshot.searchLimit
     }
 
-    /// Loads summary, cards and the first page for `query`; what is on screen stays until the answer replaces it.
-    private func fetchAll(query searched: String) {
+    /// Loads summary, cards and the first page for `search`; what is on screen stays until the answer replaces it.
+    private func fetchAll(_ search: Search) {
         guard !logoutRequest.isRunning else { return }
         abandonLoads()
-        let query = searched.isEmpty ? nil : searched
+        searchedFor = search.query
+        let query = search.query.isEmpty ? nil : search.query
         state.activity = .loading
         state.error = nil
         present()
@@ -159,16 +183,21 @@ final class HomeInteractor: HomeBusinessLogic {
                     searchLimit: page.searchLimit
                 )
             }
-        }, then: { [weak self] in self?.finishFetch($0, query: query) })
+        }, then: { [weak self] in self?.finishFetch($0, search: search) })
     }
 
-    private func finishFetch(_ result: Result<HomeSnapshot, NetworkError>, query: String?) {
+    private func finishFetch(_ result: Result<HomeSnapshot, NetworkError>, search: Search) {
         state.activity = .idle
         defer { arrivedDuringFetch = [] }
+        let query = search.query.isEmpty ? nil : search.query
         switch result {
-        case .success(let snapshot):
+        case .success(var snapshot):
+            if let category = search.category {
+                (snapshot.transactions, snapshot.nextCursor) = kept(snapshot.transactions, next: snapshot.nextCursor, in: category)
+            }
             apply(snapshot)
-            state.query = query ?? ""
+            state.query = search.query
+            state.category = search.category
             if query == nil {
                 for transaction in arrivedDuringFetch { _ = state.transactions.prepend(transaction) }
             }
@@ -179,9 +208,41 @@ final class HomeInteractor: HomeBusinessLogic {
             break
         case .failure(let error):
             state.error = error
-            failedSearch = (query ?? "") == state.query ? nil : query ?? ""
+            failedSearch = search == currentSearch ? nil : search
         }
         present()
+        continueCategory()
+    }
+
+    /// The rows of a page the list keeps of those the server matched for `category`'s name: the ones in that
+    /// category and its month (the contract has no filter for either), with the cursor of the next page, or nil
+    /// once the rows have gone past the month (they come newest first: none after can be in it).
+    private func kept(
+        _ items: [Transaction], next: String?, in category: Home.State.CategoryFilter
+    ) -> (items: [Transaction], next: String?) {
+        guard let month = Self.utcMonth(category.month) else { return (items.filter { $0.category == category.name }, next) }
+        let kept = items.filter { $0.category == category.name && month.contains($0.createdAt) }
+        let pastMonth = items.last.map { $0.createdAt < month.lowerBound } ?? false
+        return (kept, pastMonth ? nil : next)
+    }
+
+    /// The instants of `2026-11` in UTC, as the server counts a month's spending; nil for anything else.
+    static func utcMonth(_ month: String) -> Range<Date>? {
+        let parts = month.split(separator: "-")
+        guard parts.count == 2, let year = Int(parts[0]), let number = Int(parts[1]), (1...12).contains(number) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        guard let start = calendar.date(from: DateComponents(year: year, month: number, day: 1)),
+              let end = calendar.date(byAdding: .month, value: 1, to: start)
+        else { return nil }
+        return start..<end
+    }
+
+    /// With a category picked, the pages after one that may still hold its month's rows are fetched at once: the
+    /// title counts them all, and a page that kept no rows gives the list nothing to scroll to.
+    private func continueCategory() {
+        guard state.category != nil, state.nextCursor != nil, state.error == nil else { return }
+        loadMore(request: .init())
     }
 
     func loadMore(request: Home.LoadMore.Request) {
@@ -199,13 +260,15 @@ final class HomeInteractor: HomeBusinessLogic {
         state.activity = .idle
         switch result {
         case .success(let page):
-            state.transactions.append(page.items, fetchedWith: cursor, next: page.nextCursor)
+            let (items, next) = state.category.map { kept(page.items, next: page.nextCursor, in: $0) } ?? (page.items, page.nextCursor)
+            state.transactions.append(items, fetchedWith: cursor, next: next)
         case .failure(.cancelled):
             break
         case .failure(let error):
             state.error = error
         }
         present()
+        continueCategory()
     }
 
     /// Lets go of the pages far from the rows on screen and fetches again those near them that were let go, one at
@@ -230,7 +293,8 @@ final class HomeInteractor: HomeBusinessLogic {
     private func finishRefill(_ result: Result<TransactionPage, NetworkError>, page: Int) {
         switch result {
         case .success(let answer):
-            state.transactions.refill(page: page, with: answer.items)
+            let items = state.category.map { kept(answer.items, next: nil, in: $0).items } ?? answer.items
+            state.transactions.refill(page: page, with: items)
             present()
             refillNearScreen()
         case .failure(.cancelled):
@@ -243,15 +307,29 @@ final class HomeInteractor: HomeBusinessLogic {
 
     /// Stops the load and the page in flight; their late answers are dropped, never shown.
     private func abandonLoads() {
+        searchPause.abandon()
         refill.abandon()
         fetch.abandon()
         page.abandon()
     }
 
+    /// Typed words are searched once typing pauses (`typingPause`, on the scene's clock); Enter searches at once,
+    /// the same words again too (a search that failed, or to see what is new). Enter on a category's name, as
+    /// picking it in the Spending panel put it there, keeps that category and month.
     func search(request: Home.Search.Request) {
         let query = request.query.trimmingCharacters(in: .whitespaces)
-        guard query != state.query else { return }
-        fetchAll(query: query)
+        searchPause.abandon()
+        guard request.isTyping else {
+            fetchAll(Search(query: query, category: state.category?.name == query ? state.category : nil))
+            return
+        }
+        guard query != searchedFor else { return }
+        searchedFor = query
+        searchPause.start({ [clock] in
+            (try? await clock.sleep(HomeInteractor.typingPause)) != nil
+        }, then: { [weak self] paused in
+            if paused { self?.fetchAll(Search(query: query, category: nil)) }
+        })
     }
 
     func back(request: Home.Back.Request) {
@@ -346,12 +424,13 @@ final class HomeInteractor: HomeBusinessLogic {
         }
     }
 
-    /// Filters the transactions to the category, as a search for its name would.
+    /// Lists the category's transactions in the panel's month: the server is searched for its name, and the rows
+    /// it answers are kept only when in that category and month.
     func selectCategory(request: Home.SelectCategory.Request) {
-        guard showsSpending, let categories = spending?.categories, categories.indices.contains(request.index) else { return }
-        let category = categories[request.index].name
-        presenter.presentSelectCategory(response: .init(category: category))
-        search(request: .init(query: category))
+        guard showsSpending, let spending, spending.categories.indices.contains(request.index) else { return }
+        let category = Home.State.CategoryFilter(name: spending.categories[request.index].name, month: spending.month)
+        presenter.presentSelectCategory(response: .init(category: category.name))
+        fetchAll(Search(query: category.name, category: category))
     }
 
     private func presentSpending() {
@@ -452,9 +531,7 @@ final class HomeInteractor: HomeBusinessLogic {
             arrivedDuringFetch.append(transaction)
             return false
         }
-        guard state.transactions.prepend(transaction) else { return false }
-        state.addedAtTop += 1
-        return true
+        return state.transactions.prepend(transaction)
     }
 
     private func reloadCards() {

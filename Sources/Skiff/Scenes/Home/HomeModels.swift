@@ -14,6 +14,9 @@ enum Home {
         /// The cursor of the next page, nil at the end.
         var nextCursor: String? { transactions.nextCursor }
         var query: String = ""
+        /// Set when the list holds one category of one month, picked in the Spending panel: `query` is its name,
+        /// the server's search, and the rows it answers are kept only when in that category and month.
+        var category: CategoryFilter?
         /// Set when the server searched only this many of the newest transactions (the query was too short).
         var searchLimit: Int?
         var activity: Activity = .idle
@@ -24,9 +27,15 @@ enum Home {
         var notice: Notice?
         /// Whether the live stream has lost the server (and is trying again).
         var isOffline = false
-        /// Rows put at the top of the list since the last update (live events), told once: the selection follows
-        /// the transaction it was on.
-        var addedAtTop = 0
+        /// Now, as the scene's clock has it, when the state was presented: dates in another year say their year.
+        var today: Date?
+
+        /// One category of one month, as the Spending panel shows them.
+        struct CategoryFilter: Hashable, Sendable {
+            var name: String
+            /// `2026-11`, in UTC as the server counts spending.
+            var month: String
+        }
 
         /// What happened, told once and worded by the Presenter: a card another scene added or activated, or why
         /// activation did not open.
@@ -60,7 +69,12 @@ enum Home {
     enum Search {
         struct Request: Sendable {
             var query: String
-            init(query: String) { self.query = query }
+            /// Typed into the search row: searched once typing pauses, not on every key.
+            var isTyping: Bool
+            init(query: String, isTyping: Bool = false) {
+                self.query = query
+                self.isTyping = isTyping
+            }
         }
     }
     enum SelectTransaction {
@@ -147,7 +161,7 @@ enum Home {
         struct Request: Sendable {}
     }
 
-    /// Enter on a category of the Spending panel: the transactions filtered to it, by the search's path.
+    /// Enter on a category of the Spending panel: the transactions of that category in the panel's month.
     enum SelectCategory {
         typealias Request = RowRequest
         struct Response: Sendable {
@@ -163,7 +177,10 @@ enum Home {
     struct UpdateViewModel: Hashable, Sendable {
         struct CardRow: Hashable, Sendable {
             var title: String
-            var detail: PromptedText
+            /// `Skiff card · expires 11/30`: cut first when the line is narrow.
+            var summary: String
+            /// `Inactive.` with the prompt to activate, `Active`, `Frozen`: kept when the line is narrow.
+            var status: PromptedText
             var needsActivation: Bool
         }
         struct TransactionRow: Hashable, Sendable {
@@ -172,24 +189,58 @@ enum Home {
             var amount: String
             var isIncoming: Bool
         }
-        /// The transaction rows, each formatted when the list asks for it: an update costs the same however
-        /// many transactions are loaded (issue 10).
+        /// One line of the transaction list: a month's heading, or a transaction's row.
+        enum TransactionLine: Hashable, Sendable {
+            /// `November 2026`.
+            case month(String)
+            /// The row of the transaction at this index; nil while its page is fetched again.
+            case transaction(Int, Transaction?)
+        }
+        /// The transaction rows under their months' headings, each formatted when the list asks for it: an update
+        /// costs the same however many transactions are loaded (issue 10).
         struct TransactionRows: Hashable, Sendable {
             let transactions: TransactionWindow
             /// Whether amounts are blurred, which changes every row's text.
             let blurred: Bool
+            /// The year dates leave out (this year); nil when every date says its year.
+            let currentYear: Int?
             let format: @Sendable (Transaction) -> TransactionRow
+            let heading: @Sendable (TransactionMonth) -> String
             /// Stands for a row whose page is being fetched again.
             static let loading = TransactionRow(text: "Loading…", amount: "", isIncoming: false)
 
+            init(
+                transactions: TransactionWindow, blurred: Bool, currentYear: Int?,
+                heading: @escaping @Sendable (TransactionMonth) -> String,
+                format: @escaping @Sendable (Transaction) -> TransactionRow
+            ) {
+                self.transactions = transactions
+                self.blurred = blurred
+                self.currentYear = currentYear
+                self.heading = heading
+                self.format = format
+            }
+
+            /// Transactions, not lines.
             var count: Int { transactions.count }
             var isEmpty: Bool { transactions.isEmpty }
+            /// The row of the transaction at `index`.
             subscript(index: Int) -> TransactionRow { transactions[index].map(format) ?? Self.loading }
 
-            /// Equal when made from the same transactions with the same blur (an array that shares its storage
-            /// compares at once).
+            /// Lines: rows and headings.
+            var lineCount: Int { transactions.lineCount }
+            func line(at index: Int) -> TransactionLine? {
+                switch transactions.line(at: index) {
+                case .month(let month)?: .month(heading(month))
+                case .transaction(let row)?: .transaction(row, transactions[row])
+                case nil: nil
+                }
+            }
+
+            /// Equal when made from the same transactions with the same blur and year (an array that shares its
+            /// storage compares at once).
             static func == (lhs: Self, rhs: Self) -> Bool {
-                lhs.blurred == rhs.blurred && lhs.transactions == rhs.transactions
+                lhs.blurred == rhs.blurred && lhs.currentYear == rhs.currentYear && lhs.transactions == rhs.transactions
             }
 
             func hash(into hasher: inout Hasher) {
@@ -202,6 +253,8 @@ enum Home {
         var balance: String
         var unreadBadge: String?
         var cards: [CardRow]
+        /// Whether a card can be activated now: `v` shows in the status bar and the help only then.
+        var canActivateCard = false
         /// Shown in place of the cards when there are none.
         var cardsEmptyText: PromptedText?
         var transactions: TransactionRows
@@ -212,8 +265,6 @@ enum Home {
         var isLoadingMore: Bool
         /// `Offline` while the live stream cannot reach the server.
         var connection: String? = nil
-        /// Rows put at the top since the last view model: the list keeps its selection on the same transaction.
-        var rowsAddedAtTop = 0
     }
 
     /// What every flow presents: the whole state.

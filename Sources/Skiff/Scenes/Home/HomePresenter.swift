@@ -1,3 +1,4 @@
+import Foundation
 import SkiffCore
 
 @MainActor
@@ -31,21 +32,22 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
         lastUpdate = response
         let state = response.state
         let unread = state.summary?.unreadNotifications ?? 0
+        let cards = cardRows(state.cards)
         viewController?.displayUpdate(viewModel: .init(
             name: state.summary?.user.fullName ?? "",
             balance: "Balance " + (state.summary.map { formatting.amount($0.balance) } ?? "—"),
             unreadBadge: unread > 0 ? "\(unread) unread" : nil,
-            cards: cardRows(state.cards),
+            cards: cards,
+            canActivateCard: cards.contains { $0.needsActivation },
             cardsEmptyText: state.cards.isEmpty && state.summary != nil
                 ? PromptedText("No cards yet.", prompts: [KeyPrompt(.addCard, "add one")]) : nil,
-            transactions: transactionRows(state.transactions),
+            transactions: transactionRows(state.transactions, today: state.today),
             transactionsTitle: transactionsTitle(state),
             emptyText: emptyText(state),
             banner: banner(state),
             isBusy: state.activity == .loading,
             isLoadingMore: state.activity == .loadingMore,
-            connection: state.isOffline ? Self.offline : nil,
-            rowsAddedAtTop: state.addedAtTop
+            connection: state.isOffline ? Self.offline : nil
         ))
     }
 
@@ -75,15 +77,20 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
     }
 
     /// `Spent $1,332.40 · 12% more than October 1–22 ($1,189.00)`: the change in the first currency spent, against the
-    /// same days of the month before (the days the server compared).
+    /// same days of the month before (the days the server compared). With nothing spent on those days:
+    /// `Spent $12.00 · nothing spent from November 1 to 2`.
     private func spendingSummary(_ spending: MonthlySpending) -> String {
         let spent = spending.totals.isEmpty ? "nothing yet" : spending.totals.map { formatting.amount($0) }.joined(separator: " + ")
         let days = spending.previousDays
-        let previousDays = monthName(spending.previousMonth) + " "
-            + (days.count == 1 ? "\(days.lowerBound)" : "\(days.lowerBound)–\(days.upperBound)")
+        let month = monthName(spending.previousMonth)
+        let previousDays = month + " " + (days.count == 1 ? "\(days.lowerBound)" : "\(days.lowerBound)–\(days.upperBound)")
         guard let currency = (spending.totals.first ?? spending.previousDaysTotals.first)?.currency,
               let previous = spending.previousDaysTotals.first(where: { $0.currency == currency }), previous.amountMinor > 0
-        else { return "Spent \(spent) · nothing over \(previousDays)" }
+        else {
+            let thoseDays = days.count == 1 ? "on \(month) \(days.lowerBound)" : "from \(month) \(days.lowerBound) to \(days.upperBound)"
+            guard !spending.totals.isEmpty else { return "Nothing spent yet, and nothing \(thoseDays) either" }
+            return "Spent \(spent) · nothing spent \(thoseDays)"
+        }
         let current = spending.totals.first { $0.currency == currency }?.amountMinor ?? 0
         let change = switch Self.percentChange(from: previous.amountMinor, to: current) {
         case nil: current > previous.amountMinor ? "far more than" : "far less than"
@@ -116,7 +123,7 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
         return Self.monthNames[number - 1]
     }
 
-    private static let monthNames = [
+    private nonisolated static let monthNames = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
         "December",
     ]
@@ -126,25 +133,36 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
         return shownCards.rows
     }
 
+    /// `Skiff card · expires 11/30` and `Inactive.` with the prompt to activate: the status apart, so that a narrow
+    /// line cuts the rest first.
     private func cardRow(_ card: Card) -> Home.Update.ViewModel.CardRow {
         let needsActivation = card.kind == .issued && card.status == .inactive && !card.frozen
+        let owner = card.kind == .issued ? "Skiff card" : "Added card"
         return .init(
             title: card.name,
-            detail: PromptedText(
-                formatting.cardSummary(card) + (needsActivation ? "." : ""),
+            summary: "\(owner) · expires \(formatting.expiry(month: card.expiryMonth, year: card.expiryYear))",
+            status: PromptedText(
+                formatting.cardStatus(card) + (needsActivation ? "." : ""),
                 prompts: needsActivation ? [KeyPrompt(.activateCard, "activate")] : []
             ),
             needsActivation: needsActivation
         )
     }
 
-    private func transactionRows(_ transactions: TransactionWindow) -> Home.Update.ViewModel.TransactionRows {
+    /// Rows under month headings (`November 2026`); a date in another year than `today`'s says its year
+    /// (`3 Dec 2025`).
+    private func transactionRows(_ transactions: TransactionWindow, today: Date?) -> Home.Update.ViewModel.TransactionRows {
         let blurred = formatting.isBlurred
-        return .init(transactions: transactions, blurred: blurred) { [formatting] transaction in
-            .init(
+        let currentYear = today.map { formatting.localTime($0).year }
+        return .init(
+            transactions: transactions, blurred: blurred, currentYear: currentYear,
+            heading: { month in Self.monthNames[month.month - 1] + " \(month.year)" }
+        ) { [formatting] transaction in
+            let year = formatting.localTime(transaction.createdAt).year
+            let day = formatting.shortDay(transaction.createdAt) + (year == currentYear ? "" : " \(year)")
+            return .init(
                 // The note last, where the row cuts what does not fit.
-                text: "\(formatting.shortDay(transaction.createdAt))  \(transaction.merchant) · \(transaction.category)"
-                    + (transaction.note.map { " · “\($0)”" } ?? ""),
+                text: "\(day)  \(transaction.merchant) · \(transaction.category)" + (transaction.note.map { " · “\($0)”" } ?? ""),
                 amount: formatting.amount(transaction.amount, showPlus: true, blurred: blurred),
                 isIncoming: transaction.amount.amountMinor > 0
             )
@@ -156,19 +174,37 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
         if state.activity == .loading { return "Loading transactions…" }
         if state.summary == nil && state.error != nil { return "Nothing to show yet." }
         guard !state.query.isEmpty else { return "No transactions yet." }
+        if let category = state.category {
+            return "No \(category.name) transactions in \(monthName(category.month, today: state.today))."
+        }
         guard let limit = state.searchLimit else { return "No transactions match “\(state.query)”." }
         return "None of your newest \(formatting.count(limit)) transactions match “\(state.query)”; "
             + "type 3 or more characters to search all."
     }
 
-    /// With no search, the title names the keys that move money, as the cards panel's names its own: the status bar
-    /// has no room for them at 100 columns.
+    /// With no search, the title names the search key (the status bar has no room left for it at 100 columns, as
+    /// the cards panel's names its own). With one, what matches: how many and what they add up to,
+    /// `12 matching “coffee” · -$48.20`. While more pages remain, the count is what came so far (`50+`) and the
+    /// total says so; the server's page tells no more than that.
     private func transactionsTitle(_ state: Home.State) -> String {
-        guard !state.query.isEmpty else {
-            return "Transactions · \(keys.label(for: .sendMoney)) send · \(keys.label(for: .topUp)) top up"
+        guard !state.query.isEmpty else { return "Transactions · \(keys.label(for: .search)) to search" }
+        let count = state.transactions.count
+        let more = state.nextCursor != nil
+        let counted = formatting.count(count) + (more ? "+" : "")
+        let matching = if let category = state.category {
+            "\(counted) in \(category.name) in \(monthName(category.month, today: state.today))"
+        } else {
+            "\(counted) matching “\(state.query)”" + (state.searchLimit.map { " in your newest \(formatting.count($0))" } ?? "")
         }
-        guard let limit = state.searchLimit else { return "Transactions matching “\(state.query)”" }
-        return "Newest \(formatting.count(limit)) transactions matching “\(state.query)”"
+        guard count > 0, let totals = state.transactions.totals else { return matching }
+        let total = totals.map { formatting.amount($0, showPlus: true) }.joined(separator: " + ")
+        return matching + " · " + total + (more ? " so far" : "")
+    }
+
+    /// `November`, or `November 2025` when `today` is in another year: a month the server names as `2026-11`.
+    private func monthName(_ month: String, today: Date?) -> String {
+        guard let today, let year = Int(month.prefix(4)), year != formatting.localTime(today).year else { return monthName(month) }
+        return monthName(month) + " \(year)"
     }
 
     private func banner(_ state: Home.State) -> BannerMessage? {

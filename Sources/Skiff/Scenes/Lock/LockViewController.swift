@@ -22,6 +22,7 @@ final class LockViewController: SceneViewController, LockDisplayLogic, SceneDisp
         keyBindings = [
             bind(.submit, "unlock") { [weak self] in self?.unlock() },
             bind(.logoutWhileTyping) { [weak self] in self?.interactor?.logout(request: .init()) },
+            bind(.showPassword) { [weak self] in self?.toggleFocusedSecureField() },
         ]
     }
 

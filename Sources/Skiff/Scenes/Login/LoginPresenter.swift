@@ -49,7 +49,7 @@ final class LoginPresenter: LoginPresentationLogic, ScenePresentation {
 
     func presentSubmit(response: Login.Submit.Response) {
         var viewModel = Login.Submit.ViewModel(response, formatting: formatting) { error in
-            error == .unreachable || error == .timeout ? [KeyPrompt(.retry, "retry")] : []
+            [.unreachable, .connectionLost, .timeout].contains(error) ? [KeyPrompt(.retry, "retry")] : []
         }
         switch response {
         case .succeeded:

@@ -28,9 +28,11 @@ final class LoginViewController: SceneViewController, LoginDisplayLogic, SceneDi
             bind(.submit, "log in") { [weak self] in self?.screen.submit() },
             // The same as Enter; the banner names it when a request could not reach the server.
             bind(.retry, showsInStatusBar: false) { [weak self] in self?.screen.submit() },
-            bind(.createAccount) { [weak self] in self?.navigate(.register) },
+            // "new account": the line has room for every key of the screen, the password's toggle too, at 100 columns.
+            bind(.createAccount, "new account") { [weak self] in self?.navigate(.register) },
             bind(.forgotPassword) { [weak self] in self?.navigate(.forgotPassword) },
             bind(.quitWhileTyping) { [weak self] in self?.application?.quit() },
+            bind(.showPassword) { [weak self] in self?.toggleFocusedSecureField() },
         ]
     }
 

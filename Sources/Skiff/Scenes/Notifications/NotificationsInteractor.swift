@@ -4,7 +4,7 @@ import TerminalUI
 @MainActor
 protocol NotificationsBusinessLogic: AnyObject {
     func load(request: Notifications.Load.Request)
-    func markRead(request: Notifications.MarkRead.Request)
+    func open(request: Notifications.Open.Request)
     func markAllRead(request: Notifications.MarkAllRead.Request)
     func back(request: Notifications.Back.Request)
 }
@@ -15,7 +15,8 @@ enum NotificationsRoute: Sendable {
     case back(unread: Int?)
 }
 
-/// Loads the notifications and marks them read on the server, showing the change at once.
+/// Loads the notifications, opens one in full, and marks them read on the server (one as it opens, or all),
+/// showing the change at once.
 @MainActor
 final class NotificationsInteractor: NotificationsBusinessLogic {
     private let presenter: any NotificationsPresentationLogic
@@ -50,6 +51,7 @@ final class NotificationsInteractor: NotificationsBusinessLogic {
             case .success(let items):
                 state.items = items
                 state.hasLoaded = true
+                if let open = state.openID, !items.contains(where: { $0.id == open }) { state.openID = nil }
             case .failure(.cancelled): break
             case .failure(let error): state.error = error
             }
@@ -57,9 +59,11 @@ final class NotificationsInteractor: NotificationsBusinessLogic {
         })
     }
 
-    func markRead(request: Notifications.MarkRead.Request) {
-        guard state.items.indices.contains(request.index), !state.items[request.index].read else { return }
-        mark([state.items[request.index].id])
+    func open(request: Notifications.Open.Request) {
+        guard state.items.indices.contains(request.index) else { return }
+        let item = state.items[request.index]
+        state.openID = item.id
+        if item.read { present() } else { mark([item.id]) }
     }
 
     func markAllRead(request: Notifications.MarkAllRead.Request) {
@@ -97,6 +101,11 @@ final class NotificationsInteractor: NotificationsBusinessLogic {
     }
 
     func back(request: Notifications.Back.Request) {
+        if state.openID != nil {
+            state.openID = nil
+            present()
+            return
+        }
         route(.back(unread: state.hasLoaded ? state.items.filter { !$0.read }.count : nil))
     }
 }

@@ -1,25 +1,28 @@
 import SkiffCore
 
-/// Notifications: newest first, each marked read when opened.
+/// Notifications: newest first; Enter opens one in full (its title, date and whole text), marking it read.
 enum Notifications {
     struct State: Hashable, Sendable {
         var items: [AppNotification] = []
         var isLoading = false
         var error: NetworkError?
         var hasLoaded = false
+        /// The notification shown in full, if one is open.
+        var openID: String?
         init() {}
     }
 
     enum Load {
         struct Request: Sendable {}
     }
-    enum MarkRead {
+    /// Enter: open the selected notification in full, marking it read.
+    enum Open {
         typealias Request = RowRequest
     }
     enum MarkAllRead {
         struct Request: Sendable {}
     }
-    /// Esc: leave, telling Home how many are unread.
+    /// Esc: back to the list from an open notification; from the list, leave, telling Home how many are unread.
     enum Back {
         struct Request: Sendable {}
     }
@@ -32,7 +35,15 @@ enum Notifications {
             var date: String
             var isUnread: Bool
         }
+        /// A notification in full: the list gives way to it.
+        struct Opened: Hashable, Sendable {
+            var title: String
+            var date: String
+            var body: String
+        }
         var rows: [Row]
+        /// The open notification, or nil while the list shows.
+        var opened: Opened?
         var summary: String
         var emptyText: String?
         var banner: BannerMessage?

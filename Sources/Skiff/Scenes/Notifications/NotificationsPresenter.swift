@@ -5,7 +5,7 @@ protocol NotificationsPresentationLogic: AnyObject {
     func presentUpdate(response: Notifications.Update.Response)
 }
 
-/// Words the notification list.
+/// Words the notification list, and the one open in full.
 @MainActor
 final class NotificationsPresenter: NotificationsPresentationLogic, ScenePresentation {
     weak var viewController: (any NotificationsDisplayLogic)?
@@ -21,6 +21,9 @@ final class NotificationsPresenter: NotificationsPresentationLogic, ScenePresent
         viewController?.displayUpdate(viewModel: .init(
             rows: state.items.map {
                 .init(title: ($0.read ? "  " : "● ") + $0.title, body: $0.body, date: formatting.dayAndTime($0.createdAt), isUnread: !$0.read)
+            },
+            opened: state.items.first { $0.id == state.openID }.map {
+                .init(title: $0.title, date: formatting.dayAndTime($0.createdAt), body: $0.body)
             },
             summary: !state.hasLoaded ? "" : unread == 0 ? "All read" : unread == 1 ? "1 unread" : "\(unread) unread",
             emptyText: state.items.isEmpty

@@ -28,6 +28,7 @@ final class RegisterViewController: SceneViewController, RegisterDisplayLogic, S
             bind(.submit, "send code") { [weak self] in self?.screen.submit() },
             // The same as Enter; the banner names it when a request could not reach the server.
             bind(.retry, showsInStatusBar: false) { [weak self] in self?.screen.submit() },
+            bind(.showPassword) { [weak self] in self?.toggleFocusedSecureField() },
         ]
     }
 

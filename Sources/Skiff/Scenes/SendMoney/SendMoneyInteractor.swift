@@ -9,6 +9,9 @@ protocol SendMoneyBusinessLogic: FormBusinessLogic where Field == SendMoney.Fiel
     func submit(request: SendMoney.Submit.Request)
     func back(request: SendMoney.Back.Request)
     func strayKey(request: SendMoney.StrayKey.Request)
+    func updateBalance(request: SendMoney.UpdateBalance.Request)
+    func pickRecent(request: SendMoney.PickRecent.Request)
+    func countNote(request: SendMoney.CountNote.Request)
 }
 
 /// Where Send money sends the person next.
@@ -26,8 +29,13 @@ enum SendMoneyRoute: Sendable {
 final class SendMoneyInteractor: SendMoneyBusinessLogic {
     private let presenter: any SendMoneyPresentationLogic
     private let transfers: any TransferWorking
-    /// The balance Home showed: what can be sent at most, and the currency.
-    private let balance: Money
+    /// Where the numbers money went to are remembered, for the signed-in user `userID`.
+    private let preferences: any PreferencesStoring
+    private let userID: String
+    /// What can be sent at most, and the currency: the balance Home showed, then as the live stream tells it.
+    private(set) var balance: Money
+    /// The numbers money last went to, newest first.
+    private(set) var recents: [RecentRecipient] = []
     /// Set by the coordinator: where the flow goes when it leaves this scene.
     var route: (SendMoneyRoute) -> Void = { _ in }
 
@@ -42,24 +50,50 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
     private var proofs: [SendMoney.Confirmation: StepUpProof] = [:]
 
     init(
-        presenter: any SendMoneyPresentationLogic, transfers: any TransferWorking, balance: Money, tasks: TaskTracker,
-        makeKey: @escaping () -> String = { UUID().uuidString }
+        presenter: any SendMoneyPresentationLogic, transfers: any TransferWorking, preferences: any PreferencesStoring,
+        userID: String, balance: Money, tasks: TaskTracker, makeKey: @escaping () -> String = { UUID().uuidString }
     ) {
         self.presenter = presenter
         self.transfers = transfers
+        self.preferences = preferences
+        self.userID = userID
         self.balance = balance
         keys = RetryKeys(makeKey: makeKey)
         inFlight = RequestInFlight(tasks: tasks)
     }
 
     func load(request: SendMoney.Load.Request) {
-        presenter.presentLoad(response: .init(balance: balance))
+        recents = preferences.recentRecipients(userID: userID).filter { $0.phone != nil }
+        presenter.presentLoad(response: .init(balance: balance, recents: recents))
+    }
+
+    /// The live stream's balance: what can be sent, and the words, follow it (a balance in another currency is not
+    /// this wallet's and is ignored).
+    func updateBalance(request: SendMoney.UpdateBalance.Request) {
+        guard request.balance.currency == balance.currency, request.balance != balance else { return }
+        balance = request.balance
+        presenter.presentUpdateBalance(response: .init(balance: balance))
+    }
+
+    /// A recent recipient's number into the form, on the form only.
+    func pickRecent(request: SendMoney.PickRecent.Request) {
+        guard stage == .form, !inFlight.isRunning, recents.indices.contains(request.index),
+              let phone = recents[request.index].phone
+        else { return }
+        presenter.presentPickRecent(response: .init(phone: phone))
+    }
+
+    /// How much of the note is used, as the rule counts it.
+    func countNote(request: SendMoney.CountNote.Request) {
+        presenter.presentCountNote(response: .init(
+            used: TransferRules.noteLength(request.note), limit: TransferRules.noteMaxCharacters
+        ))
     }
 
     func validateField(request: SendMoney.ValidateField.Request) {
         let problems = problems(in: request.form)
         presenter.presentValidateField(response: .init(request, problems: problems))
-        if request.field == .amount, problems[.amount] == nil, let amount = try? AmountInput.check(request.form.amount, within: balance) {
+        if request.field == .amount, problems[.amount] == nil, let amount = try? checkAmount(request.form.amount) {
             presenter.presentFormatAmount(response: .init(amount: amount))
         }
     }
@@ -77,7 +111,7 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
 
     private func findRecipient(_ form: SendMoney.Form) {
         guard let phone = try? PhoneNumber.parse(countryCode: form.countryCode, number: form.phoneNumber),
-              let amount = try? AmountInput.check(form.amount, within: balance)
+              let amount = try? checkAmount(form.amount)
         else { return }
         // The checks passed: the note is one that can be sent, nil when empty.
         let note = (try? TransferRules.validateNote(form.note)) ?? nil
@@ -137,6 +171,7 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
             case .success(let transfer):
                 sent = transfer
                 stage = .receipt
+                remember(confirmation.phone, as: transfer.recipient.displayName)
                 presenter.presentSubmit(response: .succeeded(.sent(transfer)))
             case .failure(.stepUpRequired):
                 // The proof was spent or ran out before this transfer was made: the password again, same key.
@@ -172,6 +207,21 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
         presenter.presentStrayKey(response: .init(confirmation: confirmation))
     }
 
+    /// The number money just went to, first among the recent recipients (once), with the name it was sent to.
+    private func remember(_ phone: PhoneNumber, as name: String) {
+        recents = RecentRecipient.remembering(.init(number: phone.e164, name: name), in: recents)
+        preferences.saveRecentRecipients(recents, userID: userID)
+    }
+
+    /// What the amount typed comes to: a number that can be sent from the balance, and no more than one transfer may
+    /// send (said on the amount, before the recipient is looked up or the password asked).
+    private func checkAmount(_ text: String) throws(AmountInput.Problem) -> Money {
+        let amount = try AmountInput.check(text, within: balance)
+        let limit = Money(amountMinor: TransferRules.transferMaxMinor, currency: amount.currency)
+        guard amount.amountMinor <= limit.amountMinor else { throw .overTransferLimit(limit) }
+        return amount
+    }
+
     /// The app's own checks of the fields of the current stage, before anything is sent (the server checks again).
     func problems(in form: SendMoney.Form) -> [SendMoney.Field: InputProblem] {
         var problems: [SendMoney.Field: InputProblem] = [:]
@@ -181,7 +231,7 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
                 countryCode: form.countryCode, number: form.phoneNumber, countryCodeField: .countryCode, numberField: .phoneNumber,
                 into: &problems
             )
-            do throws(AmountInput.Problem) { _ = try AmountInput.check(form.amount, within: balance) } catch { problems[.amount] = .amount(error) }
+            do throws(AmountInput.Problem) { _ = try checkAmount(form.amount) } catch { problems[.amount] = .amount(error) }
             do throws(TransferRules.Problem) { _ = try TransferRules.validateNote(form.note) } catch { problems[.note] = .note(error) }
         case .confirm:
             if let confirmation, confirmation.needsPassword, proofs[confirmation] == nil, form.password.isEmpty {

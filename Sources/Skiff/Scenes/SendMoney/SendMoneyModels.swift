@@ -1,7 +1,7 @@
 import SkiffCore
 
-/// Send money, in three stages: a form (country code, phone number, amount, note), checked field by field; the
-/// confirmation, in a box of its own (who by full name and number, how much, the note, and the password above the
+/// Send money, in three stages: a form (country code, phone number with the numbers money last went to under it,
+/// amount, note with its count of characters), checked field by field; the confirmation, in a box of its own (who by full name and number, how much, the note, and the password above the
 /// step-up amount), which only its own key (or its "Send $5.00" button) sends from; the receipt.
 enum SendMoney {
     enum Stage: Hashable, Sendable { case form, confirm, receipt }
@@ -37,13 +37,51 @@ enum SendMoney {
         }
     }
 
-    /// Opening the screen: the balance there is to send from.
+    /// Opening the screen: the balance there is to send from, and the numbers money last went to.
     enum Load {
         struct Request: Sendable {}
-        struct Response: Sendable { var balance: Money }
+        struct Response: Sendable {
+            var balance: Money
+            /// Newest first; each one's number reads as a phone number.
+            var recents: [RecentRecipient] = []
+        }
         struct ViewModel: Hashable, Sendable {
             var instructions: String
             var countryCode: String
+            /// One line for each recent recipient, newest first ("Jordan R. · +1 202 555 0111").
+            var recents: [String] = []
+        }
+    }
+
+    /// Money that came in (or went) while the screen is open, as the live stream tells it: the balance to send from.
+    enum UpdateBalance {
+        struct Request: Sendable { var balance: Money }
+        struct Response: Sendable { var balance: Money }
+        /// The form's words with the new balance.
+        struct ViewModel: Hashable, Sendable { var instructions: String }
+    }
+
+    /// A recent recipient picked (the `index`th, newest first): their number goes into the form.
+    enum PickRecent {
+        struct Request: Sendable { var index: Int }
+        struct Response: Sendable { var phone: PhoneNumber }
+        struct ViewModel: Hashable, Sendable {
+            var countryCode: String
+            var phoneNumber: String
+        }
+    }
+
+    /// The note as it is typed: how many of its characters are used, of how many.
+    enum CountNote {
+        struct Request: Sendable { var note: String }
+        struct Response: Sendable {
+            var used: Int
+            var limit: Int
+        }
+        /// `12/140`; an error past the limit.
+        struct ViewModel: Hashable, Sendable {
+            var text: String
+            var isOver: Bool
         }
     }
 

@@ -8,10 +8,13 @@ protocol SendMoneyPresentationLogic: AnyObject {
     func presentSubmit(response: SendMoney.Submit.Response)
     func presentBack(response: SendMoney.Back.Response)
     func presentStrayKey(response: SendMoney.StrayKey.Response)
+    func presentUpdateBalance(response: SendMoney.UpdateBalance.Response)
+    func presentPickRecent(response: SendMoney.PickRecent.Response)
+    func presentCountNote(response: SendMoney.CountNote.Response)
 }
 
-/// Words Send money: the balance, the fields' problems, the confirmation, the receipt, and what became of a
-/// transfer whose answer was lost.
+/// Words Send money: the balance (as it changes), the recent recipients, the fields' problems, the note's count, the
+/// confirmation, the receipt, and what became of a transfer whose answer was lost.
 @MainActor
 final class SendMoneyPresenter: SendMoneyPresentationLogic, ScenePresentation {
     weak var viewController: (any SendMoneyDisplayLogic)?
@@ -25,9 +28,39 @@ final class SendMoneyPresenter: SendMoneyPresentationLogic, ScenePresentation {
     }
 
     func presentLoad(response: SendMoney.Load.Response) {
-        formInstructions = "Send money to anyone with a Skiff account, by their phone number. "
-            + "You have \(formatting.amount(response.balance))."
-        viewController?.displayLoad(viewModel: .init(instructions: formInstructions, countryCode: "+1"))
+        formInstructions = formWords(balance: response.balance)
+        viewController?.displayLoad(viewModel: .init(
+            instructions: formInstructions, countryCode: "+1",
+            recents: response.recents.map { recent in
+                [recent.name, recent.phone?.displayString ?? recent.number].filter { !$0.isEmpty }.joined(separator: " · ")
+            }
+        ))
+    }
+
+    /// The form's words follow the balance; shown at once on the form, kept for coming back to it otherwise.
+    func presentUpdateBalance(response: SendMoney.UpdateBalance.Response) {
+        formInstructions = formWords(balance: response.balance)
+        guard stage == .form else { return }
+        viewController?.displayUpdateBalance(viewModel: .init(instructions: formInstructions))
+    }
+
+    /// The number as the form holds it: `+1` and `202 555 0111`.
+    func presentPickRecent(response: SendMoney.PickRecent.Response) {
+        let phone = response.phone
+        let code = "+" + phone.countryCode
+        let shown = phone.displayString
+        let number = shown.hasPrefix(code + " ") ? String(shown.dropFirst(code.count + 1)) : phone.nationalNumber
+        viewController?.displayPickRecent(viewModel: .init(countryCode: code, phoneNumber: number))
+    }
+
+    func presentCountNote(response: SendMoney.CountNote.Response) {
+        viewController?.displayCountNote(viewModel: .init(
+            text: "\(response.used)/\(response.limit)", isOver: response.used > response.limit
+        ))
+    }
+
+    private func formWords(balance: Money) -> String {
+        "Send money to anyone with a Skiff account, by their phone number. You have \(formatting.amount(balance))."
     }
 
     func presentValidateField(response: SendMoney.ValidateField.Response) {
@@ -83,6 +116,11 @@ final class SendMoneyPresenter: SendMoneyPresentationLogic, ScenePresentation {
             viewModel.form.focus = .phoneNumber
         case .failed(.throttled):
             viewModel.form.clear = [.password]
+        case .failed(.unreachable) where stage == .confirm:
+            // No connection was made: the request never left.
+            viewModel.form.banner = BannerMessage(
+                .error, "Can't reach the server; nothing was sent.", prompts: [KeyPrompt(.retry, "try again")]
+            )
         case .failed(let error) where stage == .confirm && Self.answerLost(error):
             // The request may have reached the server: say so, and that a retry cannot send it twice.
             viewModel.form.banner = BannerMessage(
@@ -137,10 +175,11 @@ final class SendMoneyPresenter: SendMoneyPresentationLogic, ScenePresentation {
         "Send \(confirmation.amount.formatted())"
     }
 
-    /// A failure after which the transfer may or may not have been made: the answer was lost on the way.
+    /// A failure after which the transfer may or may not have been made: the request left, and its answer was lost
+    /// on the way (not `.unreachable`: no connection was made, so nothing left).
     private static func answerLost(_ error: NetworkError) -> Bool {
         switch error {
-        case .timeout, .unreachable, .cancelled, .stillRunning, .server: true
+        case .timeout, .connectionLost, .cancelled, .stillRunning, .server: true
         default: false
         }
     }

@@ -9,11 +9,16 @@ protocol SendMoneyDisplayLogic: AnyObject {
     func displaySubmit(viewModel: SendMoney.Submit.ViewModel)
     func displayBack(viewModel: SendMoney.Back.ViewModel)
     func displayStrayKey(viewModel: SendMoney.StrayKey.ViewModel)
+    func displayUpdateBalance(viewModel: SendMoney.UpdateBalance.ViewModel)
+    func displayPickRecent(viewModel: SendMoney.PickRecent.ViewModel)
+    func displayCountNote(viewModel: SendMoney.CountNote.ViewModel)
 }
 
-/// Send money: country code, phone number, amount and note, each checked as the person leaves it; Enter looks the
-/// recipient up and shows the confirmation in a box (who by full name, the number, the amount, the note; the
-/// password above the step-up amount). Only its own key (`y`), the "Send $5.00" button, or Enter in the password
+/// Send money: country code, phone number, amount and note, each checked as the person leaves it. While the number
+/// is empty the numbers money last went to are listed under it, one button each (↓ from the number; Enter picks one
+/// and the cursor goes on to the amount); the note counts its characters beside it. Enter looks the recipient up and
+/// shows the confirmation in a box (who by full name, the number, the amount, the note; the password, which the
+/// show-password key shows while asked, above the step-up amount). Only its own key (`y`), the "Send $5.00" button, or Enter in the password
 /// sends; the cursor lands on "Change", and Esc, Shift-Tab or that button go back to the form as it was; any other
 /// key is answered in words. Then the receipt, which Enter or Esc closes.
 @MainActor
@@ -30,6 +35,20 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
     let amount = TextField(maxLength: 32)
     /// Longer than a note may be, so a note too long is refused in words and nothing typed is cut off.
     let note = TextField(maxLength: 1000)
+    /// `12/140` beside the note, an error past the limit.
+    let noteCount = Label("", style: .muted)
+    private lazy var noteRow: HStack = {
+        let row = HStack(spacing: 1)
+        row.add(note, size: .fill)
+        row.add(noteCount)
+        return row
+    }()
+    /// The recent recipients, one row each under the number; shown while the number is empty, on the form.
+    private(set) lazy var recentButtons: [Button] = (0..<RecentRecipient.kept).map { index in
+        Button("") { [weak self] in self?.interactor?.pickRecent(request: .init(index: index)) }
+    }
+    /// How many of `recentButtons` have a recipient.
+    private var recentCount = 0
     let password = SecureField(maxLength: 128)
     private(set) lazy var changeButton = Button("Change") { [weak self] in self?.interactor?.back(request: .init()) }
     private(set) lazy var sendButton = Button("Continue") { [weak self] in self?.screen.submit() }
@@ -64,6 +83,9 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
                 },
                 retry,
             ]
+            if !password.isHidden {
+                keyBindings.append(bind(.showPassword) { [weak self] in self?.toggleFocusedSecureField() })
+            }
         case .receipt:
             keyBindings = [bind(.submit, "back to Home") { [weak self] in self?.screen.submit() }, retry]
         }
@@ -73,16 +95,29 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
         if let interactor { screen.connect(interactor, form: { [weak self] in self?.form }) }
         screen.addField(.countryCode, "Country code", countryCode)
         screen.addField(.phoneNumber, "Phone number", phoneNumber)
+        for (index, button) in recentButtons.enumerated() {
+            screen.form.addField(index == 0 ? "Recent" : "", button)
+        }
         screen.addField(.amount, "Amount", amount)
-        screen.addField(.note, "Note (optional)", note)
+        screen.addField(.note, "Note (optional)", note, row: noteRow)
         screen.addField(.password, "Password", password)
         screen.setRowHidden(true, for: .password)
+        phoneNumber.onChange = { [weak self] _ in self?.showRecents() }
+        // From the empty number down into its recent recipients there is nothing to check yet: Enter checks it.
+        let checkLeaving = onFocusLeave
+        onFocusLeave = { [weak self] view in
+            guard let self else { return }
+            if view === phoneNumber, recentButtons.contains(where: { $0 === self.focusedView }) { return }
+            checkLeaving(view)
+        }
+        note.onChange = { [weak self] text in self?.interactor?.countNote(request: .init(note: text)) }
         confirmBox.isHidden = true
         changeButton.isHidden = true
         screen.buttons.add(changeButton)
         screen.buttons.add(sendButton)
         view.addSubview(screen.stack)
         interactor?.load(request: .init())
+        interactor?.countNote(request: .init(note: note.text))
         screen.focusFirstEmpty()
     }
 
@@ -115,6 +150,27 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
     func displayLoad(viewModel: SendMoney.Load.ViewModel) {
         screen.intro.text = viewModel.instructions
         countryCode.text = viewModel.countryCode
+        recentCount = min(viewModel.recents.count, recentButtons.count)
+        for (button, title) in zip(recentButtons, viewModel.recents) { button.title = title }
+        showRecents()
+    }
+
+    func displayUpdateBalance(viewModel: SendMoney.UpdateBalance.ViewModel) {
+        screen.intro.text = viewModel.instructions
+    }
+
+    /// The number picked fills the form (which hides the list), and the cursor goes on to the amount.
+    func displayPickRecent(viewModel: SendMoney.PickRecent.ViewModel) {
+        countryCode.text = viewModel.countryCode
+        phoneNumber.text = viewModel.phoneNumber
+        screen.setError(nil, for: .countryCode)
+        screen.setError(nil, for: .phoneNumber)
+        focus(amount)
+    }
+
+    func displayCountNote(viewModel: SendMoney.CountNote.ViewModel) {
+        noteCount.text = viewModel.text
+        noteCount.style = viewModel.isOver ? .errorText : .muted
     }
 
     func displayValidateField(viewModel: SendMoney.ValidateField.ViewModel) {
@@ -162,6 +218,14 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
         screen.show(viewModel.banner)
     }
 
+    /// The recent recipients' rows: on the form, while the number is empty.
+    private func showRecents() {
+        let shown = stage == .form && phoneNumber.isEmpty
+        for (index, button) in recentButtons.enumerated() {
+            screen.form.setRowHidden(!shown || index >= recentCount, for: button)
+        }
+    }
+
     /// The confirmation's rows and the send button's words.
     private func fill(_ box: SendMoney.ConfirmationBox) {
         confirmBox.title = box.title
@@ -177,6 +241,7 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
         let leavingConfirmation = self.stage == .confirm
         self.stage = stage
         for field in formFields { screen.setRowHidden(stage != .form, for: field) }
+        showRecents()
         confirmBox.isHidden = stage != .confirm
         changeButton.isHidden = stage != .confirm
         if stage != .confirm || leavingConfirmation {

@@ -139,6 +139,7 @@ struct Formatting: Sendable {
     func message(for error: NetworkError) -> String? {
         switch error {
         case .unreachable: "Can't reach the server. Check the connection and try again."
+        case .connectionLost: "The connection to the server broke before it answered. Try again."
         case .notSecure:
             "Can't make a secure connection: the server's certificate is not trusted. If it comes from a private "
                 + "certificate authority, start Skiff with --ca-file."

@@ -60,7 +60,20 @@ class SceneViewController: ViewController {
             escapePressed()
             handled = true
         }
+        if !handled && keys.matches(key, .quitWhileTyping) {
+            // Every screen quits with the key that works while typing, as Login does, whatever it binds.
+            application?.quit()
+            handled = true
+        }
         return handled
+    }
+
+    /// The screen's keys for `?`, with the quit key every screen takes (unless the screen binds it itself).
+    override var helpBindings: [KeyBinding] {
+        let bindings = super.helpBindings
+        let quit = keys.keys(for: .quitWhileTyping)
+        guard !bindings.contains(where: { $0.keys == quit }) else { return bindings }
+        return bindings + [keys.described(.quitWhileTyping)]
     }
 
     override func shouldGoBack() -> Bool {

@@ -112,6 +112,11 @@ final class TopUpPresenter: TopUpPresentationLogic, ScenePresentation {
             // The code itself is spent or expired: a new confirmation sends a new one.
             viewModel.form.banner = BannerMessage(.error, detail, prompts: [KeyPrompt(.back, "go back and confirm again")])
             viewModel.form.clear = [.code]
+        case .failed(.unreachable) where stage == .confirm || stage == .code:
+            // No connection was made: the request never left.
+            viewModel.form.banner = BannerMessage(
+                .error, "Can't reach the server; nothing was added.", prompts: [KeyPrompt(.retry, "try again")]
+            )
         case .failed(let error) where (stage == .confirm || stage == .code) && Self.answerLost(error):
             // The request may have reached the server: say so, and that a retry cannot add it twice.
             viewModel.form.banner = BannerMessage(
@@ -147,10 +152,11 @@ final class TopUpPresenter: TopUpPresentationLogic, ScenePresentation {
         return words
     }
 
-    /// A failure after which the top-up may or may not have been made: the answer was lost on the way.
+    /// A failure after which the top-up may or may not have been made: the request left, and its answer was lost on
+    /// the way (not `.unreachable`: no connection was made, so nothing left).
     private static func answerLost(_ error: NetworkError) -> Bool {
         switch error {
-        case .timeout, .unreachable, .cancelled, .stillRunning, .server: true
+        case .timeout, .connectionLost, .cancelled, .stillRunning, .server: true
         default: false
         }
     }

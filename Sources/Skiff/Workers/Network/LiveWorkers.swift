@@ -151,8 +151,10 @@ struct CardWorker: CardWorking {
         } success: { Self.card(try $0.created.body.json) }
     }
 
-    func requestActivation(cardID: String) async throws(NetworkError) -> VerificationChallenge {
-        try await api.send { try await $0.startCardActivation(path: .init(id: cardID)) } success: {
+    func requestActivation(cardID: String, last4: String) async throws(NetworkError) -> VerificationChallenge {
+        try await api.send { client in
+            try await client.startCardActivation(path: .init(id: cardID), body: .json(.init(last4: last4)))
+        } success: {
             AuthWorker.challenge(try $0.accepted.body.json)
         }
     }

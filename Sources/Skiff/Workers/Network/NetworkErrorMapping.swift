@@ -1,4 +1,7 @@
 import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOPosix
 import NIOSSL
 import OpenAPIRuntime
 import SkiffAPI
@@ -29,13 +32,40 @@ enum NetworkErrorMapping {
             switch http {
             case .cancelled, .requestStreamCancelled: return .cancelled
             case .deadlineExceeded, .readTimeout, .writeTimeout: return .timeout
-            default: return .unreachable
+            default: return neverSent(http) ? .unreachable : .connectionLost
             }
         }
         if Task.isCancelled { return .cancelled }
         if let tls = error as? NIOSSLError, case .handshakeFailed = tls { return .notSecure }
         if error is DecodingError { return .server(status: 0, detail: "Unreadable answer") }
-        return .unreachable
+        return neverConnected(error) ? .unreachable : .connectionLost
+    }
+
+    /// AsyncHTTPClient's errors that come before any byte of the request was written: no connection (its connect
+    /// timeout, the TLS or proxy handshake's), or a request it would not make. Anything else (the connection closed
+    /// or broken after the request went) may have reached the server.
+    private static func neverSent(_ error: HTTPClientError) -> Bool {
+        switch error {
+        case .connectTimeout, .tlsHandshakeTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout,
+             .getConnectionFromPoolTimeout, .invalidProxyResponse, .proxyAuthenticationRequired,
+             .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath, .alreadyShutdown:
+            true
+        default:
+            false
+        }
+    }
+
+    /// The errors of making a connection, which AsyncHTTPClient passes on as they are (measured with 1.37: a closed
+    /// port is `IOError` `ECONNREFUSED` once the connect timeout has passed; a name not found is
+    /// `NIOConnectionError`, as is every failed connection attempt of a happy-eyeballs connect). A connection made and
+    /// then reset is not one of them: the request may have gone.
+    private static func neverConnected(_ error: any Error) -> Bool {
+        if error is NIOConnectionError || error is SocketAddressError { return true }
+        if let channel = error as? ChannelError, case .connectTimeout = channel { return true }
+        if let io = error as? IOError {
+            return [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ENETDOWN, EHOSTDOWN, EADDRNOTAVAIL].contains(io.errnoCode)
+        }
+        return false
     }
 
     /// A problem document as the error the scenes understand.

@@ -1,8 +1,9 @@
 import Foundation
 import Logging
 
-/// Remembers the last country code and phone number used to log in, and whether Home's Spending panel is
-/// hidden. Never a password.
+/// Remembers the last country code and phone number used to log in, whether Home's Spending panel is hidden, and
+/// for each user the numbers they last sent money to (with the shortened name shown for each). Never a password, an
+/// amount or a note.
 struct PreferencesStore: PreferencesStoring {
     private let stored: PrivateJSONFile<StoredPreferences>
 
@@ -27,6 +28,14 @@ struct PreferencesStore: PreferencesStoring {
         write(preferences)
     }
 
+    func recentRecipients(userID: String) -> [RecentRecipient] { read().recentRecipients?[userID] ?? [] }
+
+    func saveRecentRecipients(_ recipients: [RecentRecipient], userID: String) {
+        var preferences = read()
+        preferences.recentRecipients = (preferences.recentRecipients ?? [:]).merging([userID: recipients]) { $1 }
+        write(preferences)
+    }
+
     /// The stored preferences; an unreadable file is set aside (and logged) and counts as none.
     private func read() -> StoredPreferences {
         (try? stored.read()) ?? StoredPreferences()
@@ -38,22 +47,26 @@ struct PreferencesStore: PreferencesStoring {
 }
 
 /// The preferences file: the last login's fields at the top level, as the first versions wrote them, beside the
-/// Spending panel's state.
+/// Spending panel's state and each user's recent recipients (by user id).
 private struct StoredPreferences: Codable {
     var lastLogin: LastLogin?
     var hidesSpending: Bool?
+    var recentRecipients: [String: [RecentRecipient]]?
 
     init() {}
 
-    private enum CodingKeys: String, CodingKey { case hidesSpending }
+    private enum CodingKeys: String, CodingKey { case hidesSpending, recentRecipients }
 
-    /// Unreadable when it is not an object, when `hidesSpending` is not a Boolean, or when it holds fields but
-    /// neither part can be read from them (every file this app writes holds at least one part).
+    /// Unreadable when it is not an object, when `hidesSpending` is not a Boolean or `recentRecipients` not lists of
+    /// recipients by user, or when it holds fields but no part can be read from them (every file this app writes
+    /// holds at least one part).
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         hidesSpending = try container.decodeIfPresent(Bool.self, forKey: .hidesSpending)
+        recentRecipients = try container.decodeIfPresent([String: [RecentRecipient]].self, forKey: .recentRecipients)
         lastLogin = try? LastLogin(from: decoder)
-        if lastLogin == nil, hidesSpending == nil, try !decoder.container(keyedBy: AnyKey.self).allKeys.isEmpty {
+        if lastLogin == nil, hidesSpending == nil, recentRecipients == nil,
+           try !decoder.container(keyedBy: AnyKey.self).allKeys.isEmpty {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "No preference could be read."))
         }
     }
@@ -70,5 +83,6 @@ private struct StoredPreferences: Codable {
         try lastLogin?.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(hidesSpending, forKey: .hidesSpending)
+        try container.encodeIfPresent(recentRecipients, forKey: .recentRecipients)
     }
 }

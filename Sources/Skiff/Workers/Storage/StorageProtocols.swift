@@ -25,6 +25,9 @@ protocol PreferencesStoring: Sendable {
     /// Whether the person hid Home's Spending panel (`s`); shown until they do.
     func hidesSpending() -> Bool
     func saveHidesSpending(_ hides: Bool)
+    /// The numbers the user `userID` last sent money to, newest first (Send money offers them).
+    func recentRecipients(userID: String) -> [RecentRecipient]
+    func saveRecentRecipients(_ recipients: [RecentRecipient], userID: String)
 }
 
 /// The last Home data per user, so Home draws at once and still works offline, read-only.

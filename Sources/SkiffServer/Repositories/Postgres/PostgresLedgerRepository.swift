@@ -189,6 +189,76 @@ struct PostgresLedgerRepository: LedgerRepository {
         )
     }
 
+    /// One transaction: the wallet locked first, then the lines in batches, each batch three statements over arrays
+    /// (`unnest`: its transfers, their postings, their statement lines); the balances move once at the end.
+    func record(_ history: GeneratedHistory) async throws -> Int64 {
+        let logger = database.logger
+        return try await database.transaction { connection in
+            let wallet = LedgerAccountID.wallet(userID: history.userID, currency: history.currency)
+            let world = LedgerAccountID.generated(currency: history.currency)
+            var locked: Int64?
+            for try await value in try await connection.query(
+                "SELECT balance_minor FROM ledger_accounts WHERE id = \(wallet) FOR UPDATE", logger: logger
+            ).decode(Int64.self) {
+                locked = value
+            }
+            guard var balance = locked else { throw GeneratedHistory.Refusal.noWallet }
+            let start = balance
+            for batch in stride(from: 0, to: history.count, by: Self.historyBatch) {
+                var transfers: [TransferRecord] = []
+                var lines: [NewTransaction] = []
+                for index in batch..<min(batch + Self.historyBatch, history.count) {
+                    let (transfer, line, after) = try history.entry(index, balanceMinor: balance)
+                    transfers.append(transfer)
+                    lines.append(line)
+                    balance = after
+                }
+                let at = transfers.map(\.createdAt.millisecondsSince1970)
+                if batch == 0, let first = at.first {
+                    try await connection.query("""
+                        INSERT INTO ledger_accounts (id, kind, currency, balance_minor, created_at)
+                        VALUES (\(world), 'system', \(history.currency), 0, \(first)) ON CONFLICT (id) DO NOTHING
+                        """, logger: logger)
+                }
+                let ids = transfers.map(\.id)
+                try await connection.query("""
+                    INSERT INTO transfers (id, reference, kind, from_account, to_account, payer_user_id, payee_user_id,
+                                           amount_minor, currency, created_at)
+                    SELECT id, reference, \(TransferKind.generated.rawValue), from_account, to_account, NULLIF(payer, ''),
+                           NULLIF(payee, ''), amount_minor, \(history.currency), created_at
+                    FROM unnest(\(ids)::TEXT[], \(transfers.map(\.reference))::TEXT[], \(transfers.map(\.fromAccount))::TEXT[],
+                                \(transfers.map(\.toAccount))::TEXT[], \(transfers.map { $0.payerUserID ?? "" })::TEXT[],
+                                \(transfers.map { $0.payeeUserID ?? "" })::TEXT[], \(transfers.map(\.amountMinor))::BIGINT[],
+                                \(at)::BIGINT[])
+                        AS line(id, reference, from_account, to_account, payer, payee, amount_minor, created_at)
+                    """, logger: logger)
+                try await connection.query("""
+                    INSERT INTO postings (transfer_id, account_id, amount_minor, created_at)
+                    SELECT * FROM unnest(\(ids + ids)::TEXT[], \(transfers.map(\.fromAccount) + transfers.map(\.toAccount))::TEXT[],
+                                         \(transfers.map { -$0.amountMinor } + transfers.map(\.amountMinor))::BIGINT[],
+                                         \(at + at)::BIGINT[])
+                    """, logger: logger)
+                try await connection.query("""
+                    INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at, reference)
+                    SELECT \(history.userID), amount_minor, \(history.currency), merchant, category, created_at, reference
+                    FROM unnest(\(lines.map(\.amountMinor))::BIGINT[], \(lines.map(\.merchant))::TEXT[],
+                                \(lines.map(\.category))::TEXT[], \(at)::BIGINT[], \(transfers.map(\.reference))::TEXT[])
+                        AS line(amount_minor, merchant, category, created_at, reference)
+                    """, logger: logger)
+            }
+            // Both balances at 0 or more: the difference fits.
+            let moved = balance - start
+            if moved != 0 {
+                try await connection.query(Self.creditQuery(wallet, moved), logger: logger)
+                try await connection.query(Self.creditQuery(world, -moved), logger: logger)
+            }
+            return balance
+        }
+    }
+
+    /// Lines of generated history a statement writes.
+    private static let historyBatch = 5_000
+
     func transfer(id: String, userID: String) async throws -> TransferRecord? {
         try await database.rows("""
             SELECT \(unescaped: Self.columns) FROM transfers

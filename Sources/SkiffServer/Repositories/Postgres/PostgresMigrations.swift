@@ -218,6 +218,19 @@ enum PostgresMigrations {
                 WHERE reference IS NOT NULL
             """,
         ]),
+        // Issue 42: money sent to another person is not spending (`SpendingRollup.isSpending`). Under the lock of 9,
+        // both rollups are emptied and filled again from the history by the rule, and the triggers' function keeps
+        // them by it from now on.
+        Migration(version: 18, statements: [
+            "LOCK TABLE transactions IN SHARE ROW EXCLUSIVE MODE",
+            "DELETE FROM spending_months",
+            "DELETE FROM spending_days",
+            SpendingRollups.days(counting: SpendingRollup.isSpending()).fill,
+            SpendingRollups.months(counting: SpendingRollup.isSpending()).fill,
+            SpendingRollups.function([
+                .months(counting: SpendingRollup.isSpending()), .days(counting: SpendingRollup.isSpending()),
+            ]),
+        ]),
     ]
 }
 
@@ -230,33 +243,48 @@ struct SpendingRollups: Sendable {
     var key: @Sendable (String) -> String
     /// The rows that fill it at its migration, before grouping: the days from `transactions`, the months from the days.
     var history: String
+    /// The SQL condition on a row of `transactions` (its columns unqualified) that it sums.
+    var counted: String
 
-    static let days = SpendingRollups(
-        table: "spending_days", column: "day", key: { SpendingRollup.dayStart(of: $0) },
-        history: """
-            SELECT user_id, \(SpendingRollup.dayStart(of: "created_at")), category, currency, SUM(amount_minor)::BIGINT
-            FROM transactions WHERE amount_minor < 0
-            """
-    )
-    static let months = SpendingRollups(
-        table: "spending_months", column: "month",
-        key: { SpendingRollup.postgresMonthStart(ofDay: SpendingRollup.dayStart(of: $0)) },
-        history: """
-            SELECT user_id, \(SpendingRollup.postgresMonthStart(ofDay: "day")), category, currency, SUM(amount_minor)::BIGINT
-            FROM spending_days
-            """
-    )
+    /// What migrations 9 and 15 summed: every debit.
+    static let days = days(counting: "amount_minor < 0")
+    static let months = months(counting: "amount_minor < 0")
+
+    /// The days, summing the rows of `transactions` that `counted` holds true of.
+    static func days(counting counted: String) -> SpendingRollups {
+        SpendingRollups(
+            table: "spending_days", column: "day", key: { SpendingRollup.dayStart(of: $0) },
+            history: """
+                SELECT user_id, \(SpendingRollup.dayStart(of: "created_at")), category, currency, SUM(amount_minor)::BIGINT
+                FROM transactions WHERE \(counted)
+                """,
+            counted: counted
+        )
+    }
+
+    /// The months, filled from the days and kept from the rows of `transactions` that `counted` holds true of.
+    static func months(counting counted: String) -> SpendingRollups {
+        SpendingRollups(
+            table: "spending_months", column: "month",
+            key: { SpendingRollup.postgresMonthStart(ofDay: SpendingRollup.dayStart(of: $0)) },
+            history: """
+                SELECT user_id, \(SpendingRollup.postgresMonthStart(ofDay: "day")), category, currency, SUM(amount_minor)::BIGINT
+                FROM spending_days
+                """,
+            counted: counted
+        )
+    }
 
     /// The table, filled from the history (`history`'s rows, grouped).
-    var tableAndHistory: [String] {
-        [
-            SpendingRollup.table(table, column: column),
-            """
-            INSERT INTO \(table) (user_id, \(column), category, currency, amount_minor)
-                \(history)
-                GROUP BY 1, 2, 3, 4
-            """,
-        ]
+    var tableAndHistory: [String] { [SpendingRollup.table(table, column: column), fill] }
+
+    /// Fills the table from the history (`history`'s rows, grouped).
+    var fill: String {
+        """
+        INSERT INTO \(table) (user_id, \(column), category, currency, amount_minor)
+            \(history)
+            GROUP BY 1, 2, 3, 4
+        """
     }
 
     /// The trigger function keeping `rollups`. The sums are BIGINT: SUM's NUMERIC cast back, and `+`, raise on
@@ -285,7 +313,7 @@ struct SpendingRollups: Sendable {
                 FROM (
                     SELECT user_id, \(key("created_at")) AS \(column), category, currency,
                         SUM(amount_minor)::BIGINT AS amount_minor
-                    FROM old_rows WHERE amount_minor < 0 GROUP BY 1, 2, 3, 4
+                    FROM old_rows WHERE \(counted) GROUP BY 1, 2, 3, 4
                 ) AS gone
                 WHERE kept.user_id = gone.user_id AND kept.\(column) = gone.\(column) AND kept.category = gone.category
                     AND kept.currency = gone.currency;
@@ -302,7 +330,7 @@ struct SpendingRollups: Sendable {
                 INSERT INTO \(table) (user_id, \(column), category, currency, amount_minor)
                     SELECT user_id, \(key("created_at")) AS \(column), category, currency,
                         SUM(amount_minor)::BIGINT
-                    FROM new_rows WHERE amount_minor < 0
+                    FROM new_rows WHERE \(counted)
                     GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
                 ON CONFLICT (user_id, \(column), category, currency)
                     DO UPDATE SET amount_minor = \(table).amount_minor + excluded.amount_minor;

@@ -181,7 +181,7 @@ struct SQLiteDatabase: RepositoryStore {
             // triggers in the transaction of every change to `transactions`. The partial index that summed the
             // month's rows is read by nothing after this, so it goes.
             let day = { (row: String) in SpendingRollup.dayStart(of: "\(row).created_at") }
-            try db.execute(sql: rollup(table: "spending_days", column: "day", key: day, history: """
+            try db.execute(sql: rollup(table: "spending_days", column: "day", key: day, counts: debits, history: """
                 SELECT user_id, \(day("transactions")) AS day, category, currency, SUM(amount_minor)
                 FROM transactions WHERE amount_minor < 0
                 GROUP BY user_id, day, category, currency
@@ -236,7 +236,7 @@ struct SQLiteDatabase: RepositoryStore {
             let month = { (row: String) in
                 SpendingRollup.sqliteMonthStart(ofDay: SpendingRollup.dayStart(of: "\(row).created_at"))
             }
-            try db.execute(sql: rollup(table: "spending_months", column: "month", key: month, history: """
+            try db.execute(sql: rollup(table: "spending_months", column: "month", key: month, counts: debits, history: """
                 SELECT user_id, \(SpendingRollup.sqliteMonthStart(ofDay: "day")) AS month, category, currency,
                     SUM(amount_minor)
                 FROM spending_days GROUP BY user_id, month, category, currency
@@ -253,6 +253,33 @@ struct SQLiteDatabase: RepositoryStore {
                 DROP TABLE transactions_search;
                 """)
             try db.execute(sql: searchIndex(columns: ["merchant", "category", "note", "reference"]))
+        }
+        migrator.registerMigration("v19-spending-not-transfers") { db in
+            // Issue 42: money sent to another person is not spending (`SpendingRollup.isSpending`). Both rollups lose
+            // their triggers and rows, are filled again from the history by the rule, and are kept by it from now on.
+            let counts = { (row: String) in SpendingRollup.isSpending(row) }
+            let day = { (row: String) in SpendingRollup.dayStart(of: "\(row).created_at") }
+            let month = { (row: String) in
+                SpendingRollup.sqliteMonthStart(ofDay: SpendingRollup.dayStart(of: "\(row).created_at"))
+            }
+            for table in ["spending_days", "spending_months"] {
+                for trigger in ["insert", "delete", "update_old", "update_new"] {
+                    try db.execute(sql: "DROP TRIGGER \(table)_\(trigger)")
+                }
+                try db.execute(sql: "DELETE FROM \(table)")
+            }
+            try db.execute(sql: """
+                INSERT INTO spending_days (user_id, day, category, currency, amount_minor)
+                    SELECT user_id, \(day("transactions")) AS day, category, currency, SUM(amount_minor)
+                    FROM transactions WHERE \(counts("transactions"))
+                    GROUP BY user_id, day, category, currency;
+                INSERT INTO spending_months (user_id, month, category, currency, amount_minor)
+                    SELECT user_id, \(SpendingRollup.sqliteMonthStart(ofDay: "day")) AS month, category, currency,
+                        SUM(amount_minor)
+                    FROM spending_days GROUP BY user_id, month, category, currency;
+                """)
+            try db.execute(sql: rollupTriggers(table: "spending_days", column: "day", key: day, counts: counts))
+            try db.execute(sql: rollupTriggers(table: "spending_months", column: "month", key: month, counts: counts))
         }
         return migrator
     }
@@ -284,11 +311,27 @@ struct SQLiteDatabase: RepositoryStore {
             """
     }
 
+    /// What `v11-spending-rollup` and `v17-spending-months` summed: every debit.
+    private static func debits(_ row: String) -> String { "\(row).amount_minor < 0" }
+
     /// A spending rollup `table` (`SpendingRollup`): per user, `column` (the SQL `key` gives for a row of
-    /// `transactions`), category and currency, the sum of the debits; filled with the rows of the SQL `history` and
-    /// kept by triggers from then on.
+    /// `transactions`), category and currency, the sum of the rows `counts` (SQL over `new` or `old`) holds true of;
+    /// filled with the rows of the SQL `history` and kept by triggers from then on.
     private static func rollup(
-        table: String, column: String, key: @escaping (String) -> String, history: String
+        table: String, column: String, key: @escaping (String) -> String, counts: (String) -> String, history: String
+    ) -> String {
+        """
+        \(SpendingRollup.table(table, column: column, options: " WITHOUT ROWID"));
+        INSERT INTO \(table) (user_id, \(column), category, currency, amount_minor)
+            \(history);
+        \(rollupTriggers(table: table, column: column, key: key, counts: counts))
+        """
+    }
+
+    /// The triggers that keep rollup `table` in the transaction of every change to `transactions`: a row `counts` holds
+    /// true of is added to its key's sum, and taken away again when it is deleted or changed.
+    private static func rollupTriggers(
+        table: String, column: String, key: @escaping (String) -> String, counts: (String) -> String
     ) -> String {
         // SQLite's `+` turns an integer overflow into a REAL without a word: the sum is checked first, as
         // SUM() checks its own.
@@ -313,23 +356,20 @@ struct SQLiteDatabase: RepositoryStore {
             """
         }
         return """
-            \(SpendingRollup.table(table, column: column, options: " WITHOUT ROWID"));
-            INSERT INTO \(table) (user_id, \(column), category, currency, amount_minor)
-                \(history);
-            CREATE TRIGGER \(table)_insert AFTER INSERT ON transactions WHEN new.amount_minor < 0 BEGIN
+            CREATE TRIGGER \(table)_insert AFTER INSERT ON transactions WHEN \(counts("new")) BEGIN
                 \(add("new"))
             END;
-            CREATE TRIGGER \(table)_delete AFTER DELETE ON transactions WHEN old.amount_minor < 0 BEGIN
+            CREATE TRIGGER \(table)_delete AFTER DELETE ON transactions WHEN \(counts("old")) BEGIN
                 \(remove("old"))
             END;
             CREATE TRIGGER \(table)_update_old
                 AFTER UPDATE OF user_id, amount_minor, currency, category, created_at ON transactions
-                WHEN old.amount_minor < 0 BEGIN
+                WHEN \(counts("old")) BEGIN
                 \(remove("old"))
             END;
             CREATE TRIGGER \(table)_update_new
                 AFTER UPDATE OF user_id, amount_minor, currency, category, created_at ON transactions
-                WHEN new.amount_minor < 0 BEGIN
+                WHEN \(counts("new")) BEGIN
                 \(add("new"))
             END;
             """

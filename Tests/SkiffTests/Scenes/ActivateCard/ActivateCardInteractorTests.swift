@@ -35,7 +35,8 @@ struct ActivateCardInteractorTests {
         let sut = makeSUT()
         sut.submit(request: .init(form: .init(last4: "0005", code: "")))
         await tasks.settle()
-        #expect(worker.activationRequests.all == ["c_issued"])
+        #expect(worker.activationRequests.all.map(\.cardID) == ["c_issued"])
+        #expect(worker.activationRequests.all.map(\.last4) == ["0005"], "the last four go with the request, for the server to check")
         #expect(sut.stage == .code)
         guard case .succeeded(.codeSent(Seeds.challenge, "135790")) = presenter.presentSubmitCalls.last else {
             Issue.record("got \(presenter.presentSubmitCalls)")
@@ -92,5 +93,27 @@ struct ActivateCardInteractorTests {
         await tasks.settle()
         sut.validateField(request: .init(field: .code, form: .init(last4: "0005", code: "13")))
         #expect(presenter.presentValidateFieldCalls.last?.problem == .code(.malformed))
+    }
+
+    @Test("last four digits the server refuses before sending a code stay on that field; no code, still the first stage")
+    func last4RefusedBeforeCode() async {
+        worker.activationResult.set(.failure(.validation(
+            detail: "Correct the fields listed in errors and try again.",
+            fields: [FieldError(field: "last4", message: CardLastFour.Problem.mismatch.message)]
+        )))
+        let sut = makeSUT()
+        sut.submit(request: .init(form: .init(last4: "1111", code: "")))
+        await tasks.settle()
+        #expect(worker.activationRequests.all.map(\.last4) == ["1111"])
+        #expect(sut.stage == .last4)
+        guard case .invalid([.last4: .server(CardLastFour.Problem.mismatch.message)]) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(worker.activations.count == 0)
+        worker.activationResult.set(.success(Seeds.challenge))
+        sut.submit(request: .init(form: .init(last4: "0005", code: "")))
+        await tasks.settle()
+        #expect(sut.stage == .code, "corrected, the code is sent")
     }
 }

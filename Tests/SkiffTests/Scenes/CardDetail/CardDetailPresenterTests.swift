@@ -24,7 +24,7 @@ struct CardDetailPresenterTests {
         #expect(vm.hint == nil)
     }
 
-    @Test("a frozen added card says so and how to unfreeze it")
+    @Test("a frozen added card says so and how to unfreeze it here")
     func frozen() {
         var card = Seeds.externalCard
         card.frozen = true
@@ -34,6 +34,52 @@ struct CardDetailPresenterTests {
             "Visa", "•••• 4242", "ALEX RIVERA", "04/29", "Another bank (added card)", "Active",
             "Yes: it cannot be used or activated",
         ])
-        #expect(vm.hint == "Unfreeze it with f on Cards.")
+        #expect(vm.hint == "Unfreeze it with f.")
+    }
+
+    @Test("what f and d would do to this card: f worded by its state, d only for an added card")
+    func keys() {
+        let sut = makeSUT()
+        var frozen = Seeds.externalCard
+        frozen.frozen = true
+        sut.presentUpdate(response: .init(state: .init(card: Seeds.issuedCard)))
+        sut.presentUpdate(response: .init(state: .init(card: frozen)))
+        #expect(display.displayUpdateCalls.map(\.freezeHelp) == ["freeze card", "unfreeze card"])
+        #expect(display.displayUpdateCalls.map(\.canRemove) == [false, true])
+        #expect(display.displayUpdateCalls.map(\.banner) == [nil, nil])
+        #expect(display.displayUpdateCalls.map(\.busyText) == [nil, nil])
+    }
+
+    @Test("a change on its way, landed, or refused is said")
+    func changes() {
+        let sut = makeSUT()
+        var frozen = Seeds.externalCard
+        frozen.frozen = true
+        var state = CardDetail.State(card: Seeds.externalCard)
+        for (change, text) in [
+            (Cards.Change.freeze(Seeds.externalCard), "Freezing…"), (.unfreeze(frozen), "Unfreezing…"), (.remove(Seeds.externalCard), "Removing…"),
+        ] {
+            state.changing = change
+            sut.presentUpdate(response: .init(state: state))
+            #expect(display.displayUpdateCalls.last?.busyText == text)
+        }
+        state.changing = nil
+        state.card = frozen
+        state.notice = .changed(frozen)
+        sut.presentUpdate(response: .init(state: state))
+        #expect(display.displayUpdateCalls.last?.banner == BannerMessage(.info, "Visa •••• 4242 frozen."))
+        state.notice = nil
+        state.error = .unreachable
+        sut.presentUpdate(response: .init(state: state))
+        #expect(display.displayUpdateCalls.last?.banner == BannerMessage(.error, "Can't reach the server. Check the connection and try again."))
+    }
+
+    @Test("the removal question is Cards' own: Remove or Keep, naming the card")
+    func removeQuestion() {
+        makeSUT().presentRemove(response: .init(card: Seeds.externalCard))
+        #expect(display.displayRemoveCalls == [.init(
+            title: "Remove card", message: "Remove Visa •••• 4242 from your account?", confirm: "Remove", cancel: "Keep",
+            cardID: "c_ext"
+        )])
     }
 }

@@ -175,4 +175,76 @@ struct CardsInteractorTests {
             return
         }
     }
+
+    @Test("a routes to Add card, whatever is selected, also with no cards")
+    func add() {
+        let sut = makeSUT(cards: [])
+        var routes: [CardsRoute] = []
+        sut.route = { routes.append($0) }
+        sut.add(request: .init())
+        guard case .addCard? = routes.last, routes.count == 1 else {
+            Issue.record("got \(routes)")
+            return
+        }
+    }
+
+    @Test("v routes the selected card to Activate card only while it can be activated: issued, inactive, not frozen")
+    func activate() {
+        var frozenIssued = Seeds.issuedCard
+        frozenIssued.frozen = true
+        var activeIssued = Seeds.issuedCard
+        activeIssued.status = .active
+        for (card, routed) in [(Seeds.issuedCard, true), (frozenIssued, false), (activeIssued, false), (Seeds.externalCard, false)] {
+            let sut = makeSUT(cards: [card])
+            var routes: [CardsRoute] = []
+            sut.route = { routes.append($0) }
+            sut.activate(request: .init(index: 0))
+            sut.activate(request: .init(index: 3))
+            if routed {
+                guard case .activateCard(card)? = routes.last, routes.count == 1 else {
+                    Issue.record("\(card): got \(routes)")
+                    continue
+                }
+            } else {
+                #expect(routes.isEmpty, "\(card)")
+            }
+        }
+    }
+
+    @Test("v while a change is on its way is ignored")
+    func activateWhileChanging() async {
+        worker.gate = Gate()
+        let sut = makeSUT(cards: [Seeds.issuedCard, Seeds.externalCard])
+        var routes: [CardsRoute] = []
+        sut.route = { routes.append($0) }
+        sut.freeze(request: .init(index: 1))
+        sut.activate(request: .init(index: 0))
+        #expect(routes.isEmpty)
+        worker.gate?.open()
+        await tasks.settle()
+    }
+
+    @Test("what another screen changed shows at once, with a note: added, activated, frozen, removed")
+    func changedElsewhere() {
+        let sut = makeSUT(cards: [Seeds.issuedCard])
+        var routes: [CardsRoute] = []
+        sut.route = { routes.append($0) }
+        sut.changedElsewhere(request: .init(change: .added(Seeds.externalCard)))
+        #expect(presenter.presentUpdateCalls.last?.state.cards == [Seeds.issuedCard, Seeds.externalCard])
+        #expect(presenter.presentUpdateCalls.last?.state.notice == .added(Seeds.externalCard))
+        var active = Seeds.issuedCard
+        active.status = .active
+        sut.changedElsewhere(request: .init(change: .activated(active)))
+        #expect(presenter.presentUpdateCalls.last?.state.cards == [active, Seeds.externalCard])
+        #expect(presenter.presentUpdateCalls.last?.state.notice == .activated(active))
+        sut.changedElsewhere(request: .init(change: .changed(frozenExternal)))
+        #expect(presenter.presentUpdateCalls.last?.state.cards == [active, frozenExternal])
+        sut.changedElsewhere(request: .init(change: .removed(frozenExternal)))
+        #expect(presenter.presentUpdateCalls.last?.state.cards == [active])
+        #expect(presenter.presentUpdateCalls.last?.state.notice == .removed(frozenExternal))
+        sut.changedElsewhere(request: .init(change: .added(Seeds.externalCard)))
+        sut.changedElsewhere(request: .init(change: .added(Seeds.externalCard)))
+        #expect(presenter.presentUpdateCalls.last?.state.cards == [active, Seeds.externalCard], "an added card is listed once")
+        #expect(routes.isEmpty, "nothing to report: the screen that made the change reported it")
+    }
 }

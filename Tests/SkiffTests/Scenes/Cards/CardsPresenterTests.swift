@@ -13,8 +13,13 @@ struct CardsPresenterTests {
         return sut
     }
 
-    @Test("each card with brand, last four, owner, expiry and status; f and d worded per card")
+    @Test("each card with brand, last four, owner, expiry and status; f, v and d worded or offered per card")
     func rows() {
+        var frozenIssued = Seeds.issuedCard
+        frozenIssued.frozen = true
+        let sut = makeSUT()
+        sut.presentUpdate(response: .init(state: .init(cards: [frozenIssued])))
+        #expect(display.displayUpdateCalls.last?.rows.map(\.canActivate) == [false], "a frozen card cannot be activated")
         var frozen = Seeds.externalCard
         frozen.frozen = true
         var state = Cards.State(cards: [Seeds.issuedCard, frozen])
@@ -25,13 +30,14 @@ struct CardsPresenterTests {
         #expect(vm.rows.map(\.detail) == ["Skiff card · expires 11/30 · Inactive", "Added card · expires 04/29 · Frozen"])
         #expect(vm.rows.map(\.freezeHelp) == ["freeze card", "unfreeze card"])
         #expect(vm.rows.map(\.canRemove) == [false, true])
+        #expect(vm.rows.map(\.canActivate) == [true, false])
         #expect(vm.rows.map(\.isFrozen) == [false, true])
         #expect(vm.banner == BannerMessage(.info, "Visa •••• 4242 frozen."))
         #expect(vm.emptyText == nil)
         #expect(vm.busyText == nil)
     }
 
-    @Test("a change that landed is said once: unfrozen, removed")
+    @Test("a change that landed is said once: unfrozen, removed, added, activated")
     func notices() {
         var state = Cards.State(cards: [Seeds.externalCard])
         state.notice = .changed(Seeds.externalCard)
@@ -40,6 +46,12 @@ struct CardsPresenterTests {
         state.notice = .removed(Seeds.externalCard)
         makeSUT().presentUpdate(response: .init(state: state))
         #expect(display.displayUpdateCalls.last?.banner == BannerMessage(.info, "Visa •••• 4242 removed."))
+        state.notice = .added(Seeds.externalCard)
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(display.displayUpdateCalls.last?.banner == BannerMessage(.info, "Visa •••• 4242 added."))
+        state.notice = .activated(Seeds.issuedCard)
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(display.displayUpdateCalls.last?.banner == BannerMessage(.info, "Visa •••• 0005 is active."))
     }
 
     @Test("what is on its way is said: loading, freezing, unfreezing, removing")

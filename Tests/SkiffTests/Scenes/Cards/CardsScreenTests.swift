@@ -8,10 +8,10 @@ import TerminalUI
 @Suite("Cards screen")
 struct CardsScreenTests {
     /// The whole wallet on Home with the issued and an added card, then `c`.
-    private func openCards() async throws -> ScreenHarness {
+    private func openCards(_ cards: [Card] = [Seeds.issuedCard, Seeds.externalCard]) async throws -> ScreenHarness {
         let harness = ScreenHarness(session: Seeds.session) {
             $0.account.pages.set(.success(["": TransactionPage(items: [Seeds.transaction(1)], nextCursor: nil)]))
-            $0.cards.cardsResult.set(.success([Seeds.issuedCard, Seeds.externalCard]))
+            $0.cards.cardsResult.set(.success(cards))
         }
         try await harness.start()
         await harness.send(.character("c"))
@@ -50,7 +50,7 @@ struct CardsScreenTests {
         #expect(harness.navigation.helpBindings.contains { $0.keys == [.character("d")] && $0.help == "remove card" })
         await harness.send(.character("d"))
         assertSnapshot(of: harness.terminal, as: .screen, named: "remove-alert")
-        await harness.send(.enter)
+        await harness.send(.left, .enter)
         #expect(harness.cards.removals.all == ["c_ext"])
         #expect(harness.screen.contains("Visa •••• 4242 removed."))
         #expect(!harness.screen.contains("Added card"))
@@ -76,5 +76,89 @@ struct CardsScreenTests {
         #expect(harness.screen.contains("Another bank (added card)"))
         await harness.send(.escape)
         #expect(harness.top is CardsViewController)
+    }
+
+    /// The status bar's keys, between the screen's hints and `Esc back`.
+    private func statusBar(_ harness: ScreenHarness) -> String {
+        harness.terminal.lines.last?.trimmingCharacters(in: .whitespaces) ?? ""
+    }
+
+    @Test("the status bar offers a and v while the inactive Skiff card is selected, and d instead of v on an added card")
+    func keysOffered() async throws {
+        let harness = try await openCards()
+        #expect(statusBar(harness) == "f freeze card  v activate card  a add card  Esc back  ? help")
+        await harness.send(.down)
+        #expect(statusBar(harness) == "f freeze card  d remove card  a add card  Esc back  ? help")
+        await harness.send(.up, .character("f"))
+        #expect(statusBar(harness) == "f unfreeze card  a add card  Esc back  ? help", "a frozen card cannot be activated")
+        let help = harness.navigation.helpBindings
+        #expect(help.contains { $0.keys == [.character("a")] && $0.help == "add card" })
+        #expect(!help.contains { $0.keys == [.character("v")] })
+    }
+
+    @Test("a on Cards runs Add card over it; once added, Cards lists the card and says so, and Home has it")
+    func addFromCards() async throws {
+        let harness = try await openCards([Seeds.issuedCard])
+        await harness.send(.character("a"))
+        #expect(harness.top is AddCardViewController)
+        await harness.type("4242424242424242")
+        await harness.send(.tab, .tab)
+        await harness.type("0429")
+        await harness.send(.tab)
+        await harness.type("123")
+        await harness.send(.enter)
+        await harness.send(.enter)
+        #expect(harness.cards.adds.count == 1)
+        #expect(harness.top is CardsViewController)
+        #expect(harness.screen.contains("Visa •••• 4242 added."))
+        #expect(harness.screen.contains("Added card · expires 04/29 · Active"))
+        await harness.send(.escape)
+        #expect(harness.top is HomeViewController)
+        #expect(harness.screen.contains("•••• 4242"))
+    }
+
+    @Test("Esc on Add card opened from Cards comes back to Cards with nothing changed")
+    func addCancelled() async throws {
+        let harness = try await openCards([Seeds.issuedCard])
+        await harness.send(.character("a"), .escape)
+        #expect(harness.top is CardsViewController)
+        #expect(harness.cards.adds.count == 0)
+        #expect(!harness.screen.contains("4242"))
+    }
+
+    @Test("v on Cards activates the selected Skiff card; Cards then shows it active, and so does Home")
+    func activateFromCards() async throws {
+        let harness = try await openCards()
+        await harness.send(.character("v"))
+        #expect(harness.top is ActivateCardViewController)
+        await harness.type("0005")
+        await harness.send(.enter)
+        await harness.type("482913")
+        await harness.send(.enter)
+        #expect(harness.cards.activations.last?.cardID == "c_issued")
+        #expect(harness.top is CardsViewController)
+        #expect(harness.screen.contains("Visa •••• 0005 is active."))
+        #expect(harness.screen.contains("Skiff card · expires 11/30 · Active"))
+        #expect(!statusBar(harness).contains("activate card"))
+        await harness.send(.escape)
+        #expect(harness.top is HomeViewController)
+        #expect(harness.screen.contains("Skiff card · expires 11/30 · Active"))
+    }
+
+    @Test("v does nothing on an added card, which needs no activation")
+    func activateOnAddedCard() async throws {
+        let harness = try await openCards()
+        await harness.send(.down, .character("v"))
+        #expect(harness.top is CardsViewController)
+        #expect(harness.cards.activationRequests.count == 0)
+    }
+
+    @Test("the removal question opens on Keep: Enter straight away keeps the card")
+    func removeFocusesKeep() async throws {
+        let harness = try await openCards()
+        await harness.send(.down, .character("d"), .enter)
+        #expect(harness.cards.removals.count == 0)
+        #expect(harness.top is CardsViewController)
+        #expect(harness.screen.contains("Added card · expires 04/29 · Active"))
     }
 }

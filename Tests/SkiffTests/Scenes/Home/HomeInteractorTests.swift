@@ -16,10 +16,10 @@ struct HomeInteractorTests {
     let preferences = PreferencesStoreDouble()
     let tasks = TaskTracker()
 
-    func makeSUT() -> HomeInteractor {
+    func makeSUT(clock: SceneClock = .immediate()) -> HomeInteractor {
         HomeInteractor(
             presenter: presenter, account: account, cards: cards, auth: auth, sessions: sessions, cache: cache,
-            preferences: preferences, session: Seeds.session, clock: .immediate(), tasks: tasks
+            preferences: preferences, session: Seeds.session, clock: clock, timeZone: .gmt, tasks: tasks
         )
     }
 
@@ -349,12 +349,10 @@ struct HomeInteractorTests {
         let first = presenter.presentUpdateCalls[presenter.presentUpdateCalls.count - 2].state
         #expect(first.transactions[0] == incoming(1))
         #expect(first.transactions.count == 51)
-        #expect(first.addedAtTop == 1)
         #expect(first.notice == .moneyReceived(Money(amountMinor: 1_250, currency: "USD"), from: "Jordan R.", isTopUp: false))
         let last = presenter.presentUpdateCalls.last!.state
         #expect(last.summary?.balance == Money(amountMinor: 124_706, currency: "USD"))
-        // The row is told once; the notice stays through the balance that follows it, until a key.
-        #expect(last.addedAtTop == 0)
+        // The notice stays through the balance that follows it, until a key.
         #expect(last.notice == first.notice)
         sut.dismissNotice(request: .init())
         #expect(presenter.presentUpdateCalls.last?.state.notice == nil)
@@ -532,5 +530,126 @@ struct HomeInteractorTests {
         #expect(presenter.presentUpdateCalls.last?.state.query == "Groceries")
         sut.selectCategory(request: .init(index: 9))
         #expect(presenter.presentSelectCategoryCalls.map(\.category) == ["Groceries"])
+    }
+
+    // MARK: Issue 42, point 10
+
+    @Test("typing searches once typing pauses, on the scene's clock, for the last words typed; Enter searches at once")
+    func searchAsYouType() async {
+        let sleeps = HeldSleeps()
+        account.pages.set(.success(["": TransactionPage(items: [Seeds.transaction(7)], nextCursor: nil)]))
+        let sut = makeSUT(clock: SceneClock(now: { Seeds.now }, sleep: { try await sleeps.sleep(for: $0) }))
+        for typed in ["c", "co", "cof"] { sut.search(request: .init(query: typed, isTyping: true)) }
+        await tasks.settle(leaving: { sleeps.held })
+        #expect(account.calls.count == 0, "nothing is searched while the person types")
+        #expect(sleeps.durations == Array(repeating: HomeInteractor.typingPause, count: 3))
+        #expect(sleeps.held == 1, "each key starts the pause again")
+        sleeps.endAll()
+        await tasks.settle()
+        #expect(account.calls.all.map(\.query) == ["cof"])
+        #expect(presenter.presentUpdateCalls.last?.state.query == "cof")
+        sut.search(request: .init(query: "cof ", isTyping: true))
+        #expect(sleeps.durations.count == 3, "the words shown, typed again, wait for nothing")
+        sut.search(request: .init(query: "cof"))
+        await tasks.settle()
+        #expect(account.calls.all.map(\.query) == ["cof", "cof"], "Enter searches at once, the same words too")
+        #expect(sleeps.durations.count == 3)
+        sut.search(request: .init(query: "tea", isTyping: true))
+        sut.search(request: .init(query: ""))
+        await tasks.settle()
+        #expect(account.calls.all.map(\.query) == ["cof", "cof", nil], "Esc's empty search drops the pause")
+    }
+
+    @Test("a category picked in the chart lists only that category in the chart's month, fetching pages until the month is past")
+    func categoryOfMonth() async {
+        func row(_ id: String, daysAgo: Double, merchant: String = "Shop", category: String = "Groceries", amountMinor: Int64 = -1_000) -> Transaction {
+            Transaction(
+                id: id, amount: Money(amountMinor: amountMinor, currency: "USD"), merchant: merchant, category: category,
+                createdAt: Seeds.now.addingTimeInterval(-daysAgo * 86_400)
+            )
+        }
+        // What the server matches for "Groceries": its name anywhere (a merchant too), in any month.
+        account.pages.set(.success([
+            "": TransactionPage(items: [
+                row("nov20", daysAgo: 2), row("direct", daysAgo: 4, merchant: "Groceries Direct", category: "Shopping"),
+                row("refund", daysAgo: 12, amountMinor: 300),
+            ], nextCursor: "c3"),
+            "c3": TransactionPage(items: [row("nov2", daysAgo: 20), row("oct30", daysAgo: 23)], nextCursor: "c5"),
+            "c5": TransactionPage(items: [row("oct1", daysAgo: 52)], nextCursor: nil),
+        ]))
+        let sut = makeSUT()
+        sut.loadSpending(request: .init())
+        await tasks.settle()
+        sut.selectCategory(request: .init(index: 1))
+        await tasks.settle()
+        let state = sut.state
+        #expect((0..<state.transactions.count).map { state.transactions[$0]?.id } == ["nov20", "refund", "nov2"])
+        #expect(state.category == Home.State.CategoryFilter(name: "Groceries", month: "2026-11"))
+        #expect(state.nextCursor == nil, "October's rows end it: nothing after them is November's")
+        #expect(account.calls.all.map(\.cursor) == [nil, "c3"])
+        #expect(account.calls.all.allSatisfy { $0.query == "Groceries" })
+
+        sut.search(request: .init(query: "Groceries"))
+        await tasks.settle()
+        #expect(sut.state.category != nil, "Enter on the category's name keeps the category and month")
+        sut.search(request: .init(query: "Groceries D", isTyping: true))
+        await tasks.settle()
+        #expect(sut.state.category == nil, "other words are searched as words")
+        #expect(sut.state.query == "Groceries D")
+    }
+
+    @Test("every state presented carries now, from the scene's clock, so dates can leave out this year")
+    func today() async {
+        let sut = makeSUT()
+        sut.load(request: .init())
+        await tasks.settle()
+        #expect(presenter.presentUpdateCalls.allSatisfy { $0.state.today == Seeds.now })
+    }
+}
+
+/// A clock's waits that last until the test ends them, each counted with its length; a cancelled wait ends at once.
+final class HeldSleeps: @unchecked Sendable {
+    private let lock = NSLock()
+    private var waiting: [Int: CheckedContinuation<Void, any Error>] = [:]
+    private var cancelled: Set<Int> = []
+    private var asked: [Duration] = []
+    private var nextID = 0
+
+    /// The waits asked for, oldest first.
+    var durations: [Duration] { lock.withLock { asked } }
+    /// The waits still running.
+    var held: Int { lock.withLock { waiting.count } }
+
+    func sleep(for duration: Duration) async throws {
+        let id = lock.withLock {
+            nextID += 1
+            asked.append(duration)
+            return nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let goesOn = lock.withLock {
+                    guard !cancelled.contains(id) else { return false }
+                    waiting[id] = continuation
+                    return true
+                }
+                if !goesOn { continuation.resume(throwing: CancellationError()) }
+            }
+        } onCancel: {
+            let continuation = lock.withLock {
+                cancelled.insert(id)
+                return waiting.removeValue(forKey: id)
+            }
+            continuation?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Ends every wait still running.
+    func endAll() {
+        let all = lock.withLock {
+            defer { waiting.removeAll() }
+            return Array(waiting.values)
+        }
+        for continuation in all { continuation.resume() }
     }
 }

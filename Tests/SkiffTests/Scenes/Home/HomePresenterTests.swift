@@ -18,6 +18,7 @@ struct HomePresenterTests {
         state.summary = Seeds.summary
         state.cards = [Seeds.issuedCard, Seeds.externalCard]
         state.transactions = [Seeds.transaction(1), Seeds.transaction(2, amountMinor: 250_000)]
+        state.today = Seeds.now
         return state
     }
 
@@ -30,11 +31,12 @@ struct HomePresenterTests {
         #expect(vm.cardsEmptyText == nil)
         #expect(vm.unreadBadge == "3 unread")
         #expect(vm.cards.map(\.title) == ["Visa •••• 0005", "Visa •••• 4242"])
-        #expect(vm.cards[0].detail == PromptedText(
-            "Skiff card · expires 11/30 · Inactive.", prompts: [KeyPrompt(.activateCard, "activate")]
-        ))
+        #expect(vm.cards[0].summary == "Skiff card · expires 11/30")
+        #expect(vm.cards[0].status == PromptedText("Inactive.", prompts: [KeyPrompt(.activateCard, "activate")]))
         #expect(vm.cards[0].needsActivation)
-        #expect(vm.cards[1].detail == PromptedText("Added card · expires 04/29 · Active"))
+        #expect(vm.canActivateCard)
+        #expect(vm.cards[1].summary == "Added card · expires 04/29")
+        #expect(vm.cards[1].status == PromptedText("Active"))
         #expect(vm.transactions[0] == .init(text: "22 Nov  Merchant 1 · Groceries", amount: "-$12.50", isIncoming: false))
         #expect(vm.transactions[1].amount == "+$2,500.00")
         #expect(vm.transactions[1].isIncoming)
@@ -61,9 +63,10 @@ struct HomePresenterTests {
         state.cards[1].frozen = true
         makeSUT().presentUpdate(response: .init(state: state))
         let vm = display.displayUpdateCalls.last!
-        #expect(vm.cards[0].detail == PromptedText("Skiff card · expires 11/30 · Frozen"))
+        #expect(vm.cards[0].status == PromptedText("Frozen"))
         #expect(!vm.cards[0].needsActivation)
-        #expect(vm.cards[1].detail == PromptedText("Added card · expires 04/29 · Frozen"))
+        #expect(!vm.canActivateCard, "v is not offered while the card is frozen")
+        #expect(vm.cards[1].status == PromptedText("Frozen"))
     }
 
     @Test("no badge when everything is read")
@@ -81,7 +84,7 @@ struct HomePresenterTests {
         state.query = "bp"
         state.searchLimit = 10_000
         sut.presentUpdate(response: .init(state: state))
-        #expect(display.displayUpdateCalls.last?.transactionsTitle == "Newest 10,000 transactions matching “bp”")
+        #expect(display.displayUpdateCalls.last?.transactionsTitle == "2 matching “bp” in your newest 10,000 · +$2,487.50")
         state.transactions = []
         sut.presentUpdate(response: .init(state: state))
         #expect(display.displayUpdateCalls.last?.emptyText
@@ -107,11 +110,11 @@ struct HomePresenterTests {
         state.transactions = []
         sut.presentUpdate(response: .init(state: state))
         #expect(display.displayUpdateCalls.last?.emptyText == "No transactions yet.")
-        #expect(display.displayUpdateCalls.last?.transactionsTitle == "Transactions · s send · t top up", "the keys that move money")
+        #expect(display.displayUpdateCalls.last?.transactionsTitle == "Transactions · / to search", "the key that searches")
         state.query = "coffee"
         sut.presentUpdate(response: .init(state: state))
         #expect(display.displayUpdateCalls.last?.emptyText == "No transactions match “coffee”.")
-        #expect(display.displayUpdateCalls.last?.transactionsTitle == "Transactions matching “coffee”")
+        #expect(display.displayUpdateCalls.last?.transactionsTitle == "0 matching “coffee”")
         state.activity = .loading
         sut.presentUpdate(response: .init(state: state))
         #expect(display.displayUpdateCalls.last?.emptyText == "Loading transactions…")
@@ -180,7 +183,7 @@ struct HomePresenterTests {
         }
     }
 
-    @Test("money in, told live: who sent it or which card topped it up; rows added at the top are passed on; Offline while away")
+    @Test("money in, told live: who sent it or which card topped it up; Offline while away")
     func live() {
         let money = Money(amountMinor: 1_250, currency: "USD")
         let expected: [(Home.State.Notice, String)] = [
@@ -190,17 +193,14 @@ struct HomePresenterTests {
         for (notice, words) in expected {
             var state = loaded()
             state.notice = notice
-            state.addedAtTop = 1
             makeSUT().presentUpdate(response: .init(state: state))
             #expect(display.displayUpdateCalls.last?.banner == BannerMessage(.info, words))
-            #expect(display.displayUpdateCalls.last?.rowsAddedAtTop == 1)
             #expect(display.displayUpdateCalls.last?.connection == nil)
         }
         var offline = loaded()
         offline.isOffline = true
         makeSUT().presentUpdate(response: .init(state: offline))
         #expect(display.displayUpdateCalls.last?.connection == "Offline")
-        #expect(display.displayUpdateCalls.last?.rowsAddedAtTop == 0)
     }
 
     @Test("before anything loads the balance is a dash")
@@ -238,7 +238,7 @@ struct HomePresenterTests {
         }
         #expect(summary([50_000], [100_000]) == "Spent $500.00 · 50% less than October 1–22 ($1,000.00)")
         #expect(summary([100_200], [100_000]) == "Spent $1,002.00 · about the same as October 1–22 ($1,000.00)")
-        #expect(summary([100_000], []) == "Spent $1,000.00 · nothing over October 1–22")
+        #expect(summary([100_000], []) == "Spent $1,000.00 · nothing spent from October 1 to 22")
         #expect(summary([], [100_000]) == "Spent nothing yet · 100% less than October 1–22 ($1,000.00)")
     }
 
@@ -299,5 +299,84 @@ struct HomePresenterTests {
     func selectCategory() {
         makeSUT().presentSelectCategory(response: .init(category: "Coffee"))
         #expect(display.displaySelectCategoryCalls == [.init(searchText: "Coffee")])
+    }
+
+    // MARK: Issue 42
+
+    @Test("a search's title counts what matched and adds it up; while pages remain it counts what came so far")
+    func searchTitle() {
+        let sut = makeSUT()
+        var state = loaded()
+        state.query = "coffee"
+        sut.presentUpdate(response: .init(state: state))
+        #expect(display.displayUpdateCalls.last?.transactionsTitle == "2 matching “coffee” · +$2,487.50")
+        state.transactions = TransactionWindow(firstPage: (1...50).map { Seeds.transaction($0) }, nextCursor: "c50")
+        sut.presentUpdate(response: .init(state: state))
+        #expect(display.displayUpdateCalls.last?.transactionsTitle == "50+ matching “coffee” · -$625.00 so far")
+    }
+
+    @Test("a category picked in the chart: how many in it that month and their total; the year when it is not this one")
+    func categoryTitle() {
+        let sut = makeSUT()
+        var state = loaded()
+        state.query = "Groceries"
+        state.category = .init(name: "Groceries", month: "2026-11")
+        state.transactions = [Seeds.transaction(1), Seeds.transaction(2)]
+        state.today = Seeds.now
+        sut.presentUpdate(response: .init(state: state))
+        #expect(display.displayUpdateCalls.last?.transactionsTitle == "2 in Groceries in November · -$25.00")
+        state.today = Seeds.now.addingTimeInterval(60 * 86_400)
+        state.transactions = []
+        sut.presentUpdate(response: .init(state: state))
+        #expect(display.displayUpdateCalls.last?.transactionsTitle == "0 in Groceries in November 2026")
+        #expect(display.displayUpdateCalls.last?.emptyText == "No Groceries transactions in November 2026.")
+    }
+
+    @Test("rows sit under their month's heading; a date in another year than today's says its year")
+    func monthsAndYears() {
+        var state = loaded()
+        let old = Transaction(
+            id: "t_old", amount: Money(amountMinor: -4_000, currency: "USD"), merchant: "Old Shop", category: "Gifts",
+            createdAt: Seeds.now.addingTimeInterval(-327 * 86_400)
+        )
+        state.transactions = [Seeds.transaction(1), old]
+        state.today = Seeds.now
+        makeSUT().presentUpdate(response: .init(state: state))
+        let rows = display.displayUpdateCalls.last!.transactions
+        #expect((0..<rows.lineCount).map { rows.line(at: $0) } == [
+            .month("November 2026"), .transaction(0, Seeds.transaction(1)), .month("December 2025"), .transaction(1, old),
+        ])
+        #expect(rows[0].text == "22 Nov  Merchant 1 · Groceries")
+        #expect(rows[1].text == "30 Dec 2025  Old Shop · Gifts")
+    }
+
+    @Test("nothing spent over the days compared is said in plain words")
+    func spendingNothingBefore() {
+        func summary(totals: [Int64], days: ClosedRange<Int>) -> String {
+            var spending = Seeds.spending
+            spending.month = "2026-12"
+            spending.previousMonth = "2026-11"
+            spending.previousDays = days
+            spending.totals = totals.map { Money(amountMinor: $0, currency: "USD") }
+            spending.previousDaysTotals = []
+            makeSUT().presentLoadSpending(response: .init(spending: spending, isShown: true, isLoading: false, error: nil))
+            return display.displayLoadSpendingCalls.last!.summary
+        }
+        #expect(summary(totals: [1_200], days: 1...2) == "Spent $12.00 · nothing spent from November 1 to 2")
+        #expect(summary(totals: [1_200], days: 1...1) == "Spent $12.00 · nothing spent on November 1")
+        #expect(summary(totals: [], days: 1...2) == "Nothing spent yet, and nothing from November 1 to 2 either")
+    }
+
+    @Test("v is offered only while a card can be activated")
+    func canActivate() {
+        var state = loaded()
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(display.displayUpdateCalls.last?.canActivateCard == true)
+        state.cards[0].status = .active
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(display.displayUpdateCalls.last?.canActivateCard == false)
+        state.cards = []
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(display.displayUpdateCalls.last?.canActivateCard == false)
     }
 }

@@ -54,7 +54,7 @@ struct HomeScreenTests {
         await harness.send(.down, .enter)
         #expect(harness.account.calls.last?.query == "Groceries")
         #expect(harness.screen.contains("Search: Groceries"))
-        #expect(harness.screen.contains("Transactions matching “Groceries”"))
+        #expect(harness.screen.contains("3 in Groceries in November · -$8.22"))
         assertSnapshot(of: harness.terminal, as: .screen, named: "home-spending-category")
         await harness.send(.escape)
         #expect(harness.account.calls.last?.query == nil)
@@ -153,7 +153,7 @@ struct HomeScreenTests {
         #expect(await harness.waitUntil { harness.live.isOpen })
         await harness.send(.down, .down)
         let home = try #require(harness.top as? HomeViewController)
-        #expect(home.transactions.selectedIndex == 2)
+        #expect(selectedText(home) == "22 Nov  Merchant 3 · Groceries")
         let received = Transaction(
             id: "t_live", amount: Money(amountMinor: 1_250, currency: "USD"), merchant: "Jordan R.", category: "Transfers",
             createdAt: Seeds.now
@@ -165,7 +165,7 @@ struct HomeScreenTests {
         #expect(harness.screen.contains("Received $12.50 from Jordan R."))
         #expect(harness.screen.contains("Balance $1,247.06"))
         // The row that was third is still the one selected, one row down.
-        #expect(home.transactions.selectedIndex == 3)
+        #expect(selectedText(home) == "22 Nov  Merchant 3 · Groceries")
         assertSnapshot(of: harness.terminal, as: .screen, named: "home-live-received")
         // The banner is read by the next key, like every notice.
         await harness.send(.up)
@@ -247,5 +247,119 @@ struct HomeScreenTests {
         try await harness.start()
         let enter = harness.navigation.helpBindings.filter { $0.keys.contains(.enter) }
         #expect(enter.map(\.help) == ["open transaction"])
+    }
+
+    /// The text of the list's selected row.
+    func selectedText(_ home: HomeViewController) -> String? {
+        home.transactions.selectedIndex.map { home.listView(home.transactions, rowAt: $0).text }
+    }
+
+    // MARK: Issue 42
+
+    /// Point 7.
+    @Test("the status bar at 100 columns lists send, top up and cards, and v only while a card can be activated, as ? does")
+    func statusBarKeys() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(3))) }
+        try await harness.start()
+        #expect(harness.terminal.lines.last
+            == " s send  t top up  c cards  v activate  a add card  n inbox  r refresh  L log out  q quit  ? help")
+        #expect(harness.navigation.helpBindings.contains { $0.keys == [.character("v")] })
+
+        var active = Seeds.issuedCard
+        active.status = .active
+        let activated = ScreenHarness(session: Seeds.session) {
+            $0.account.pages.set(.success(Self.pages(3)))
+            $0.cards.cardsResult.set(.success([active]))
+        }
+        try await activated.start()
+        #expect(activated.terminal.lines.last
+            == " s send  t top up  c cards  a add card  n inbox  r refresh  L log out  q quit  ? help")
+        #expect(!activated.navigation.helpBindings.contains { $0.keys == [.character("v")] })
+        #expect(!activated.screen.contains("to activate"))
+        // The key still answers, with why there is nothing to activate.
+        await activated.send(.character("v"))
+        #expect(activated.screen.contains("Your Skiff card is already active."))
+    }
+
+    /// Point 11.
+    @Test("at 40 columns each card's status stays in view: the summary and the names' column give way first")
+    func narrowCards() async throws {
+        let harness = ScreenHarness(session: Seeds.session, width: 40, height: 30) {
+            $0.account.pages.set(.success(Self.pages(10)))
+            $0.cards.cardsResult.set(.success([Seeds.issuedCard, Seeds.externalCard, Seeds.frozenCard]))
+        }
+        try await harness.start()
+        for (last4, status) in [("0005", "Inactive."), ("4242", "Active"), ("4444", "Frozen")] {
+            let line = try #require(harness.terminal.lines.first { $0.contains("•••• \(last4)") })
+            #expect(line.contains(status), "\(line)")
+        }
+        assertSnapshot(of: harness.terminal, as: .screen, named: "home-narrow-cards")
+    }
+
+    /// Point 10.
+    @Test("on a wide terminal the amounts stay near their text: the rows are no wider than a readable width")
+    func wideRows() async throws {
+        let harness = ScreenHarness(session: Seeds.session, width: 200, height: 30) { $0.account.pages.set(.success(Self.pages(10))) }
+        try await harness.start()
+        let line = try #require(harness.terminal.lines.first { $0.contains("Merchant 1 ·") })
+        let amount = try #require(line.range(of: "-$1.37"))
+        #expect(line.distance(from: line.startIndex, to: amount.upperBound) <= 2 + HomeViewController.readableRowWidth)
+        assertSnapshot(of: harness.terminal, as: .screen, named: "home-wide")
+    }
+
+    /// Point 10.
+    @Test("results as you type: the list and its title follow the words, counted and added up, without Enter")
+    func searchAsYouType() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(3))) }
+        try await harness.start()
+        await harness.send(.character("/"))
+        await harness.type("coffee")
+        #expect(harness.account.calls.all.map(\.query) == [nil, "coffee"], "one search, for the words typed")
+        #expect(harness.screen.contains("3 matching “coffee” · -$8.22"))
+        #expect(harness.top?.focusedView === (harness.top as? HomeViewController)?.searchField, "typing goes on")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "home-search-typed")
+    }
+
+    /// Point 10.
+    @Test("history: a heading for each month, steps over them, and last year's dates say their year")
+    func months() async throws {
+        func row(_ n: Int, daysAgo: Double, amountMinor: Int64 = -2_500) -> Transaction {
+            Transaction(
+                id: "t_\(n)", amount: Money(amountMinor: amountMinor, currency: "USD"), merchant: "Merchant \(n)",
+                category: "Groceries", createdAt: Seeds.now.addingTimeInterval(-daysAgo * 86_400)
+            )
+        }
+        let items = [row(1, daysAgo: 1), row(2, daysAgo: 20), row(3, daysAgo: 30), row(4, daysAgo: 45, amountMinor: 10_000),
+                     row(5, daysAgo: 330), row(6, daysAgo: 340)]
+        let harness = ScreenHarness(session: Seeds.session) {
+            $0.account.pages.set(.success(["": TransactionPage(items: items, nextCursor: nil)]))
+        }
+        try await harness.start()
+        let home = try #require(harness.top as? HomeViewController)
+        #expect(selectedText(home) == "21 Nov  Merchant 1 · Groceries")
+        await harness.send(.down, .down)
+        #expect(selectedText(home) == "23 Oct  Merchant 3 · Groceries", "the October heading is stepped over")
+        await harness.send(.down, .down)
+        #expect(selectedText(home) == "27 Dec 2025  Merchant 5 · Groceries")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "home-months")
+    }
+
+    /// Point 11.
+    @Test("a refresh that brings a new line above the selection keeps the selection on its transaction")
+    func selectionFollowsTransaction() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(10))) }
+        try await harness.start()
+        await harness.send(.down, .down)
+        let home = try #require(harness.top as? HomeViewController)
+        #expect(selectedText(home) == "22 Nov  Merchant 3 · Groceries")
+        let newer = Transaction(
+            id: "t_new", amount: Money(amountMinor: 1_250, currency: "USD"), merchant: "Jordan R.", category: "Transfers",
+            createdAt: Seeds.now
+        )
+        let page = try #require(Self.pages(10)[""])
+        harness.account.pages.set(.success(["": TransactionPage(items: [newer] + page.items, nextCursor: nil)]))
+        await harness.send(.character("r"))
+        #expect(harness.screen.contains("Jordan R."))
+        #expect(selectedText(home) == "22 Nov  Merchant 3 · Groceries")
     }
 }

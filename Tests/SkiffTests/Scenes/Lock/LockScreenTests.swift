@@ -177,6 +177,30 @@ struct LockScreenTests {
         #expect(addCard.securityCode.text == "")
     }
 
+    /// Issue 42, point 11: a show-password toggle, hidden again by the lock.
+    @Test("Ctrl-T shows the lock's password while asked; a password shown on Send money is hidden (and emptied) when the lock comes")
+    func showPassword() async throws {
+        let harness = try await signedIn()
+        await harness.send(.character("s"))
+        let send = try #require(harness.top as? SendMoneyViewController)
+        await harness.type("202 555 0111")
+        await harness.send(.tab)
+        await harness.type("1000")
+        await harness.send(.enter)
+        await harness.type("sail-away-2026")
+        await harness.send(.ctrl("t"))
+        #expect(send.password.isRevealed)
+        await idle(harness, for: .seconds(300))
+        #expect(harness.top is LockViewController)
+        #expect(!send.password.isRevealed && send.password.text.isEmpty)
+        #expect(harness.screen.contains("Ctrl-T show password"))
+        await harness.type("wrong")
+        await harness.send(.ctrl("t"))
+        #expect(harness.screen.contains("wrong"))
+        await harness.send(.ctrl("t"))
+        #expect(!harness.screen.contains("wrong"))
+    }
+
     @Test("Ctrl-O on the lock logs out to Login")
     func logout() async throws {
         let harness = try await signedIn()

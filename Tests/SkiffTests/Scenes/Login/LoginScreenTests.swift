@@ -31,6 +31,30 @@ struct LoginScreenTests {
         #expect(login.password.text == "harbour-lights-9")
     }
 
+    /// Issue 42, point 11: a show-password toggle.
+    @Test("Ctrl-T shows the password typed and hides it again; leaving the field hides it; the status bar and the help name it")
+    func showPassword() async throws {
+        let harness = ScreenHarness()
+        harness.preferences.saveLastLogin(LastLogin(countryCode: "+1", phoneNumber: "202 555 0102"))
+        try await harness.start()
+        #expect(harness.terminal.lines.last?.contains("Ctrl-T show password") == true, "\(harness.screen)")
+        #expect(harness.terminal.lines.last?.contains("Ctrl-Q quit") == true, "every key of the screen still fits")
+        await harness.type("harbour-lights-9")
+        await harness.send(.ctrl("t"))
+        #expect(harness.screen.contains("harbour-lights-9"))
+        await harness.send(.ctrl("t"))
+        #expect(!harness.screen.contains("harbour"))
+        await harness.send(.ctrl("t"))
+        await harness.send(.backTab)
+        #expect(!harness.screen.contains("harbour"), "leaving the field hides it")
+        await harness.send(.tab)
+        #expect(!harness.screen.contains("harbour"))
+        let login = try #require(harness.top as? LoginViewController)
+        #expect(login.password.text == "harbour-lights-9", "nothing typed was lost")
+        await harness.send(.function(1))
+        #expect(harness.screen.contains("show password"))
+    }
+
     @Test("Enter on an empty form shows an error under each field")
     func errors() async throws {
         let harness = ScreenHarness()

@@ -29,24 +29,58 @@ struct NotificationsInteractorTests {
         #expect(presenter.presentUpdateCalls.last?.state.isLoading == false)
     }
 
-    @Test("Enter marks one read on the server, and the count goes back to Home")
-    func markRead() async {
+    @Test("Enter opens one and marks it read on the server; Esc closes it, then leaves with the count for Home")
+    func openMarksRead() async {
         worker.listResult.set(.success(items()))
         let sut = NotificationsInteractor(presenter: presenter, worker: worker, tasks: tasks)
         var routes: [NotificationsRoute] = []
         sut.route = { routes.append($0) }
         sut.load(request: .init())
         await tasks.settle()
-        sut.markRead(request: .init(index: 0))
-        sut.markRead(request: .init(index: 1))
+        sut.open(request: .init(index: 0))
+        #expect(presenter.presentUpdateCalls.last?.state.openID == "n_1")
+        #expect(presenter.presentUpdateCalls.last?.state.items[0].read == true, "read as it opens")
         await tasks.settle()
         #expect(worker.marked.all == ["n_1"])
         sut.back(request: .init())
-        guard case .back(let unread) = routes.last else {
+        #expect(presenter.presentUpdateCalls.last?.state.openID == nil)
+        #expect(routes.isEmpty, "the first Esc goes back to the list")
+        sut.open(request: .init(index: 1))
+        #expect(presenter.presentUpdateCalls.last?.state.openID == "n_2")
+        await tasks.settle()
+        #expect(worker.marked.all == ["n_1"], "one read already is not sent again")
+        sut.back(request: .init())
+        sut.back(request: .init())
+        guard case .back(let unread) = routes.last, routes.count == 1 else {
             Issue.record("got \(routes)")
             return
         }
         #expect(unread == 1)
+    }
+
+    @Test("Enter on no row opens nothing")
+    func openOutOfRange() async {
+        worker.listResult.set(.success(items()))
+        let sut = NotificationsInteractor(presenter: presenter, worker: worker, tasks: tasks)
+        sut.load(request: .init())
+        await tasks.settle()
+        sut.open(request: .init(index: 7))
+        #expect(presenter.presentUpdateCalls.last?.state.openID == nil)
+        #expect(worker.marked.count == 0)
+    }
+
+    @Test("a reload that no longer has the open notification goes back to the list")
+    func openGoneOnReload() async {
+        worker.listResult.set(.success(items()))
+        let sut = NotificationsInteractor(presenter: presenter, worker: worker, tasks: tasks)
+        sut.load(request: .init())
+        await tasks.settle()
+        sut.open(request: .init(index: 2))
+        await tasks.settle()
+        worker.listResult.set(.success(Array(items().prefix(2))))
+        sut.load(request: .init())
+        await tasks.settle()
+        #expect(presenter.presentUpdateCalls.last?.state.openID == nil)
     }
 
     @Test("closing before the list loaded tells Home nothing about the unread count")
@@ -70,7 +104,7 @@ struct NotificationsInteractorTests {
         var sut: NotificationsInteractor? = NotificationsInteractor(presenter: presenter, worker: worker, tasks: tasks)
         sut?.load(request: .init())
         await tasks.settle()
-        sut?.markRead(request: .init(index: 0))
+        sut?.open(request: .init(index: 0))
         sut = nil
         await tasks.settle()
         #expect(worker.marked.all == ["n_1"])

@@ -35,4 +35,20 @@ struct NotificationsPresenterTests {
         sut.presentUpdate(response: .init(state: state))
         #expect(display.displayUpdateCalls.last?.banner?.kind == .error)
     }
+
+    @Test("the open notification in full: its title without the unread mark, date and whole text")
+    func opened() {
+        let display = NotificationsDisplayLogicSpy()
+        let sut = NotificationsPresenter(formatting: Seeds.utc)
+        sut.viewController = display
+        var state = Notifications.State()
+        let long = String(repeating: "Every word of it is shown. ", count: 8)
+        state.items = [Seeds.notification, AppNotification(id: "n_2", title: "Card shipped", body: long, createdAt: Seeds.now, read: false)]
+        state.hasLoaded = true
+        sut.presentUpdate(response: .init(state: state))
+        #expect(display.displayUpdateCalls.last?.opened == nil)
+        state.openID = "n_2"
+        sut.presentUpdate(response: .init(state: state))
+        #expect(display.displayUpdateCalls.last?.opened == .init(title: "Card shipped", date: "22 Nov 2026 12:00", body: long))
+    }
 }

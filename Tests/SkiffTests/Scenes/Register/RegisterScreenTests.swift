@@ -17,6 +17,19 @@ struct RegisterScreenTests {
         assertSnapshot(of: harness.terminal, as: .screen, named: "register-empty")
     }
 
+    /// Issue 42, point 11: a show-password toggle.
+    @Test("Ctrl-T shows the password in the field the cursor is in, and only there; Tab hides it")
+    func showPassword() async throws {
+        let harness = ScreenHarness()
+        try await harness.start()
+        await harness.fillRegistration()
+        await harness.send(.ctrl("t"))
+        #expect(harness.screen.components(separatedBy: "harbour-lights-9").count == 2, "the repeated password only")
+        await harness.send(.backTab)
+        #expect(!harness.screen.contains("harbour-lights-9"))
+        #expect(harness.screen.contains("Ctrl-T show password"))
+    }
+
     @Test("each refused field says why")
     func errors() async throws {
         let harness = ScreenHarness()

@@ -9,11 +9,15 @@ struct SendMoneyInteractorTests {
     let presenter = SendMoneyPresentationLogicSpy()
     let tasks = TaskTracker()
     let transfers = TransferWorkerDouble.succeeding
+    let preferences = PreferencesStoreDouble()
     /// $1,234.56.
     let balance = Seeds.summary.balance
 
     func makeSUT(makeKey: @escaping () -> String = { "key-1" }) -> SendMoneyInteractor {
-        SendMoneyInteractor(presenter: presenter, transfers: transfers, balance: balance, tasks: tasks, makeKey: makeKey)
+        SendMoneyInteractor(
+            presenter: presenter, transfers: transfers, preferences: preferences, userID: Seeds.session.user.id, balance: balance,
+            tasks: tasks, makeKey: makeKey
+        )
     }
 
     /// A fresh key per call: `key-1`, `key-2` …
@@ -96,6 +100,93 @@ struct SendMoneyInteractorTests {
         sut.strayKey(request: .init())
         #expect(presenter.presentStrayKeyCalls.map(\.confirmation.amount) == [Money(amountMinor: 1_250, currency: "USD")])
         #expect(transfers.sends.count == 0)
+    }
+
+    /// Issue 42, point 11: the limit of one transfer was said only after the password, by the server.
+    @Test("an amount over one transfer's limit is refused on the amount, on leaving it and on Enter: no lookup, no password")
+    func overTransferLimit() async {
+        let rich = Money(amountMinor: 900_000, currency: "USD")
+        let sut = SendMoneyInteractor(
+            presenter: presenter, transfers: transfers, preferences: preferences, userID: "u_1", balance: rich, tasks: tasks
+        )
+        let limit = Money(amountMinor: TransferRules.transferMaxMinor, currency: "USD")
+        let over = SendMoney.Form(phoneNumber: "2025550111", amount: "2,000.01")
+        #expect(sut.problems(in: over) == [.amount: .amount(.overTransferLimit(limit))])
+        #expect(AmountInput.Problem.overTransferLimit(limit).message == "Send at most $2,000.00 at a time.")
+        #expect(sut.problems(in: .init(phoneNumber: "2025550111", amount: "2000")).isEmpty, "the limit itself can be sent")
+        sut.validateField(request: .init(field: .amount, form: over))
+        #expect(presenter.presentValidateFieldCalls.last?.problem == .amount(.overTransferLimit(limit)))
+        #expect(presenter.presentFormatAmountCalls.isEmpty)
+        sut.submit(request: .init(form: over))
+        await tasks.settle()
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(problems == [.amount: .amount(.overTransferLimit(limit))])
+        #expect(sut.stage == .form)
+        #expect(transfers.lookups.count == 0 && transfers.stepUps.count == 0 && transfers.sends.count == 0)
+        // Over the balance too: the balance is what to mend first.
+        #expect(makeSUT().problems(in: over) == [.amount: .amount(.overBalance(balance))])
+    }
+
+    /// Issue 42, point 11: "You have $X" stayed at the balance Home had when the form opened.
+    @Test("the live stream's balance: presented, and what can be sent follows it; another currency or the same balance is ignored")
+    func updateBalance() {
+        let sut = makeSUT()
+        let more = Money(amountMinor: 153_456, currency: "USD")
+        #expect(sut.problems(in: .init(phoneNumber: "2025550111", amount: "1500")) == [.amount: .amount(.overBalance(balance))])
+        sut.updateBalance(request: .init(balance: more))
+        #expect(presenter.presentUpdateBalanceCalls.map(\.balance) == [more])
+        #expect(sut.problems(in: .init(phoneNumber: "2025550111", amount: "1500")).isEmpty)
+        sut.updateBalance(request: .init(balance: more))
+        sut.updateBalance(request: .init(balance: Money(amountMinor: 5, currency: "EUR")))
+        #expect(presenter.presentUpdateBalanceCalls.count == 1)
+        #expect(sut.balance == more)
+    }
+
+    /// Issue 42, point 11: recent recipients on Send money.
+    @Test("the numbers money last went to: loaded for the signed-in user, newest first, once each, at most five; picked into the form")
+    func recents() async {
+        let jordan = RecentRecipient(number: "+12025550111", name: "Jordan R.")
+        let others = (2...6).map { RecentRecipient(number: "+1202555020\($0)", name: "Person \($0)") }
+        preferences.saveRecentRecipients([others[0], jordan] + others.dropFirst(), userID: Seeds.session.user.id)
+        preferences.saveRecentRecipients([RecentRecipient(number: "+12025550999", name: "Someone else's")], userID: "u_other")
+        let sut = makeSUT()
+        sut.load(request: .init())
+        #expect(presenter.presentLoadCalls.last?.recents == [others[0], jordan] + others.dropFirst())
+        sut.pickRecent(request: .init(index: 1))
+        #expect(presenter.presentPickRecentCalls.map(\.phone) == [Seeds.recipientPhone])
+        sut.pickRecent(request: .init(index: 9))
+        #expect(presenter.presentPickRecentCalls.count == 1, "no such row")
+        // Money to Jordan: first, once, and the oldest falls off.
+        await send(sut, lunch)
+        let saved = preferences.recentRecipients(userID: Seeds.session.user.id)
+        #expect(saved == [jordan, others[0], others[1], others[2], others[3]])
+        #expect(preferences.recentRecipients(userID: "u_other").count == 1, "another user's stay theirs")
+        sut.pickRecent(request: .init(index: 0))
+        #expect(presenter.presentPickRecentCalls.count == 1, "only on the form")
+    }
+
+    @Test("nothing sent, nothing remembered; a number that no longer reads as one is left out")
+    func recentsOnlyWhenSent() async {
+        preferences.saveRecentRecipients([RecentRecipient(number: "not a number", name: "?")], userID: Seeds.session.user.id)
+        transfers.sendResult.set(.failure(.timeout))
+        let sut = makeSUT()
+        sut.load(request: .init())
+        #expect(presenter.presentLoadCalls.last?.recents == [])
+        await send(sut, lunch)
+        #expect(preferences.recentRecipients(userID: Seeds.session.user.id).map(\.number) == ["not a number"])
+    }
+
+    /// Issue 42, point 11: a note's counter.
+    @Test("the note's count: the characters the note keeps (trimmed, as a person counts them) of 140")
+    func countNote() {
+        let sut = makeSUT()
+        sut.countNote(request: .init(note: "  Lunch 🍜 "))
+        #expect(presenter.presentCountNoteCalls.last.map { [$0.used, $0.limit] } == [7, 140])
+        sut.countNote(request: .init(note: String(repeating: "x", count: 141)))
+        #expect(presenter.presentCountNoteCalls.last?.used == 141)
     }
 
     @Test("a refused form is not looked up")

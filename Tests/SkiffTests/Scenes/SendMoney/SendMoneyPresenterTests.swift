@@ -103,7 +103,7 @@ struct SendMoneyPresenterTests {
     func lostAnswer() {
         let sut = makeSUT()
         sut.presentSubmit(response: .succeeded(.confirm(lunch)))
-        for error in [NetworkError.timeout, .unreachable, .cancelled, .server(status: 0, detail: "Unreadable answer")] {
+        for error in [NetworkError.timeout, .connectionLost, .cancelled, .server(status: 0, detail: "Unreadable answer")] {
             sut.presentSubmit(response: .failed(error))
             let banner = display.displaySubmitCalls.last?.form.banner
             #expect(banner == BannerMessage(
@@ -111,6 +111,59 @@ struct SendMoneyPresenterTests {
                 prompts: [KeyPrompt(.retry, "try again: it is never sent twice")]
             ), "\(error)")
         }
+    }
+
+    /// Issue 42, point 9: a send that could not connect said the money may have gone.
+    @Test("no connection on the confirmation (the request never left) says nothing was sent, with how to try again")
+    func unreachableOnConfirmation() {
+        let sut = makeSUT()
+        sut.presentSubmit(response: .succeeded(.confirm(rent)))
+        sut.presentSubmit(response: .failed(.unreachable))
+        #expect(display.displaySubmitCalls.last == .init(stage: .confirm, form: .init(
+            banner: BannerMessage(.error, "Can't reach the server; nothing was sent.", prompts: [KeyPrompt(.retry, "try again")])
+        )))
+    }
+
+    @Test("the recent recipients, one line each: the name shown when the money went, and the number")
+    func recents() {
+        makeSUT().presentLoad(response: .init(balance: Seeds.summary.balance, recents: [
+            RecentRecipient(number: "+12025550111", name: "Jordan R."), RecentRecipient(number: "+447700900123", name: "Sam L."),
+        ]))
+        #expect(display.displayLoadCalls.last?.recents == ["Jordan R. · +1 202 555 0111", "Sam L. · +44 7700 9001 23"])
+    }
+
+    @Test("a recent recipient picked: the country code and the number as the form holds them")
+    func pickRecent() throws {
+        let sut = makeSUT()
+        sut.presentPickRecent(response: .init(phone: Seeds.recipientPhone))
+        #expect(display.displayPickRecentCalls.last == .init(countryCode: "+1", phoneNumber: "202 555 0111"))
+        sut.presentPickRecent(response: .init(phone: try PhoneNumber.parse(e164: "+447700900123")))
+        #expect(display.displayPickRecentCalls.last == .init(countryCode: "+44", phoneNumber: "7700 9001 23"))
+    }
+
+    @Test("money that arrives: the form's words with the new balance; on the confirmation kept for the way back")
+    func updateBalance() {
+        let sut = makeSUT()
+        sut.presentLoad(response: .init(balance: Seeds.summary.balance))
+        sut.presentUpdateBalance(response: .init(balance: Money(amountMinor: 124_706, currency: "USD")))
+        #expect(display.displayUpdateBalanceCalls.last?.instructions
+            == "Send money to anyone with a Skiff account, by their phone number. You have $1,247.06.")
+        sut.presentSubmit(response: .succeeded(.confirm(lunch)))
+        sut.presentUpdateBalance(response: .init(balance: Money(amountMinor: 200_000, currency: "USD")))
+        #expect(display.displayUpdateBalanceCalls.count == 1, "the confirmation's words stay")
+        sut.presentBack(response: .init(stage: .form))
+        #expect(display.displayBackCalls.last?.instructions.hasSuffix("You have $2,000.00.") == true)
+    }
+
+    @Test("the note's count: used of 140, an error past it")
+    func countNote() {
+        let sut = makeSUT()
+        sut.presentCountNote(response: .init(used: 12, limit: 140))
+        #expect(display.displayCountNoteCalls.last == .init(text: "12/140", isOver: false))
+        sut.presentCountNote(response: .init(used: 140, limit: 140))
+        #expect(display.displayCountNoteCalls.last == .init(text: "140/140", isOver: false))
+        sut.presentCountNote(response: .init(used: 141, limit: 140))
+        #expect(display.displayCountNoteCalls.last == .init(text: "141/140", isOver: true))
     }
 
     @Test("a lost answer to the lookup is the usual banner with how to try again")

@@ -167,4 +167,127 @@ struct SendMoneyScreenTests {
         #expect(harness.screen.contains("Sent $12.50 to Jordan R."))
         #expect(Set(harness.transfers.sends.all.map(\.key)).count == 1)
     }
+
+    /// Issue 42, point 9.
+    @Test("a send that could not connect says nothing was sent; the confirmation stays for a retry")
+    func unreachable() async throws {
+        let harness = try await open { $0.transfers.sendResult.set(.failure(.unreachable)) }
+        await fill(harness)
+        await harness.send(.enter)
+        await harness.type("y")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "send-money-unreachable")
+        #expect(harness.screen.contains("Can't reach the server; nothing was sent."))
+        #expect(!harness.screen.contains("may or may not"))
+    }
+
+    /// Issue 42, point 11: the limit of one transfer was said only after the password.
+    @Test("an amount over one transfer's limit is refused on the amount as the person leaves it, and on Enter: no lookup, no password")
+    func overLimit() async throws {
+        var rich = Seeds.summary
+        rich.balance = Money(amountMinor: 900_000, currency: "USD")
+        let harness = try await open { $0.account.summaryResult.set(.success(rich)) }
+        await harness.type("202 555 0111")
+        await harness.send(.tab)
+        await harness.type("2500")
+        await harness.send(.tab)
+        #expect(harness.screen.contains("Send at most $2,000.00 at a time."), "\(harness.screen)")
+        await harness.send(.enter)
+        assertSnapshot(of: harness.terminal, as: .screen, named: "send-money-over-limit")
+        #expect(harness.transfers.lookups.count == 0 && harness.transfers.stepUps.count == 0)
+        #expect((harness.top as? SendMoneyViewController)?.stage == .form)
+    }
+
+    /// Issue 42, point 11: a show-password toggle.
+    @Test("the step-up's password: Ctrl-T shows what is typed and hides it again, as leaving the field does; the status bar names it")
+    func showPassword() async throws {
+        let harness = try await open()
+        await fill(harness, amount: "1000", note: "")
+        await harness.send(.enter)
+        #expect(harness.screen.contains("Ctrl-T show password"), "\(harness.screen)")
+        await harness.type("sail-away-2026")
+        #expect(!harness.screen.contains("sail-away-2026"))
+        await harness.send(.ctrl("t"))
+        #expect(harness.screen.contains("sail-away-2026"))
+        assertSnapshot(of: harness.terminal, as: .screen, named: "send-money-password-shown")
+        await harness.send(.ctrl("t"))
+        #expect(!harness.screen.contains("sail-away-2026"))
+        await harness.send(.ctrl("t"))
+        await harness.send(.tab)
+        #expect(!harness.screen.contains("sail-away-2026"), "leaving the field hides it")
+        await harness.send(.backTab)
+        #expect(!harness.screen.contains("sail-away-2026"), "coming back does not show it again")
+        #expect(harness.transfers.sends.count == 0)
+    }
+
+    /// Issue 42, point 11: recent recipients on Send money.
+    @Test("the numbers money last went to, under the empty number: ↓ and Enter fill the number and go on to the amount; typing hides them")
+    func recents() async throws {
+        let harness = try await open {
+            $0.preferences.saveRecentRecipients([
+                RecentRecipient(number: "+12025550111", name: "Jordan R."), RecentRecipient(number: "+12025550122", name: "Sam L."),
+            ], userID: Seeds.session.user.id)
+        }
+        assertSnapshot(of: harness.terminal, as: .screen, named: "send-money-recents")
+        let send = try #require(harness.top as? SendMoneyViewController)
+        #expect(send.focusedView === send.phoneNumber)
+        await harness.send(.down, .down)
+        #expect(send.focusedView === send.recentButtons[1])
+        await harness.send(.enter)
+        #expect(send.countryCode.text == "+1" && send.phoneNumber.text == "202 555 0122")
+        #expect(send.focusedView === send.amount)
+        #expect(!harness.screen.contains("Jordan R."))
+        await harness.send(.backTab)
+        #expect(send.focusedView === send.phoneNumber)
+        await harness.send(.ctrl("u"))
+        #expect(harness.screen.contains("Jordan R. · +1 202 555 0111"))
+        await harness.type("2")
+        #expect(!harness.screen.contains("Jordan R."), "a number typed hides the list")
+        #expect(harness.transfers.lookups.count == 0)
+    }
+
+    @Test("money sent is remembered: the next Send money offers its number first")
+    func remembersRecipient() async throws {
+        let harness = try await open()
+        #expect(!harness.screen.contains("Recent"))
+        await fill(harness)
+        await harness.send(.enter)
+        await harness.type("y")
+        await harness.send(.enter)
+        #expect(harness.top is HomeViewController)
+        await harness.send(.character("s"))
+        #expect(harness.screen.contains("Recent           [ Jordan R. · +1 202 555 0111 ]"), "\(harness.screen)")
+        #expect(harness.preferences.recentRecipients(userID: Seeds.session.user.id).map(\.number) == ["+12025550111"])
+    }
+
+    /// Issue 42, point 11: a note's counter.
+    @Test("the note counts its characters beside it; past 140 the count is an error, and Enter refuses the note in words, all of it kept")
+    func noteCount() async throws {
+        let harness = try await open()
+        #expect(harness.screen.contains("0/140"))
+        await fill(harness, note: "Lunch")
+        #expect(harness.screen.contains("5/140"))
+        await harness.type(String(repeating: "x", count: 136))
+        #expect(harness.screen.contains("141/140"))
+        await harness.send(.enter)
+        assertSnapshot(of: harness.terminal, as: .screen, named: "send-money-note-too-long")
+        #expect(harness.screen.contains("Use at most 140 characters."))
+        #expect((harness.top as? SendMoneyViewController)?.note.text.count == 141)
+        #expect(harness.transfers.lookups.count == 0)
+    }
+
+    /// Issue 42, point 11: Send's "You have $X" did not follow money that arrived.
+    @Test("money that arrives while the form is open: You have follows it, and so does what can be sent")
+    func balanceFollows() async throws {
+        let harness = try await open()
+        #expect(await harness.waitUntil { harness.live.isOpen })
+        await harness.type("202 555 0111")
+        await harness.send(.tab)
+        await harness.type("1240")
+        await harness.send(.tab)
+        #expect(harness.screen.contains("That is more than your balance of $1,234.56."))
+        harness.live.send(.event(.balanceChanged(Money(amountMinor: 124_706, currency: "USD"))))
+        #expect(await harness.waitUntil { harness.screen.contains("You have $1,247.06.") }, "\(harness.screen)")
+        await harness.send(.enter)
+        #expect(harness.transfers.lookups.count == 1, "$1,240.00 can be sent now")
+    }
 }

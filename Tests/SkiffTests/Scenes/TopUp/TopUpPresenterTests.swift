@@ -132,6 +132,21 @@ struct TopUpPresenterTests {
         ))
     }
 
+    /// Issue 42, point 9: a top-up that could not connect said the money may have been added.
+    @Test("no connection on the confirmation or the code (the request never left) says nothing was added; a broken connection keeps the doubt")
+    func unreachable() {
+        let sut = makeSUT()
+        sut.presentSubmit(response: .succeeded(.confirm(fifty)))
+        sut.presentSubmit(response: .failed(.unreachable))
+        let nothing = BannerMessage(.error, "Can't reach the server; nothing was added.", prompts: [KeyPrompt(.retry, "try again")])
+        #expect(display.displaySubmitCalls.last?.form.banner == nothing)
+        sut.presentSubmit(response: .failed(.connectionLost))
+        #expect(display.displaySubmitCalls.last?.form.banner?.text == "No answer came, so the money may or may not have been added.")
+        sut.presentSubmit(response: .succeeded(.codeSent(Seeds.pendingTopUp, developmentCode: nil)))
+        sut.presentSubmit(response: .failed(.unreachable))
+        #expect(display.displaySubmitCalls.last?.form.banner == nothing)
+    }
+
     @Test("the card network did not answer: that nothing was added, in plain words (never the API's header names), and a retry; never the lost-answer doubt")
     func networkUnavailable() {
         let sut = makeSUT()

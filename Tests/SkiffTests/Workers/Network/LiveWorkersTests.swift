@@ -278,7 +278,7 @@ struct LiveWorkersTests {
         let cards = CardWorker(api: api)
         let issued = try #require(try await cards.cards().first { $0.kind == .issued })
         let before = Date().addingTimeInterval(-2)
-        let challenge = try await cards.requestActivation(cardID: issued.id)
+        let challenge = try await cards.requestActivation(cardID: issued.id, last4: issued.last4)
         let code = try #require(server.outbox.latestCode(to: demoPhone.e164, purpose: .cardActivation, since: before))
         let active = try await cards.activate(cardID: issued.id, last4: issued.last4, verificationId: challenge.verificationId, code: code)
         #expect(active.status == .active)
@@ -300,7 +300,7 @@ struct LiveWorkersTests {
         let frozen = try await cards.setFrozen(true, cardID: issued.id)
         #expect(frozen.frozen)
         #expect(try await cards.cards().first { $0.id == issued.id }?.frozen == true)
-        let refused = await Result.capture { () async throws(NetworkError) in try await cards.requestActivation(cardID: issued.id) }
+        let refused = await Result.capture { () async throws(NetworkError) in try await cards.requestActivation(cardID: issued.id, last4: issued.last4) }
         #expect(refused == .failure(.conflict(detail: "Unfreeze the card before activating it.")))
         #expect(try await cards.setFrozen(false, cardID: issued.id).frozen == false)
         let added = try await cards.add(
