@@ -41,5 +41,21 @@ extension EndToEnd {
             #expect(!first.contains("sail-away-2026"))
             #expect(!(try await seed()).contains("Its password"))
         }
+
+        @Test("skiff-server seed writes through the ledger: it prints the balance its history adds up to, and ledger-check passes")
+        func seedThenLedgerCheck() async throws {
+            let directory = NSTemporaryDirectory() + "skiff-server-seed-\(UUID().uuidString)"
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let files = ["--database", directory + "/skiff.sqlite", "--sms-outbox", directory + "/sms-outbox.jsonl"]
+            let seeded = try await ProgramRun.run("skiff-server", [
+                "seed", "--phone", "2025550111", "--password", "load-test-password", "--transactions", "5000", "--bcrypt-cost", "10",
+            ] + files)
+            #expect(seeded.status == 0, "\(seeded.errors)")
+            let line = try #require(seeded.output.split(separator: "\n").first { $0.hasPrefix("Created user ") }, "\(seeded.output)")
+            #expect(line.contains("; added 5000 transactions in ") && line.contains("; balance $"), "\(line)")
+            let check = try await ProgramRun.run("skiff-server", ["ledger-check"] + files)
+            #expect(check.status == 0)
+            #expect(check.output == "ledger ok balanceSum=0 accountsOffPostings=0 unbalancedTransfers=0 negativeWallets=0\n")
+        }
     }
 }

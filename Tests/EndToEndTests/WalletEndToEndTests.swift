@@ -272,7 +272,8 @@ extension EndToEnd {
             try session.type("d")
             let question = try await session.waitFor("from your account?")
             #expect(question.contains("Remove Mastercard •••• 4444"))
-            try session.sendKeys("Enter")
+            // The question opens on Keep: Left reaches Remove.
+            try session.sendKeys("Left", "Enter")
             try await session.waitFor("removed.")
             try session.sendKeys("Escape")
             let home = try await session.waitFor("Balance $")

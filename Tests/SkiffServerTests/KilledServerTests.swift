@@ -290,7 +290,7 @@ struct Newcomer: Sendable {
                 guard let issued = cards.array.first(where: { $0["kind"] as? String == "issued" }),
                       let cardID = issued["id"] as? String, let last4 = issued["last4"] as? String
                 else { return await ledger.unexpected("no issued card: \(cards.status) \(cards.body)") }
-                let activation = try await client.send(.post, "/v1/cards/\(cardID)/activation", token: token)
+                let activation = try await client.send(.post, "/v1/cards/\(cardID)/activation", json: ["last4": last4], token: token)
                 guard activation.status == .accepted, let challenge = activation.json["verificationId"] as? String else {
                     return await ledger.unexpected("activation: \(activation.status) \(activation.body)")
                 }

@@ -34,8 +34,11 @@ struct SecurityTests {
                 json: ["number": "4242424242424241", "expiryMonth": 4, "expiryYear": 2030, "cvc": cvc, "holderName": "Sam"],
                 token: user.token, idempotencyKey: UUID().uuidString
             )
-            let issued = try #require(try await client.send(.get, "/v1/cards", token: user.token).array.first?["id"] as? String)
-            let activation = try await client.send(.post, "/v1/cards/\(issued)/activation", token: user.token)
+            let issuedCard = try #require(try await client.send(.get, "/v1/cards", token: user.token).array.first)
+            let issued = try #require(issuedCard["id"] as? String)
+            let activation = try await client.send(
+                .post, "/v1/cards/\(issued)/activation", json: ["last4": issuedCard["last4"] as? String ?? ""], token: user.token
+            )
             let activationID = try #require(activation.json["verificationId"] as? String)
             _ = try await client.send(
                 .post, "/v1/cards/\(issued)/activate", json: ["last4": "0000", "verificationId": activationID, "code": "000000"],

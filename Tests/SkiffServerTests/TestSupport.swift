@@ -252,7 +252,7 @@ extension TestServer {
         guard let issued = try await client.send(.get, "/v1/cards", token: token).array.first,
               let id = issued["id"] as? String, let last4 = issued["last4"] as? String
         else { throw TestFailure("the user has no issued card") }
-        let started = try await client.send(.post, "/v1/cards/\(id)/activation", token: token)
+        let started = try await client.send(.post, "/v1/cards/\(id)/activation", json: ["last4": last4], token: token)
         guard started.status == .accepted, let verificationID = started.json["verificationId"] as? String,
               let code = sender.last?.code
         else { throw TestFailure("activation answered \(started.status): \(started.body)") }

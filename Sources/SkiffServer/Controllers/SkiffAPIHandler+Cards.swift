@@ -38,10 +38,9 @@ extension SkiffAPIHandler {
 
     func startCardActivation(_ input: Operations.StartCardActivation.Input) async throws -> Operations.StartCardActivation.Output {
         let caller = try Caller.required()
-        var last4: String?
-        if case .json(let body)? = input.body { last4 = body.last4 }
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
         let challenge = try await cardService.startActivation(
-            cardID: input.path.id, userID: caller.userID, last4: last4, clientAddress: ClientAddress.current
+            cardID: input.path.id, userID: caller.userID, last4: body.last4, clientAddress: ClientAddress.current
         )
         return .accepted(.init(body: .json(challenge.api)))
     }

@@ -82,22 +82,20 @@ struct CardService: Sendable {
         return card
     }
 
-    /// Sends a code to the user's phone to activate their inactive issued card. `last4`, when the client sends it,
-    /// is checked first: malformed or not the card's, it is refused on the field and no code is sent (nor counted).
-    /// It guards no secret (the card list shows the last four to the same session); it keeps a mistyped card from
+    /// Sends a code to the user's phone to activate their inactive issued card, once `last4` is checked: malformed
+    /// or not the card's, it is refused on the field and no code is sent (nor counted against the code limits). It
+    /// guards no secret (the card list shows the last four to the same session); it keeps a mistyped card from
     /// spending a code the person would then have to wait for.
     func startActivation(
-        cardID: String, userID: String, last4: String? = nil, clientAddress: String
+        cardID: String, userID: String, last4: String, clientAddress: String
     ) async throws -> OneTimeCodeService.Challenge {
-        if let last4 {
-            do { _ = try CardLastFour.validate(last4) } catch {
-                throw Problem.validation(field: "last4", error.message)
-            }
+        do { _ = try CardLastFour.validate(last4) } catch {
+            throw Problem.validation(field: "last4", error.message)
         }
         let card = try await card(id: cardID, userID: userID)
         guard card.kind == .issued, card.status == .inactive else { throw Problem.cardAlreadyActive }
         guard !card.frozen else { throw Problem.cardFrozen }
-        if let last4, !constantTimeEquals(last4, card.last4) {
+        guard constantTimeEquals(last4, card.last4) else {
             logger.info("card activation refused: last four", metadata: ["user": "\(userID)", "card": "\(cardID)"])
             throw Problem.unprocessable([.init(field: "last4", message: CardLastFour.Problem.mismatch.message)])
         }

@@ -5,8 +5,8 @@ import SkiffCore
 import Testing
 @testable import SkiffServer
 
-/// Starting an activation with the card's last four digits checks them before a code is sent: other digits are
-/// refused on `last4` in SkiffCore's words, and no code goes out, on SQLite and on PostgreSQL.
+/// Starting an activation takes the card's last four digits and checks them before a code is sent: other digits (or
+/// none) are refused on `last4` in SkiffCore's words, and no code goes out, on SQLite and on PostgreSQL.
 @Suite("Card activation checks the last four first", .timeLimit(.minutes(3)))
 struct CardActivationLastFourTests {
     /// A test server over `store`, fresh, passed to `body`; the PostgreSQL case needs `SKIFF_TEST_POSTGRES_URL`.
@@ -20,6 +20,8 @@ struct CardActivationLastFourTests {
             try await TestPostgres.withFreshDatabase { databaseURL in
                 var server = base
                 server.configuration.database = .postgres(url: databaseURL)
+                // A PostgreSQL store is shared by instances, so the server key is given, as in production.
+                server.configuration.fingerprintKey = Data((0..<32).map { UInt8($0) }).base64EncodedString()
                 let configured = server
                 try await body(configured)
             }
@@ -83,15 +85,19 @@ struct CardActivationLastFourTests {
         }
     }
 
-    @Test("Without a body (an older client) a code is still sent, as before", arguments: TestStore.allCases)
+    @Test("Without the last four, no code is sent: the body is required", arguments: TestStore.allCases)
     func withoutBody(store: TestStore) async throws {
         try await withServer(store) { server in
             try await server.withRouter { client in
                 let user = try await server.register(client)
                 let id = try #require(try await client.send(.get, "/v1/cards", token: user.token).array.first?["id"] as? String)
-                let started = try await client.send(.post, "/v1/cards/\(id)/activation", token: user.token)
-                #expect(started.status == .accepted)
-                #expect(server.sender.last?.purpose == .cardActivation)
+                let sentBefore = server.sender.messages.count
+                let refused = try await client.send(.post, "/v1/cards/\(id)/activation", token: user.token)
+                #expect(refused.status == .badRequest)
+                let empty = try await client.send(.post, "/v1/cards/\(id)/activation", json: [:], token: user.token)
+                #expect(empty.status == .badRequest)
+                #expect(empty.errorMessages["last4"] != nil, "\(empty.body)")
+                #expect(server.sender.messages.count == sentBefore)
             }
         }
     }

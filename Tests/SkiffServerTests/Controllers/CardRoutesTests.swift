@@ -208,7 +208,7 @@ struct CardRoutesTests {
             let (id, last4, verificationID, code) = try await server.startIssuedCardActivation(client, token: user.token)
             #expect(try await client.send(.put, "/v1/cards/\(id)/freeze", token: user.token).status == .ok)
 
-            let refusedStart = try await client.send(.post, "/v1/cards/\(id)/activation", token: user.token)
+            let refusedStart = try await client.send(.post, "/v1/cards/\(id)/activation", json: ["last4": last4], token: user.token)
             #expect(refusedStart.status == .conflict)
             #expect(refusedStart.problemType == "urn:skiff:problem:card-frozen")
             let refused = try await client.send(
@@ -238,7 +238,7 @@ struct CardRoutesTests {
             let external = try #require(try await server.addCard(client, token: owner.token).json["id"] as? String)
             let issued = try #require(try await client.send(.get, "/v1/cards", token: owner.token).array.first?["id"] as? String)
             #expect(try await client.send(.delete, "/v1/cards/\(external)", token: intruder.token).status == .notFound)
-            #expect(try await client.send(.post, "/v1/cards/\(issued)/activation", token: intruder.token).status == .notFound)
+            #expect(try await client.send(.post, "/v1/cards/\(issued)/activation", json: ["last4": "0000"], token: intruder.token).status == .notFound)
             let activate = try await client.send(
                 .post, "/v1/cards/\(issued)/activate", json: ["last4": "0000", "verificationId": "x", "code": "123456"],
                 token: intruder.token
@@ -258,7 +258,7 @@ struct CardRoutesTests {
             let issued = try #require(try await client.send(.get, "/v1/cards", token: user.token).array.first)
             let id = try #require(issued["id"] as? String)
             let last4 = try #require(issued["last4"] as? String)
-            let started = try await client.send(.post, "/v1/cards/\(id)/activation", token: user.token)
+            let started = try await client.send(.post, "/v1/cards/\(id)/activation", json: ["last4": last4], token: user.token)
             #expect(started.status == .accepted)
             let verificationID = try #require(started.json["verificationId"] as? String)
             let message = try #require(server.sender.last)
@@ -282,7 +282,7 @@ struct CardRoutesTests {
             #expect(try await client.send(.get, "/v1/cards", token: user.token).array.first?["status"] as? String == "active")
 
             server.clock.advance(by: 31)
-            let again = try await client.send(.post, "/v1/cards/\(id)/activation", token: user.token)
+            let again = try await client.send(.post, "/v1/cards/\(id)/activation", json: ["last4": last4], token: user.token)
             #expect(again.status == .conflict)
             #expect(again.problemType == "urn:skiff:problem:card-already-active")
         }
@@ -316,7 +316,7 @@ struct CardRoutesTests {
         try await server.withRouter { client in
             let user = try await server.register(client)
             let external = try #require(try await server.addCard(client, token: user.token).json["id"] as? String)
-            #expect(try await client.send(.post, "/v1/cards/\(external)/activation", token: user.token).status == .conflict)
+            #expect(try await client.send(.post, "/v1/cards/\(external)/activation", json: ["last4": "4242"], token: user.token).status == .conflict)
             let issued = try #require(try await client.send(.get, "/v1/cards", token: user.token).array.first?["id"] as? String)
             let invalid = try await client.send(
                 .post, "/v1/cards/\(issued)/activate", json: ["last4": "12", "verificationId": "x", "code": "12"], token: user.token

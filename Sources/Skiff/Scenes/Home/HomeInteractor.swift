@@ -147,7 +147,9 @@ final class HomeInteractor: HomeBusinessLogic {
     private var currentSearch: Search { Search(query: state.query, category: state.category) }
 
     func refresh(request: Home.Refresh.Request) {
-        fetchAll(failedSearch ?? currentSearch)
+        // Words still waiting for typing to pause are what the person wants to see.
+        let typed = searchPause.isRunning ? Search(query: searchedFor, category: nil) : nil
+        fetchAll(failedSearch ?? typed ?? currentSearch)
         if showsSpending { loadSpending(request: .init()) }
     }
 
@@ -320,7 +322,13 @@ final class HomeInteractor: HomeBusinessLogic {
         let query = request.query.trimmingCharacters(in: .whitespaces)
         searchPause.abandon()
         guard request.isTyping else {
-            fetchAll(Search(query: query, category: state.category?.name == query ? state.category : nil))
+            let search = Search(query: query, category: state.category?.name == query ? state.category : nil)
+            // Nothing searched and nothing asked: the whole list is what shows.
+            guard !(query.isEmpty && search == currentSearch && !fetch.isRunning) else {
+                searchedFor = ""
+                return
+            }
+            fetchAll(search)
             return
         }
         guard query != searchedFor else { return }

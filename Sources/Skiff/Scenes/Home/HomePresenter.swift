@@ -197,7 +197,7 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
             "\(counted) matching “\(state.query)”" + (state.searchLimit.map { " in your newest \(formatting.count($0))" } ?? "")
         }
         guard count > 0, let totals = state.transactions.totals else { return matching }
-        let total = totals.map { formatting.amount($0, showPlus: true) }.joined(separator: " + ")
+        let total = totals.map { formatting.amount($0, showPlus: true) }.joined(separator: ", ")
         return matching + " · " + total + (more ? " so far" : "")
     }
 
@@ -244,6 +244,7 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
     private func connectionProblem(_ error: NetworkError) -> String? {
         switch error {
         case .unreachable: "Can't reach the server."
+        case .connectionLost: "The connection to the server broke."
         case .timeout: "The server is slow to answer."
         default: nil
         }

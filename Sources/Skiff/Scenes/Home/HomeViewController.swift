@@ -422,7 +422,7 @@ private final class ReadableWidth: View {
 /// column narrowing to this name to keep some of it), then dropped, then the prompt after the status is cut, and last
 /// the name.
 @MainActor
-final class CardLine: View {
+private final class CardLine: View {
     private let title: Label
     private let summary: Label
     private let status: Label

@@ -239,11 +239,11 @@ struct PostgresLedgerRepository: LedgerRepository {
                                          \(at + at)::BIGINT[])
                     """, logger: logger)
                 try await connection.query("""
-                    INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at, reference)
-                    SELECT \(history.userID), amount_minor, \(history.currency), merchant, category, created_at, reference
+                    INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at)
+                    SELECT \(history.userID), amount_minor, \(history.currency), merchant, category, created_at
                     FROM unnest(\(lines.map(\.amountMinor))::BIGINT[], \(lines.map(\.merchant))::TEXT[],
-                                \(lines.map(\.category))::TEXT[], \(at)::BIGINT[], \(transfers.map(\.reference))::TEXT[])
-                        AS line(amount_minor, merchant, category, created_at, reference)
+                                \(lines.map(\.category))::TEXT[], \(at)::BIGINT[])
+                        AS line(amount_minor, merchant, category, created_at)
                     """, logger: logger)
             }
             // Both balances at 0 or more: the difference fits.

@@ -156,8 +156,8 @@ struct SQLiteLedgerRepository: LedgerRepository {
         )
     }
 
-    /// One write transaction; each line is three prepared inserts (its transfer, its two postings, its statement line),
-    /// and the balances move once at the end.
+    /// One write transaction; the lines go in chunks, each chunk three inserts (its transfers, their postings, their
+    /// statement lines) of many rows, as `StatementLines` writes a batch's lines; the balances move once at the end.
     func record(_ history: GeneratedHistory) async throws -> Int64 {
         try await pool.write { db in
             let wallet = LedgerAccountID.wallet(userID: history.userID, currency: history.currency)
@@ -166,42 +166,45 @@ struct SQLiteLedgerRepository: LedgerRepository {
                 db.cachedStatement(sql: "SELECT balance_minor FROM ledger_accounts WHERE id = ?"), arguments: [wallet]
             ) else { throw GeneratedHistory.Refusal.noWallet }
             let start = balance
-            let transfers = try db.makeStatement(sql: """
-                INSERT INTO transfers (id, reference, kind, from_account, to_account, payer_user_id, payee_user_id,
-                                       amount_minor, currency, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            let postings = try db.makeStatement(sql: """
-                INSERT INTO postings (transfer_id, account_id, amount_minor, created_at) VALUES (?, ?, ?, ?), (?, ?, ?, ?)
-                """)
-            let lines = try db.makeStatement(sql: """
-                INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at, reference)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """)
-            for index in 0..<history.count {
-                let (transfer, line, after) = try history.entry(index, balanceMinor: balance)
-                let at = transfer.createdAt.millisecondsSince1970
-                if index == 0 {
-                    try db.cachedStatement(sql: """
-                        INSERT INTO ledger_accounts (id, kind, currency, balance_minor, created_at) VALUES (?, 'system', ?, 0, ?)
-                        ON CONFLICT (id) DO NOTHING
-                        """).execute(arguments: [world, history.currency, at])
+            for chunk in stride(from: 0, to: history.count, by: StatementLines.linesAStatement) {
+                var transfers = StatementArguments(), postings = StatementArguments(), lines = StatementArguments()
+                let indexes = chunk..<min(chunk + StatementLines.linesAStatement, history.count)
+                for index in indexes {
+                    let (transfer, line, after) = try history.entry(index, balanceMinor: balance)
+                    let at = transfer.createdAt.millisecondsSince1970
+                    if index == 0 {
+                        try db.cachedStatement(sql: """
+                            INSERT INTO ledger_accounts (id, kind, currency, balance_minor, created_at)
+                            VALUES (?, 'system', ?, 0, ?) ON CONFLICT (id) DO NOTHING
+                            """).execute(arguments: [world, history.currency, at])
+                    }
+                    transfers += [
+                        transfer.id, transfer.reference, transfer.kind.rawValue, transfer.fromAccount, transfer.toAccount,
+                        transfer.payerUserID, transfer.payeeUserID, transfer.amountMinor, transfer.currency, at,
+                    ]
+                    postings += [
+                        transfer.id, transfer.fromAccount, -transfer.amountMinor, at,
+                        transfer.id, transfer.toAccount, transfer.amountMinor, at,
+                    ]
+                    lines += [history.userID, line.amountMinor, history.currency, line.merchant, line.category, at]
+                    balance = after
                 }
-                transfers.setUncheckedArguments([
-                    transfer.id, transfer.reference, transfer.kind.rawValue, transfer.fromAccount, transfer.toAccount,
-                    transfer.payerUserID, transfer.payeeUserID, transfer.amountMinor, transfer.currency, at,
-                ])
-                try transfers.execute()
-                postings.setUncheckedArguments([
-                    transfer.id, transfer.fromAccount, -transfer.amountMinor, at, transfer.id, transfer.toAccount,
-                    transfer.amountMinor, at,
-                ])
-                try postings.execute()
-                lines.setUncheckedArguments([
-                    history.userID, line.amountMinor, history.currency, line.merchant, line.category, at, transfer.reference,
-                ])
-                try lines.execute()
-                balance = after
+                func values(_ count: Int, _ columns: Int) -> String {
+                    let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+                    return Array(repeating: row, count: count).joined(separator: ", ")
+                }
+                try db.cachedStatement(sql: """
+                    INSERT INTO transfers (id, reference, kind, from_account, to_account, payer_user_id, payee_user_id,
+                                           amount_minor, currency, created_at)
+                    VALUES \(values(indexes.count, 10))
+                    """).execute(arguments: transfers)
+                try db.cachedStatement(sql: """
+                    INSERT INTO postings (transfer_id, account_id, amount_minor, created_at) VALUES \(values(indexes.count * 2, 4))
+                    """).execute(arguments: postings)
+                try db.cachedStatement(sql: """
+                    INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at)
+                    VALUES \(values(indexes.count, 6))
+                    """).execute(arguments: lines)
             }
             // Both balances at 0 or more: the difference fits.
             let moved = balance - start

@@ -560,6 +560,23 @@ struct HomeInteractorTests {
         #expect(account.calls.all.map(\.query) == ["cof", "cof", nil], "Esc's empty search drops the pause")
     }
 
+    @Test("Enter on an empty search row with nothing searched fetches nothing; a refresh while typing pauses searches the words typed")
+    func searchEdges() async {
+        let sleeps = HeldSleeps()
+        let sut = makeSUT(clock: SceneClock(now: { Seeds.now }, sleep: { try await sleeps.sleep(for: $0) }))
+        sut.load(request: .init())
+        await tasks.settle()
+        sut.search(request: .init(query: " "))
+        await tasks.settle()
+        #expect(account.calls.all.map(\.query) == [nil])
+        sut.search(request: .init(query: "tea", isTyping: true))
+        sut.refresh(request: .init())
+        await tasks.settle(leaving: { sleeps.held })
+        #expect(sleeps.held == 0)
+        #expect(account.calls.all.map(\.query) == [nil, "tea"])
+        #expect(sut.state.query == "tea")
+    }
+
     @Test("a category picked in the chart lists only that category in the chart's month, fetching pages until the month is past")
     func categoryOfMonth() async {
         func row(_ id: String, daysAgo: Double, merchant: String = "Shop", category: String = "Groceries", amountMinor: Int64 = -1_000) -> Transaction {

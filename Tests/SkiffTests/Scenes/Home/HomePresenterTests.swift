@@ -140,6 +140,16 @@ struct HomePresenterTests {
         #expect(display.displayUpdateCalls.last?.banner == BannerMessage(.error, "Can't reach the server.", prompts: [KeyPrompt(.refresh, "retry")]))
     }
 
+    @Test("a connection that broke mid-answer is a connection problem too: said with the refresh key")
+    func connectionLostNoCache() {
+        var state = loaded()
+        state.error = .connectionLost
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(display.displayUpdateCalls.last?.banner == BannerMessage(
+            .error, "The connection to the server broke.", prompts: [KeyPrompt(.refresh, "retry")]
+        ))
+    }
+
     @Test("no cards: a line saying how to add one")
     func noCards() {
         var state = loaded()

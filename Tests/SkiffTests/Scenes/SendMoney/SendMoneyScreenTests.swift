@@ -214,8 +214,12 @@ struct SendMoneyScreenTests {
         await harness.send(.ctrl("t"))
         await harness.send(.tab)
         #expect(!harness.screen.contains("sail-away-2026"), "leaving the field hides it")
-        await harness.send(.backTab)
+        // Change, the send button, and round to the password again.
+        await harness.send(.tab, .tab)
+        let send = try #require(harness.top as? SendMoneyViewController)
+        #expect(send.focusedView === send.password)
         #expect(!harness.screen.contains("sail-away-2026"), "coming back does not show it again")
+        #expect(send.password.text == "sail-away-2026", "nothing typed was lost")
         #expect(harness.transfers.sends.count == 0)
     }
 
