@@ -83,6 +83,8 @@ enum NetworkErrorMapping {
         case 402: return .declined(reason: detail)
         case 403 where problem.flatMap({ ProblemType(uri: $0._type) }) == .stepUpRequired: return .stepUpRequired
         case 409 where problem.flatMap({ ProblemType(uri: $0._type) }) == .idempotencyInProgress: return .stillRunning
+        // A frozen card is a refusal to say (unfreeze it first), not the state conflict that means "done already".
+        case 409 where problem.flatMap({ ProblemType(uri: $0._type) }) == .cardFrozen: return .validation(detail: detail, fields: [])
         case 409: return .conflict(detail: detail)
         case 429: return .throttled(retryAfterSeconds: max(1, retryAfter ?? 60))
         case 503 where problem.flatMap({ ProblemType(uri: $0._type) }) == .cardNetworkUnavailable: return .unavailable(detail: detail)

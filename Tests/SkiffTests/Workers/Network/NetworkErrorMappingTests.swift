@@ -14,6 +14,9 @@ struct NetworkErrorMappingTests {
         #expect(NetworkErrorMapping.problem(status: 409, problem: running, retryAfter: nil) == .stillRunning)
         let duplicate = problem(ProblemType.duplicateCard.uri(status: 409), status: 409)
         #expect(NetworkErrorMapping.problem(status: 409, problem: duplicate, retryAfter: nil) == .conflict(detail: "d"))
+        // A frozen card refuses the activation in words; it must never read as "active already".
+        let frozen = problem(ProblemType.cardFrozen.uri(status: 409), status: 409)
+        #expect(NetworkErrorMapping.problem(status: 409, problem: frozen, retryAfter: nil) == .validation(detail: "d", fields: []))
         let foreign = problem("urn:other:idempotency-in-progress", status: 409)
         #expect(NetworkErrorMapping.problem(status: 409, problem: foreign, retryAfter: nil) == .conflict(detail: "d"))
     }
