@@ -26,19 +26,13 @@ extension EndToEnd {
             a notification's text, Esc returns to the list; Ctrl-Q quits from there
             """)
         func cardsAndNotifications() async throws {
-            let session = try TmuxSession.shell(environment: ["LANG": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no"])
+            let session = try await TmuxSession.walletShell()
             defer {
                 session.kill()
                 try? FileManager.default.removeItem(atPath: dataDirectory)
             }
-            try await session.waitFor("$")
-            try session.typeLine("clear; \(skiff) --data-dir \(dataDirectory); echo EXIT=$?")
-            try await session.waitFor("Log in with your phone number", timeout: 60)
-            try session.type("2025550143")
-            try session.sendKeys("Tab")
-            try session.type("sail-away-2026")
-            try session.sendKeys("Enter")
-            let home = try await session.waitFor("Balance $")
+            try await session.startWallet("\(skiff) --data-dir \(dataDirectory)")
+            let home = try await session.logIn()
             let last4 = try #require(match(#"•••• (\d{4}) +Skiff card"#, in: home))
             let wrong = last4 == "0000" ? "1111" : "0000"
 

@@ -58,15 +58,9 @@ extension EndToEnd {
         private func wallet(
             _ name: String, server: String, phone: String, password: String, options: String = ""
         ) async throws -> TmuxSession {
-            let session = try TmuxSession.shell(environment: ["LANG": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no"])
-            try await session.waitFor("$")
-            try session.typeLine("clear; \(skiff) --server \(server) --data-dir \(directory)/\(name) \(options); echo EXIT=$?")
-            try await session.waitFor("Log in with your phone number", timeout: 60)
-            try session.type(phone)
-            try session.sendKeys("Tab")
-            try session.type(password)
-            try session.sendKeys("Enter")
-            try await session.waitFor("Balance $", timeout: 60)
+            let session = try await TmuxSession.walletShell()
+            try await session.startWallet("\(skiff) --server \(server) --data-dir \(directory)/\(name) \(options)")
+            try await session.logIn(phone: phone, password: password)
             return session
         }
 
@@ -130,6 +124,39 @@ extension EndToEnd {
             try jordan.type("q")
             let exit = try await jordan.waitFor("EXIT=", timeout: 30)
             #expect(exit.contains("EXIT=0"))
+        }
+
+        /// Issue 42, points 9 and 11: Send money open in one wallet while another sends it money, then the server gone.
+        @Test("Jordan's Send money follows the $12.50 Alex sends with no key pressed; with the server gone, y says nothing was sent")
+        func sendMoneyFollowsBalanceAndServerGone() async throws {
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let (address, server) = try await startServer()
+            defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
+            let jordan = try await wallet("jordan", server: address, phone: "2025550111", password: "river-stones-8")
+            defer { jordan.kill() }
+            let alex = try await wallet("alex", server: address, phone: "2025550143", password: "sail-away-2026")
+            defer { alex.kill() }
+            try jordan.type("s")
+            try await jordan.waitFor("You have $1,000.00.")
+
+            // Alex sends; nothing is typed in Jordan's pane until the balance has moved.
+            try await send("12.5", shown: "$12.50", from: alex)
+            try await jordan.waitFor("You have $1,012.50.", timeout: 30)
+
+            // Jordan's confirmation, then the server gone before y: no connection, so nothing went.
+            try jordan.type("202 555 0143")
+            try jordan.sendKeys("Tab")
+            try jordan.type("5")
+            try jordan.sendKeys("Enter")
+            try await jordan.waitFor("Send $5.00 to Alex R.?")
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+            // The app's kept connection to the server is closed by the kernel with it; a moment for the app to see that.
+            try await Task.sleep(for: .milliseconds(300))
+            try jordan.type("y")
+            let refused = try await jordan.waitFor("nothing was sent", timeout: 30)
+            #expect(refused.contains("Can't reach the server; nothing was sent."))
+            #expect(!refused.contains("may or may not"))
         }
 
         /// Issue 42, point 9: the header said Offline only after the stream's 3 s hint and a refused connection, and

@@ -264,3 +264,32 @@ struct TerminalModes {
         }
     }
 }
+
+extension TmuxSession {
+    /// A shell for the wallet, in UTF-8 and without the interactive backtracer, at its prompt.
+    static func walletShell() async throws -> TmuxSession {
+        let session = try TmuxSession.shell(environment: ["LANG": "C.UTF-8", "SWIFT_BACKTRACE": "interactive=no"])
+        try await session.waitFor("$")
+        return session
+    }
+
+    /// Runs `command` (`skiff` and its options) on a cleared screen, `EXIT=` and its status printed after it, and waits
+    /// for Login.
+    func startWallet(_ command: String) async throws {
+        try typeLine("clear; \(command); echo EXIT=$?")
+        try await waitFor("Log in with your phone number", timeout: 60)
+    }
+
+    /// Logs in from Login as a person does (the number, Tab, the password, Enter; the password alone when the number
+    /// is remembered) and answers Home's screen.
+    @discardableResult
+    func logIn(phone: String = "2025550143", password: String = "sail-away-2026") async throws -> String {
+        if try !capture().contains(/Phone number +\S/) {
+            try type(phone)
+            try sendKeys("Tab")
+        }
+        try type(password)
+        try sendKeys("Enter")
+        return try await waitFor("Balance $", timeout: 60)
+    }
+}

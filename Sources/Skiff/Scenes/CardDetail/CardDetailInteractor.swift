@@ -71,15 +71,7 @@ final class CardDetailInteractor: CardDetailBusinessLogic {
         present()
         let route = route
         tasks.run { [weak self, worker] in
-            let result = await Result.capture { () async throws(NetworkError) -> Card? in
-                switch change {
-                case .freeze(let card): return try await worker.setFrozen(true, cardID: card.id)
-                case .unfreeze(let card): return try await worker.setFrozen(false, cardID: card.id)
-                case .remove(let card):
-                    try await worker.remove(cardID: card.id)
-                    return nil
-                }
-            }
+            let result = await Result.capture { () async throws(NetworkError) -> Card? in try await worker.apply(change) }
             self?.finish(change, result)
             switch (change, result) {
             case (.remove(let card), .success): route(.removed(card))

@@ -46,24 +46,12 @@ final class CardDetailViewController: SceneViewController, CardDetailDisplayLogi
             bindings.append(bind(.removeCard) { [weak self] in self?.interactor?.remove(request: .init()) })
         }
         keyBindings = bindings
-        if let message = viewModel.banner {
-            banner.show(sentence(message.content), kind: message.kind == .error ? .error : .info)
-        } else {
-            banner.clear()
-        }
-        if let busy = viewModel.busyText {
-            spinner.title = busy
-            spinner.start()
-        } else {
-            spinner.stop()
-        }
+        showStatus(viewModel.banner, in: banner, busy: viewModel.busyText, spinner: spinner)
     }
 
     func displayRemove(viewModel: CardDetail.Remove.ViewModel) {
-        let cardID = viewModel.cardID
-        navigationController?.present(AlertController(title: viewModel.title, message: viewModel.message, actions: [
-            AlertAction(viewModel.confirm) { [weak self] in self?.interactor?.confirmRemove(request: .init(cardID: cardID)) },
-            AlertAction(viewModel.cancel, isCancel: true),
-        ]))
+        navigationController?.present(viewModel.alert { [weak self] cardID in
+            self?.interactor?.confirmRemove(request: .init(cardID: cardID))
+        })
     }
 }

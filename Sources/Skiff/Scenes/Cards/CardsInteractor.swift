@@ -127,15 +127,7 @@ final class CardsInteractor: CardsBusinessLogic {
         present()
         let route = route
         tasks.run { [weak self, worker] in
-            let result = await Result.capture { () async throws(NetworkError) -> Card? in
-                switch change {
-                case .freeze(let card): return try await worker.setFrozen(true, cardID: card.id)
-                case .unfreeze(let card): return try await worker.setFrozen(false, cardID: card.id)
-                case .remove(let card):
-                    try await worker.remove(cardID: card.id)
-                    return nil
-                }
-            }
+            let result = await Result.capture { () async throws(NetworkError) -> Card? in try await worker.apply(change) }
             switch (change, result) {
             case (.remove(let card), .success): route(.removed(card))
             case (_, .success(let card?)): route(.changed(card))
@@ -164,5 +156,18 @@ final class CardsInteractor: CardsBusinessLogic {
 
     func back(request: Cards.Back.Request) {
         inFlight.cancel(orElse: { route(.back) })
+    }
+}
+
+extension CardWorking {
+    /// Makes `change` on the server (Cards and Card detail alike): the card as it is now, nil once removed.
+    func apply(_ change: Cards.Change) async throws(NetworkError) -> Card? {
+        switch change {
+        case .freeze(let card): return try await setFrozen(true, cardID: card.id)
+        case .unfreeze(let card): return try await setFrozen(false, cardID: card.id)
+        case .remove(let card):
+            try await remove(cardID: card.id)
+            return nil
+        }
     }
 }

@@ -82,24 +82,24 @@ final class CardsViewController: SceneViewController, CardsDisplayLogic, SceneDi
             list.reloadData()
         }
         updateKeys()
-        if let message = viewModel.banner {
-            banner.show(sentence(message.content), kind: message.kind == .error ? .error : .info)
-        } else {
-            banner.clear()
-        }
-        if let busy = viewModel.busyText {
-            spinner.title = busy
-            spinner.start()
-        } else {
-            spinner.stop()
-        }
+        showStatus(viewModel.banner, in: banner, busy: viewModel.busyText, spinner: spinner)
     }
 
     func displayRemove(viewModel: Cards.Remove.ViewModel) {
-        let cardID = viewModel.cardID
-        navigationController?.present(AlertController(title: viewModel.title, message: viewModel.message, actions: [
-            AlertAction(viewModel.confirm) { [weak self] in self?.interactor?.confirmRemove(request: .init(cardID: cardID)) },
-            AlertAction(viewModel.cancel, isCancel: true),
-        ]))
+        navigationController?.present(viewModel.alert { [weak self] cardID in
+            self?.interactor?.confirmRemove(request: .init(cardID: cardID))
+        })
+    }
+}
+
+extension Cards.Remove.ViewModel {
+    /// The question before a card goes (Cards and Card detail ask it alike): `confirm` gets the card's id.
+    @MainActor
+    func alert(confirm: @escaping @MainActor (String) -> Void) -> AlertController {
+        let cardID = cardID
+        return AlertController(title: title, message: message, actions: [
+            AlertAction(self.confirm) { confirm(cardID) },
+            AlertAction(cancel, isCancel: true),
+        ])
     }
 }

@@ -49,6 +49,22 @@ class SceneViewController: ViewController {
         return text.text.isEmpty ? press : text.text + " " + press
     }
 
+    /// A screen's status lines: `message` in `banner`, worded with this screen's keys (cleared when nil), and
+    /// `spinner` turning with `busy` while something runs.
+    func showStatus(_ message: BannerMessage?, in banner: Banner, busy: String?, spinner: Spinner) {
+        if let message {
+            banner.show(sentence(message.content), kind: message.kind == .error ? .error : .info)
+        } else {
+            banner.clear()
+        }
+        if let busy {
+            spinner.title = busy
+            spinner.start()
+        } else {
+            spinner.stop()
+        }
+    }
+
     override func handle(_ key: Key) -> Bool {
         let previous = focusedView
         var handled = super.handle(key)
