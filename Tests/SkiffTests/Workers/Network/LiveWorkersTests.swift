@@ -301,7 +301,7 @@ struct LiveWorkersTests {
         #expect(frozen.frozen)
         #expect(try await cards.cards().first { $0.id == issued.id }?.frozen == true)
         let refused = await Result.capture { () async throws(NetworkError) in try await cards.requestActivation(cardID: issued.id, last4: issued.last4) }
-        #expect(refused == .failure(.conflict(detail: "Unfreeze the card before activating it.")))
+        #expect(refused == .failure(.validation(detail: "Unfreeze the card before activating it.", fields: [])))
         #expect(try await cards.setFrozen(false, cardID: issued.id).frozen == false)
         let added = try await cards.add(
             NewCard(
