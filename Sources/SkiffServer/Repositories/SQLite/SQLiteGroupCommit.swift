@@ -155,7 +155,7 @@ final class SQLiteGroupCommit<Work: Sendable, Outcome: Sendable, Tail: SQLiteBat
 
 /// Writes a batch's pieces leave for its end, made once after them all and before the commit: one statement for
 /// what would otherwise be one a piece. A piece that refuses leaves nothing here, as it writes nothing.
-protocol SQLiteBatchTail {
+protocol SQLiteBatchTail: SendableMetatype {
     init()
     /// Writes what the pieces left; a failure rolls back the batch, whose pieces are then committed one at a time.
     func write(_ db: Database) throws
