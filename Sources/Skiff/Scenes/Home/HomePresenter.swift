@@ -136,11 +136,10 @@ final class HomePresenter: HomePresentationLogic, ScenePresentation {
     /// `Skiff card · expires 11/30` and `Inactive.` with the prompt to activate: the status apart, so that a narrow
     /// line cuts the rest first.
     private func cardRow(_ card: Card) -> Home.Update.ViewModel.CardRow {
-        let needsActivation = card.kind == .issued && card.status == .inactive && !card.frozen
-        let owner = card.kind == .issued ? "Skiff card" : "Added card"
+        let needsActivation = card.canBeActivated
         return .init(
             title: card.name,
-            summary: "\(owner) · expires \(formatting.expiry(month: card.expiryMonth, year: card.expiryYear))",
+            summary: formatting.cardOrigin(card),
             status: PromptedText(
                 formatting.cardStatus(card) + (needsActivation ? "." : ""),
                 prompts: needsActivation ? [KeyPrompt(.activateCard, "activate")] : []

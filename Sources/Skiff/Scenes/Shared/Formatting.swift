@@ -131,8 +131,13 @@ struct Formatting: Sendable {
 
     /// `Skiff card · expires 11/30 · Inactive`: a card's line in a list, after its name.
     func cardSummary(_ card: Card) -> String {
+        "\(cardOrigin(card)) · \(cardStatus(card))"
+    }
+
+    /// `Skiff card · expires 11/30`: who issued the card and when it expires, the summary without its status.
+    func cardOrigin(_ card: Card) -> String {
         let owner = card.kind == .issued ? "Skiff card" : "Added card"
-        return "\(owner) · expires \(expiry(month: card.expiryMonth, year: card.expiryYear)) · \(cardStatus(card))"
+        return "\(owner) · expires \(expiry(month: card.expiryMonth, year: card.expiryYear))"
     }
 
     /// A sentence for a failed call, or nil where nothing needs saying (the person cancelled).
