@@ -93,8 +93,7 @@ struct CardService: Sendable {
             throw Problem.validation(field: "last4", error.message)
         }
         let card = try await card(id: cardID, userID: userID)
-        guard card.kind == .issued, card.status == .inactive else { throw Problem.cardAlreadyActive }
-        guard !card.frozen else { throw Problem.cardFrozen }
+        try Self.requireActivatable(card)
         guard constantTimeEquals(last4, card.last4) else {
             logger.info("card activation refused: last four", metadata: ["user": "\(userID)", "card": "\(cardID)"])
             throw Problem.unprocessable([.init(field: "last4", message: CardLastFour.Problem.mismatch.message)])
@@ -104,6 +103,12 @@ struct CardService: Sendable {
             phone: user.phone, countryCode: user.countryCode, purpose: .cardActivation, userID: userID,
             address: clientAddress, subject: cardID
         )
+    }
+
+    /// Only the issued card, inactive and not frozen, is activated: asking for a code and activating check it alike.
+    private static func requireActivatable(_ card: CardRecord) throws {
+        guard card.kind == .issued, card.status == .inactive else { throw Problem.cardAlreadyActive }
+        guard !card.frozen else { throw Problem.cardFrozen }
     }
 
     /// Activates the card when the last four digits and the code are right; a wrong last four counts as a
@@ -116,8 +121,7 @@ struct CardService: Sendable {
         do { try AuthService.validateCode(code) } catch let problem as Problem { errors += problem.errors }
         guard errors.isEmpty else { throw Problem.validation(errors) }
         var card = try await card(id: cardID, userID: userID)
-        guard card.kind == .issued, card.status == .inactive else { throw Problem.cardAlreadyActive }
-        guard !card.frozen else { throw Problem.cardFrozen }
+        try Self.requireActivatable(card)
         let last4Matches = constantTimeEquals(last4, card.last4)
         do {
             try await codes.consume(
