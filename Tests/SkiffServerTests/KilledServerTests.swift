@@ -90,7 +90,7 @@ struct KilledServer {
     /// restarted server (the next round's) must hold every write acknowledged so far.
     func rounds(afterKill: (Int) async throws -> Void) async throws {
         var random = SplitMix64(seed: seed)
-        let ledger = Ledger()
+        let ledger = AcknowledgedWrites()
         let seeded = (0..<roundCount * Self.seededPerRound).map { String(format: "202556%04d", 1000 + $0) }
         try await seed(seeded)
         var server = try await ServerProcess.start(folder: folder, database: database, name: "start")
@@ -270,7 +270,7 @@ struct Newcomer: Sendable {
     let arrival: Arrival
     let address: String
 
-    func write(to server: ForwardingClient, outbox: String, ledger: Ledger) async {
+    func write(to server: ForwardingClient, outbox: String, ledger: AcknowledgedWrites) async {
         let client = server.from(address)
         do {
             guard let token = try await arrive(client, outbox: outbox, ledger: ledger) else { return }
@@ -309,7 +309,7 @@ struct Newcomer: Sendable {
     }
 
     /// Registers and verifies, or logs in; the session token, or nil after an answer a live server should not give.
-    private func arrive(_ client: ForwardingClient, outbox: String, ledger: Ledger) async throws -> String? {
+    private func arrive(_ client: ForwardingClient, outbox: String, ledger: AcknowledgedWrites) async throws -> String? {
         switch arrival {
         case .registers:
             let started = try await client.send(
@@ -358,7 +358,7 @@ struct AcknowledgedAccount: Sendable, Hashable {
     let token: String
 
     /// Adds external cards (random valid Visa numbers, each with its own Idempotency-Key) until the server goes away.
-    func addCards(_ client: ForwardingClient, ledger: Ledger) async {
+    func addCards(_ client: ForwardingClient, ledger: AcknowledgedWrites) async {
         while true {
             let key = UUID().uuidString
             let body = AddedCard.body(number: AddedCard.randomVisa())
@@ -398,7 +398,7 @@ struct AddedCard: @unchecked Sendable {
 }
 
 /// Every write a client saw acknowledged (a 2xx answer), across all rounds.
-actor Ledger {
+actor AcknowledgedWrites {
     private(set) var accounts: [AcknowledgedAccount] = []
     private var reads: [AcknowledgedAccount: Set<String>] = [:]
     private var activated: [AcknowledgedAccount: String] = [:]

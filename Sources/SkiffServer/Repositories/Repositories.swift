@@ -76,8 +76,9 @@ protocol CardRepository: Sendable {
     /// The user's cards, the issued one first, then by age.
     func cards(userID: String) async throws -> [CardRecord]
     func card(id: String, userID: String) async throws -> CardRecord?
-    /// Throws `RepositoryError.duplicate` when the user has a card with the same fingerprint.
-    func insert(_ card: CardRecord) async throws
+    /// Adds `card` and, in the same transaction, `notification`; throws `RepositoryError.duplicate` (writing neither)
+    /// when the user has a card with the same fingerprint.
+    func insert(_ card: CardRecord, announcing notification: NotificationRecord?) async throws
     func setStatus(_ status: CardStatusValue, cardID: String, userID: String) async throws
     /// Freezes or unfreezes the card; setting what is already set changes nothing.
     func setFrozen(_ frozen: Bool, cardID: String, userID: String) async throws
@@ -113,10 +114,9 @@ protocol NotificationRepository: Sendable {
 protocol LedgerRepository: Sendable {
     /// The balance of the user's wallet in `currency`; nil when there is none.
     func walletBalance(userID: String, currency: String) async throws -> Int64?
-    /// Makes `order` or refuses it, in one database transaction: a replay check on the payer's key, both wallets
-    /// locked in the order of their ids, the day's outgoing total, a debit that never takes the payer below zero,
-    /// the credit, the transfer, its two postings, both statement lines, the payee's notification and the use of the
-    /// step-up proof. A refusal writes nothing.
+    /// Makes `order` or refuses it as `Ledger.transfer` decides, in one database transaction: both wallets locked in
+    /// the order of their ids, the facts read, then the movement made (the debit, the use of the step-up proof, the
+    /// credit, the transfer, its two postings, both statement lines, the payee's notification). A refusal writes nothing.
     func transfer(_ order: TransferOrder) async throws -> TransferOutcome
     /// The transfer `id` when `userID` sent or received it.
     func transfer(id: String, userID: String) async throws -> TransferRecord?

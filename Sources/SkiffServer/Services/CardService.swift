@@ -22,6 +22,11 @@ struct CardService: Sendable {
         var holderName: String
     }
 
+    /// The user's cards, the issued one first, then by age.
+    func cards(userID: String) async throws -> [CardRecord] {
+        try await cards.cards(userID: userID)
+    }
+
     func add(_ input: NewCard, userID: String) async throws -> CardRecord {
         let now = clock.now()
         var problems = FieldProblems()
@@ -51,15 +56,15 @@ struct CardService: Sendable {
             last4: number.last4, expiryMonth: expiry.month, expiryYear: expiry.year, holderName: holder, status: .active,
             fingerprint: key.cardFingerprint(number.digits), createdAt: now
         )
+        let added = NotificationRecord(
+            id: UUID().uuidString.lowercased(), userID: userID, title: "Card added",
+            body: "\(number.name) is on your account.", createdAt: now, readAt: nil
+        )
         do {
-            try await cards.insert(card)
+            try await cards.insert(card, announcing: added)
         } catch RepositoryError.duplicate {
             throw Problem.duplicateCard
         }
-        try await notifications.insert(NotificationRecord(
-            id: UUID().uuidString.lowercased(), userID: userID, title: "Card added",
-            body: "\(number.name) is on your account.", createdAt: now, readAt: nil
-        ))
         logger.info("card added", metadata: ["user": "\(userID)", "card": "\(card.id)"])
         return card
     }

@@ -479,14 +479,14 @@ struct RepositoryTests {
             _ = try await makeUser(repositories, id: "u1", phone: "+12025550100")
             _ = try await makeUser(repositories, id: "u2", phone: "+12025550101")
             let external = card("c1", userID: "u1", fingerprint: "fp-visa", createdAt: now.addingTimeInterval(-500))
-            try await repositories.cards.insert(external)
+            try await repositories.cards.insert(external, announcing: nil)
             #expect(try await repositories.cards.cards(userID: "u1").map(\.kind) == [.issued, .external])
             #expect(try await repositories.cards.card(id: "c1", userID: "u1") == external)
             #expect(try await repositories.cards.card(id: "c1", userID: "u2") == nil)
             await #expect(throws: RepositoryError.duplicate) {
-                try await repositories.cards.insert(card("c2", userID: "u1", fingerprint: "fp-visa", createdAt: now))
+                try await repositories.cards.insert(card("c2", userID: "u1", fingerprint: "fp-visa", createdAt: now), announcing: nil)
             }
-            try await repositories.cards.insert(card("c3", userID: "u2", fingerprint: "fp-visa", createdAt: now))
+            try await repositories.cards.insert(card("c3", userID: "u2", fingerprint: "fp-visa", createdAt: now), announcing: nil)
             try await repositories.cards.setStatus(.inactive, cardID: "c1", userID: "u2")
             #expect(try await repositories.cards.card(id: "c1", userID: "u1")?.status == .active)
             try await repositories.cards.setStatus(.inactive, cardID: "c1", userID: "u1")
@@ -506,9 +506,9 @@ struct RepositoryTests {
             _ = try await makeUser(repositories, id: "u2", phone: "+12025550101")
             var frozenAtBirth = card("c2", userID: "u1", fingerprint: "fp-frozen", createdAt: now)
             frozenAtBirth.frozen = true
-            try await repositories.cards.insert(frozenAtBirth)
+            try await repositories.cards.insert(frozenAtBirth, announcing: nil)
             #expect(try await repositories.cards.card(id: "c2", userID: "u1") == frozenAtBirth)
-            try await repositories.cards.insert(card("c1", userID: "u1", fingerprint: "fp-visa", createdAt: now))
+            try await repositories.cards.insert(card("c1", userID: "u1", fingerprint: "fp-visa", createdAt: now), announcing: nil)
             #expect(try await repositories.cards.card(id: "c1", userID: "u1")?.frozen == false)
             try await repositories.cards.setFrozen(true, cardID: "c1", userID: "u2")
             #expect(try await repositories.cards.card(id: "c1", userID: "u1")?.frozen == false)
@@ -533,7 +533,7 @@ struct RepositoryTests {
                 for index in 0..<20 {
                     group.addTask {
                         do {
-                            try await repositories.cards.insert(card("c\(index)", userID: "u1", fingerprint: "fp", createdAt: date))
+                            try await repositories.cards.insert(card("c\(index)", userID: "u1", fingerprint: "fp", createdAt: date), announcing: nil)
                             return true
                         } catch RepositoryError.duplicate {
                             return false

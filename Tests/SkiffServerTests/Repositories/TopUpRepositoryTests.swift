@@ -128,7 +128,7 @@ struct TopUpRepositoryTests {
         try await repositories.cards.insert(CardRecord(
             id: "card", userID: "u", kind: .external, brand: "visa", last4: "4242", expiryMonth: 12, expiryYear: 2031,
             holderName: "Sam Carter", status: .active, fingerprint: "f-card", createdAt: now
-        ))
+        ), announcing: nil)
     }
 
     private func record(_ amount: Int64, key: String, hash: String? = nil, currency: String = "USD") -> TopUpRecord {

@@ -5,28 +5,26 @@ struct PostgresAccountRepository: AccountRepository {
     let database: PostgresDatabase
 
     func create(_ account: NewAccount) async throws {
-        let logger = database.logger
         do {
-            try await database.transaction { connection in
+            try await database.unitOfWork { work in
                 let user = account.user
-                try await connection.query("""
+                try await work.query("""
                     INSERT INTO users (id, phone, country_code, national_number, full_name, password_hash,
                                        currency, created_at)
                     VALUES (\(user.id), \(user.phone), \(user.countryCode), \(user.nationalNumber), \(user.fullName),
                             \(user.passwordHash), \(user.currency), \(user.createdAt.millisecondsSince1970))
-                    """, logger: logger)
-                try await PostgresLedgerRepository.openWallet(
-                    userID: user.id, currency: user.currency, openingMinor: user.balanceMinor, at: user.createdAt,
-                    connection, logger
-                )
-                try await connection.query(PostgresCardRepository.insertQuery(account.issuedCard), logger: logger)
+                    """)
+                try await work.make(Ledger.openWallet(
+                    userID: user.id, currency: user.currency, openingMinor: user.balanceMinor, at: user.createdAt
+                ))
+                try await work.insert(account.issuedCard)
                 let opening = account.openingTransaction
-                try await connection.query("""
+                try await work.query("""
                     INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at)
                     VALUES (\(user.id), \(opening.amountMinor), \(opening.currency), \(opening.merchant), \(opening.category),
                             \(opening.createdAt.millisecondsSince1970))
-                    """, logger: logger)
-                try await connection.query(PostgresNotificationRepository.insertQuery(account.welcome), logger: logger)
+                    """)
+                try await work.insert(account.welcome)
             }
         } catch let error where error.isPostgresUniqueViolation {
             throw RepositoryError.duplicate

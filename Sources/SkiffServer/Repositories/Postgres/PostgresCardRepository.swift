@@ -17,9 +17,16 @@ struct PostgresCardRepository: CardRepository {
     }
 
     /// The unique (user_id, fingerprint) constraint refuses a duplicate in the insert itself.
-    func insert(_ card: CardRecord) async throws {
+    func insert(_ card: CardRecord, announcing notification: NotificationRecord?) async throws {
         do {
-            _ = try await database.rows(Self.insertQuery(card))
+            guard let notification else {
+                _ = try await database.rows(insertQuery(card))
+                return
+            }
+            try await database.unitOfWork { work in
+                try await work.insert(card)
+                try await work.insert(notification)
+            }
         } catch let error where error.isPostgresUniqueViolation {
             throw RepositoryError.duplicate
         }
@@ -37,16 +44,6 @@ struct PostgresCardRepository: CardRepository {
         _ = try await database.rows("DELETE FROM cards WHERE id = \(id) AND user_id = \(userID)")
     }
 
-    static func insertQuery(_ card: CardRecord) -> PostgresQuery {
-        """
-        INSERT INTO cards (id, user_id, kind, brand, last4, expiry_month, expiry_year, holder_name, status,
-                           fingerprint, created_at, frozen)
-        VALUES (\(card.id), \(card.userID), \(card.kind.rawValue), \(card.brand), \(card.last4), \(card.expiryMonth),
-                \(card.expiryYear), \(card.holderName), \(card.status.rawValue), \(card.fingerprint),
-                \(card.createdAt.millisecondsSince1970), \(card.frozen))
-        """
-    }
-
     private static let columns =
         "id, user_id, kind, brand, last4, expiry_month, expiry_year, holder_name, status, fingerprint, created_at, frozen"
 
@@ -60,4 +57,20 @@ struct PostgresCardRepository: CardRepository {
             createdAt: Date(millisecondsSince1970: createdAt), frozen: frozen
         )
     }
+}
+
+extension PostgresUnitOfWork {
+    func insert(_ card: CardRecord) async throws {
+        try await query(insertQuery(card))
+    }
+}
+
+private func insertQuery(_ card: CardRecord) -> PostgresQuery {
+    """
+    INSERT INTO cards (id, user_id, kind, brand, last4, expiry_month, expiry_year, holder_name, status,
+                       fingerprint, created_at, frozen)
+    VALUES (\(card.id), \(card.userID), \(card.kind.rawValue), \(card.brand), \(card.last4), \(card.expiryMonth),
+            \(card.expiryYear), \(card.holderName), \(card.status.rawValue), \(card.fingerprint),
+            \(card.createdAt.millisecondsSince1970), \(card.frozen))
+    """
 }

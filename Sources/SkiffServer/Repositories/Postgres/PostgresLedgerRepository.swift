@@ -27,182 +27,42 @@ struct PostgresLedgerRepository: LedgerRepository {
         """,
     ]
 
-    /// Carries a refusal out of the transaction, so that it rolls back.
-    private struct Refused: Error {
-        var outcome: TransferOutcome
-    }
-
     func walletBalance(userID: String, currency: String) async throws -> Int64? {
         let id = LedgerAccountID.wallet(userID: userID, currency: currency)
         return try await database.rows("SELECT balance_minor FROM ledger_accounts WHERE id = \(id)")
             .first?.decode(Int64.self)
     }
 
+    /// `Ledger.transfer` in one transaction; an answer that writes nothing commits nothing.
     func transfer(_ order: TransferOrder) async throws -> TransferOutcome {
-        let logger = database.logger
         do {
-            return try await database.transaction { connection in
-                try await Self.transfer(order, connection, logger)
+            return try await database.unitOfWork { work in
+                switch Ledger.transfer(order, try await work.transferFacts(order)) {
+                case .answer(let outcome):
+                    return outcome
+                case .write(let movement, let outcome):
+                    try await work.make(movement)
+                    return outcome
+                }
             }
-        } catch let refused as Refused {
-            return refused.outcome
         } catch let error where error.isPostgresUniqueViolation {
-            // A request with the same key committed between this one's replay check and its insert: it is answered
+            // A request with the same key committed between this one's read of the key and its insert: it is answered
             // from what that one wrote. (The payer's lock makes this rare; a key reused across currencies reaches it.)
             // With no row of that key, another unique column clashed (a reference's 40 random bits): nothing was
             // written and the error stands, as on SQLite; the same request again draws a new reference.
-            guard let earlier = try await replay(order) else { throw error }
-            return earlier
+            guard let earlier = try await database.rows(PostgresUnitOfWork.earlierTransfer(order)).first else { throw error }
+            return Ledger.replay(order, try PostgresUnitOfWork.keyedTransfer(earlier))
         }
-    }
-
-    private func replay(_ order: TransferOrder) async throws -> TransferOutcome? {
-        try await database.rows("""
-            SELECT \(unescaped: Self.columns), request_hash FROM transfers
-            WHERE payer_user_id = \(order.payerUserID) AND idempotency_key = \(order.idempotencyKey)
-            """).first.map { row in
-            let (earlier, hash) = try Self.recordAndHash(row)
-            return hash == order.requestHash ? .replayed(earlier) : .keyReused
-        }
-    }
-
-    private static func transfer(_ order: TransferOrder, _ connection: PostgresConnection, _ logger: Logger) async throws -> TransferOutcome {
-        let from = LedgerAccountID.wallet(userID: order.payerUserID, currency: order.currency)
-        let to = LedgerAccountID.wallet(userID: order.payeeUserID, currency: order.currency)
-        var locked: Set<String> = []
-        for try await id in try await connection.query(
-            "SELECT id FROM ledger_accounts WHERE id IN (\(from), \(to)) ORDER BY id FOR UPDATE", logger: logger
-        ).decode(String.self) {
-            locked.insert(id)
-        }
-        // After the payer's lock: a request with the same key that ran before this one has committed.
-        for try await row in try await connection.query("""
-            SELECT \(unescaped: columns), request_hash FROM transfers
-            WHERE payer_user_id = \(order.payerUserID) AND idempotency_key = \(order.idempotencyKey)
-            """, logger: logger) {
-            let (earlier, hash) = try recordAndHash(row)
-            throw Refused(outcome: hash == order.requestHash ? .replayed(earlier) : .keyReused)
-        }
-        guard locked.contains(to) else { throw Refused(outcome: .payeeHasNoWallet) }
-        guard locked.contains(from) else { throw Refused(outcome: .insufficientFunds) }
-        var sentToday: Int64 = 0
-        for try await sum in try await connection.query("""
-            SELECT COALESCE(SUM(amount_minor), 0)::BIGINT FROM transfers
-            WHERE from_account = \(from) AND kind = 'transfer' AND created_at >= \(order.dayStart.millisecondsSince1970)
-            """, logger: logger).decode(Int64.self) {
-            sentToday = sum
-        }
-        let (total, overflow) = sentToday.addingReportingOverflow(order.amountMinor)
-        if overflow || total > order.dailyLimitMinor {
-            throw Refused(outcome: .overDailyLimit(remainingMinor: max(0, order.dailyLimitMinor - sentToday)))
-        }
-        let at = order.at.millisecondsSince1970
-        if let stepUp = order.stepUp {
-            let used = try await connection.query("""
-                UPDATE step_ups SET used_at = \(at)
-                WHERE token_hash = \(stepUp.tokenHash) AND session_token_hash = \(stepUp.sessionTokenHash)
-                  AND used_at IS NULL AND expires_at > \(at)
-                RETURNING token_hash
-                """, logger: logger).collect()
-            guard used.count == 1 else { throw Refused(outcome: .stepUpInvalid) }
-        }
-        let debited = try await connection.query("""
-            UPDATE ledger_accounts SET balance_minor = balance_minor - \(order.amountMinor)
-            WHERE id = \(from) AND balance_minor >= \(order.amountMinor) RETURNING id
-            """, logger: logger).collect()
-        guard debited.count == 1 else { throw Refused(outcome: .insufficientFunds) }
-        try await connection.query(creditQuery(to, order.amountMinor), logger: logger)
-        let made = TransferRecord(
-            id: order.id, reference: order.reference, kind: .transfer, fromAccount: from, toAccount: to,
-            payerUserID: order.payerUserID, payeeUserID: order.payeeUserID, amountMinor: order.amountMinor,
-            currency: order.currency, note: order.note, createdAt: order.at
-        )
-        try await record(
-            made, idempotencyKey: order.idempotencyKey, requestHash: order.requestHash,
-            lines: [order.payerLine, order.payeeLine], connection, logger
-        )
-        try await connection.query(PostgresNotificationRepository.insertQuery(order.notification), logger: logger)
-        return .made(made)
-    }
-
-    /// Adds `amountMinor` to account `id`; BIGINT arithmetic raises an error rather than overflow.
-    static func creditQuery(_ id: String, _ amountMinor: Int64) -> PostgresQuery {
-        "UPDATE ledger_accounts SET balance_minor = balance_minor + \(amountMinor) WHERE id = \(id)"
-    }
-
-    /// Writes a transfer whose balances are already moved: its row, its two postings and its statement lines.
-    static func record(
-        _ transfer: TransferRecord, idempotencyKey: String?, requestHash: String?, lines: [StatementLine],
-        _ connection: PostgresConnection, _ logger: Logger
-    ) async throws {
-        let at = transfer.createdAt.millisecondsSince1970
-        try await connection.query("""
-            INSERT INTO transfers (id, reference, kind, from_account, to_account, payer_user_id, payee_user_id,
-                                   amount_minor, currency, note, idempotency_key, request_hash, created_at)
-            VALUES (\(transfer.id), \(transfer.reference), \(transfer.kind.rawValue), \(transfer.fromAccount),
-                    \(transfer.toAccount), \(transfer.payerUserID), \(transfer.payeeUserID), \(transfer.amountMinor),
-                    \(transfer.currency), \(transfer.note), \(idempotencyKey), \(requestHash), \(at))
-            """, logger: logger)
-        try await connection.query("""
-            INSERT INTO postings (transfer_id, account_id, amount_minor, created_at)
-            VALUES (\(transfer.id), \(transfer.fromAccount), \(-transfer.amountMinor), \(at)),
-                   (\(transfer.id), \(transfer.toAccount), \(transfer.amountMinor), \(at))
-            """, logger: logger)
-        guard !lines.isEmpty else { return }
-        try await connection.query("""
-            INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at, transfer_id,
-                                      note, reference)
-            SELECT user_id, amount_minor, \(transfer.currency), merchant, category, \(at), \(transfer.id),
-                   \(transfer.note), \(transfer.reference)
-            FROM unnest(\(lines.map(\.userID))::TEXT[], \(lines.map(\.amountMinor))::BIGINT[],
-                        \(lines.map(\.merchant))::TEXT[], \(lines.map(\.category))::TEXT[])
-                AS line(user_id, amount_minor, merchant, category)
-            """, logger: logger)
-    }
-
-    /// Opens the wallet of a new user with `openingMinor` paid in from the system's opening account (none when 0).
-    static func openWallet(
-        userID: String, currency: String, openingMinor: Int64, at date: Date, _ connection: PostgresConnection,
-        _ logger: Logger
-    ) async throws {
-        let at = date.millisecondsSince1970
-        let wallet = LedgerAccountID.wallet(userID: userID, currency: currency)
-        let opening = LedgerAccountID.opening(currency: currency)
-        try await connection.query("""
-            INSERT INTO ledger_accounts (id, kind, user_id, currency, balance_minor, created_at)
-            VALUES (\(wallet), 'wallet', \(userID), \(currency), 0, \(at))
-            """, logger: logger)
-        guard openingMinor > 0 else { return }
-        try await connection.query("""
-            INSERT INTO ledger_accounts (id, kind, currency, balance_minor, created_at)
-            VALUES (\(opening), 'system', \(currency), 0, \(at)) ON CONFLICT (id) DO NOTHING
-            """, logger: logger)
-        try await connection.query(creditQuery(opening, -openingMinor), logger: logger)
-        try await connection.query(creditQuery(wallet, openingMinor), logger: logger)
-        try await record(
-            TransferRecord(
-                id: "opening-" + userID, reference: "OPEN-" + userID, kind: .opening, fromAccount: opening,
-                toAccount: wallet, payerUserID: nil, payeeUserID: userID, amountMinor: openingMinor,
-                currency: currency, note: nil, createdAt: date
-            ),
-            idempotencyKey: nil, requestHash: nil, lines: [], connection, logger
-        )
     }
 
     /// One transaction: the wallet locked first, then the lines in batches, each batch three statements over arrays
     /// (`unnest`: its transfers, their postings, their statement lines); the balances move once at the end.
     func record(_ history: GeneratedHistory) async throws -> Int64 {
         let logger = database.logger
-        return try await database.transaction { connection in
+        return try await database.unitOfWork { work in
+            let connection = work.connection
             let wallet = LedgerAccountID.wallet(userID: history.userID, currency: history.currency)
-            let world = LedgerAccountID.generated(currency: history.currency)
-            var locked: Int64?
-            for try await value in try await connection.query(
-                "SELECT balance_minor FROM ledger_accounts WHERE id = \(wallet) FOR UPDATE", logger: logger
-            ).decode(Int64.self) {
-                locked = value
-            }
-            guard var balance = locked else { throw GeneratedHistory.Refusal.noWallet }
+            var balance = try Ledger.historyStart(history, walletBalanceMinor: try await work.lockedBalances([wallet])[wallet])
             let start = balance
             for batch in stride(from: 0, to: history.count, by: Self.historyBatch) {
                 var transfers: [TransferRecord] = []
@@ -214,11 +74,8 @@ struct PostgresLedgerRepository: LedgerRepository {
                     balance = after
                 }
                 let at = transfers.map(\.createdAt.millisecondsSince1970)
-                if batch == 0, let first = at.first {
-                    try await connection.query("""
-                        INSERT INTO ledger_accounts (id, kind, currency, balance_minor, created_at)
-                        VALUES (\(world), 'system', \(history.currency), 0, \(first)) ON CONFLICT (id) DO NOTHING
-                        """, logger: logger)
+                if batch == 0, let first = transfers.first {
+                    try await work.open(Ledger.generatedWorld(history, at: first.createdAt), ifAbsent: true)
                 }
                 let ids = transfers.map(\.id)
                 try await connection.query("""
@@ -249,8 +106,8 @@ struct PostgresLedgerRepository: LedgerRepository {
             // Both balances at 0 or more: the difference fits.
             let moved = balance - start
             if moved != 0 {
-                try await connection.query(Self.creditQuery(wallet, moved), logger: logger)
-                try await connection.query(Self.creditQuery(world, -moved), logger: logger)
+                try await work.credit(wallet, moved)
+                try await work.credit(LedgerAccountID.generated(currency: history.currency), -moved)
             }
             return balance
         }
@@ -296,29 +153,18 @@ struct PostgresLedgerRepository: LedgerRepository {
     static let columns =
         "id, reference, kind, from_account, to_account, payer_user_id, payee_user_id, amount_minor, currency, note, created_at"
 
+    /// A row with (at least) `columns`, read by name.
     static func record(_ row: PostgresRow) throws -> TransferRecord {
-        let (id, reference, kind, from, to, payer, payee, amount, currency, note, createdAt) = try row.decode(
-            (String, String, String, String, String, String?, String?, Int64, String, String?, Int64).self
-        )
+        let columns = row.makeRandomAccess()
+        func text(_ name: String) throws -> String { try columns[name].decode(String.self) }
+        func optionalText(_ name: String) throws -> String? { try columns[name].decode(String?.self) }
         return TransferRecord(
-            id: id, reference: reference, kind: TransferKind(rawValue: kind) ?? .transfer, fromAccount: from,
-            toAccount: to, payerUserID: payer, payeeUserID: payee, amountMinor: amount, currency: currency, note: note,
-            createdAt: Date(millisecondsSince1970: createdAt)
-        )
-    }
-
-    /// A row of `columns` followed by `request_hash`.
-    private static func recordAndHash(_ row: PostgresRow) throws -> (TransferRecord, String?) {
-        let (id, reference, kind, from, to, payer, payee, amount, currency, note, createdAt, hash) = try row.decode(
-            (String, String, String, String, String, String?, String?, Int64, String, String?, Int64, String?).self
-        )
-        return (
-            TransferRecord(
-                id: id, reference: reference, kind: TransferKind(rawValue: kind) ?? .transfer, fromAccount: from,
-                toAccount: to, payerUserID: payer, payeeUserID: payee, amountMinor: amount, currency: currency,
-                note: note, createdAt: Date(millisecondsSince1970: createdAt)
-            ),
-            hash
+            id: try text("id"), reference: try text("reference"),
+            kind: TransferKind(rawValue: try text("kind")) ?? .transfer, fromAccount: try text("from_account"),
+            toAccount: try text("to_account"), payerUserID: try optionalText("payer_user_id"),
+            payeeUserID: try optionalText("payee_user_id"), amountMinor: try columns["amount_minor"].decode(Int64.self),
+            currency: try text("currency"), note: try optionalText("note"),
+            createdAt: Date(millisecondsSince1970: try columns["created_at"].decode(Int64.self))
         )
     }
 }
@@ -345,5 +191,139 @@ struct PostgresRateWindowRepository: RateWindowRepository {
             )
             return nil
         }
+    }
+}
+
+/// The ledger's SQL in a transaction: the facts `Ledger` decides on and the movements it decides.
+extension PostgresUnitOfWork {
+    /// Locks the accounts of `ids` that exist, in the order of their ids (`SELECT … ORDER BY id FOR UPDATE`), so that
+    /// A→B and B→A wait for each other instead of deadlocking; answers their balances. Every read after the lock sees
+    /// what the transactions before it committed (READ COMMITTED).
+    func lockedBalances(_ ids: [String]) async throws -> [String: Int64] {
+        var balances: [String: Int64] = [:]
+        for try await (id, balance) in try await query(
+            "SELECT id, balance_minor FROM ledger_accounts WHERE id = ANY(\(ids)) ORDER BY id FOR UPDATE"
+        ).decode((String, Int64).self) {
+            balances[id] = balance
+        }
+        return balances
+    }
+
+    /// What `Ledger.transfer` reads: both wallets locked, then in one statement the payer's transfer of the same key,
+    /// what the payer has sent today and whether the step-up proof may be used.
+    func transferFacts(_ order: TransferOrder) async throws -> Ledger.TransferFacts {
+        let from = LedgerAccountID.wallet(userID: order.payerUserID, currency: order.currency)
+        let to = LedgerAccountID.wallet(userID: order.payeeUserID, currency: order.currency)
+        let balances = try await lockedBalances([from, to])
+        let at = order.at.millisecondsSince1970
+        var facts = Ledger.TransferFacts(
+            payerBalanceMinor: balances[from], payeeHasWallet: balances[to] != nil, sentTodayMinor: 0,
+            stepUpUsable: order.stepUp == nil
+        )
+        for try await (sent, usable) in try await query("""
+            SELECT
+                (SELECT COALESCE(SUM(amount_minor), 0) FROM transfers
+                 WHERE from_account = \(from) AND kind = 'transfer' AND created_at >= \(order.dayStart.millisecondsSince1970))::BIGINT,
+                EXISTS (SELECT 1 FROM step_ups
+                        WHERE token_hash = \(order.stepUp?.tokenHash) AND session_token_hash = \(order.stepUp?.sessionTokenHash)
+                          AND used_at IS NULL AND expires_at > \(at))
+            """).decode((Int64, Bool).self) {
+            facts.sentTodayMinor = sent
+            if order.stepUp != nil { facts.stepUpUsable = usable }
+        }
+        // After the payer's lock: a request with the same key that ran before this one has committed.
+        for try await row in try await query(Self.earlierTransfer(order)) {
+            facts.earlier = try Self.keyedTransfer(row)
+        }
+        return facts
+    }
+
+    /// The payer's transfer made with the order's key, as `keyedTransfer` reads it.
+    static func earlierTransfer(_ order: TransferOrder) -> PostgresQuery {
+        """
+        SELECT \(unescaped: PostgresLedgerRepository.columns), request_hash FROM transfers
+        WHERE payer_user_id = \(order.payerUserID) AND idempotency_key = \(order.idempotencyKey)
+        """
+    }
+
+    /// A row of `PostgresLedgerRepository.columns` and `request_hash`.
+    static func keyedTransfer(_ row: PostgresRow) throws -> Ledger.KeyedTransfer {
+        Ledger.KeyedTransfer(
+            transfer: try PostgresLedgerRepository.record(row),
+            requestHash: try row.makeRandomAccess()["request_hash"].decode(String?.self)
+        )
+    }
+
+    /// Opens `account` (`ifAbsent`: unless it exists) with a zero balance.
+    func open(_ account: LedgerAccount, ifAbsent: Bool) async throws {
+        let conflict = ifAbsent ? "ON CONFLICT (id) DO NOTHING" : ""
+        try await query("""
+            INSERT INTO ledger_accounts (id, kind, user_id, currency, balance_minor, created_at)
+            VALUES (\(account.id), \(account.kind.rawValue), \(account.userID), \(account.currency), 0,
+                    \(account.createdAt.millisecondsSince1970)) \(unescaped: conflict)
+            """)
+    }
+
+    /// Adds `amountMinor` to account `id`; BIGINT arithmetic raises an error rather than overflow.
+    func credit(_ id: String, _ amountMinor: Int64) async throws {
+        try await query("UPDATE ledger_accounts SET balance_minor = balance_minor + \(amountMinor) WHERE id = \(id)")
+    }
+
+    /// Makes `movement`, in `LedgerMovement`'s order.
+    func make(_ movement: LedgerMovement) async throws {
+        let transfer = movement.transfer
+        let at = transfer.createdAt.millisecondsSince1970
+        for account in movement.opens { try await open(account, ifAbsent: true) }
+        if movement.payerIsWallet {
+            let debited = try await query("""
+                UPDATE ledger_accounts SET balance_minor = balance_minor - \(transfer.amountMinor)
+                WHERE id = \(transfer.fromAccount) AND balance_minor >= \(transfer.amountMinor) RETURNING id
+                """).collect()
+            guard debited.count == 1 else { throw LedgerWriteError.conditionChanged("payer's balance") }
+        } else {
+            try await credit(transfer.fromAccount, -transfer.amountMinor)
+        }
+        if let stepUp = movement.stepUp {
+            let used = try await query("""
+                UPDATE step_ups SET used_at = \(at)
+                WHERE token_hash = \(stepUp.tokenHash) AND session_token_hash = \(stepUp.sessionTokenHash)
+                  AND used_at IS NULL AND expires_at > \(at)
+                RETURNING token_hash
+                """).collect()
+            guard used.count == 1 else { throw LedgerWriteError.conditionChanged("step-up") }
+        }
+        try await credit(transfer.toAccount, transfer.amountMinor)
+        try await query("""
+            INSERT INTO transfers (id, reference, kind, from_account, to_account, payer_user_id, payee_user_id,
+                                   amount_minor, currency, note, idempotency_key, request_hash, created_at)
+            VALUES (\(transfer.id), \(transfer.reference), \(transfer.kind.rawValue), \(transfer.fromAccount),
+                    \(transfer.toAccount), \(transfer.payerUserID), \(transfer.payeeUserID), \(transfer.amountMinor),
+                    \(transfer.currency), \(transfer.note), \(movement.key?.idempotencyKey), \(movement.key?.requestHash),
+                    \(at))
+            """)
+        try await query("""
+            INSERT INTO postings (transfer_id, account_id, amount_minor, created_at)
+            VALUES (\(transfer.id), \(transfer.fromAccount), \(-transfer.amountMinor), \(at)),
+                   (\(transfer.id), \(transfer.toAccount), \(transfer.amountMinor), \(at))
+            """)
+        let lines = movement.lines
+        if !lines.isEmpty {
+            try await query("""
+                INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at, transfer_id,
+                                          note, reference)
+                SELECT user_id, amount_minor, \(transfer.currency), merchant, category, \(at), \(transfer.id),
+                       \(transfer.note), \(transfer.reference)
+                FROM unnest(\(lines.map(\.userID))::TEXT[], \(lines.map(\.amountMinor))::BIGINT[],
+                            \(lines.map(\.merchant))::TEXT[], \(lines.map(\.category))::TEXT[])
+                    AS line(user_id, amount_minor, merchant, category)
+                """)
+        }
+        if let notification = movement.notification { try await insert(notification) }
+    }
+
+    /// Opens a new user's wallet with its opening balance (`Ledger.openWallet`).
+    func make(_ opening: Ledger.WalletOpening) async throws {
+        try await open(opening.wallet, ifAbsent: false)
+        if let movement = opening.movement { try await make(movement) }
     }
 }

@@ -18,7 +18,7 @@ struct PostgresNotificationRepository: NotificationRepository {
     }
 
     func insert(_ notification: NotificationRecord) async throws {
-        _ = try await database.rows(Self.insertQuery(notification))
+        _ = try await database.rows(insertQuery(notification))
     }
 
     func markRead(id: String, userID: String, at date: Date) async throws -> Bool {
@@ -27,12 +27,19 @@ struct PostgresNotificationRepository: NotificationRepository {
             WHERE id = \(id) AND user_id = \(userID) RETURNING id
             """).isEmpty
     }
+}
 
-    static func insertQuery(_ notification: NotificationRecord) -> PostgresQuery {
-        """
-        INSERT INTO notifications (id, user_id, title, body, created_at, read_at)
-        VALUES (\(notification.id), \(notification.userID), \(notification.title), \(notification.body),
-                \(notification.createdAt.millisecondsSince1970), \(notification.readAt?.millisecondsSince1970))
-        """
+extension PostgresUnitOfWork {
+    /// Adds `notification` (and, by triggers, its live event and the unread count).
+    func insert(_ notification: NotificationRecord) async throws {
+        try await query(insertQuery(notification))
     }
+}
+
+private func insertQuery(_ notification: NotificationRecord) -> PostgresQuery {
+    """
+    INSERT INTO notifications (id, user_id, title, body, created_at, read_at)
+    VALUES (\(notification.id), \(notification.userID), \(notification.title), \(notification.body),
+            \(notification.createdAt.millisecondsSince1970), \(notification.readAt?.millisecondsSince1970))
+    """
 }

@@ -11,109 +11,75 @@ struct PostgresTopUpRepository: TopUpRepository {
     /// The table (migration 11): `LedgerSchema.topUps`.
     static let schema = LedgerSchema.topUps
 
-    /// Carries an outcome that writes nothing out of the transaction, so that it rolls back.
-    private struct Refused: Error {
-        var outcome: TopUpOutcome
-    }
-
+    /// `Ledger.topUp` in one transaction.
     func create(_ order: TopUpOrder) async throws -> TopUpOutcome {
-        let logger = database.logger
+        let topUp = order.topUp
         do {
-            return try await database.transaction { connection in
-                try await Self.create(order, connection, logger)
+            return try await database.unitOfWork { work in
+                var facts = Ledger.TopUpFacts(earlier: nil, hasWallet: false)
+                for try await row in try await work.query("""
+                    SELECT * FROM topups WHERE user_id = \(topUp.userID) AND idempotency_key = \(topUp.idempotencyKey)
+                    """) {
+                    facts.earlier = try Self.record(row)
+                }
+                if let completion = order.completion {
+                    facts.hasWallet = try await work.lockedAccounts(of: topUp, at: completion.at)
+                }
+                switch Ledger.topUp(order, facts) {
+                case .answer(let outcome):
+                    return outcome
+                case .write(let writes, let outcome):
+                    if let movement = writes.movement { try await work.make(movement) }
+                    try await work.query("""
+                        INSERT INTO topups (id, user_id, card_id, card_brand, card_last4, amount_minor, currency, status,
+                                            verification_id, verification_expires_at, transfer_id, reference,
+                                            authorization_id, decline_reason, idempotency_key, request_hash, created_at,
+                                            completed_at)
+                        VALUES (\(topUp.id), \(topUp.userID), \(topUp.cardID), \(topUp.cardBrand), \(topUp.cardLast4),
+                                \(topUp.amountMinor), \(topUp.currency), \(topUp.status.rawValue), \(topUp.verificationID),
+                                \(topUp.verificationExpiresAt?.millisecondsSince1970), \(topUp.transferID),
+                                \(topUp.reference), \(topUp.authorizationID), \(topUp.declineReason),
+                                \(topUp.idempotencyKey), \(topUp.requestHash), \(topUp.createdAt.millisecondsSince1970),
+                                \(topUp.completedAt?.millisecondsSince1970))
+                        """)
+                    return outcome
+                }
             }
-        } catch let refused as Refused {
-            return refused.outcome
         } catch let error where error.isPostgresUniqueViolation {
-            // A request with the same key committed between this one's check and its insert: answered from it.
-            guard let earlier = try await topUp(userID: order.topUp.userID, idempotencyKey: order.topUp.idempotencyKey) else {
+            // A request with the same key committed between this one's read of the key and its insert: answered from it.
+            guard let earlier = try await self.topUp(userID: topUp.userID, idempotencyKey: topUp.idempotencyKey) else {
                 throw error
             }
-            return earlier.requestHash == order.topUp.requestHash ? .replayed(earlier) : .keyReused
+            return Ledger.topUp(order, Ledger.TopUpFacts(earlier: earlier, hasWallet: true)).answer ?? .keyReused
         }
     }
 
-    private static func create(_ order: TopUpOrder, _ connection: PostgresConnection, _ logger: Logger) async throws -> TopUpOutcome {
-        let topUp = order.topUp
-        for try await row in try await connection.query("""
-            SELECT * FROM topups WHERE user_id = \(topUp.userID) AND idempotency_key = \(topUp.idempotencyKey)
-            """, logger: logger) {
-            let earlier = try record(row)
-            throw Refused(outcome: earlier.requestHash == topUp.requestHash ? .replayed(earlier) : .keyReused)
-        }
-        if let completion = order.completion {
-            guard try await move(topUp, completion, connection, logger) else { throw Refused(outcome: .noWallet) }
-        }
-        try await connection.query("""
-            INSERT INTO topups (id, user_id, card_id, card_brand, card_last4, amount_minor, currency, status,
-                                verification_id, verification_expires_at, transfer_id, reference, authorization_id,
-                                decline_reason, idempotency_key, request_hash, created_at, completed_at)
-            VALUES (\(topUp.id), \(topUp.userID), \(topUp.cardID), \(topUp.cardBrand), \(topUp.cardLast4),
-                    \(topUp.amountMinor), \(topUp.currency), \(topUp.status.rawValue), \(topUp.verificationID),
-                    \(topUp.verificationExpiresAt?.millisecondsSince1970), \(topUp.transferID), \(topUp.reference),
-                    \(topUp.authorizationID), \(topUp.declineReason), \(topUp.idempotencyKey), \(topUp.requestHash),
-                    \(topUp.createdAt.millisecondsSince1970), \(topUp.completedAt?.millisecondsSince1970))
-            """, logger: logger)
-        return .made(topUp)
-    }
-
-    /// Moves the money of `topUp`: the card's funding account (opened on first use) pays the wallet, both locked in
-    /// the order of their ids, with the transfer, its postings, the statement line and the notification. False
-    /// without a wallet.
-    private static func move(
-        _ topUp: TopUpRecord, _ completion: TopUpCompletion, _ connection: PostgresConnection, _ logger: Logger
-    ) async throws -> Bool {
-        let wallet = LedgerAccountID.wallet(userID: topUp.userID, currency: topUp.currency)
-        let card = LedgerAccountID.card(cardID: topUp.cardID, currency: topUp.currency)
-        try await connection.query("""
-            INSERT INTO ledger_accounts (id, kind, user_id, currency, balance_minor, created_at)
-            VALUES (\(card), 'card', \(topUp.userID), \(topUp.currency), 0, \(completion.at.millisecondsSince1970))
-            ON CONFLICT (id) DO NOTHING
-            """, logger: logger)
-        var locked: Set<String> = []
-        for try await id in try await connection.query(
-            "SELECT id FROM ledger_accounts WHERE id IN (\(card), \(wallet)) ORDER BY id FOR UPDATE", logger: logger
-        ).decode(String.self) {
-            locked.insert(id)
-        }
-        guard locked.contains(wallet) else { return false }
-        try await connection.query(PostgresLedgerRepository.creditQuery(card, -topUp.amountMinor), logger: logger)
-        try await connection.query(PostgresLedgerRepository.creditQuery(wallet, topUp.amountMinor), logger: logger)
-        try await PostgresLedgerRepository.record(
-            TransferRecord(
-                id: completion.transferID, reference: completion.reference, kind: .topUp, fromAccount: card,
-                toAccount: wallet, payerUserID: nil, payeeUserID: topUp.userID, amountMinor: topUp.amountMinor,
-                currency: topUp.currency, note: nil, createdAt: completion.at
-            ),
-            idempotencyKey: nil, requestHash: nil, lines: [completion.line], connection, logger
-        )
-        try await connection.query(PostgresNotificationRepository.insertQuery(completion.notification), logger: logger)
-        return true
-    }
-
+    /// `Ledger.complete` in one transaction, the top-up's row locked first.
     func complete(id: String, userID: String, _ completion: TopUpCompletion) async throws -> TopUpRecord? {
-        let logger = database.logger
-        return try await database.transaction { connection in
-            var found: TopUpRecord?
-            for try await row in try await connection.query(
-                "SELECT * FROM topups WHERE id = \(id) AND user_id = \(userID) FOR UPDATE", logger: logger
+        try await database.unitOfWork { work in
+            var pending: TopUpRecord?
+            for try await row in try await work.query(
+                "SELECT * FROM topups WHERE id = \(id) AND user_id = \(userID) FOR UPDATE"
             ) {
-                found = try Self.record(row)
+                pending = try Self.record(row)
             }
-            guard var topUp = found, topUp.status == .pending else { return found }
-            guard try await Self.move(topUp, completion, connection, logger) else { throw NoWallet() }
-            try await connection.query("""
-                UPDATE topups SET status = 'completed', transfer_id = \(completion.transferID),
-                                  reference = \(completion.reference), authorization_id = \(completion.authorizationID),
-                                  completed_at = \(completion.at.millisecondsSince1970)
-                WHERE id = \(id)
-                """, logger: logger)
-            topUp.status = .completed
-            topUp.transferID = completion.transferID
-            topUp.reference = completion.reference
-            topUp.authorizationID = completion.authorizationID
-            topUp.completedAt = completion.at
-            return topUp
+            var hasWallet = false
+            if let pending, pending.status == .pending {
+                hasWallet = try await work.lockedAccounts(of: pending, at: completion.at)
+            }
+            switch try Ledger.complete(pending, completion, hasWallet: hasWallet) {
+            case .answer(let topUp):
+                return topUp
+            case .write(let movement, let topUp):
+                try await work.make(movement)
+                try await work.query("""
+                    UPDATE topups SET status = 'completed', transfer_id = \(completion.transferID),
+                                      reference = \(completion.reference), authorization_id = \(completion.authorizationID),
+                                      completed_at = \(completion.at.millisecondsSince1970)
+                    WHERE id = \(id)
+                    """)
+                return topUp
+            }
         }
     }
 
@@ -155,5 +121,16 @@ struct PostgresTopUpRepository: TopUpRepository {
             createdAt: Date(millisecondsSince1970: try columns["created_at"].decode(Int64.self)),
             completedAt: try optionalDate("completed_at")
         )
+    }
+}
+
+extension PostgresUnitOfWork {
+    /// Locks the accounts a top-up's money moves between, in the order of their ids as a transfer does (the card's
+    /// funding account, opened first when absent, sorts before every wallet); true when the wallet exists.
+    func lockedAccounts(of topUp: TopUpRecord, at date: Date) async throws -> Bool {
+        let card = Ledger.fundingAccount(of: topUp, at: date)
+        let wallet = LedgerAccountID.wallet(userID: topUp.userID, currency: topUp.currency)
+        try await open(card, ifAbsent: true)
+        return try await lockedBalances([card.id, wallet])[wallet] != nil
     }
 }

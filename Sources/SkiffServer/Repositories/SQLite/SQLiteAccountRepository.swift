@@ -7,6 +7,7 @@ struct SQLiteAccountRepository: AccountRepository {
     func create(_ account: NewAccount) async throws {
         do {
             try await pool.write { db in
+                let work = SQLiteUnitOfWork(db: db)
                 let user = account.user
                 try db.execute(
                     sql: """
@@ -19,10 +20,10 @@ struct SQLiteAccountRepository: AccountRepository {
                         user.currency, user.createdAt.millisecondsSince1970,
                     ]
                 )
-                try SQLiteLedgerRepository.openWallet(
-                    userID: user.id, currency: user.currency, openingMinor: user.balanceMinor, at: user.createdAt, db
-                )
-                try SQLiteCardRepository.insert(account.issuedCard, db: db)
+                try work.make(Ledger.openWallet(
+                    userID: user.id, currency: user.currency, openingMinor: user.balanceMinor, at: user.createdAt
+                ))
+                try work.insert(account.issuedCard)
                 let opening = account.openingTransaction
                 try db.execute(
                     sql: """
@@ -34,7 +35,7 @@ struct SQLiteAccountRepository: AccountRepository {
                         opening.createdAt.millisecondsSince1970,
                     ]
                 )
-                try SQLiteNotificationRepository.insert(account.welcome, db: db)
+                try work.insert(account.welcome)
             }
         } catch let error as DatabaseError where error.isUniqueViolation {
             throw RepositoryError.duplicate

@@ -21,9 +21,13 @@ struct SQLiteCardRepository: CardRepository {
         }
     }
 
-    func insert(_ card: CardRecord) async throws {
+    func insert(_ card: CardRecord, announcing notification: NotificationRecord?) async throws {
         do {
-            try await pool.write { db in try Self.insert(card, db: db) }
+            try await pool.write { db in
+                let work = SQLiteUnitOfWork(db: db)
+                try work.insert(card)
+                if let notification { try work.insert(notification) }
+            }
         } catch let error as DatabaseError where error.isUniqueViolation {
             throw RepositoryError.duplicate
         }
@@ -49,7 +53,20 @@ struct SQLiteCardRepository: CardRepository {
         }
     }
 
-    static func insert(_ card: CardRecord, db: Database) throws {
+    static func card(_ row: Row) -> CardRecord? {
+        guard let kind = CardKindValue(rawValue: row["kind"]), let status = CardStatusValue(rawValue: row["status"]) else {
+            return nil
+        }
+        return CardRecord(
+            id: row["id"], userID: row["user_id"], kind: kind, brand: row["brand"], last4: row["last4"],
+            expiryMonth: row["expiry_month"], expiryYear: row["expiry_year"], holderName: row["holder_name"],
+            status: status, fingerprint: row["fingerprint"], createdAt: row.date("created_at"), frozen: row["frozen"]
+        )
+    }
+}
+
+extension SQLiteUnitOfWork {
+    func insert(_ card: CardRecord) throws {
         try db.execute(
             sql: """
                 INSERT INTO cards (id, user_id, kind, brand, last4, expiry_month, expiry_year, holder_name, status,
@@ -61,17 +78,6 @@ struct SQLiteCardRepository: CardRepository {
                 card.holderName, card.status.rawValue, card.fingerprint, card.createdAt.millisecondsSince1970,
                 card.frozen,
             ]
-        )
-    }
-
-    static func card(_ row: Row) -> CardRecord? {
-        guard let kind = CardKindValue(rawValue: row["kind"]), let status = CardStatusValue(rawValue: row["status"]) else {
-            return nil
-        }
-        return CardRecord(
-            id: row["id"], userID: row["user_id"], kind: kind, brand: row["brand"], last4: row["last4"],
-            expiryMonth: row["expiry_month"], expiryYear: row["expiry_year"], holderName: row["holder_name"],
-            status: status, fingerprint: row["fingerprint"], createdAt: row.date("created_at"), frozen: row["frozen"]
         )
     }
 }

@@ -36,135 +36,28 @@ struct SQLiteLedgerRepository: LedgerRepository {
         try await transfers.run(order)
     }
 
-    /// A step-up proof that may be used now: its hash, its session's, unused, unexpired at the time given.
-    private static let usableStepUp = "token_hash = ? AND session_token_hash = ? AND used_at IS NULL AND expires_at > ?"
-
-    /// Every check before the first write, the conditional debit: a refused transfer writes nothing (what
-    /// `SQLiteGroupCommit` asks of a step), so it needs no savepoint of its own. Its statement lines are left in
-    /// `lines`, for the batch's end.
+    /// `Ledger.transfer` in the group commit's open transaction: a refusal writes nothing (what `SQLiteGroupCommit`
+    /// asks of a step), so it needs no savepoint of its own. Its statement lines are left in `lines`, for the batch's end.
     private static func transfer(
         _ order: TransferOrder, _ lines: inout StatementLines, _ db: Database
     ) throws -> TransferOutcome {
-        if let earlier = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT * FROM transfers WHERE payer_user_id = ? AND idempotency_key = ?"),
-            arguments: [order.payerUserID, order.idempotencyKey]
-        ) {
-            return earlier["request_hash"] == order.requestHash ? .replayed(record(earlier)) : .keyReused
+        let work = SQLiteUnitOfWork(db: db)
+        switch Ledger.transfer(order, try work.transferFacts(order)) {
+        case .answer(let outcome):
+            return outcome
+        case .write(let movement, let outcome):
+            try work.make(movement, deferringLinesTo: &lines)
+            return outcome
         }
-        let from = LedgerAccountID.wallet(userID: order.payerUserID, currency: order.currency)
-        let to = LedgerAccountID.wallet(userID: order.payeeUserID, currency: order.currency)
-        let balance = try db.cachedStatement(sql: "SELECT balance_minor FROM ledger_accounts WHERE id = ?")
-        guard try Int64.fetchOne(balance, arguments: [to]) != nil else { return .payeeHasNoWallet }
-        guard try Int64.fetchOne(balance, arguments: [from]) != nil else { return .insufficientFunds }
-        let sentToday = try Int64.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT COALESCE(SUM(amount_minor), 0) FROM transfers
-                WHERE from_account = ? AND kind = 'transfer' AND created_at >= ?
-                """),
-            arguments: [from, order.dayStart.millisecondsSince1970]
-        ) ?? 0
-        let (total, overflow) = sentToday.addingReportingOverflow(order.amountMinor)
-        if overflow || total > order.dailyLimitMinor {
-            return .overDailyLimit(remainingMinor: max(0, order.dailyLimitMinor - sentToday))
-        }
-        let at = order.at.millisecondsSince1970
-        if let stepUp = order.stepUp {
-            let usable = try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT 1 FROM step_ups WHERE \(usableStepUp)"),
-                arguments: [stepUp.tokenHash, stepUp.sessionTokenHash, at]
-            ) ?? false
-            guard usable else { return .stepUpInvalid }
-        }
-        // The first write is the conditional debit: nothing changed means insufficient funds, and nothing is written.
-        try db.cachedStatement(sql: """
-            UPDATE ledger_accounts SET balance_minor = balance_minor - ? WHERE id = ? AND balance_minor >= ?
-            """).execute(arguments: [order.amountMinor, from, order.amountMinor])
-        guard db.changesCount == 1 else { return .insufficientFunds }
-        // The step-up was found usable above in this transaction, which no other writer can enter: a use that still
-        // changes nothing is a defect, and throwing rolls the debit back.
-        if let stepUp = order.stepUp {
-            try db.cachedStatement(sql: "UPDATE step_ups SET used_at = ? WHERE \(usableStepUp)")
-                .execute(arguments: [at, stepUp.tokenHash, stepUp.sessionTokenHash, at])
-            guard db.changesCount == 1 else { throw LedgerWriteError.conditionChanged("step-up") }
-        }
-        try credit(to, order.amountMinor, db)
-        let made = TransferRecord(
-            id: order.id, reference: order.reference, kind: .transfer, fromAccount: from, toAccount: to,
-            payerUserID: order.payerUserID, payeeUserID: order.payeeUserID, amountMinor: order.amountMinor,
-            currency: order.currency, note: order.note, createdAt: order.at
-        )
-        try record(made, idempotencyKey: order.idempotencyKey, requestHash: order.requestHash, lines: [], db)
-        try SQLiteNotificationRepository.insert(order.notification, db: db)
-        lines.add([order.payerLine, order.payeeLine], of: made)
-        return .made(made)
-    }
-
-    /// Adds `amountMinor` to account `id`; SQLite raises an error rather than overflow.
-    static func credit(_ id: String, _ amountMinor: Int64, _ db: Database) throws {
-        try db.cachedStatement(sql: "UPDATE ledger_accounts SET balance_minor = balance_minor + ? WHERE id = ?")
-            .execute(arguments: [amountMinor, id])
-    }
-
-    /// Writes a transfer whose balances are already moved: its row, its two postings and its statement lines.
-    static func record(
-        _ transfer: TransferRecord, idempotencyKey: String?, requestHash: String?, lines: [StatementLine], _ db: Database
-    ) throws {
-        let at = transfer.createdAt.millisecondsSince1970
-        try db.cachedStatement(sql: """
-            INSERT INTO transfers (id, reference, kind, from_account, to_account, payer_user_id, payee_user_id,
-                                   amount_minor, currency, note, idempotency_key, request_hash, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                transfer.id, transfer.reference, transfer.kind.rawValue, transfer.fromAccount, transfer.toAccount,
-                transfer.payerUserID, transfer.payeeUserID, transfer.amountMinor, transfer.currency, transfer.note,
-                idempotencyKey, requestHash, at,
-            ])
-        let posting = try db.cachedStatement(sql: """
-            INSERT INTO postings (transfer_id, account_id, amount_minor, created_at) VALUES (?, ?, ?, ?)
-            """)
-        try posting.execute(arguments: [transfer.id, transfer.fromAccount, -transfer.amountMinor, at])
-        try posting.execute(arguments: [transfer.id, transfer.toAccount, transfer.amountMinor, at])
-        var statement = StatementLines()
-        statement.add(lines, of: transfer)
-        try statement.write(db)
-    }
-
-    /// Opens the wallet of a new user with `openingMinor` paid in from the system's opening account (none when 0).
-    static func openWallet(userID: String, currency: String, openingMinor: Int64, at date: Date, _ db: Database) throws {
-        let at = date.millisecondsSince1970
-        let wallet = LedgerAccountID.wallet(userID: userID, currency: currency)
-        let opening = LedgerAccountID.opening(currency: currency)
-        try db.cachedStatement(sql: """
-            INSERT INTO ledger_accounts (id, kind, user_id, currency, balance_minor, created_at)
-            VALUES (?, 'wallet', ?, ?, 0, ?)
-            """).execute(arguments: [wallet, userID, currency, at])
-        guard openingMinor > 0 else { return }
-        try db.cachedStatement(sql: """
-            INSERT INTO ledger_accounts (id, kind, currency, balance_minor, created_at) VALUES (?, 'system', ?, 0, ?)
-            ON CONFLICT (id) DO NOTHING
-            """).execute(arguments: [opening, currency, at])
-        try db.cachedStatement(sql: "UPDATE ledger_accounts SET balance_minor = balance_minor - ? WHERE id = ?")
-            .execute(arguments: [openingMinor, opening])
-        try credit(wallet, openingMinor, db)
-        try record(
-            TransferRecord(
-                id: "opening-" + userID, reference: "OPEN-" + userID, kind: .opening, fromAccount: opening,
-                toAccount: wallet, payerUserID: nil, payeeUserID: userID, amountMinor: openingMinor,
-                currency: currency, note: nil, createdAt: date
-            ),
-            idempotencyKey: nil, requestHash: nil, lines: [], db
-        )
     }
 
     /// One write transaction; the lines go in chunks, each chunk three inserts (its transfers, their postings, their
     /// statement lines) of many rows, as `StatementLines` writes a batch's lines; the balances move once at the end.
     func record(_ history: GeneratedHistory) async throws -> Int64 {
         try await pool.write { db in
+            let work = SQLiteUnitOfWork(db: db)
             let wallet = LedgerAccountID.wallet(userID: history.userID, currency: history.currency)
-            let world = LedgerAccountID.generated(currency: history.currency)
-            guard var balance = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT balance_minor FROM ledger_accounts WHERE id = ?"), arguments: [wallet]
-            ) else { throw GeneratedHistory.Refusal.noWallet }
+            var balance = try Ledger.historyStart(history, walletBalanceMinor: work.balance(wallet))
             let start = balance
             for chunk in stride(from: 0, to: history.count, by: StatementLines.linesAStatement) {
                 var transfers = StatementArguments(), postings = StatementArguments(), lines = StatementArguments()
@@ -172,12 +65,7 @@ struct SQLiteLedgerRepository: LedgerRepository {
                 for index in indexes {
                     let (transfer, line, after) = try history.entry(index, balanceMinor: balance)
                     let at = transfer.createdAt.millisecondsSince1970
-                    if index == 0 {
-                        try db.cachedStatement(sql: """
-                            INSERT INTO ledger_accounts (id, kind, currency, balance_minor, created_at)
-                            VALUES (?, 'system', ?, 0, ?) ON CONFLICT (id) DO NOTHING
-                            """).execute(arguments: [world, history.currency, at])
-                    }
+                    if index == 0 { try work.open(Ledger.generatedWorld(history, at: transfer.createdAt), ifAbsent: true) }
                     transfers += [
                         transfer.id, transfer.reference, transfer.kind.rawValue, transfer.fromAccount, transfer.toAccount,
                         transfer.payerUserID, transfer.payeeUserID, transfer.amountMinor, transfer.currency, at,
@@ -209,8 +97,8 @@ struct SQLiteLedgerRepository: LedgerRepository {
             // Both balances at 0 or more: the difference fits.
             let moved = balance - start
             if moved != 0 {
-                try Self.credit(wallet, moved, db)
-                try Self.credit(world, -moved, db)
+                try work.credit(wallet, moved)
+                try work.credit(LedgerAccountID.generated(currency: history.currency), -moved)
             }
             return balance
         }
@@ -307,17 +195,6 @@ struct StatementLines: SQLiteBatchTail {
     }
 }
 
-/// A write whose condition was checked in the same transaction found nothing to change: a defect, never a refusal.
-enum LedgerWriteError: Error, CustomStringConvertible {
-    case conditionChanged(String)
-
-    var description: String {
-        switch self {
-        case .conditionChanged(let what): "The \(what) checked before a transfer's writes changed in its transaction."
-        }
-    }
-}
-
 struct SQLiteRateWindowRepository: RateWindowRepository {
     let pool: MeteredPool
 
@@ -333,5 +210,111 @@ struct SQLiteRateWindowRepository: RateWindowRepository {
                 .execute(arguments: [scope, date.millisecondsSince1970])
             return nil
         }
+    }
+}
+
+/// The ledger's SQL in a write transaction: the facts `Ledger` decides on and the movements it decides.
+extension SQLiteUnitOfWork {
+    /// The balance of ledger account `id`; nil when there is none.
+    func balance(_ id: String) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT balance_minor FROM ledger_accounts WHERE id = ?"), arguments: [id])
+    }
+
+    /// What `Ledger.transfer` reads. `BEGIN IMMEDIATE` holds SQLite's one write lock from the first read: no other
+    /// writer can change a fact before the movement is made.
+    func transferFacts(_ order: TransferOrder) throws -> Ledger.TransferFacts {
+        let from = LedgerAccountID.wallet(userID: order.payerUserID, currency: order.currency)
+        let to = LedgerAccountID.wallet(userID: order.payeeUserID, currency: order.currency)
+        let earlier = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM transfers WHERE payer_user_id = ? AND idempotency_key = ?"),
+            arguments: [order.payerUserID, order.idempotencyKey]
+        ).map { Ledger.KeyedTransfer(transfer: SQLiteLedgerRepository.record($0), requestHash: $0["request_hash"]) }
+        let sentToday = try Int64.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT COALESCE(SUM(amount_minor), 0) FROM transfers
+                WHERE from_account = ? AND kind = 'transfer' AND created_at >= ?
+                """),
+            arguments: [from, order.dayStart.millisecondsSince1970]
+        ) ?? 0
+        var stepUpUsable = true
+        if let stepUp = order.stepUp {
+            stepUpUsable = try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT 1 FROM step_ups WHERE \(Self.usableStepUp)"),
+                arguments: [stepUp.tokenHash, stepUp.sessionTokenHash, order.at.millisecondsSince1970]
+            ) ?? false
+        }
+        return Ledger.TransferFacts(
+            earlier: earlier, payerBalanceMinor: try balance(from), payeeHasWallet: try balance(to) != nil,
+            sentTodayMinor: sentToday, stepUpUsable: stepUpUsable
+        )
+    }
+
+    /// A step-up proof that may be used now: its hash, its session's, unused, unexpired at the time given.
+    private static let usableStepUp = "token_hash = ? AND session_token_hash = ? AND used_at IS NULL AND expires_at > ?"
+
+    /// Opens `account` (`ifAbsent`: unless it exists) with a zero balance.
+    func open(_ account: LedgerAccount, ifAbsent: Bool) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO ledger_accounts (id, kind, user_id, currency, balance_minor, created_at) VALUES (?, ?, ?, ?, 0, ?)
+            \(ifAbsent ? "ON CONFLICT (id) DO NOTHING" : "")
+            """).execute(arguments: [
+                account.id, account.kind.rawValue, account.userID, account.currency, account.createdAt.millisecondsSince1970,
+            ])
+    }
+
+    /// Adds `amountMinor` to account `id`; SQLite raises an error rather than overflow.
+    func credit(_ id: String, _ amountMinor: Int64) throws {
+        try db.cachedStatement(sql: "UPDATE ledger_accounts SET balance_minor = balance_minor + ? WHERE id = ?")
+            .execute(arguments: [amountMinor, id])
+    }
+
+    /// Makes `movement` (in `LedgerMovement`'s order), its statement lines included.
+    func make(_ movement: LedgerMovement) throws {
+        var lines = StatementLines()
+        try make(movement, deferringLinesTo: &lines)
+        try lines.write(db)
+    }
+
+    /// Makes `movement` (in `LedgerMovement`'s order) but its statement lines, which it adds to `lines`.
+    func make(_ movement: LedgerMovement, deferringLinesTo lines: inout StatementLines) throws {
+        let transfer = movement.transfer
+        let at = transfer.createdAt.millisecondsSince1970
+        for account in movement.opens { try open(account, ifAbsent: true) }
+        if movement.payerIsWallet {
+            try db.cachedStatement(sql: """
+                UPDATE ledger_accounts SET balance_minor = balance_minor - ? WHERE id = ? AND balance_minor >= ?
+                """).execute(arguments: [transfer.amountMinor, transfer.fromAccount, transfer.amountMinor])
+            guard db.changesCount == 1 else { throw LedgerWriteError.conditionChanged("payer's balance") }
+        } else {
+            try credit(transfer.fromAccount, -transfer.amountMinor)
+        }
+        if let stepUp = movement.stepUp {
+            try db.cachedStatement(sql: "UPDATE step_ups SET used_at = ? WHERE \(Self.usableStepUp)")
+                .execute(arguments: [at, stepUp.tokenHash, stepUp.sessionTokenHash, at])
+            guard db.changesCount == 1 else { throw LedgerWriteError.conditionChanged("step-up") }
+        }
+        try credit(transfer.toAccount, transfer.amountMinor)
+        try db.cachedStatement(sql: """
+            INSERT INTO transfers (id, reference, kind, from_account, to_account, payer_user_id, payee_user_id,
+                                   amount_minor, currency, note, idempotency_key, request_hash, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                transfer.id, transfer.reference, transfer.kind.rawValue, transfer.fromAccount, transfer.toAccount,
+                transfer.payerUserID, transfer.payeeUserID, transfer.amountMinor, transfer.currency, transfer.note,
+                movement.key?.idempotencyKey, movement.key?.requestHash, at,
+            ])
+        let posting = try db.cachedStatement(sql: """
+            INSERT INTO postings (transfer_id, account_id, amount_minor, created_at) VALUES (?, ?, ?, ?)
+            """)
+        try posting.execute(arguments: [transfer.id, transfer.fromAccount, -transfer.amountMinor, at])
+        try posting.execute(arguments: [transfer.id, transfer.toAccount, transfer.amountMinor, at])
+        lines.add(movement.lines, of: transfer)
+        if let notification = movement.notification { try insert(notification) }
+    }
+
+    /// Opens a new user's wallet with its opening balance (`Ledger.openWallet`).
+    func make(_ opening: Ledger.WalletOpening) throws {
+        try open(opening.wallet, ifAbsent: false)
+        if let movement = opening.movement { try make(movement) }
     }
 }

@@ -20,7 +20,7 @@ struct SQLiteNotificationRepository: NotificationRepository {
     }
 
     func insert(_ notification: NotificationRecord) async throws {
-        try await pool.write { db in try Self.insert(notification, db: db) }
+        try await pool.write { db in try SQLiteUnitOfWork(db: db).insert(notification) }
     }
 
     func markRead(id: String, userID: String, at date: Date) async throws -> Bool {
@@ -35,8 +35,11 @@ struct SQLiteNotificationRepository: NotificationRepository {
             return true
         }
     }
+}
 
-    static func insert(_ notification: NotificationRecord, db: Database) throws {
+extension SQLiteUnitOfWork {
+    /// Adds `notification` (and, by triggers, its live event and the unread count).
+    func insert(_ notification: NotificationRecord) throws {
         // Cached: compiling this insert compiles its triggers too (the events and the unread count).
         try db.cachedStatement(
             sql: "INSERT INTO notifications (id, user_id, title, body, created_at, read_at) VALUES (?, ?, ?, ?, ?, ?)"

@@ -21,81 +21,63 @@ struct SQLiteTopUpRepository: TopUpRepository {
         }
     }
 
+    /// `Ledger.topUp` in one `BEGIN IMMEDIATE` transaction.
     private static func create(_ order: TopUpOrder, _ db: Database) throws -> TopUpOutcome {
+        let work = SQLiteUnitOfWork(db: db)
         let topUp = order.topUp
-        if let earlier = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT * FROM topups WHERE user_id = ? AND idempotency_key = ?"),
-            arguments: [topUp.userID, topUp.idempotencyKey]
-        ).map(record) {
-            return earlier.requestHash == topUp.requestHash ? .replayed(earlier) : .keyReused
-        }
-        if let completion = order.completion {
-            guard try move(topUp, completion, db) else { return .noWallet }
-        }
-        try db.cachedStatement(sql: """
-            INSERT INTO topups (id, user_id, card_id, card_brand, card_last4, amount_minor, currency, status,
-                                verification_id, verification_expires_at, transfer_id, reference, authorization_id,
-                                decline_reason, idempotency_key, request_hash, created_at, completed_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                topUp.id, topUp.userID, topUp.cardID, topUp.cardBrand, topUp.cardLast4, topUp.amountMinor,
-                topUp.currency, topUp.status.rawValue, topUp.verificationID,
-                topUp.verificationExpiresAt?.millisecondsSince1970, topUp.transferID, topUp.reference,
-                topUp.authorizationID, topUp.declineReason, topUp.idempotencyKey, topUp.requestHash,
-                topUp.createdAt.millisecondsSince1970, topUp.completedAt?.millisecondsSince1970,
-            ])
-        return .made(topUp)
-    }
-
-    /// Moves the money of `topUp`: the card's funding account (opened on first use) pays the wallet, with the
-    /// transfer, its postings, the statement line and the notification. False, writing nothing, without a wallet.
-    private static func move(_ topUp: TopUpRecord, _ completion: TopUpCompletion, _ db: Database) throws -> Bool {
-        let wallet = LedgerAccountID.wallet(userID: topUp.userID, currency: topUp.currency)
-        let card = LedgerAccountID.card(cardID: topUp.cardID, currency: topUp.currency)
-        guard try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT balance_minor FROM ledger_accounts WHERE id = ?"), arguments: [wallet]
-        ) != nil else { return false }
-        try db.cachedStatement(sql: """
-            INSERT INTO ledger_accounts (id, kind, user_id, currency, balance_minor, created_at)
-            VALUES (?, 'card', ?, ?, 0, ?) ON CONFLICT (id) DO NOTHING
-            """).execute(arguments: [card, topUp.userID, topUp.currency, completion.at.millisecondsSince1970])
-        try SQLiteLedgerRepository.credit(card, -topUp.amountMinor, db)
-        try SQLiteLedgerRepository.credit(wallet, topUp.amountMinor, db)
-        try SQLiteLedgerRepository.record(
-            TransferRecord(
-                id: completion.transferID, reference: completion.reference, kind: .topUp, fromAccount: card,
-                toAccount: wallet, payerUserID: nil, payeeUserID: topUp.userID, amountMinor: topUp.amountMinor,
-                currency: topUp.currency, note: nil, createdAt: completion.at
-            ),
-            idempotencyKey: nil, requestHash: nil, lines: [completion.line], db
+        let facts = Ledger.TopUpFacts(
+            earlier: try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT * FROM topups WHERE user_id = ? AND idempotency_key = ?"),
+                arguments: [topUp.userID, topUp.idempotencyKey]
+            ).map(record),
+            hasWallet: try work.balance(LedgerAccountID.wallet(userID: topUp.userID, currency: topUp.currency)) != nil
         )
-        try SQLiteNotificationRepository.insert(completion.notification, db: db)
-        return true
+        switch Ledger.topUp(order, facts) {
+        case .answer(let outcome):
+            return outcome
+        case .write(let writes, let outcome):
+            if let movement = writes.movement { try work.make(movement) }
+            try db.cachedStatement(sql: """
+                INSERT INTO topups (id, user_id, card_id, card_brand, card_last4, amount_minor, currency, status,
+                                    verification_id, verification_expires_at, transfer_id, reference, authorization_id,
+                                    decline_reason, idempotency_key, request_hash, created_at, completed_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    topUp.id, topUp.userID, topUp.cardID, topUp.cardBrand, topUp.cardLast4, topUp.amountMinor,
+                    topUp.currency, topUp.status.rawValue, topUp.verificationID,
+                    topUp.verificationExpiresAt?.millisecondsSince1970, topUp.transferID, topUp.reference,
+                    topUp.authorizationID, topUp.declineReason, topUp.idempotencyKey, topUp.requestHash,
+                    topUp.createdAt.millisecondsSince1970, topUp.completedAt?.millisecondsSince1970,
+                ])
+            return outcome
+        }
     }
 
+    /// `Ledger.complete` in one `BEGIN IMMEDIATE` transaction.
     func complete(id: String, userID: String, _ completion: TopUpCompletion) async throws -> TopUpRecord? {
         try await pool.writeWithoutTransaction { db in
             var result: TopUpRecord?
             try db.inTransaction(.immediate) {
-                guard var topUp = try Self.fetch(id: id, userID: userID, db) else { return .rollback }
-                result = topUp
-                guard topUp.status == .pending else { return .rollback }
-                guard try Self.move(topUp, completion, db) else { throw NoWallet() }
-                try db.cachedStatement(sql: """
-                    UPDATE topups SET status = 'completed', transfer_id = ?, reference = ?, authorization_id = ?,
-                                      completed_at = ?
-                    WHERE id = ?
-                    """).execute(arguments: [
-                        completion.transferID, completion.reference, completion.authorizationID,
-                        completion.at.millisecondsSince1970, id,
-                    ])
-                topUp.status = .completed
-                topUp.transferID = completion.transferID
-                topUp.reference = completion.reference
-                topUp.authorizationID = completion.authorizationID
-                topUp.completedAt = completion.at
-                result = topUp
-                return .commit
+                let work = SQLiteUnitOfWork(db: db)
+                let pending = try Self.fetch(id: id, userID: userID, db)
+                let wallet = pending.map { LedgerAccountID.wallet(userID: $0.userID, currency: $0.currency) }
+                switch try Ledger.complete(pending, completion, hasWallet: try wallet.flatMap(work.balance) != nil) {
+                case .answer(let topUp):
+                    result = topUp
+                    return .rollback
+                case .write(let movement, let topUp):
+                    try work.make(movement)
+                    try db.cachedStatement(sql: """
+                        UPDATE topups SET status = 'completed', transfer_id = ?, reference = ?, authorization_id = ?,
+                                          completed_at = ?
+                        WHERE id = ?
+                        """).execute(arguments: [
+                            completion.transferID, completion.reference, completion.authorizationID,
+                            completion.at.millisecondsSince1970, id,
+                        ])
+                    result = topUp
+                    return .commit
+                }
             }
             return result
         }
@@ -142,6 +124,3 @@ struct SQLiteTopUpRepository: TopUpRepository {
         )
     }
 }
-
-/// A pending top-up's user has no wallet in its currency: the service checks the currency first, so this is a bug.
-struct NoWallet: Error {}
