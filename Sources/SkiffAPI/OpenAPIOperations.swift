@@ -14,21 +14,24 @@ package struct OpenAPIOperation: Hashable, Sendable {
     /// Whether the operation takes an `Idempotency-Key` header parameter (its own or its path's, inline or by
     /// `$ref`), and whether it must be sent; nil when it takes none.
     package var idempotencyKey: IdempotencyKeyUse?
-    /// True when the operation says `x-skiff-idempotency-in-ledger: true`: the ledger keeps its Idempotency-Key with
-    /// what it writes, in the same database transaction, and answers a retry from there.
-    package var keepsIdempotencyInLedger: Bool
+    /// The length and pattern of the `Idempotency-Key` parameter's schema; nil when it takes none or they say nothing.
+    package var idempotencyKeyFacets: StringFacets?
+    /// How a retry with the same `Idempotency-Key` is answered (`x-skiff-idempotency`); nil when it names none, or
+    /// names one this reader does not know.
+    package var idempotencyStrategy: IdempotencyStrategy?
 
     /// How an operation takes an `Idempotency-Key`.
     package enum IdempotencyKeyUse: Hashable, Sendable {
-        /// `required: true`: the operation creates something, and a retry with the key replays the first answer.
+        /// `required: true`: the request must send one.
         case required
-        /// Not required: a retry with the key is answered again instead of refused (a code's single use).
+        /// Not required: a request may send one.
         case optional
     }
 
     package init(
         id: String, method: String, path: String, needsNoCredentials: Bool, isAllowedWhileLocked: Bool = false,
-        idempotencyKey: IdempotencyKeyUse? = nil, keepsIdempotencyInLedger: Bool = false
+        idempotencyKey: IdempotencyKeyUse? = nil, idempotencyKeyFacets: StringFacets? = nil,
+        idempotencyStrategy: IdempotencyStrategy? = nil
     ) {
         self.id = id
         self.method = method
@@ -36,8 +39,24 @@ package struct OpenAPIOperation: Hashable, Sendable {
         self.needsNoCredentials = needsNoCredentials
         self.isAllowedWhileLocked = isAllowedWhileLocked
         self.idempotencyKey = idempotencyKey
-        self.keepsIdempotencyInLedger = keepsIdempotencyInLedger
+        self.idempotencyKeyFacets = idempotencyKeyFacets
+        self.idempotencyStrategy = idempotencyStrategy
     }
+}
+
+/// How an operation answers a retry with the same `Idempotency-Key`, as the contract names it in
+/// `x-skiff-idempotency` (docs/decisions/0191).
+package enum IdempotencyStrategy: String, Hashable, Sendable, CaseIterable {
+    /// The first answer is kept for the caller's key, 24 h, and sent again (`IdempotencyMiddleware`).
+    case storedAnswer = "stored-answer"
+    /// The ledger keeps the key with what it writes, in the same database transaction, and answers a retry from there.
+    case ledger
+    /// The key is optional: a one-time code's single use is bound to the request, which is answered again when sent
+    /// again (`OneTimeCodeService`).
+    case codeReplay = "code-replay"
+
+    /// Whether a request must send the key: only a code replay may go without one.
+    package var keyRequired: Bool { self != .codeReplay }
 }
 
 /// Reads the operations of an OpenAPI document written in block-style YAML, as `openapi.yaml` is: enough of
@@ -57,14 +76,17 @@ package enum OpenAPIOperations {
                 let parameters = [path, operation].flatMap { $0.child("parameters")?.children ?? [] }
                     .map { parameter($0, components: components) }
                 let idempotencyKey = parameters.first {
-                    $0["name"] == idempotencyKeyHeader && $0["in"] == "header"
+                    $0.fields["name"] == idempotencyKeyHeader && $0.fields["in"] == "header"
                 }
                 operations.append(OpenAPIOperation(
                     id: id, method: operation.key, path: path.key,
                     needsNoCredentials: operation.child("security").map(isEmptySecurity) ?? documentNeedsNoCredentials,
                     isAllowedWhileLocked: operation.child("x-skiff-allowed-while-locked")?.value == "true",
-                    idempotencyKey: idempotencyKey.map { $0["required"] == "true" ? .required : .optional },
-                    keepsIdempotencyInLedger: operation.child("x-skiff-idempotency-in-ledger")?.value == "true"
+                    idempotencyKey: idempotencyKey.map { $0.fields["required"] == "true" ? .required : .optional },
+                    idempotencyKeyFacets: idempotencyKey?.schema.flatMap { stringSchemaFacets(fields($0)) },
+                    idempotencyStrategy: operation.child("x-skiff-idempotency").flatMap {
+                        IdempotencyStrategy(rawValue: unquoted($0.value))
+                    }
                 ))
             }
         }
@@ -74,9 +96,9 @@ package enum OpenAPIOperations {
     /// The header that makes a request safe to retry.
     package static let idempotencyKeyHeader = "Idempotency-Key"
 
-    /// A parameter's scalar fields (`name`, `in`, `required` …), written inline (`- name: …` and the lines under
-    /// it) or as `- $ref: '#/components/parameters/<Name>'`, looked up in `components`.
-    private static func parameter(_ item: Node, components: Node?) -> [String: String] {
+    /// A parameter's scalar fields (`name`, `in`, `required` …) and its `schema`, written inline (`- name: …` and the
+    /// lines under it) or as `- $ref: '#/components/parameters/<Name>'`, looked up in `components`.
+    private static func parameter(_ item: Node, components: Node?) -> (fields: [String: String], schema: Node?) {
         var fields: [String: String] = [:]
         let first = entry(item.value)
         for (key, value) in [(first.key, first.value)] + item.children.map({ ($0.key, $0.value) }) {
@@ -85,11 +107,12 @@ package enum OpenAPIOperations {
         let prefix = "#/components/parameters/"
         if let reference = fields["$ref"], reference.hasPrefix(prefix),
            let component = components?.child(String(reference.dropFirst(prefix.count))) {
-            return component.children.reduce(into: [:]) { fields, node in
+            let fields = component.children.reduce(into: [:]) { fields, node in
                 fields[node.key] = node.value.trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
             }
+            return (fields, component.child("schema"))
         }
-        return fields
+        return (fields, item.child("schema"))
     }
 
     /// A `security` entry that lists no requirement: `security: []`.
@@ -171,16 +194,22 @@ extension OpenAPIOperations {
                 if let reference = fields["$ref"], reference.hasPrefix(prefix) {
                     fields = named[String(reference.dropFirst(prefix.count))] ?? [:]
                 }
-                guard fields["type"] == "string" else { continue }
-                let found = StringFacets(
-                    minLength: fields["minLength"].flatMap { Int($0) }, maxLength: fields["maxLength"].flatMap { Int($0) },
-                    pattern: fields["pattern"], example: fields["examples"].flatMap(firstItem)
-                )
-                guard found.minLength != nil || found.maxLength != nil || found.pattern != nil else { continue }
+                guard let found = stringSchemaFacets(fields) else { continue }
                 facets[schema.key, default: [:]][property.key] = found
             }
         }
         return facets
+    }
+
+    /// The facets of a schema given by its scalar `fields`; nil when it is not a string's or has no length and no pattern.
+    private static func stringSchemaFacets(_ fields: [String: String]) -> StringFacets? {
+        guard fields["type"] == "string" else { return nil }
+        let found = StringFacets(
+            minLength: fields["minLength"].flatMap { Int($0) }, maxLength: fields["maxLength"].flatMap { Int($0) },
+            pattern: fields["pattern"], example: fields["examples"].flatMap(firstItem)
+        )
+        guard found.minLength != nil || found.maxLength != nil || found.pattern != nil else { return nil }
+        return found
     }
 
     /// A schema's scalar fields, from its flow mapping (`{ type: string, … }`) or the lines under it, unquoted.

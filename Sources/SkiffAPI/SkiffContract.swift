@@ -15,23 +15,21 @@ package enum SkiffContract {
         operations.filter(\.isAllowedWhileLocked).map(\.id)
     )
 
-    /// The operations that take a required `Idempotency-Key`: they create something, and a retry with the same
-    /// key replays the first answer.
-    package static let idempotentOperationIDs: Set<String> = Set(
-        operations.filter { $0.idempotencyKey == .required }.map(\.id)
+    /// Each operation's idempotency strategy, by operation id: the operations that name one in
+    /// `x-skiff-idempotency`, which are the ones that take an `Idempotency-Key` header.
+    package static let idempotencyStrategies: [String: IdempotencyStrategy] = Dictionary(
+        uniqueKeysWithValues: operations.compactMap { operation in operation.idempotencyStrategy.map { (operation.id, $0) } }
     )
 
-    /// The idempotent operations whose keys the ledger keeps (`x-skiff-idempotency-in-ledger: true`): the key is
-    /// stored with the transfer it made, in the same database transaction, so no answer can be lost between them.
-    package static let ledgerIdempotentOperationIDs: Set<String> = Set(
-        operations.filter { $0.idempotencyKey == .required && $0.keepsIdempotencyInLedger }.map(\.id)
-    )
-
-    /// The operations that take an optional `Idempotency-Key`: they consume a one-time code, and a retry with the
-    /// key is answered again instead of refused.
-    package static let replayableOperationIDs: Set<String> = Set(
-        operations.filter { $0.idempotencyKey == .optional }.map(\.id)
-    )
+    /// What an `Idempotency-Key` must be: the length and pattern of the header parameter's schema, which every
+    /// operation that takes the header gives alike.
+    package static let idempotencyKeyFacets: StringFacets = {
+        let all = Set(operations.compactMap(\.idempotencyKeyFacets))
+        guard all.count == 1, let facets = all.first else {
+            preconditionFailure("openapi.yaml gives the Idempotency-Key header \(all.count) different schemas, not one")
+        }
+        return facets
+    }()
 
     /// The length and pattern of every string property of the contract's object schemas that has one, by schema
     /// and property: what a request body must hold to match the schema.

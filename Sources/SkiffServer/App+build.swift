@@ -191,13 +191,17 @@ struct SkiffServerComponents: Sendable {
             )
         }
         let handler = SkiffAPIHandler(
-            auth: auth, cardService: cards,
+            auth: auth,
+            accounts: AccountService(accounts: repositories.accounts),
+            transactions: TransactionService(transactions: repositories.transactions),
+            spending: SpendingService(transactions: repositories.transactions, clock: configuration.clock),
+            notifications: NotificationService(notifications: repositories.notifications, clock: configuration.clock),
+            cardService: cards,
             transfers: TransferService(
                 accounts: repositories.accounts, ledger: repositories.ledger, rateWindows: repositories.rateWindows,
                 clock: configuration.clock, limits: configuration.limits, logger: configuration.logger
             ),
-            topUps: topUps, events: events,
-            repositories: repositories, clock: configuration.clock
+            topUps: topUps, events: events
         )
         try handler.registerHandlers(
             on: router,

@@ -19,6 +19,7 @@ struct OpenAPIOperationsTests {
               # a comment
               security: []
               x-skiff-allowed-while-locked: true
+              x-skiff-idempotency: stored-answer
               parameters:
                 - $ref: '#/components/parameters/Key'
               responses:
@@ -31,9 +32,13 @@ struct OpenAPIOperationsTests {
               summary: 'Inherits: the document''s bearer requirement.'
             delete:
               operationId: deleteItem
+              x-skiff-idempotency: 'code-replay'
               parameters:
                 - name: Idempotency-Key
                   in: header
+                  schema:
+                    type: string
+                    maxLength: 8
               security:
                 - bearerAuth: []
           /v1/spaced:
@@ -48,6 +53,7 @@ struct OpenAPIOperationsTests {
               name: "Idempotency-Key"
               in: header
               required: true
+              schema: { type: string, minLength: 1, pattern: '^[!-~]+$' }
               description: |
                 required: false
         """
@@ -75,6 +81,23 @@ struct OpenAPIOperationsTests {
     func idempotencyKey() {
         let operations = OpenAPIOperations.parse(document)
         #expect(operations.map(\.idempotencyKey) == [.required, nil, .optional, nil])
+        #expect(operations.map(\.idempotencyKeyFacets) == [
+            StringFacets(minLength: 1, pattern: "^[!-~]+$"), nil, StringFacets(maxLength: 8), nil,
+        ])
+    }
+
+    @Test("x-skiff-idempotency names an operation's strategy, quoted or not; an unknown name is none")
+    func idempotencyStrategy() {
+        #expect(OpenAPIOperations.parse(document).map(\.idempotencyStrategy) == [.storedAnswer, nil, .codeReplay, nil])
+        let unknown = OpenAPIOperations.parse("""
+            paths:
+              /a:
+                post:
+                  operationId: a
+                  x-skiff-idempotency: sometimes
+            """)
+        #expect(unknown.map(\.idempotencyStrategy) == [nil])
+        #expect(IdempotencyStrategy.allCases.filter(\.keyRequired) == [.storedAnswer, .ledger])
     }
 
     @Test("without a document-wide requirement, an operation without its own needs no credentials")
@@ -108,9 +131,11 @@ struct OpenAPIOperationsTests {
         #expect(SkiffContract.unauthenticatedOperationIDs.contains("login"))
         #expect(!SkiffContract.unauthenticatedOperationIDs.contains("getMe"))
         #expect(SkiffContract.operationIDsAllowedWhileLocked == ["unlockSession", "lockSession", "logout"])
-        #expect(SkiffContract.idempotentOperationIDs == ["register", "addCard", "sendTransfer", "createTopUp"])
-        #expect(SkiffContract.ledgerIdempotentOperationIDs == ["sendTransfer", "createTopUp"])
-        #expect(SkiffContract.replayableOperationIDs == ["verifyRegistration", "resetPassword"])
+        #expect(SkiffContract.idempotencyStrategies == [
+            "register": .storedAnswer, "addCard": .storedAnswer, "sendTransfer": .ledger, "createTopUp": .ledger,
+            "verifyRegistration": .codeReplay, "resetPassword": .codeReplay,
+        ])
+        #expect(SkiffContract.idempotencyKeyFacets == StringFacets(minLength: 1, maxLength: 255, pattern: "^[!-~]+$"))
     }
 
     @Test("string facets: inline, on the lines under a property, or by $ref; quotes, commas and brackets inside values")

@@ -14,8 +14,7 @@ extension SkiffAPIHandler {
     func verifyRegistration(_ input: Operations.VerifyRegistration.Input) async throws -> Operations.VerifyRegistration.Output {
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
         let signedIn = try await auth.verifyRegistration(
-            verificationID: body.verificationId, code: body.code,
-            idempotencyKey: IdempotencyMiddleware.replayKey
+            verificationID: body.verificationId, code: body.code, idempotencyKey: IdempotencyKey.current
         )
         return .created(.init(body: .json(signedIn.api)))
     }
@@ -57,7 +56,7 @@ extension SkiffAPIHandler {
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
         try await auth.resetPassword(
             verificationID: body.verificationId, code: body.code, newPassword: body.newPassword,
-            idempotencyKey: IdempotencyMiddleware.replayKey
+            idempotencyKey: IdempotencyKey.current
         )
         return .noContent(.init())
     }

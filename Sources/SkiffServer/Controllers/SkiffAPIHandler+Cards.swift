@@ -4,7 +4,7 @@ import SkiffAPI
 extension SkiffAPIHandler {
     func listCards(_ input: Operations.ListCards.Input) async throws -> Operations.ListCards.Output {
         let caller = try Caller.required()
-        return .ok(.init(body: .json(try await repositories.cards.cards(userID: caller.userID).map(\.api))))
+        return .ok(.init(body: .json(try await cardService.cards(userID: caller.userID).map(\.api))))
     }
 
     func addCard(_ input: Operations.AddCard.Input) async throws -> Operations.AddCard.Output {

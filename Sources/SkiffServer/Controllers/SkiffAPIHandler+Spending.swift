@@ -1,110 +1,26 @@
 import Foundation
 import SkiffAPI
+import SkiffCore
 
 extension SkiffAPIHandler {
     func getSpending(_ input: Operations.GetSpending.Input) async throws -> Operations.GetSpending.Output {
         let caller = try Caller.required()
-        let now = clock.now()
-        let month: SpendingMonth
-        if let raw = input.query.month {
-            guard let parsed = SpendingMonth(raw) else {
-                throw Problem.validation(field: "month", "Give the month as YYYY-MM, such as 2026-11.")
-            }
-            month = parsed
-        } else {
-            month = SpendingMonth(containing: now)
-        }
-        let previous = month.previous
-        let sameDays = SpendingRollup.sameDays(of: previous.start..<previous.end, as: month.start..<month.end, now: now)
-        let read = try await repositories.transactions.spending(
-            userID: caller.userID, in: [month.start..<month.end, previous.start..<previous.end, sameDays]
-        )
-        guard read.count == 3 else { throw Problem.internalError }
-        let (categories, previousCategories, sameDaysCategories) = (read[0], read[1], read[2])
+        let report = try await spending.report(userID: caller.userID, month: input.query.month)
         return .ok(.init(body: .json(.init(
-            month: month.description,
-            categories: categories.map { .init(category: $0.category, amountMinor: $0.amountMinor, currency: $0.currency) },
-            totals: try Self.totals(categories),
-            previousMonth: previous.description,
-            previousTotals: try Self.totals(previousCategories),
+            month: report.month.description,
+            categories: report.categories.map {
+                .init(category: $0.category, amountMinor: $0.amountMinor, currency: $0.currency)
+            },
+            totals: report.totals.map(\.api),
+            previousMonth: report.previousMonth.description,
+            previousTotals: report.previousTotals.map(\.api),
             previousSameDays: .init(
-                from: previous.day(of: sameDays.lowerBound), through: previous.day(of: sameDays.upperBound.addingTimeInterval(-1)),
-                totals: try Self.totals(sameDaysCategories)
+                from: report.sameDaysFrom, through: report.sameDaysThrough, totals: report.sameDaysTotals.map(\.api)
             )
         ))))
     }
-
-    /// One total per currency, in the order of the currencies' names; `amountsTooLarge` when one does not fit.
-    private static func totals(_ categories: [CategorySpendingRecord]) throws -> [Components.Schemas.Money] {
-        try Dictionary(grouping: categories, by: \.currency)
-            .map { currency, rows in
-                let total = try rows.reduce(Int64(0)) { sum, row in
-                    let (added, overflow) = sum.addingReportingOverflow(row.amountMinor)
-                    if overflow { throw Problem.amountsTooLarge }
-                    return added
-                }
-                return Components.Schemas.Money(amountMinor: total, currency: currency)
-            }
-            .sorted { $0.currency < $1.currency }
-    }
 }
 
-/// A calendar month in UTC, as `YYYY-MM`.
-struct SpendingMonth: Hashable, Sendable, CustomStringConvertible {
-    var year: Int
-    /// 1 to 12.
-    var month: Int
-
-    init(year: Int, month: Int) {
-        self.year = year
-        self.month = month
-    }
-
-    /// Reads `YYYY-MM` with a year from 1000 to 9999; nil for anything else.
-    init?(_ text: String) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard text.utf8.count == 7, parts.count == 2, parts[0].count == 4, parts[1].count == 2,
-              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let year = Int(parts[0]), let month = Int(parts[1]), (1000...9999).contains(year), (1...12).contains(month)
-        else { return nil }
-        self.init(year: year, month: month)
-    }
-
-    /// The month `date` falls in, in UTC.
-    init(containing date: Date) {
-        let components = Self.calendar.dateComponents([.year, .month], from: date)
-        self.init(year: components.year ?? 1970, month: components.month ?? 1)
-    }
-
-    var description: String {
-        let yearText = String(year)
-        let monthText = String(month)
-        return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + "-"
-            + (month < 10 ? "0" : "") + monthText
-    }
-
-    /// `2026-10-26` for an instant of the month's 26th day (UTC).
-    func day(of date: Date) -> String {
-        let day = Self.calendar.component(.day, from: date)
-        return description + (day < 10 ? "-0" : "-") + String(day)
-    }
-
-    var previous: SpendingMonth {
-        month == 1 ? SpendingMonth(year: year - 1, month: 12) : SpendingMonth(year: year, month: month - 1)
-    }
-
-    /// Its first instant.
-    var start: Date { Self.firstInstant(year: year, month: month) }
-    /// The first instant of the month after it.
-    var end: Date { month == 12 ? Self.firstInstant(year: year + 1, month: 1) : Self.firstInstant(year: year, month: month + 1) }
-
-    private static func firstInstant(year: Int, month: Int) -> Date {
-        calendar.date(from: DateComponents(year: year, month: month, day: 1)) ?? Date(timeIntervalSince1970: 0)
-    }
-
-    private static let calendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
-        return calendar
-    }()
+extension Money {
+    var api: Components.Schemas.Money { .init(amountMinor: amountMinor, currency: currency) }
 }

@@ -5,11 +5,9 @@ extension SkiffAPIHandler {
     func createTopUp(_ input: Operations.CreateTopUp.Input) async throws -> Operations.CreateTopUp.Output {
         let caller = try Caller.required()
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
-        let key = try IdempotencyMiddleware.LedgerKey.required()
         let (topUp, replayed) = try await topUps.create(
             .init(cardID: body.cardId, amountMinor: body.amountMinor, currency: body.currency),
-            userID: caller.userID, clientAddress: ClientAddress.current, idempotencyKey: key.key,
-            requestHash: key.requestHash
+            userID: caller.userID, clientAddress: ClientAddress.current, idempotencyKey: try IdempotencyKey.required()
         )
         let location = "/v1/topups/\(topUp.id)"
         if topUp.status == .pending, let verificationID = topUp.verificationID, let expiresAt = topUp.verificationExpiresAt {

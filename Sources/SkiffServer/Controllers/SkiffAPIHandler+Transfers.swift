@@ -1,6 +1,5 @@
 import Foundation
 import SkiffAPI
-import SkiffCore
 
 extension SkiffAPIHandler {
     func findRecipient(_ input: Operations.FindRecipient.Input) async throws -> Operations.FindRecipient.Output {
@@ -16,14 +15,12 @@ extension SkiffAPIHandler {
     func sendTransfer(_ input: Operations.SendTransfer.Input) async throws -> Operations.SendTransfer.Output {
         let caller = try Caller.required()
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
-        let key = try IdempotencyMiddleware.LedgerKey.required()
         let sent = try await transfers.send(
             .init(
                 recipientID: body.recipientId, amountMinor: body.amountMinor, currency: body.currency, note: body.note,
                 stepUpToken: body.stepUpToken
             ),
-            callerID: caller.userID, sessionTokenHash: caller.tokenHash, idempotencyKey: key.key,
-            requestHash: key.requestHash
+            callerID: caller.userID, sessionTokenHash: caller.tokenHash, idempotencyKey: try IdempotencyKey.required()
         )
         return .created(.init(
             headers: .init(location: "/v1/transfers/\(sent.transfer.id)", idempotentReplayed: sent.replayed ? ._true : nil),
@@ -33,14 +30,8 @@ extension SkiffAPIHandler {
 
     func getTransfer(_ input: Operations.GetTransfer.Input) async throws -> Operations.GetTransfer.Output {
         let caller = try Caller.required()
-        guard let transfer = try await repositories.ledger.transfer(id: input.path.id, userID: caller.userID) else {
-            throw Problem.notFound
-        }
-        let sent = transfer.payerUserID == caller.userID
-        let otherID = (sent ? transfer.payeeUserID : transfer.payerUserID) ?? ""
-        let other = try await repositories.accounts.user(id: otherID)
-        let counterparty = TransferService.Recipient(id: otherID, displayName: other.map { ShortName.of($0.fullName) } ?? "Skiff")
-        return .ok(.init(body: .json(Self.api(transfer, for: caller.userID, counterparty: counterparty))))
+        let seen = try await transfers.transfer(id: input.path.id, userID: caller.userID)
+        return .ok(.init(body: .json(Self.api(seen.transfer, for: caller.userID, counterparty: seen.counterparty))))
     }
 
     func stepUp(_ input: Operations.StepUp.Input) async throws -> Operations.StepUp.Output {

@@ -3,15 +3,18 @@ import Logging
 import SkiffAPI
 
 /// Implements the generated `APIProtocol`: decodes what the contract delivers, calls the services, and
-/// maps their records to the contract's types. Errors are thrown as `Problem`s.
+/// maps their records to the contract's types. Errors are thrown as `Problem`s. It reads no repository and no
+/// middleware's type: the request's context comes as `Caller`, `IdempotencyKey` and `ClientAddress`.
 struct SkiffAPIHandler: APIProtocol {
     let auth: AuthService
+    let accounts: AccountService
+    let transactions: TransactionService
+    let spending: SpendingService
+    let notifications: NotificationService
     let cardService: CardService
     let transfers: TransferService
     let topUps: TopUpService
     let events: EventStreams
-    let repositories: Repositories
-    let clock: any ServerClock
 }
 
 extension UserRecord {

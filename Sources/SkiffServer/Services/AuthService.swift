@@ -63,10 +63,12 @@ struct AuthService: Sendable {
     /// balance and a welcome notification. The account takes the verification's id, so the same request sent again
     /// with its Idempotency-Key (its answer was lost) finds the account its first try created, or creates it when
     /// that try stopped short, and signs in again.
-    func verifyRegistration(verificationID: String, code: String, idempotencyKey: String? = nil) async throws -> SignedIn {
+    func verifyRegistration(
+        verificationID: String, code: String, idempotencyKey: IdempotencyKey? = nil
+    ) async throws -> SignedIn {
         try Self.validateCode(code)
         let accepted = try await codes.consume(
-            id: verificationID, code: code, purpose: .registration, replayKey: idempotencyKey
+            id: verificationID, code: code, purpose: .registration, replayKey: idempotencyKey?.value
         )
         let user: UserRecord
         if accepted.replayed, let created = try await accounts.user(id: accepted.record.id) {
@@ -196,7 +198,9 @@ struct AuthService: Sendable {
     /// The same request sent again with its Idempotency-Key (its answer was lost) sets the same password again:
     /// the code's replay is bound to the new password's keyed hash, so it is never answered from a password
     /// check, and another password needs a new code.
-    func resetPassword(verificationID: String, code: String, newPassword: String, idempotencyKey: String? = nil) async throws {
+    func resetPassword(
+        verificationID: String, code: String, newPassword: String, idempotencyKey: IdempotencyKey? = nil
+    ) async throws {
         var problems = FieldProblems()
         do { try Self.validateCode(code) } catch let problem as Problem { problems.add(problem) }
         do { try passwords.validate(newPassword, field: "newPassword") } catch let problem as Problem {
@@ -204,7 +208,7 @@ struct AuthService: Sendable {
         }
         try problems.check()
         let accepted = try await codes.consume(
-            id: verificationID, code: code, purpose: .passwordReset, replayKey: idempotencyKey,
+            id: verificationID, code: code, purpose: .passwordReset, replayKey: idempotencyKey?.value,
             replayBinding: key.mac("reset-password", newPassword)
         )
         let record = accepted.record

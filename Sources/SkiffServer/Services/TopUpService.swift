@@ -26,11 +26,13 @@ struct TopUpService: Sendable {
         var currency: String
     }
 
-    /// Starts a top-up once per `idempotencyKey`: completed, or pending the issuer's code (sent to the caller's
-    /// phone); `replayed` is true when the key made it before, for the same request (`requestHash`).
+    /// Starts a top-up once per `idempotencyKey` (the ledger's strategy: the key and its request hash are kept with
+    /// the top-up): completed, or pending the issuer's code (sent to the caller's phone); `replayed` is true when the
+    /// key made it before, for the same request.
     func create(
-        _ request: Request, userID: String, clientAddress: String, idempotencyKey: String, requestHash: String
+        _ request: Request, userID: String, clientAddress: String, idempotencyKey: IdempotencyKey
     ) async throws -> (topUp: TopUpRecord, replayed: Bool) {
+        let (key, requestHash) = (idempotencyKey.value, try idempotencyKey.heldRequestHash())
         var problems = FieldProblems()
         problems.contract(Self.requestSchema, "cardId", request.cardID)
         do {
@@ -43,7 +45,10 @@ struct TopUpService: Sendable {
         }
         problems.contract(Self.requestSchema, "currency", request.currency)
         try problems.check()
-        if let earlier = try await topUps.topUp(userID: userID, idempotencyKey: idempotencyKey) {
+        // Not a second check of the key (the middleware checked it, and the ledger's unique key decides below): a
+        // replay is answered from its top-up before anything else is asked, so it never goes to the card network again
+        // nor sends the issuer's code again (`TopUpRoutesTests`: `timeoutThenRetry`, `challenge`).
+        if let earlier = try await topUps.topUp(userID: userID, idempotencyKey: key) {
             return (try answer(replaying: earlier, requestHash: requestHash), true)
         }
         guard let user = try await accounts.user(id: userID) else { throw Problem.unauthorized }
@@ -58,10 +63,10 @@ struct TopUpService: Sendable {
         let id = UUID().uuidString.lowercased()
         var topUp = TopUpRecord(
             id: id, userID: userID, cardID: card.id, cardBrand: card.brand, cardLast4: card.last4,
-            amountMinor: request.amountMinor, currency: request.currency, status: .pending, idempotencyKey: idempotencyKey,
+            amountMinor: request.amountMinor, currency: request.currency, status: .pending, idempotencyKey: key,
             requestHash: requestHash, createdAt: now
         )
-        let authorization = try await authorize(topUp, verified: false, key: "topup:\(userID):\(idempotencyKey):\(requestHash)")
+        let authorization = try await authorize(topUp, verified: false, key: "topup:\(userID):\(key):\(requestHash)")
         let order: TopUpOrder
         switch authorization {
         case .declined(let reason):

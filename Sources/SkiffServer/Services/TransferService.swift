@@ -53,7 +53,7 @@ struct TransferService: Sendable {
         return Recipient(id: user.id, displayName: ShortName.of(user.fullName), fullName: user.fullName)
     }
 
-    /// What `send` did: the transfer, whether the key had made it before for the same request (`requestHash`),
+    /// What `send` did: the transfer, whether the key had made it before for the same request (its request hash),
     /// and the recipient as the sender sees them.
     struct Sent: Sendable {
         var transfer: TransferRecord
@@ -61,10 +61,12 @@ struct TransferService: Sendable {
         var recipient: Recipient
     }
 
-    /// Sends `request` from the caller's wallet, once per `idempotencyKey`.
+    /// Sends `request` from the caller's wallet, once per `idempotencyKey` (the ledger's strategy: the key and its
+    /// request hash are kept with the transfer).
     func send(
-        _ request: Request, callerID: String, sessionTokenHash: String, idempotencyKey: String, requestHash: String
+        _ request: Request, callerID: String, sessionTokenHash: String, idempotencyKey: IdempotencyKey
     ) async throws -> Sent {
+        let requestHash = try idempotencyKey.heldRequestHash()
         var problems = FieldProblems()
         var note: String?
         problems.contract(Self.requestSchema, "recipientId", request.recipientID)
@@ -110,7 +112,7 @@ struct TransferService: Sendable {
         let order = TransferOrder(
             id: id, reference: reference, payerUserID: payer.id, payeeUserID: payee.id,
             amountMinor: request.amountMinor, currency: request.currency, note: note, at: now,
-            idempotencyKey: idempotencyKey, requestHash: requestHash, dailyLimitMinor: limits.dailyTransferLimitMinor,
+            idempotencyKey: idempotencyKey.value, requestHash: requestHash, dailyLimitMinor: limits.dailyTransferLimitMinor,
             dayStart: Self.startOfUTCDay(now), stepUp: stepUp,
             payerLine: StatementLine(userID: payer.id, amountMinor: -request.amountMinor, merchant: payeeName, category: Self.category),
             payeeLine: StatementLine(userID: payee.id, amountMinor: request.amountMinor, merchant: payerName, category: Self.category),
@@ -140,6 +142,15 @@ struct TransferService: Sendable {
         case .payeeHasNoWallet:
             throw Problem.unprocessable([.init(field: "recipientId", message: "The recipient cannot receive \(request.currency).")])
         }
+    }
+
+    /// The transfer `id` with the other party as `userID` sees them (named "Skiff" when there is no other user);
+    /// 404 unless `userID` sent or received it.
+    func transfer(id: String, userID: String) async throws -> (transfer: TransferRecord, counterparty: Recipient) {
+        guard let transfer = try await ledger.transfer(id: id, userID: userID) else { throw Problem.notFound }
+        let otherID = (transfer.payerUserID == userID ? transfer.payeeUserID : transfer.payerUserID) ?? ""
+        let other = try await accounts.user(id: otherID)
+        return (transfer, Recipient(id: otherID, displayName: other.map { ShortName.of($0.fullName) } ?? "Skiff"))
     }
 
     /// The category of transfers' statement lines.

@@ -218,8 +218,6 @@ struct IdempotencyMiddlewareTests {
     func contractMarksIdempotency() async throws {
         let marked = SkiffContract.operations.filter { $0.idempotencyKey != nil }
         #expect(Set(marked.map(\.id)) == ["register", "addCard", "verifyRegistration", "resetPassword", "sendTransfer", "createTopUp"])
-        #expect(SkiffContract.idempotentOperationIDs == ["register", "addCard", "sendTransfer", "createTopUp"])
-        #expect(SkiffContract.ledgerIdempotentOperationIDs == ["sendTransfer", "createTopUp"])
         let refusal: Problem
         do {
             _ = try IdempotencyMiddleware.validated("a b")
@@ -229,6 +227,7 @@ struct IdempotencyMiddlewareTests {
             refusal = problem
         }
         let message = try #require(refusal.errors.first?.message)
+        #expect(message == "Send a unique Idempotency-Key header (such as a UUID) of 1 to 255 visible ASCII characters.")
         let server = try TestServer()
         defer { server.remove() }
         try await server.withRouter { client in
@@ -245,5 +244,59 @@ struct IdempotencyMiddlewareTests {
                 #expect(noKey.errorMessages == ["Idempotency-Key": message], "\(operation.id)")
             }
         }
+    }
+
+    @Test("The contract's strategy table covers every operation with an Idempotency-Key header parameter and nothing else")
+    func strategyTableFromTheContract() {
+        let withHeader = SkiffContract.operations.filter { $0.idempotencyKey != nil }
+        let table = SkiffContract.idempotencyStrategies
+        #expect(Set(table.keys) == Set(withHeader.map(\.id)))
+        #expect(table == [
+            "register": .storedAnswer, "addCard": .storedAnswer,
+            "sendTransfer": .ledger, "createTopUp": .ledger,
+            "verifyRegistration": .codeReplay, "resetPassword": .codeReplay,
+        ])
+        // The header is required exactly where the strategy needs a key.
+        for operation in withHeader {
+            #expect((operation.idempotencyKey == .required) == table[operation.id]?.keyRequired, "\(operation.id)")
+        }
+        // Every `x-skiff-idempotency` line names a strategy the reader knows (an unknown one would leave the table),
+        // and the flags it replaced are gone.
+        let lines = SkiffContract.document.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.filter { $0.hasPrefix("x-skiff-idempotency:") }.count == table.count)
+        #expect(!SkiffContract.document.contains("x-skiff-idempotency-in-ledger"))
+        #expect(IdempotencyMiddleware.strategies == table)
+    }
+
+    @Test("The key is checked against the contract's schema for the header, as read from openapi.yaml")
+    func keyPatternFromTheContract() throws {
+        let facets = SkiffContract.idempotencyKeyFacets
+        #expect(IdempotencyMiddleware.keyFacets == facets)
+        // Every operation's header parameter (`IdempotencyKey`, `CodeReplayKey`) gives the same schema, the one read.
+        for operation in SkiffContract.operations where operation.idempotencyKey != nil {
+            #expect(operation.idempotencyKeyFacets == facets, "\(operation.id)")
+        }
+        let pattern = try #require(facets.pattern)
+        let maximum = try #require(facets.maxLength)
+        let schemaLines = SkiffContract.document.split(whereSeparator: \.isNewline)
+            .filter { $0.contains("pattern: '\(pattern)'") && $0.contains("maxLength: \(maximum)") }
+        #expect(schemaLines.count == 2, "the schema of both header parameters")
+        // The middleware takes what the contract's pattern and lengths take, and nothing else.
+        let expression = try NSRegularExpression(pattern: pattern)
+        let samples = [
+            "a", "k-1", UUID().uuidString, "~!\"#", String(repeating: "k", count: maximum),
+            "", "a b", "a\tb", "é", "a\u{7F}", String(repeating: "k", count: maximum + 1),
+        ]
+        for sample in samples {
+            let whole = NSRange(sample.startIndex..., in: sample)
+            let length = sample.unicodeScalars.count
+            let fits = length >= (facets.minLength ?? 0) && length <= maximum
+                && expression.firstMatch(in: sample, range: whole)?.range == whole
+            #expect(((try? IdempotencyMiddleware.validated(sample)) != nil) == fits, "\(sample.debugDescription)")
+        }
+        // The check follows the facets it is given: another pattern, another answer.
+        #expect(ContractStrings.problem("abc", StringFacets(pattern: "^[a-z]+$")) == nil)
+        #expect(ContractStrings.problem("ABC", StringFacets(pattern: "^[a-z]+$")) != nil)
     }
 }

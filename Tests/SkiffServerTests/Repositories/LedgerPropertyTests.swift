@@ -57,8 +57,9 @@ struct LedgerPropertyTests {
             do {
                 let sent = try await service.send(
                     .init(recipientID: payee, amountMinor: step.amount, currency: "USD", note: nil, stepUpToken: token),
-                    callerID: payer, sessionTokenHash: LedgerModel.session(payer), idempotencyKey: step.key,
-                    requestHash: step.requestHash(payee: payee)
+                    callerID: payer, sessionTokenHash: LedgerModel.session(payer), idempotencyKey: IdempotencyKey(
+                        value: step.key, requestHash: step.requestHash(payee: payee), strategy: .ledger
+                    )
                 )
                 actual = sent.replayed ? .replayed(sent.transfer.id) : .made(sent.transfer.id)
             } catch let problem as Problem {
