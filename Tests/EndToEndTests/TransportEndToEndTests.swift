@@ -124,7 +124,7 @@ extension EndToEnd {
 
             let migrated = try await run(server, ["migrate"] + storage("explicit"))
             #expect(migrated.status == 0, "\(migrated.errors)")
-            #expect(migrated.output.contains("Applied ") && migrated.output.contains("v1, "), "\(migrated.output)")
+            #expect(migrated.output.contains("Applied ") && migrated.output.contains("base, code-limits, "), "\(migrated.output)")
             let again = try await run(server, ["migrate"] + storage("explicit"))
             #expect(again.output.contains("The database was current already."), "\(again.output)\(again.errors)")
             try await serveUntilListening(["--no-migrate"] + storage("explicit"))

@@ -106,10 +106,10 @@ struct BaseSchemaTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("skiff.sqlite").path
         let before = try SQLiteDatabase(path: path, migrating: false)
-        try SQLiteDatabase.migrator.migrate(before.pool, upTo: "v15-unread-index")
+        try SQLiteMigrations.migrate(before.pool, upTo: .unreadIndex)
         try await before.pool.write { db in
-            // v14's trigger as this code makes it already reads the counter, which v16 makes; one migrated before counts
-            // the rows, as here. v16 makes it again.
+            // `events`' trigger as this code makes it already reads the counter, which `unread-counter` makes; one
+            // migrated before counts the rows, as here. `unread-counter` makes it again.
             try db.execute(sql: "DROP TRIGGER events_notification_created")
             try db.execute(sql: """
                 CREATE TRIGGER events_notification_created AFTER INSERT ON notifications BEGIN
@@ -126,7 +126,7 @@ struct BaseSchemaTests {
                 id: "n\(index)", userID: "a", title: "t", body: "b", createdAt: Date(), readAt: read ? Date() : nil
             ))
         }
-        try SQLiteDatabase.migrator.migrate(before.pool)
+        try SQLiteMigrations.migrate(before.pool)
         let counts = try await before.pool.read { db in
             try Row.fetchAll(db, sql: "SELECT user_id, unread FROM unread_notifications ORDER BY user_id")
                 .map { row -> String in "\(row["user_id"] as String)=\(row["unread"] as Int)" }

@@ -479,13 +479,18 @@ struct RepositoryTests {
             _ = try await makeUser(repositories, id: "u1", phone: "+12025550100")
             _ = try await makeUser(repositories, id: "u2", phone: "+12025550101")
             let external = card("c1", userID: "u1", fingerprint: "fp-visa", createdAt: now.addingTimeInterval(-500))
-            try await repositories.cards.insert(external, announcing: nil)
+            let added = NotificationRecord(id: "n-added", userID: "u1", title: "Card added", body: "", createdAt: now, readAt: nil)
+            try await repositories.cards.insert(external, announcing: added)
             #expect(try await repositories.cards.cards(userID: "u1").map(\.kind) == [.issued, .external])
             #expect(try await repositories.cards.card(id: "c1", userID: "u1") == external)
             #expect(try await repositories.cards.card(id: "c1", userID: "u2") == nil)
+            #expect(try await repositories.notifications.notifications(userID: "u1", limit: 10).map(\.id).contains("n-added"))
+            // A duplicate writes neither the card nor its notification: both are one transaction.
+            let again = NotificationRecord(id: "n-again", userID: "u1", title: "Card added", body: "", createdAt: now, readAt: nil)
             await #expect(throws: RepositoryError.duplicate) {
-                try await repositories.cards.insert(card("c2", userID: "u1", fingerprint: "fp-visa", createdAt: now), announcing: nil)
+                try await repositories.cards.insert(card("c2", userID: "u1", fingerprint: "fp-visa", createdAt: now), announcing: again)
             }
+            #expect(try await !repositories.notifications.notifications(userID: "u1", limit: 10).map(\.id).contains("n-again"))
             try await repositories.cards.insert(card("c3", userID: "u2", fingerprint: "fp-visa", createdAt: now), announcing: nil)
             try await repositories.cards.setStatus(.inactive, cardID: "c1", userID: "u2")
             #expect(try await repositories.cards.card(id: "c1", userID: "u1")?.status == .active)

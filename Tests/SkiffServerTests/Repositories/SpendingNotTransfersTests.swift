@@ -54,7 +54,7 @@ struct SpendingNotTransfersTests {
             let path = directory.appendingPathComponent("skiff.sqlite").path
             do {
                 let before = try SQLiteDatabase(path: path, migrating: false)
-                try SQLiteDatabase.migrator.migrate(before.pool, upTo: "v18-search-note-reference")
+                try SQLiteMigrations.migrate(before.pool, upTo: .searchNoteReference)
                 try await fill(before.repositories)
             }
             let migrated = try SQLiteDatabase(path: path)
@@ -64,7 +64,7 @@ struct SpendingNotTransfersTests {
             try await TestPostgres.withFreshDatabase { url in
                 let before = try await PostgresDatabase.open(url: url, logger: TestStore.logger, migrating: false)
                 do {
-                    try await PostgresMigrations.migrate(before.client, logger: TestStore.logger, upTo: 17)
+                    try await PostgresMigrations.migrate(before.client, logger: TestStore.logger, upTo: .searchNoteReference)
                     try await fill(before.repositories)
                 } catch {
                     await before.close()

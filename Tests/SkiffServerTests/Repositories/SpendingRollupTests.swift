@@ -159,7 +159,7 @@ struct SpendingRollupTests {
             #expect(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]))
             do {
                 let pool = try DatabasePool(path: path)
-                try SQLiteDatabase.migrator.migrate(pool, upTo: "v10-code-country")
+                try SQLiteMigrations.migrate(pool, upTo: .codeCountry)
                 try await pool.write { db in for statement in history { try db.execute(sql: statement) } }
             }
             let migrated = try SQLiteDatabase(path: path)
@@ -167,7 +167,7 @@ struct SpendingRollupTests {
         case .postgres:
             try await TestPostgres.withFreshDatabase { url in
                 try await TestPostgres.withAdmin(url) { client in
-                    try await PostgresMigrations.migrate(client, logger: TestStore.logger, upTo: 8)
+                    try await PostgresMigrations.migrate(client, logger: TestStore.logger, upTo: .codeCountry)
                     for statement in history { _ = try await client.query(PostgresQuery(unsafeSQL: statement)) }
                 }
                 let migrated = try await openRepositoryStore(.postgres(url: url), logger: TestStore.logger)

@@ -138,7 +138,7 @@ struct TransactionSearchTests {
             let ids: (older: String, newer: String)
             do {
                 let before = try SQLiteDatabase(path: path, migrating: false)
-                try SQLiteDatabase.migrator.migrate(before.pool, upTo: "v17-spending-months")
+                try SQLiteMigrations.migrate(before.pool, upTo: .spendingMonths)
                 ids = try await fill(before.repositories)
                 // The index of merchant and category alone does not know the note: the rebuild is what finds it.
                 #expect(try await found(before.repositories, "a", "rent for").isEmpty)
@@ -154,7 +154,7 @@ struct TransactionSearchTests {
                 let before = try await PostgresDatabase.open(url: url, logger: TestStore.logger, migrating: false)
                 let ids: (older: String, newer: String)
                 do {
-                    try await PostgresMigrations.migrate(before.client, logger: TestStore.logger, upTo: 16)
+                    try await PostgresMigrations.migrate(before.client, logger: TestStore.logger, upTo: .unreadLockOrder)
                     ids = try await fill(before.repositories)
                 } catch {
                     await before.close()

@@ -20,7 +20,7 @@ final class PostgresDatabase: RepositoryStore {
         running = Task.immediate { await client.run() }
     }
 
-    /// Connects to the database at `url` and brings its schema up to `PostgresMigrations.latestVersion`. One
+    /// Connects to the database at `url` and brings its schema up to the newest migration (`PostgresMigrations`). One
     /// connection is made first on its own, so that TLS the server does not offer, a certificate that does not
     /// verify or a refused password stops the start at once with its reason (the pool would retry for a minute and
     /// then report only that it gave up).
@@ -67,7 +67,7 @@ final class PostgresDatabase: RepositoryStore {
     }
 
     func pendingMigrations() async throws -> [String] {
-        try await PostgresMigrations.pending(client, logger: logger).map { "PostgreSQL \($0)" }
+        try await PostgresMigrations.pending(client, logger: logger).map(\.name)
     }
 
     /// Ends the client's run task, which closes every pooled connection.

@@ -2,34 +2,29 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// The PostgreSQL schema, one numbered step at a time; applied steps are recorded in `schema_migrations`.
+/// PostgreSQL's side of `SchemaMigration`: each migration's statements, run in one transaction with its name recorded
+/// in `schema_migration_names`, one instance at a time under an advisory lock.
+///
+/// The binaries before one list (docs/decisions/0190) numbered the steps in `schema_migrations (version)`. That
+/// table stays: a database they migrated is read through `legacyVersions`, and every step is still recorded there
+/// under its number (`legacyVersion(after:applied:)`), so an instance of such a binary (as in a rolling update) finds
+/// the schema it knows current and refuses one past it with its own message.
 enum PostgresMigrations {
-    /// One step: statements run in one transaction, recorded with its version.
+    /// One step: statements run in one transaction, recorded with its name.
     struct Migration: Sendable {
-        var version: Int
+        var migration: SchemaMigration
         var statements: [String]
+
+        var name: String { migration.name }
     }
 
     /// The advisory lock every instance takes before it reads or changes the schema.
     static let advisoryLockKey: Int64 = 0x736B_6966_665F_6462 // "skiff_db"
 
-    /// A database migrated by a newer server than this one: running on it could corrupt what that server expects.
-    struct NewerSchemaError: Error, CustomStringConvertible {
-        var databaseVersion: Int
-        var knownVersion: Int
-
-        var description: String {
-            "The PostgreSQL database is at schema version \(databaseVersion), newer than this skiff-server knows "
-                + "(\(knownVersion)). Run a skiff-server at least as new as the one that migrated it."
-        }
-    }
-
-    static var latestVersion: Int { migrations.map(\.version).max() ?? 0 }
-
-    /// Brings the schema to `latestVersion` (or to `target`, for a test of a later step over older data) while
+    /// Brings the schema up to `target` (for a test of a later step over older data; the newest by default) while
     /// holding the advisory lock, so instances starting at the same moment migrate one after the other; refuses a
-    /// database at a version this binary does not know.
-    static func migrate(_ client: PostgresClient, logger: Logger, upTo target: Int = latestVersion) async throws {
+    /// database that has had a migration this binary does not know (`NewerSchemaError`).
+    static func migrate(_ client: PostgresClient, logger: Logger, upTo target: SchemaMigration = .newest) async throws {
         try await client.withConnection { connection in
             try await connection.query("SELECT pg_advisory_lock(\(advisoryLockKey))", logger: logger)
             do {
@@ -42,59 +37,132 @@ enum PostgresMigrations {
         }
     }
 
-    /// The versions this binary knows that the database has not had, oldest first (all of them on a database that
-    /// has no `schema_migrations` yet). Reads only: no lock, no table made.
-    static func pending(_ client: PostgresClient, logger: Logger) async throws -> [Int] {
-        var applied = Set<Int>()
-        let exists = try await client.query("SELECT to_regclass('schema_migrations') IS NOT NULL", logger: logger)
-        var hasTable = false
-        for try await value in exists.decode(Bool.self) { hasTable = value }
-        if hasTable {
-            for try await version in try await client.query("SELECT version FROM schema_migrations", logger: logger)
-                .decode(Int.self) {
-                applied.insert(version)
-            }
-        }
-        return migrations.map(\.version).filter { !applied.contains($0) }.sorted()
+    /// The migrations the database lacks, oldest first (`SchemaMigration.lacking`; all of them on a database that has
+    /// neither table yet), reading a legacy number as its names. Reads only: no lock, no table made.
+    static func pending(_ client: PostgresClient, logger: Logger) async throws -> [SchemaMigration] {
+        let history = try await client.withConnection { connection in try await History(connection, logger: logger) }
+        return SchemaMigration.lacking(applied: history.applied, isEmpty: { statements($0).isEmpty })
     }
 
-    private static func migrateLocked(_ connection: PostgresConnection, logger: Logger, upTo target: Int) async throws {
+    /// The numbers the binaries before one list gave the migrations in `schema_migrations`. Fixed: it never changes,
+    /// and a migration added after it has no number. Their 1 made the base tables and search's trigram indexes at
+    /// once, so it stands for both `base` and `search`.
+    static let legacyVersions: [SchemaMigration: Int] = [
+        .base: 1, .search: 1, .codeLimits: 2, .cardFreeze: 3, .spendingIndex: 4, .codeReplay: 5, .sessionLock: 6,
+        .codeReplayBinding: 7, .codeCountry: 8, .spendingRollup: 9, .ledger: 10, .topUps: 11, .events: 12,
+        .unreadIndex: 13, .unreadCounter: 14, .spendingMonths: 15, .unreadLockOrder: 16, .searchNoteReference: 17,
+        .spendingNotTransfers: 18,
+    ]
+
+    /// The newest number the binaries before one list knew. A migration without a number is recorded in
+    /// `schema_migrations` one above it: those binaries refuse a database at a number above theirs.
+    static let legacyNewestVersion = 18
+
+    /// What a database records: the names in `schema_migration_names` and the numbers in `schema_migrations`.
+    private struct History {
+        /// The migrations it has had, by name or by legacy number.
+        var applied: Set<SchemaMigration> = []
+        /// The recorded names this binary knows.
+        var named: Set<SchemaMigration> = []
+        /// The recorded names this binary does not know, sorted.
+        var unknown: [String] = []
+
+        init(_ connection: PostgresConnection, logger: Logger) async throws {
+            var tables = (numbers: false, names: false)
+            for try await exists in try await connection.query(
+                "SELECT to_regclass('schema_migrations') IS NOT NULL, to_regclass('schema_migration_names') IS NOT NULL",
+                logger: logger
+            ).decode((Bool, Bool).self) {
+                tables = exists
+            }
+            if tables.names {
+                let names = try await connection.query("SELECT name FROM schema_migration_names", logger: logger)
+                for try await name in names.decode(String.self) {
+                    if let migration = SchemaMigration(rawValue: name) {
+                        named.insert(migration)
+                    } else {
+                        unknown.append(name)
+                    }
+                }
+                unknown.sort()
+            }
+            var versions = Set<Int>()
+            if tables.numbers {
+                let numbers = try await connection.query("SELECT version FROM schema_migrations", logger: logger)
+                for try await version in numbers.decode(Int.self) { versions.insert(version) }
+            }
+            applied = named.union(legacyVersions.filter { versions.contains($0.value) }.keys)
+        }
+    }
+
+    private static func migrateLocked(
+        _ connection: PostgresConnection, logger: Logger, upTo target: SchemaMigration
+    ) async throws {
+        // The numbers, as the binaries before the names made and read them.
         try await connection.query("""
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 version INTEGER PRIMARY KEY,
                 applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
             )
             """, logger: logger)
-        var current = 0
-        for try await version in try await connection.query(
-            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations", logger: logger
-        ).decode(Int.self) {
-            current = version
+        try await connection.query("""
+            CREATE TABLE IF NOT EXISTS schema_migration_names (
+                name TEXT PRIMARY KEY,
+                applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+            )
+            """, logger: logger)
+        let history = try await History(connection, logger: logger)
+        guard history.unknown.isEmpty else {
+            throw NewerSchemaError(store: "PostgreSQL", unknown: history.unknown)
         }
-        guard current <= latestVersion else {
-            throw NewerSchemaError(databaseVersion: current, knownVersion: latestVersion)
+        // A database the numbering binaries migrated, on its first open here (or after one of them migrated it
+        // further): the names its numbers stand for.
+        let unnamed = history.applied.subtracting(history.named)
+        for migration in SchemaMigration.allCases where unnamed.contains(migration) {
+            try await connection.query(
+                "INSERT INTO schema_migration_names (name) VALUES (\(migration.name)) ON CONFLICT DO NOTHING",
+                logger: logger
+            )
         }
-        for migration in migrations where migration.version > current && migration.version <= target {
+        var applied = history.applied
+        let last = SchemaMigration.allCases.firstIndex(of: target) ?? migrations.count - 1
+        for step in migrations[...last] where !applied.contains(step.migration) {
+            applied.insert(step.migration)
+            let version = legacyVersion(after: step.migration, applied: applied)
             try await connection.withTransaction(logger: logger) { connection in
-                for statement in migration.statements {
+                for statement in step.statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
-                try await connection.query(
-                    "INSERT INTO schema_migrations (version) VALUES (\(migration.version))", logger: logger
-                )
+                try await connection.query("INSERT INTO schema_migration_names (name) VALUES (\(step.name))", logger: logger)
+                if let version {
+                    try await connection.query(
+                        "INSERT INTO schema_migrations (version) VALUES (\(version)) ON CONFLICT DO NOTHING",
+                        logger: logger
+                    )
+                }
             }
-            logger.info("migrated PostgreSQL", metadata: ["version": "\(migration.version)"])
+            logger.info("migrated PostgreSQL", metadata: ["migration": "\(step.name)"])
         }
     }
 
-    static let migrations: [Migration] = [
-        Migration(version: 1, statements: ["CREATE EXTENSION IF NOT EXISTS pg_trgm"]
-            + BaseSchema.statements(bytes: "BYTEA", transactionID: "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
-            + [
-                "CREATE INDEX transactions_merchant_trgm ON transactions USING GIN (merchant gin_trgm_ops)",
-                "CREATE INDEX transactions_category_trgm ON transactions USING GIN (category gin_trgm_ops)",
-            ]),
-        Migration(version: 2, statements: [
+    /// The number to record in `schema_migrations` once `migration` is applied, `applied` holding it: its legacy
+    /// number when every migration of that number is applied (1 is `base` and `search`), none while one is not; one
+    /// above `legacyNewestVersion` for a migration without a number.
+    private static func legacyVersion(after migration: SchemaMigration, applied: Set<SchemaMigration>) -> Int? {
+        guard let version = legacyVersions[migration] else { return legacyNewestVersion + 1 }
+        return legacyVersions.allSatisfy { $0.value != version || applied.contains($0.key) } ? version : nil
+    }
+
+    /// Every migration of `SchemaMigration`, in its order, with its statements here.
+    static let migrations = SchemaMigration.allCases.map { Migration(migration: $0, statements: statements($0)) }
+
+    /// What `migration` runs on PostgreSQL, in one transaction; empty when it has nothing to do here. A step never
+    /// changes once released: a database that had it does not run it again.
+    static func statements(_ migration: SchemaMigration) -> [String] {
+        switch migration {
+        case .base:
+            BaseSchema.statements(bytes: "BYTEA", transactionID: "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+        case .codeLimits: [
             "ALTER TABLE verifications ADD COLUMN requested_by TEXT",
             "CREATE INDEX verifications_requested_by ON verifications (requested_by, created_at)",
             """
@@ -104,41 +172,47 @@ enum PostgresMigrations {
             )
             """,
             "CREATE INDEX code_failures_phone ON code_failures (phone, failed_at)",
-        ]),
-        Migration(version: 3, statements: [
+        ]
+        case .cardFreeze: [
             "ALTER TABLE cards ADD COLUMN frozen BOOLEAN NOT NULL DEFAULT FALSE",
-        ]),
-        Migration(version: 4, statements: [
+        ]
+        case .spendingIndex: [
             """
             CREATE INDEX transactions_user_spending ON transactions (user_id, created_at)
                 INCLUDE (category, currency, amount_minor) WHERE amount_minor < 0
             """,
-        ]),
-        Migration(version: 5, statements: [
+        ]
+        // Search over merchant and category: a GIN trigram index on each, which ILIKE '%...%' uses.
+        case .search: [
+            "CREATE EXTENSION IF NOT EXISTS pg_trgm",
+            "CREATE INDEX transactions_merchant_trgm ON transactions USING GIN (merchant gin_trgm_ops)",
+            "CREATE INDEX transactions_category_trgm ON transactions USING GIN (category gin_trgm_ops)",
+        ]
+        case .codeReplay: [
             "ALTER TABLE verifications ADD COLUMN consumed_by TEXT",
-        ]),
-        Migration(version: 6, statements: [
+        ]
+        case .sessionLock: [
             "ALTER TABLE sessions ADD COLUMN locked_at BIGINT",
-        ]),
+        ]
         // Issue 23: consumed_by binds the whole request now; the earlier values bound the Idempotency-Key alone.
         // And for the purge: when a failure count last grew, and the ages the purge reads.
-        Migration(version: 7, statements: [
+        case .codeReplayBinding: [
             "UPDATE verifications SET consumed_by = NULL WHERE consumed_by IS NOT NULL",
             "ALTER TABLE login_throttle ADD COLUMN last_failed_at BIGINT",
             "CREATE INDEX verifications_age ON verifications (created_at)",
             "CREATE INDEX code_failures_age ON code_failures (failed_at)",
             "CREATE INDEX sessions_expiry ON sessions (expires_at)",
-        ]),
+        ]
         // Issue 23: the country code of the number a code went to, for the cap on texts per country code.
-        Migration(version: 8, statements: [
+        case .codeCountry: [
             "ALTER TABLE verifications ADD COLUMN country_code TEXT",
             "CREATE INDEX verifications_country ON verifications (country_code, created_at)",
-        ]),
+        ]
         // Issue 25: the spending rollup (`SpendingRollup`), built from the history under a lock that holds
         // writers off until the triggers exist, then kept by statement triggers in the transaction of every change
         // to `transactions` (one grouped upsert per statement, however many rows it wrote). The partial index that
         // summed the month's rows is read by nothing after this, so it goes.
-        Migration(version: 9, statements: [
+        case .spendingRollup: [
             "LOCK TABLE transactions IN SHARE ROW EXCLUSIVE MODE",
         ] + SpendingRollups.days.tableAndHistory + [
             SpendingRollups.function([.days]),
@@ -156,10 +230,10 @@ enum PostgresMigrations {
                 FOR EACH STATEMENT EXECUTE FUNCTION spending_days_apply()
             """,
             "DROP INDEX transactions_user_spending",
-        ]),
+        ]
         // Issue 25: the double-entry ledger (docs/decisions, "ledger"). Every user's balance becomes a wallet
         // account whose opening transfer from the system's opening account explains it.
-        Migration(version: 10, statements: PostgresLedgerRepository.schema + [
+        case .ledger: PostgresLedgerRepository.schema + [
             """
             INSERT INTO ledger_accounts (id, kind, currency, balance_minor, created_at)
                 SELECT DISTINCT 'system:opening:' || currency, 'system', currency, 0,
@@ -189,39 +263,39 @@ enum PostgresMigrations {
             """,
             "ALTER TABLE users DROP COLUMN balance_minor",
             "ALTER TABLE transactions ADD COLUMN transfer_id TEXT, ADD COLUMN note TEXT, ADD COLUMN reference TEXT",
-        ]),
+        ]
         // Issue 25: top-ups from added cards, each kept with its Idempotency-Key (docs/decisions, "top-ups").
-        Migration(version: 11, statements: PostgresTopUpRepository.schema),
+        case .topUps: PostgresTopUpRepository.schema
         // Issue 26: live events, written by triggers in the transaction of each change (`EventSchema`).
-        Migration(version: 12, statements: EventSchema.postgres),
+        case .events: EventSchema.postgres
         // Counting a user's unread notifications without reading every notification of theirs (`UnreadNotifications`).
-        Migration(version: 13, statements: [UnreadNotifications.index]),
+        case .unreadIndex: [UnreadNotifications.index]
         // A user's unread count kept as a counter, one row read by key (`UnreadNotifications`).
-        Migration(version: 14, statements: UnreadNotifications.postgres),
+        case .unreadCounter: UnreadNotifications.postgres
         // The spending rollup per UTC month as well (`SpendingPlan`), kept by the same triggers as the days, the
         // months first (`SpendingRollups.function`).
-        Migration(version: 15, statements: [
+        case .spendingMonths: [
             "LOCK TABLE transactions IN SHARE ROW EXCLUSIVE MODE",
         ] + SpendingRollups.months.tableAndHistory + [
             SpendingRollups.function([.months, .days]),
-        ]),
+        ]
         // A user's events lock before their unread counter's row, in every transaction (`UnreadNotifications`).
-        Migration(version: 16, statements: UnreadNotifications.postgresLockFirst),
+        case .unreadLockOrder: UnreadNotifications.postgresLockFirst
         // Search matches a transaction's note and its transfer's reference too (`TransactionSearch.columns`): a
         // trigram index on each, as on merchant and category, so every arm of the ILIKEs' OR is served by an index
         // (a BitmapOr). Partial: most lines have neither, and an ILIKE is never true of a NULL, so the planner takes
         // them for it.
-        Migration(version: 17, statements: [
+        case .searchNoteReference: [
             "CREATE INDEX transactions_note_trgm ON transactions USING GIN (note gin_trgm_ops) WHERE note IS NOT NULL",
             """
             CREATE INDEX transactions_reference_trgm ON transactions USING GIN (reference gin_trgm_ops)
                 WHERE reference IS NOT NULL
             """,
-        ]),
-        // Issue 42: money sent to another person is not spending (`SpendingRollup.isSpending`). Under the lock of 9,
-        // both rollups are emptied and filled again from the history by the rule, and the triggers' function keeps
-        // them by it from now on.
-        Migration(version: 18, statements: [
+        ]
+        // Issue 42: money sent to another person is not spending (`SpendingRollup.isSpending`). Under the lock of
+        // `spending-rollup`, both rollups are emptied and filled again from the history by the rule, and the
+        // triggers' function keeps them by it from now on.
+        case .spendingNotTransfers: [
             "LOCK TABLE transactions IN SHARE ROW EXCLUSIVE MODE",
             "DELETE FROM spending_months",
             "DELETE FROM spending_days",
@@ -230,8 +304,9 @@ enum PostgresMigrations {
             SpendingRollups.function([
                 .months(counting: SpendingRollup.isSpending()), .days(counting: SpendingRollup.isSpending()),
             ]),
-        ]),
-    ]
+        ]
+        }
+    }
 }
 
 /// The spending rollups on PostgreSQL (`SpendingRollup`): each a table built from the history, then kept by
@@ -246,7 +321,7 @@ struct SpendingRollups: Sendable {
     /// The SQL condition on a row of `transactions` (its columns unqualified) that it sums.
     var counted: String
 
-    /// What migrations 9 and 15 summed: every debit.
+    /// What `spending-rollup` and `spending-months` summed: every debit.
     static let days = days(counting: "amount_minor < 0")
     static let months = months(counting: "amount_minor < 0")
 

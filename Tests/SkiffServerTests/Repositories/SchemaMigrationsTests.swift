@@ -1,0 +1,234 @@
+import Foundation
+import GRDB
+import Logging
+import NIOConcurrencyHelpers
+import PostgresNIO
+import Testing
+@testable import SkiffServer
+
+@Suite("One migration history for both stores")
+struct SchemaMigrationsTests {
+    @Test("Both stores list the same migrations, by the same names, in the same order")
+    func sameList() {
+        let names = SchemaMigration.allCases.map(\.name)
+        #expect(SQLiteMigrations.migrator.migrations == names)
+        #expect(PostgresMigrations.migrations.map(\.name) == names)
+        #expect(Set(names).count == names.count)
+        #expect(names.first == "base" && SchemaMigration.newest == SchemaMigration.allCases.last)
+    }
+
+    @Test("The list keeps each store's old order: SQLite's v-numbers and PostgreSQL's versions rise along it, none left out")
+    func oldOrderKept() throws {
+        let identifiers = SchemaMigration.allCases.compactMap { migration in
+            SQLiteMigrations.legacyIdentifiers.first { $0.value == migration }?.key
+        }
+        #expect(identifiers.count == SQLiteMigrations.legacyIdentifiers.count)
+        let numbers = try identifiers.map { try #require(Int($0.dropFirst().prefix { $0.isNumber })) }
+        #expect(numbers == Array(1...19).filter { $0 != 5 }, "\(identifiers)")
+
+        // PostgreSQL's 1 made the base tables and search's trigram indexes at once; `search` goes where SQLite had it.
+        #expect(PostgresMigrations.legacyVersions[.search] == 1 && PostgresMigrations.legacyVersions[.base] == 1)
+        let versions = SchemaMigration.allCases.filter { $0 != .search }.compactMap { PostgresMigrations.legacyVersions[$0] }
+        #expect(versions == Array(1...PostgresMigrations.legacyNewestVersion))
+    }
+
+    @Test("A database the previous binary migrated to its newest is current here: nothing pending, nothing run, its history then in names", arguments: TestStore.allCases)
+    func legacyCurrent(store: TestStore) async throws {
+        try await withLegacyDatabase(store, through: Self.legacyNewest) { location in
+            // As `serve --no-migrate` and `/health/ready` read it, before anything was written.
+            let required = try await openRepositoryStore(location, logger: TestStore.logger, migrations: .requireCurrent)
+            let before = try await schema(required)
+            await required.close()
+
+            let lines = NIOLockedValueBox<[String]>([])
+            let migrated = try await openRepositoryStore(location, logger: Self.capturing(lines))
+            do {
+                #expect(try await migrated.pendingMigrations() == [])
+                #expect(try await schema(migrated) == before)
+                #expect(try await recordedNames(migrated) == Set(SchemaMigration.allCases.map(\.name)))
+                if store == .postgres {
+                    #expect(try await legacyVersions(migrated) == Array(1...18))
+                }
+            } catch {
+                await migrated.close()
+                throw error
+            }
+            await migrated.close()
+            #expect(lines.withLockedValue { $0 }.filter { $0.contains("migrated") } == [])
+        }
+    }
+
+    @Test("A database the previous binary left one step behind lacks exactly that step, by its name, and gets exactly it", arguments: TestStore.allCases)
+    func legacyOneBehind(store: TestStore) async throws {
+        try await withLegacyDatabase(store, through: .searchNoteReference) { location in
+            let refusal = await #expect(throws: PendingMigrationsError.self) {
+                try await openRepositoryStore(location, logger: TestStore.logger, migrations: .requireCurrent)
+            }
+            #expect(refusal?.pending == ["spending-not-transfers"])
+            let older = try await openAsIs(location)
+            let before = try await schema(older)
+            await older.close()
+
+            let lines = NIOLockedValueBox<[String]>([])
+            let migrated = try await openRepositoryStore(location, logger: Self.capturing(lines))
+            do {
+                #expect(try await migrated.pendingMigrations() == [])
+                #expect(try await recordedNames(migrated) == Set(SchemaMigration.allCases.map(\.name)))
+                // What changed is what `spending-not-transfers` makes again, nothing else.
+                let after = try await schema(migrated)
+                let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
+                switch store {
+                case .sqlite:
+                    #expect(changed == ["spending_days", "spending_months"].flatMap { table in
+                        ["delete", "insert", "update_new", "update_old"].map { "trigger \(table)_\($0)" }
+                    })
+                case .postgres:
+                    #expect(changed == ["function spending_days_apply()"])
+                    #expect(try await legacyVersions(migrated) == Array(1...18))
+                }
+            } catch {
+                await migrated.close()
+                throw error
+            }
+            await migrated.close()
+            if store == .postgres {
+                let runs = lines.withLockedValue { $0 }.filter { $0.contains("migrated PostgreSQL") }
+                #expect(runs.count == 1 && runs.first?.contains("spending-not-transfers") == true, "\(runs)")
+            }
+        }
+    }
+
+    @Test("A database migrated by a newer server (a migration this binary does not know) is refused with a message naming it", arguments: TestStore.allCases)
+    func newerRefused(store: TestStore) async throws {
+        try await withEmptyDatabase(store) { location in
+            try await openRepositoryStore(location, logger: TestStore.logger).close()
+            let migrated = try await openAsIs(location)
+            try await migrated.execute(store == .sqlite
+                ? "INSERT INTO grdb_migrations (identifier) VALUES ('from-a-newer-server')"
+                : "INSERT INTO schema_migration_names (name) VALUES ('from-a-newer-server')")
+            await migrated.close()
+            let error = await #expect(throws: NewerSchemaError.self) {
+                try await openRepositoryStore(location, logger: TestStore.logger).close()
+            }
+            #expect(error?.description == "The \(store == .sqlite ? "SQLite" : "PostgreSQL") database has had migrations "
+                + "newer than this skiff-server knows (from-a-newer-server; its newest is \(SchemaMigration.newest.name)). "
+                + "Run a skiff-server at least as new as the one that migrated it.")
+        }
+    }
+
+    @Test("PostgreSQL records each step under its old number too, for older binaries: 1 once both base and search are")
+    func legacyNumbersWritten() async throws {
+        try await withEmptyDatabase(.postgres) { location in
+            let database = try await openAsIs(location)
+            do {
+                let postgres = try #require(database as? SkiffServer.PostgresDatabase)
+                try await PostgresMigrations.migrate(postgres.client, logger: TestStore.logger, upTo: .spendingIndex)
+                #expect(try await legacyVersions(database) == [2, 3, 4])
+                try await PostgresMigrations.migrate(postgres.client, logger: TestStore.logger)
+                #expect(try await legacyVersions(database) == Array(1...PostgresMigrations.legacyNewestVersion))
+            } catch {
+                await database.close()
+                throw error
+            }
+            await database.close()
+        }
+    }
+
+    /// The newest migration of the binaries that numbered the steps.
+    private static let legacyNewest = SchemaMigration.spendingNotTransfers
+
+    /// An empty database of `store`'s kind, removed afterwards; `body` gets its location.
+    private func withEmptyDatabase(_ store: TestStore, _ body: (DatabaseLocation) async throws -> Void) async throws {
+        switch store {
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skiff-history-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try await body(.sqlite(path: directory.appendingPathComponent("skiff.sqlite").path))
+        case .postgres:
+            try await TestPostgres.withFreshDatabase { url in try await body(.postgres(url: url)) }
+        }
+    }
+
+    /// A database of `store`'s kind as the binaries before one list left it after `last`: this binary's steps up to
+    /// `last`, then the bookkeeping rewritten as they wrote it (SQLite: their identifiers in `grdb_migrations`;
+    /// PostgreSQL: their numbers in `schema_migrations`, and no `schema_migration_names`). `body` gets its location.
+    private func withLegacyDatabase(
+        _ store: TestStore, through last: SchemaMigration, _ body: (DatabaseLocation) async throws -> Void
+    ) async throws {
+        let applied = Set(SchemaMigration.allCases.prefix { $0 != last } + [last])
+        try await withEmptyDatabase(store) { location in
+            let database = try await openAsIs(location)
+            do {
+                switch database {
+                case let sqlite as SQLiteDatabase:
+                    try SQLiteMigrations.migrate(sqlite.pool, upTo: last)
+                    try await database.execute("DELETE FROM grdb_migrations")
+                    for (identifier, migration) in SQLiteMigrations.legacyIdentifiers where applied.contains(migration) {
+                        try await database.execute("INSERT INTO grdb_migrations (identifier) VALUES ('\(identifier)')")
+                    }
+                case let postgres as SkiffServer.PostgresDatabase:
+                    try await PostgresMigrations.migrate(postgres.client, logger: TestStore.logger, upTo: last)
+                    try await database.execute("DROP TABLE schema_migration_names")
+                    try await database.execute("DELETE FROM schema_migrations")
+                    for version in Set(applied.compactMap { PostgresMigrations.legacyVersions[$0] }).sorted() {
+                        try await database.execute("INSERT INTO schema_migrations (version) VALUES (\(version))")
+                    }
+                default:
+                    throw TestFailure("a store of another kind: \(type(of: database))")
+                }
+            } catch {
+                await database.close()
+                throw error
+            }
+            await database.close()
+            try await body(location)
+        }
+    }
+
+    /// The store at `location`, not migrated.
+    private func openAsIs(_ location: DatabaseLocation) async throws -> any RepositoryStore {
+        switch location {
+        case .sqlite(let path):
+            return try SQLiteDatabase(path: path, migrating: false)
+        case .postgres(let url):
+            return try await SkiffServer.PostgresDatabase.open(url: url, logger: TestStore.logger, migrating: false)
+        }
+    }
+
+    /// Every object of the schema by kind and name, with its definition (PostgreSQL: a table's or an index's kind, a
+    /// function's source as a hash); the bookkeeping left out.
+    private func schema(_ store: any RepositoryStore) async throws -> [String: String] {
+        let rows = try await store.strings(store is SQLiteDatabase ? """
+            SELECT type || ' ' || name || char(9) || COALESCE(sql, '') FROM sqlite_master WHERE tbl_name != 'grdb_migrations'
+            """ : """
+            SELECT 'relation ' || c.relname || E'\\t' || c.relkind::TEXT FROM pg_class c
+                JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = 'public' AND c.relname NOT LIKE 'schema_migration%'
+            UNION ALL
+            SELECT 'function ' || p.oid::regprocedure::TEXT || E'\\t' || md5(p.prosrc) FROM pg_proc p
+                JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'public'
+            UNION ALL
+            SELECT 'trigger ' || t.tgname || E'\\t' || t.tgrelid::regclass::TEXT FROM pg_trigger t WHERE NOT t.tgisinternal
+            """)
+        return Dictionary(uniqueKeysWithValues: rows.map { row in
+            let parts = row.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        })
+    }
+
+    /// The numbers PostgreSQL records in `schema_migrations`, for binaries from before the names.
+    private func legacyVersions(_ store: any RepositoryStore) async throws -> [Int] {
+        try await store.strings("SELECT version::TEXT FROM schema_migrations").compactMap { Int($0) }.sorted()
+    }
+
+    /// The names the store records: SQLite's `grdb_migrations`, PostgreSQL's `schema_migration_names`.
+    private func recordedNames(_ store: any RepositoryStore) async throws -> Set<String> {
+        Set(try await store.strings(store is SQLiteDatabase
+            ? "SELECT identifier FROM grdb_migrations" : "SELECT name FROM schema_migration_names"))
+    }
+
+    /// A logger that keeps its lines in `lines`.
+    private static func capturing(_ lines: NIOLockedValueBox<[String]>) -> Logger {
+        Logger(label: "skiff-migration-tests") { _ in CapturingLogHandler(lines: lines) }
+    }
+}
