@@ -1,8 +1,8 @@
-/// The first tables (SQLite migration v1, PostgreSQL migration 1), written once for both stores in the way
+/// The first tables (migration `base`), written once for both stores in the way
 /// `LedgerSchema` is: SQLite reads `BIGINT` as an integer column, and `NOT NULL PRIMARY KEY` keeps SQLite from
 /// allowing a null key. What differs is passed in: a byte column's type and the transactions' generated id (on
 /// SQLite an `INTEGER PRIMARY KEY`, the rowid that its full-text index points at). Each store's own extras (the
-/// PostgreSQL trigram extension and indexes) stay in its migration. A database already past v1 never runs this.
+/// PostgreSQL trigram extension and indexes) stay in its migration. A database already past `base` never runs this.
 enum BaseSchema {
     static func statements(bytes: String, transactionID: String) -> [String] {
         [
@@ -112,8 +112,8 @@ enum BaseSchema {
 
 /// Unread notifications, for both stores: a counter per user (`unread_notifications`), kept by triggers on
 /// `notifications` in the transaction of each change, so that a count reads one row by key however many
-/// notifications the user has (SQLite migration v16, PostgreSQL 14). Before it, a count read the user's unread rows
-/// from a partial index (v15, 13): 1 ms at 20,000 unread, on every `/v1/me` and on every payment's notification, so a
+/// notifications the user has (migration `unread-counter`). Before it, a count read the user's unread rows
+/// from a partial index (`unread-index`): 1 ms at 20,000 unread, on every `/v1/me` and on every payment's notification, so a
 /// payee paid by many got slower with every payment.
 enum UnreadNotifications {
     /// The unread count of the user whose id is the SQL expression `userID`.
@@ -121,7 +121,7 @@ enum UnreadNotifications {
         "COALESCE((SELECT unread FROM unread_notifications WHERE user_id = \(userID)), 0)"
     }
 
-    /// The partial index of migrations SQLite v15 and PostgreSQL 13, dropped with the counter's.
+    /// The partial index of migration `unread-index`, dropped with the counter's.
     static let index = "CREATE INDEX notifications_unread ON notifications (user_id, read_at) WHERE read_at IS NULL"
 
     /// A change of a user's count: `row` is `NEW` or `OLD`, spelled for the store.
@@ -175,7 +175,7 @@ enum UnreadNotifications {
         }
     }
 
-    /// PostgreSQL migration 14: the counter and its triggers.
+    /// PostgreSQL's `unread-counter`: the counter and its triggers.
     static var postgres: [String] {
         // Other instances may insert notifications while this runs: none may commit between the fill and the triggers.
         ["LOCK TABLE notifications IN SHARE ROW EXCLUSIVE MODE"] + table + eventSources.map(EventSchema.postgresFunction)
@@ -190,7 +190,7 @@ enum UnreadNotifications {
         }
     }
 
-    /// PostgreSQL migration 16: each counter trigger takes the user's events lock (`EventSchema.postgresUserLock`)
+    /// PostgreSQL's `unread-lock-order`: each counter trigger takes the user's events lock (`EventSchema.postgresUserLock`)
     /// before the counter's row. A transfer or top-up credits the payee (the balance event takes the events lock)
     /// and then adds the payee's notification (the counter's row); marking a notification read took the counter's
     /// row (this trigger, before the change) and then the events lock (the event, after it). The two deadlocked.

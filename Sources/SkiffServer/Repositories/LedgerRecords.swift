@@ -54,6 +54,13 @@ struct StatementLine: Sendable, Equatable {
     var category: String
 }
 
+extension StatementLine {
+    /// The category of both lines of a transfer between people.
+    static let transferCategory = "Transfer"
+    /// The category of a top-up's line.
+    static let topUpCategory = "Top-up"
+}
+
 /// A transfer from one user's wallet to another's, as the service has checked it; the repository makes it or
 /// refuses it in one database transaction.
 struct TransferOrder: Sendable {

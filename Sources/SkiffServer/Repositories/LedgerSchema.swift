@@ -66,7 +66,7 @@ enum LedgerSchema {
         ]
     }
 
-    /// Top-ups (migration SQLite v13-topups, PostgreSQL 11). No foreign key to `cards`: a removed card's top-ups stay
+    /// Top-ups (migration `top-ups`). No foreign key to `cards`: a removed card's top-ups stay
     /// readable.
     static let topUps: [String] = [
         """

@@ -36,11 +36,11 @@ enum SpendingRollup {
 
     /// The categories of statement lines that move money rather than spend it: a transfer between people (the payer's
     /// line is money out, but to a person, not spent) and a top-up from a card (money in).
-    static let notSpending = [TransferService.category, TopUpService.category]
+    static let notSpending = [StatementLine.transferCategory, StatementLine.topUpCategory]
 
     /// SQL: whether a row of `transactions` is spending: money out (below zero) but in a category of `notSpending`.
     /// `row` qualifies the columns (`new`, `old`), nil for none. The one place the rule is written: the rollups are
-    /// kept and rebuilt by it on both stores (SQLite `v19-spending-not-transfers`, PostgreSQL 18); a change to it needs
+    /// kept and rebuilt by it on both stores (migration `spending-not-transfers`); a change to it needs
     /// a new migration of that kind to rebuild them.
     static func isSpending(_ row: String? = nil) -> String {
         let column = { (name: String) in row.map { "\($0).\(name)" } ?? name }

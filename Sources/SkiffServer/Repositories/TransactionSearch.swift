@@ -7,9 +7,8 @@
 /// more without reading every row. A shorter query has no trigram to look up, so it is matched against the newest
 /// `shortQueryWindow` transactions only, and the answer says so (`TransactionPage.searchLimit`).
 enum TransactionSearch {
-    /// The columns of `transactions` a query is looked for in. The SQLite index covers these since migration
-    /// `v18-search-note-reference`, the PostgreSQL trigram indexes since migration 17: a column added here needs an
-    /// index of its own on both stores.
+    /// The columns of `transactions` a query is looked for in. The SQLite index and the PostgreSQL trigram indexes cover
+    /// these since migration `search-note-reference`: a column added here needs an index of its own on both stores.
     static let columns = ["merchant", "category", "note", "reference"]
 
     /// The fewest characters (Unicode scalars, as the trigram tokenizers count) the indexes can look up.

@@ -189,16 +189,13 @@ struct TopUpService: Sendable {
         return TopUpCompletion(
             transferID: TimeOrderedID.make(at: now), reference: TransferReference.make(),
             authorizationID: authorizationID, at: now,
-            line: StatementLine(userID: topUp.userID, amountMinor: topUp.amountMinor, merchant: cardName, category: Self.category),
+            line: StatementLine(userID: topUp.userID, amountMinor: topUp.amountMinor, merchant: cardName, category: StatementLine.topUpCategory),
             notification: NotificationRecord(
                 id: TimeOrderedID.make(at: now), userID: topUp.userID, title: "Added \(amount) from \(cardName)",
                 body: "\(amount) from \(cardName) is in your wallet.", createdAt: now, readAt: nil
             )
         )
     }
-
-    /// The category of top-ups' statement lines.
-    static let category = "Top-up"
 
     /// `Visa •••• 4242`: brand and last four, never more.
     static func cardName(brand: String, last4: String) -> String {

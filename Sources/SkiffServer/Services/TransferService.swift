@@ -114,8 +114,8 @@ struct TransferService: Sendable {
             amountMinor: request.amountMinor, currency: request.currency, note: note, at: now,
             idempotencyKey: idempotencyKey.value, requestHash: requestHash, dailyLimitMinor: limits.dailyTransferLimitMinor,
             dayStart: Self.startOfUTCDay(now), stepUp: stepUp,
-            payerLine: StatementLine(userID: payer.id, amountMinor: -request.amountMinor, merchant: payeeName, category: Self.category),
-            payeeLine: StatementLine(userID: payee.id, amountMinor: request.amountMinor, merchant: payerName, category: Self.category),
+            payerLine: StatementLine(userID: payer.id, amountMinor: -request.amountMinor, merchant: payeeName, category: StatementLine.transferCategory),
+            payeeLine: StatementLine(userID: payee.id, amountMinor: request.amountMinor, merchant: payerName, category: StatementLine.transferCategory),
             notification: NotificationRecord(
                 id: TimeOrderedID.make(at: now), userID: payee.id, title: "Received \(amount) from \(payerName)",
                 body: note.map { "\(payerName): \($0)" } ?? "\(payerName) sent you \(amount).", createdAt: now, readAt: nil
@@ -152,9 +152,6 @@ struct TransferService: Sendable {
         let other = try await accounts.user(id: otherID)
         return (transfer, Recipient(id: otherID, displayName: other.map { ShortName.of($0.fullName) } ?? "Skiff"))
     }
-
-    /// The category of transfers' statement lines.
-    static let category = "Transfer"
 
     static func perTransferLimitMessage(_ limits: SkiffServerLimits) -> String {
         "Send at most \(Money(amountMinor: limits.transferMaxMinor, currency: limits.currency).formatted()) at a time."

@@ -45,7 +45,7 @@ struct SpendingNotTransfersRoutesTests {
             // Both lines are there, in the categories their services give them.
             let lines = try #require(try await client.send(.get, "/v1/transactions?limit=10", token: alex.token).json["items"] as? [[String: Any]])
             let categories = Set(lines.compactMap { $0["category"] as? String })
-            #expect(categories.isSuperset(of: [TransferService.category, TopUpService.category]))
+            #expect(categories.isSuperset(of: [StatementLine.transferCategory, StatementLine.topUpCategory]))
 
             #expect(try await spending(client, alex.token).categories.isEmpty)
             #expect(try await spending(client, jordan.token).categories.isEmpty)

@@ -109,7 +109,7 @@ struct LedgerPropertyTests {
             #expect(try await repositories.accounts.user(id: user)?.balanceMinor == model.balances[user])
             // One statement line per transfer the user sent or received, and none for anything refused.
             let lines = try await repositories.transactions.page(userID: user, after: nil, query: nil, limit: 200)
-                .filter { $0.category == TransferService.category }
+                .filter { $0.category == StatementLine.transferCategory }
             let expected = model.transfers.filter { $0.payer == user || $0.payee == user }.map(\.id)
             #expect(lines.compactMap(\.transferID).sorted() == expected.sorted())
         }

@@ -41,7 +41,7 @@ struct SpendingNotTransfersTests {
             #expect(try await spent(repositories, "b").isEmpty)
             // The lines are there, and are money out: only the rule keeps them out of spending.
             let lines = try await repositories.transactions.page(userID: "a", after: nil, query: nil, limit: 10)
-            #expect(lines.filter { $0.category == TransferService.category }.map(\.amountMinor) == [-1_250, -1_250])
+            #expect(lines.filter { $0.category == StatementLine.transferCategory }.map(\.amountMinor) == [-1_250, -1_250])
         }
     }
 
@@ -88,7 +88,7 @@ struct SpendingNotTransfersTests {
     private func fill(_ repositories: Repositories) async throws {
         try await ledger.openAccount(repositories, "a", balance: 10_000)
         try await ledger.openAccount(repositories, "b", balance: 500)
-        #expect(try await sendAndBuy(repositories, key: "k1") == ["Coffee": 450, TransferService.category: 1_250])
+        #expect(try await sendAndBuy(repositories, key: "k1") == ["Coffee": 450, StatementLine.transferCategory: 1_250])
     }
 
     private func expectRebuilt(_ store: any RepositoryStore) async throws {

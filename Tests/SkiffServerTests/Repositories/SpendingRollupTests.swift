@@ -63,9 +63,9 @@ struct SpendingRollupTests {
                     ('u1', -6000, 'EUR', 'Ledger', 'Transfers', \(midnight - 1)),
                     ('u1', 9000, 'EUR', 'Ledger', 'Transfers', \(midnight)),
                     ('u2', -7, 'USD', 'Ledger', 'Transfers', \(midnight)),
-                    ('u1', -3000, 'USD', 'Jordan L.', '\(TransferService.category)', \(midnight)),
-                    ('u1', -3100, 'USD', 'Jordan L.', '\(TransferService.category)', \(midnight + 1)),
-                    ('u2', -50, 'USD', 'Visa •••• 4242', '\(TopUpService.category)', \(midnight))
+                    ('u1', -3000, 'USD', 'Jordan L.', '\(StatementLine.transferCategory)', \(midnight)),
+                    ('u1', -3100, 'USD', 'Jordan L.', '\(StatementLine.transferCategory)', \(midnight + 1)),
+                    ('u2', -50, 'USD', 'Visa •••• 4242', '\(StatementLine.topUpCategory)', \(midnight))
                 """)
             let spent = try await store.strings("SELECT COUNT(*) || '' FROM spending_days WHERE user_id = 'u1'")
             #expect(Int(spent.first ?? "") ?? 0 > 1_000)
@@ -86,11 +86,11 @@ struct SpendingRollupTests {
             try await expectMatches(store)
             // A line that becomes a transfer leaves the spending; one that stops being one comes back.
             try await store.execute("""
-                UPDATE transactions SET category = '\(TransferService.category)' WHERE user_id = 'u1' AND id % 7 = 3
+                UPDATE transactions SET category = '\(StatementLine.transferCategory)' WHERE user_id = 'u1' AND id % 7 = 3
                 """)
             try await store.execute("""
                 UPDATE transactions SET category = 'Was a transfer'
-                WHERE user_id = 'u1' AND category = '\(TransferService.category)' AND id % 2 = 0
+                WHERE user_id = 'u1' AND category = '\(StatementLine.transferCategory)' AND id % 2 = 0
                 """)
             try await expectMatches(store)
             // Sums back at zero leave no row; a user whose history is deleted has none at all. (Users themselves are

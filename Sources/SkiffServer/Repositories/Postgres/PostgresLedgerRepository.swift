@@ -8,7 +8,7 @@ import PostgresNIO
 struct PostgresLedgerRepository: LedgerRepository {
     let database: PostgresDatabase
 
-    /// The tables (migration 10). Postings and transfers are never updated or deleted: a trigger refuses it.
+    /// The tables (migration `ledger`). Postings and transfers are never updated or deleted: a trigger refuses it.
     static let schema: [String] = LedgerSchema.statements(postingID: "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY") + [
         """
         CREATE FUNCTION ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$

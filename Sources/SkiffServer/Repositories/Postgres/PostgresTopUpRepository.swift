@@ -8,7 +8,7 @@ import PostgresNIO
 struct PostgresTopUpRepository: TopUpRepository {
     let database: PostgresDatabase
 
-    /// The table (migration 11): `LedgerSchema.topUps`.
+    /// The table (migration `top-ups`): `LedgerSchema.topUps`.
     static let schema = LedgerSchema.topUps
 
     /// `Ledger.topUp` in one transaction.

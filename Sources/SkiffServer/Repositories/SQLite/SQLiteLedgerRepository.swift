@@ -15,7 +15,7 @@ struct SQLiteLedgerRepository: LedgerRepository {
         TransferCommit(pool: pool) { order, lines, db in try transfer(order, &lines, db) }
     }
 
-    /// The tables (migration v12-ledger). Postings and transfers are never updated or deleted: triggers refuse it.
+    /// The tables (migration `ledger`). Postings and transfers are never updated or deleted: triggers refuse it.
     static let schema = (LedgerSchema.statements(postingID: "id INTEGER PRIMARY KEY") + [
         "CREATE TRIGGER postings_never_updated BEFORE UPDATE ON postings BEGIN SELECT RAISE(ABORT, 'postings are never updated'); END",
         "CREATE TRIGGER postings_never_deleted BEFORE DELETE ON postings BEGIN SELECT RAISE(ABORT, 'postings are never deleted'); END",

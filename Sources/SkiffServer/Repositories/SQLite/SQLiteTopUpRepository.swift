@@ -6,7 +6,7 @@ import GRDB
 struct SQLiteTopUpRepository: TopUpRepository {
     let pool: MeteredPool
 
-    /// The table (migration v13-topups): `LedgerSchema.topUps`.
+    /// The table (migration `top-ups`): `LedgerSchema.topUps`.
     static let schema = LedgerSchema.topUps.joined(separator: ";\n")
 
     func create(_ order: TopUpOrder) async throws -> TopUpOutcome {
