@@ -25,6 +25,20 @@ struct MeteredPool: Sendable {
     func writeWithoutTransaction<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
         try await usage.measure { [pool] in try await threads.writes.run { try pool.writeWithoutTransaction(updates) } }
     }
+
+    /// `updates` in one `BEGIN IMMEDIATE` transaction, committed unless it throws: SQLite's write lock is held from the
+    /// first read, so what was read cannot change before the writes (an answer that writes nothing commits nothing).
+    func writeImmediately<T: Sendable>(_ updates: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await writeWithoutTransaction { db in
+            var value: T?
+            try db.inTransaction(.immediate) {
+                value = try updates(db)
+                return .commit
+            }
+            // `inTransaction` ran the block once, or threw.
+            return value!
+        }
+    }
 }
 
 /// The threads of one SQLite database's calls.

@@ -47,10 +47,10 @@ struct PostgresTopUpRepository: TopUpRepository {
             }
         } catch let error where error.isPostgresUniqueViolation {
             // A request with the same key committed between this one's read of the key and its insert: answered from it.
-            guard let earlier = try await self.topUp(userID: topUp.userID, idempotencyKey: topUp.idempotencyKey) else {
-                throw error
-            }
-            return Ledger.topUp(order, Ledger.TopUpFacts(earlier: earlier, hasWallet: true)).answer ?? .keyReused
+            guard let earlier = try await self.topUp(userID: topUp.userID, idempotencyKey: topUp.idempotencyKey),
+                  let answer = Ledger.topUp(order, Ledger.TopUpFacts(earlier: earlier, hasWallet: true)).answer
+            else { throw error }
+            return answer
         }
     }
 

@@ -10,15 +10,7 @@ struct SQLiteTopUpRepository: TopUpRepository {
     static let schema = LedgerSchema.topUps.joined(separator: ";\n")
 
     func create(_ order: TopUpOrder) async throws -> TopUpOutcome {
-        try await pool.writeWithoutTransaction { db in
-            var outcome = TopUpOutcome.keyReused
-            try db.inTransaction(.immediate) {
-                outcome = try Self.create(order, db)
-                if case .made = outcome { return .commit }
-                return .rollback
-            }
-            return outcome
-        }
+        try await pool.writeImmediately { db in try Self.create(order, db) }
     }
 
     /// `Ledger.topUp` in one `BEGIN IMMEDIATE` transaction.
@@ -55,31 +47,25 @@ struct SQLiteTopUpRepository: TopUpRepository {
 
     /// `Ledger.complete` in one `BEGIN IMMEDIATE` transaction.
     func complete(id: String, userID: String, _ completion: TopUpCompletion) async throws -> TopUpRecord? {
-        try await pool.writeWithoutTransaction { db in
-            var result: TopUpRecord?
-            try db.inTransaction(.immediate) {
-                let work = SQLiteUnitOfWork(db: db)
-                let pending = try Self.fetch(id: id, userID: userID, db)
-                let wallet = pending.map { LedgerAccountID.wallet(userID: $0.userID, currency: $0.currency) }
-                switch try Ledger.complete(pending, completion, hasWallet: try wallet.flatMap(work.balance) != nil) {
-                case .answer(let topUp):
-                    result = topUp
-                    return .rollback
-                case .write(let movement, let topUp):
-                    try work.make(movement)
-                    try db.cachedStatement(sql: """
-                        UPDATE topups SET status = 'completed', transfer_id = ?, reference = ?, authorization_id = ?,
-                                          completed_at = ?
-                        WHERE id = ?
-                        """).execute(arguments: [
-                            completion.transferID, completion.reference, completion.authorizationID,
-                            completion.at.millisecondsSince1970, id,
-                        ])
-                    result = topUp
-                    return .commit
-                }
+        try await pool.writeImmediately { db in
+            let work = SQLiteUnitOfWork(db: db)
+            let pending = try Self.fetch(id: id, userID: userID, db)
+            let wallet = pending.map { LedgerAccountID.wallet(userID: $0.userID, currency: $0.currency) }
+            switch try Ledger.complete(pending, completion, hasWallet: try wallet.flatMap(work.balance) != nil) {
+            case .answer(let topUp):
+                return topUp
+            case .write(let movement, let topUp):
+                try work.make(movement)
+                try db.cachedStatement(sql: """
+                    UPDATE topups SET status = 'completed', transfer_id = ?, reference = ?, authorization_id = ?,
+                                      completed_at = ?
+                    WHERE id = ?
+                    """).execute(arguments: [
+                        completion.transferID, completion.reference, completion.authorizationID,
+                        completion.at.millisecondsSince1970, id,
+                    ])
+                return topUp
             }
-            return result
         }
     }
 

@@ -1,0 +1,18 @@
+import Foundation
+import SkiffCore
+
+/// Top-ups from added cards. A completed top-up is a ledger transfer of kind `topup` from the card's funding account
+/// (`LedgerAccountID.card`, created on first use; its balance goes negative by what came in from outside) to the
+/// user's wallet, written in the same database transaction as the top-up's row.
+protocol TopUpRepository: Sendable {
+    /// Writes `order` once per (user, Idempotency-Key): a completed one with its transfer, postings, balances,
+    /// statement line and notification, all in one database transaction; a key seen before answers what it made.
+    func create(_ order: TopUpOrder) async throws -> TopUpOutcome
+    /// Completes the pending top-up `id` of `userID` with `completion`, in one database transaction; answers the
+    /// top-up as it stands after (completed by this call or an earlier one, or declined), nil when there is none.
+    func complete(id: String, userID: String, _ completion: TopUpCompletion) async throws -> TopUpRecord?
+    /// Declines the pending top-up `id`; answers it as it stands after, nil when there is none.
+    func decline(id: String, userID: String, reason: String, at date: Date) async throws -> TopUpRecord?
+    func topUp(id: String, userID: String) async throws -> TopUpRecord?
+    func topUp(userID: String, idempotencyKey: String) async throws -> TopUpRecord?
+}
