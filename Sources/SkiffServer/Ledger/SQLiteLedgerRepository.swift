@@ -162,7 +162,7 @@ struct SQLiteLedgerRepository: LedgerRepository {
 /// Statement lines to write in one `INSERT` (the tail of a batch of transfers). FTS5 keeps the terms of the rows a
 /// statement adds in memory and writes them as a new segment at the next statement's savepoint, which SQLite opens for
 /// every statement that may abort part-way (a trigger, a foreign key): one `INSERT` a line cost a segment a line, and
-/// FTS5's merges of them ([0177](../../../../docs/decisions/0177-statement-lines-at-the-end-of-a-group-commit.md)).
+/// FTS5's merges of them ([0177](../../../docs/decisions/0177-statement-lines-at-the-end-of-a-group-commit.md)).
 struct StatementLines: SQLiteBatchTail {
     private var rows: [(line: StatementLine, transfer: TransferRecord)] = []
 
