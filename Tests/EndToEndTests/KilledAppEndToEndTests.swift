@@ -26,7 +26,7 @@ extension EndToEnd {
             case logOutAndIn
         }
 
-        /// What the rounds saw, for the README's figures.
+        /// What the rounds saw, for the figures in docs/testing.md.
         struct Tally {
             var rounds = 0
             var actions = 0
