@@ -64,9 +64,7 @@ public struct CardExpiry: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     static func yearMonth(of date: Date) -> (year: Int, month: Int) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let parts = calendar.dateComponents([.year, .month], from: date)
-        return (parts.year ?? 1970, parts.month ?? 1)
+        let month = CalendarMonth(containing: date)
+        return (month.year, month.month)
     }
 }

@@ -10,12 +10,12 @@ struct SpendingService: Sendable {
     /// A month's spending, the previous month's totals, and the totals of the previous month's days that match the
     /// month's so far (`SpendingRollup.sameDays`).
     struct Report: Sendable, Equatable {
-        var month: SpendingMonth
+        var month: CalendarMonth
         /// What went out in each category and currency, the largest first.
         var categories: [CategorySpendingRecord]
         /// One total per currency, in the order of the currencies' names.
         var totals: [Money]
-        var previousMonth: SpendingMonth
+        var previousMonth: CalendarMonth
         var previousTotals: [Money]
         /// The first and the last of the previous month's same days, as `YYYY-MM-DD`.
         var sameDaysFrom: String
@@ -27,14 +27,14 @@ struct SpendingService: Sendable {
     /// one, `amountsTooLarge` when a total does not fit.
     func report(userID: String, month text: String?) async throws -> Report {
         let now = clock.now()
-        let month: SpendingMonth
+        let month: CalendarMonth
         if let text {
-            guard let parsed = SpendingMonth(text) else {
+            guard let parsed = CalendarMonth(text) else {
                 throw Problem.validation(field: "month", "Give the month as YYYY-MM, such as 2026-11.")
             }
             month = parsed
         } else {
-            month = SpendingMonth(containing: now)
+            month = CalendarMonth(containing: now)
         }
         let previous = month.previous
         let sameDays = SpendingRollup.sameDays(of: previous.start..<previous.end, as: month.start..<month.end, now: now)
@@ -64,64 +64,4 @@ struct SpendingService: Sendable {
             }
             .sorted { $0.currency < $1.currency }
     }
-}
-
-/// A calendar month in UTC, as `YYYY-MM`.
-struct SpendingMonth: Hashable, Sendable, CustomStringConvertible {
-    var year: Int
-    /// 1 to 12.
-    var month: Int
-
-    init(year: Int, month: Int) {
-        self.year = year
-        self.month = month
-    }
-
-    /// Reads `YYYY-MM` with a year from 1000 to 9999; nil for anything else.
-    init?(_ text: String) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard text.utf8.count == 7, parts.count == 2, parts[0].count == 4, parts[1].count == 2,
-              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let year = Int(parts[0]), let month = Int(parts[1]), (1000...9999).contains(year), (1...12).contains(month)
-        else { return nil }
-        self.init(year: year, month: month)
-    }
-
-    /// The month `date` falls in, in UTC.
-    init(containing date: Date) {
-        let components = Self.calendar.dateComponents([.year, .month], from: date)
-        self.init(year: components.year ?? 1970, month: components.month ?? 1)
-    }
-
-    var description: String {
-        let yearText = String(year)
-        let monthText = String(month)
-        return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + "-"
-            + (month < 10 ? "0" : "") + monthText
-    }
-
-    /// `2026-10-26` for an instant of the month's 26th day (UTC).
-    func day(of date: Date) -> String {
-        let day = Self.calendar.component(.day, from: date)
-        return description + (day < 10 ? "-0" : "-") + String(day)
-    }
-
-    var previous: SpendingMonth {
-        month == 1 ? SpendingMonth(year: year - 1, month: 12) : SpendingMonth(year: year, month: month - 1)
-    }
-
-    /// Its first instant.
-    var start: Date { Self.firstInstant(year: year, month: month) }
-    /// The first instant of the month after it.
-    var end: Date { month == 12 ? Self.firstInstant(year: year + 1, month: 1) : Self.firstInstant(year: year, month: month + 1) }
-
-    private static func firstInstant(year: Int, month: Int) -> Date {
-        calendar.date(from: DateComponents(year: year, month: month, day: 1)) ?? Date(timeIntervalSince1970: 0)
-    }
-
-    private static let calendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
-        return calendar
-    }()
 }

@@ -12,7 +12,7 @@ protocol TransactionRepository: Sendable {
     func insert(userID: String, count: Int, make: @escaping @Sendable (Int) -> NewTransaction) async throws
     /// For each of `periods`, what was spent (`SpendingRollup.isSpending`: money out, but not to another person) from its
     /// start until just before its end, summed per category and currency, the largest first (then by category and currency); all of them read by one statement.
-    /// Bounds are first instants of UTC days (`SpendingMonth`'s are): the sums are read from the rollups kept per UTC
+    /// Bounds are first instants of UTC days (`CalendarMonth`'s are): the sums are read from the rollups kept per UTC
     /// month and day (`SpendingPlan`), so a whole month costs one row per category and currency and a part of one at
     /// most 15 days' rows, whatever the account's size.
     func spending(userID: String, in periods: [Range<Date>]) async throws -> [[CategorySpendingRecord]]

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SkiffCore
 import Testing
 @testable import SkiffServer
 
@@ -11,7 +12,7 @@ struct SpendingNotTransfersTests {
     /// Within `SpendingRollupTests.months`: 2026-09-21.
     var now: Date { ledger.now }
     var september: Range<Date> {
-        let month = SpendingMonth(containing: now)
+        let month = CalendarMonth(containing: now)
         return month.start..<month.end
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import PostgresNIO
 import SkiffAPI
+import SkiffCore
 import Testing
 @testable import SkiffServer
 
@@ -14,9 +15,9 @@ struct SpendingRollupTests {
     static let november = Date(timeIntervalSince1970: 1_793_491_200)
     static let day: TimeInterval = 86_400
 
-    /// UTC months from August 2026 to February 2027, as `SpendingMonth`s.
+    /// UTC months from August 2026 to February 2027, as `CalendarMonth`s.
     static let months = (0..<7).map { offset in
-        SpendingMonth(year: 2026 + (7 + offset) / 12, month: (7 + offset) % 12 + 1)
+        CalendarMonth(year: 2026 + (7 + offset) / 12, month: (7 + offset) % 12 + 1)
     }
 
     @Test("The rollup gives what a direct sum gives after inserts through every path, deletes and updates", arguments: TestStore.allCases)
@@ -198,7 +199,7 @@ struct SpendingRollupTests {
     ])
     func sameDays(now: String, from: String, to: String) throws {
         let instant = try #require(Self.instant(now))
-        let month = SpendingMonth(containing: instant)
+        let month = CalendarMonth(containing: instant)
         let previous = month.previous
         let days = SpendingRollup.sameDays(of: previous.start..<previous.end, as: month.start..<month.end, now: instant)
         #expect(days == (try #require(Self.instant(from + "T00:00:00.000Z")))..<(try #require(Self.instant(to + "T00:00:00.000Z"))))
@@ -206,7 +207,7 @@ struct SpendingRollupTests {
 
     @Test("A month that is over, or has not begun, is compared with all of the month before")
     func sameDaysOutsideTheMonth() throws {
-        let november = SpendingMonth(year: 2026, month: 11), october = november.previous
+        let november = CalendarMonth(year: 2026, month: 11), october = november.previous
         for now in [november.end, november.end.addingTimeInterval(40 * Self.day), november.start.addingTimeInterval(-0.001)] {
             #expect(SpendingRollup.sameDays(of: october.start..<october.end, as: november.start..<november.end, now: now)
                 == october.start..<october.end)

@@ -230,14 +230,7 @@ final class HomeInteractor: HomeBusinessLogic {
 
     /// The instants of `2026-11` in UTC, as the server counts a month's spending; nil for anything else.
     static func utcMonth(_ month: String) -> Range<Date>? {
-        let parts = month.split(separator: "-")
-        guard parts.count == 2, let year = Int(parts[0]), let number = Int(parts[1]), (1...12).contains(number) else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .gmt
-        guard let start = calendar.date(from: DateComponents(year: year, month: number, day: 1)),
-              let end = calendar.date(byAdding: .month, value: 1, to: start)
-        else { return nil }
-        return start..<end
+        CalendarMonth(month)?.instants
     }
 
     /// With a category picked, the pages after one that may still hold its month's rows are fetched at once: the
