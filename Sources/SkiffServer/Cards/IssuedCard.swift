@@ -6,12 +6,10 @@ import SkiffCore
 enum IssuedCard {
     static func make(userID: String, holderName: String, key: ServerKey, now: Date) -> CardRecord {
         let digits = randomVisaNumber()
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let parts = calendar.dateComponents([.year, .month], from: now)
+        let issued = CalendarMonth(containing: now)
         return CardRecord(
             id: UUID().uuidString.lowercased(), userID: userID, kind: .issued, brand: CardBrand.visa.rawValue,
-            last4: String(digits.suffix(4)), expiryMonth: parts.month ?? 1, expiryYear: (parts.year ?? 2026) + 4,
+            last4: String(digits.suffix(4)), expiryMonth: issued.month, expiryYear: issued.year + 4,
             holderName: holderName, status: .inactive, fingerprint: key.cardFingerprint(digits), createdAt: now
         )
     }
