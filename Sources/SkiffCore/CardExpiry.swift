@@ -31,7 +31,7 @@ public struct CardExpiry: Hashable, Sendable, Codable, CustomStringConvertible {
     public init(month: Int, year: Int, now: Date) throws(Problem) {
         guard (1...12).contains(month) else { throw .invalidMonth }
         let year = (0...99).contains(year) ? 2000 + year : year
-        let current = CardExpiry.yearMonth(of: now)
+        let current = CalendarMonth(containing: now)
         if year < current.year || (year == current.year && month < current.month) { throw .expired }
         guard year <= current.year + 20 else { throw .tooFarAhead }
         self.month = month
@@ -61,10 +61,5 @@ public struct CardExpiry: Hashable, Sendable, Codable, CustomStringConvertible {
     /// `04/29`.
     public var description: String {
         (month < 10 ? "0" : "") + "\(month)/" + String(String(year).suffix(2))
-    }
-
-    static func yearMonth(of date: Date) -> (year: Int, month: Int) {
-        let month = CalendarMonth(containing: date)
-        return (month.year, month.month)
     }
 }

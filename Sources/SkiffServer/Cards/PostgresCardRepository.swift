@@ -19,13 +19,9 @@ struct PostgresCardRepository: CardRepository {
     /// The unique (user_id, fingerprint) constraint refuses a duplicate in the insert itself.
     func insert(_ card: CardRecord, announcing notification: NotificationRecord?) async throws {
         do {
-            guard let notification else {
-                _ = try await database.rows(insertQuery(card))
-                return
-            }
             try await database.unitOfWork { work in
                 try await work.insert(card)
-                try await work.insert(notification)
+                if let notification { try await work.insert(notification) }
             }
         } catch let error where error.isPostgresUniqueViolation {
             throw RepositoryError.duplicate

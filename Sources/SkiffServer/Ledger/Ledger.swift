@@ -124,14 +124,15 @@ enum Ledger {
         var hasWallet: Bool
     }
 
-    /// A new top-up, once per (user, key): its row, and when it is completed, the money's move from the card.
-    static func topUp(_ order: TopUpOrder, _ facts: TopUpFacts) -> Decision<TopUpOutcome, TopUpWrites> {
+    /// A new top-up, once per (user, key): its row, and when it is completed, the money's move from the card (the
+    /// movement written before the row; nil for a top-up waiting for its code).
+    static func topUp(_ order: TopUpOrder, _ facts: TopUpFacts) -> Decision<TopUpOutcome, LedgerMovement?> {
         if let earlier = facts.earlier {
             return .answer(earlier.requestHash == order.topUp.requestHash ? .replayed(earlier) : .keyReused)
         }
-        guard let completion = order.completion else { return .write(TopUpWrites(movement: nil), then: .made(order.topUp)) }
+        guard let completion = order.completion else { return .write(nil, then: .made(order.topUp)) }
         guard facts.hasWallet else { return .answer(.noWallet) }
-        return .write(TopUpWrites(movement: movement(order.topUp, completion)), then: .made(order.topUp))
+        return .write(movement(order.topUp, completion), then: .made(order.topUp))
     }
 
     /// Completing the pending top-up `pending` (as read, locked, in the transaction): nil when there is none; the top-up
@@ -157,11 +158,6 @@ enum Ledger {
             id: LedgerAccountID.card(cardID: topUp.cardID, currency: topUp.currency), kind: .card, userID: topUp.userID,
             currency: topUp.currency, createdAt: date
         )
-    }
-
-    /// What a new top-up writes besides its row.
-    struct TopUpWrites: Sendable {
-        var movement: LedgerMovement?
     }
 
     /// The money of `topUp` moving from the card's funding account (opened on first use; its balance goes below zero

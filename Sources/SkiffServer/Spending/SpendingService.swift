@@ -37,10 +37,8 @@ struct SpendingService: Sendable {
             month = CalendarMonth(containing: now)
         }
         let previous = month.previous
-        let sameDays = SpendingRollup.sameDays(of: previous.start..<previous.end, as: month.start..<month.end, now: now)
-        let read = try await transactions.spending(
-            userID: userID, in: [month.start..<month.end, previous.start..<previous.end, sameDays]
-        )
+        let sameDays = SpendingRollup.sameDays(of: previous.instants, as: month.instants, now: now)
+        let read = try await transactions.spending(userID: userID, in: [month.instants, previous.instants, sameDays])
         guard read.count == 3 else { throw Problem.internalError }
         return Report(
             month: month, categories: read[0], totals: try Self.totals(read[0]),

@@ -28,8 +28,8 @@ struct PostgresTopUpRepository: TopUpRepository {
                 switch Ledger.topUp(order, facts) {
                 case .answer(let outcome):
                     return outcome
-                case .write(let writes, let outcome):
-                    if let movement = writes.movement { try await work.make(movement) }
+                case .write(let movement, let outcome):
+                    if let movement { try await work.make(movement) }
                     try await work.query("""
                         INSERT INTO topups (id, user_id, card_id, card_brand, card_last4, amount_minor, currency, status,
                                             verification_id, verification_expires_at, transfer_id, reference,

@@ -27,8 +27,8 @@ struct SQLiteTopUpRepository: TopUpRepository {
         switch Ledger.topUp(order, facts) {
         case .answer(let outcome):
             return outcome
-        case .write(let writes, let outcome):
-            if let movement = writes.movement { try work.make(movement) }
+        case .write(let movement, let outcome):
+            if let movement { try work.make(movement) }
             try db.cachedStatement(sql: """
                 INSERT INTO topups (id, user_id, card_id, card_brand, card_last4, amount_minor, currency, status,
                                     verification_id, verification_expires_at, transfer_id, reference, authorization_id,

@@ -222,15 +222,10 @@ final class HomeInteractor: HomeBusinessLogic {
     private func kept(
         _ items: [Transaction], next: String?, in category: Home.State.CategoryFilter
     ) -> (items: [Transaction], next: String?) {
-        guard let month = Self.utcMonth(category.month) else { return (items.filter { $0.category == category.name }, next) }
+        guard let month = CalendarMonth(category.month)?.instants else { return (items.filter { $0.category == category.name }, next) }
         let kept = items.filter { $0.category == category.name && month.contains($0.createdAt) }
         let pastMonth = items.last.map { $0.createdAt < month.lowerBound } ?? false
         return (kept, pastMonth ? nil : next)
-    }
-
-    /// The instants of `2026-11` in UTC, as the server counts a month's spending; nil for anything else.
-    static func utcMonth(_ month: String) -> Range<Date>? {
-        CalendarMonth(month)?.instants
     }
 
     /// With a category picked, the pages after one that may still hold its month's rows are fetched at once: the
