@@ -17,6 +17,7 @@ final class MenuViewController: ViewController, ListViewDataSource {
         ("Bar chart", "a simple series", { ChartViewController() }),
         ("Navigation", "lifecycle log, push, pop to root", { NavigationDemoViewController(depth: 1) }),
         ("Mouse", "click, drag, wheel, as decoded", { MouseDemoViewController() }),
+        ("Containment", "child controllers: one focus, keys of their own", { ContainmentDemoViewController() }),
     ]
     private let list = ListView()
     private let allowsTrap: Bool

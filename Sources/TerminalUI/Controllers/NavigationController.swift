@@ -251,9 +251,10 @@ open class NavigationController: ViewController {
         return bindings
     }
 
-    /// The visible screen's own hints, which give way on a narrow status bar.
+    /// The visible screen's own hints and those of its child holding the focus, which give way (the child's first)
+    /// on a narrow status bar.
     var statusHints: [KeyBinding] {
-        (visibleViewController?.keyBindings ?? []).filter(\.showsInStatusBar)
+        (visibleViewController?.activeKeyBindings ?? []).filter(\.showsInStatusBar)
     }
 
     /// The hints of moving between screens and of help, which the status bar always keeps.

@@ -41,10 +41,17 @@ public protocol ListViewDataSource: AnyObject {
     /// Whether the row at an index can be selected; a row that cannot (a heading) is stepped over, and heads the
     /// rows below it. Every row can, unless the data source says otherwise.
     func listView(_ listView: ListView, canSelectRowAt index: Int) -> Bool
+    /// What the row at an index is, for the list to keep that row rather than ask for it again: the same identity
+    /// means the same row, looking the same (an item's id with the value the row is made from), so a row that moved
+    /// with rows added above it is found again and one whose item changed is asked for anew. nil (the default) keeps
+    /// nothing: every frame asks for its rows. A data source that gives identities calls `reloadData()` (or
+    /// `reloadRowsOffScreen()`) whenever rows change, and `forgetCachedRows()` when every row looks different.
+    func listView(_ listView: ListView, rowIdentityAt index: Int) -> AnyHashable?
 }
 
 extension ListViewDataSource {
     public func listView(_ listView: ListView, canSelectRowAt index: Int) -> Bool { true }
+    public func listView(_ listView: ListView, rowIdentityAt index: Int) -> AnyHashable? { nil }
 }
 
 /// A virtualised, scrolling list with a selection.
@@ -53,9 +60,18 @@ extension ListViewDataSource {
 /// click on it opens it (as Enter), the wheel scrolls. Rows the data source says cannot be selected (headings) are
 /// stepped over, and a click on one is a click on the row below it. `onNearEnd` fires once per row count when the selection
 /// or the bottom of the view comes within `nearEndThreshold` rows of the end, for loading the next page.
+///
+/// Rows the data source gives an identity (`listView(_:rowIdentityAt:)`) are asked for once and kept, up to
+/// `rowCacheLimit`, past which those more than two screens from the visible rows are let go; the screen calls
+/// `prepareRowsAround(screens:)` after a frame, so the key that scrolls rows into view only draws them.
 @MainActor
 open class ListView: View {
-    public weak var dataSource: ListViewDataSource? { didSet { reloadData() } }
+    public weak var dataSource: ListViewDataSource? {
+        didSet {
+            cachedRows.removeAll()
+            reloadData()
+        }
+    }
     /// The selected row, or nil when the list is empty.
     public private(set) var selectedIndex: Int?
     /// The first visible row.
@@ -92,6 +108,13 @@ open class ListView: View {
     /// selectable view turns it off, so that only the focused one shows a selection.
     public var showsSelectionWhenUnfocused = true { didSet { setNeedsDisplay() } }
     private var rowCount = 0
+    /// How many rows kept by identity make the list let go of those far from the screen (never fewer than ten
+    /// screens' worth, so that trimming keeps room to fill).
+    var rowCacheLimit = 200
+    /// The rows kept, by the identity the data source gave them: kept across reloads, which move indexes, not rows.
+    private var cachedRows: [AnyHashable: ListRow] = [:]
+    /// The same rows by index, so a frame finds its rows without asking for identities; emptied on every reload.
+    private var cachedByIndex: [Int: ListRow] = [:]
     private var nearEndReportedAt: Int?
     /// The row the last click selected, so that a second click on it opens it.
     private var clickedIndex: Int?
@@ -133,14 +156,69 @@ open class ListView: View {
 
     /// Reads the row count again and keeps the selection in range.
     public func reloadData() {
+        cachedByIndex.removeAll(keepingCapacity: true)
         updateRowCount()
         setNeedsDisplay(sizeUnchanged: true)
+    }
+
+    /// Lets go of every row kept, when each looks different although its identity is the same (amounts blurred);
+    /// the rows are drawn again.
+    public func forgetCachedRows() {
+        cachedRows.removeAll(keepingCapacity: true)
+        cachedByIndex.removeAll(keepingCapacity: true)
+        setNeedsDisplay(sizeUnchanged: true)
+    }
+
+    /// Asks for the rows `screens` screens either side of the visible ones that are not kept yet (only rows with an
+    /// identity are kept): called after a frame, it makes the key that scrolls them into view only draw them.
+    public func prepareRowsAround(screens: Int = 1) {
+        guard let dataSource, !isHidden, rowCount > 0 else { return }
+        for index in rows(around: visibleRows, screens: screens) where cachedByIndex[index] == nil {
+            guard let identity = dataSource.listView(self, rowIdentityAt: index) else { continue }
+            _ = cachedRow(at: index, identity: identity, from: dataSource)
+        }
+    }
+
+    /// The row at `index`: kept, or asked for (and kept when it has an identity).
+    private func row(at index: Int, from dataSource: ListViewDataSource) -> ListRow {
+        if let row = cachedByIndex[index] { return row }
+        guard let identity = dataSource.listView(self, rowIdentityAt: index) else {
+            return dataSource.listView(self, rowAt: index)
+        }
+        return cachedRow(at: index, identity: identity, from: dataSource)
+    }
+
+    /// The row kept for `identity`, or asked for and kept; at the limit, rows more than two screens from the visible
+    /// ones are let go first.
+    private func cachedRow(at index: Int, identity: AnyHashable, from dataSource: ListViewDataSource) -> ListRow {
+        if let row = cachedRows[identity] {
+            cachedByIndex[index] = row
+            return row
+        }
+        let row = dataSource.listView(self, rowAt: index)
+        let limit = max(rowCacheLimit, 10 * visibleRowCount)
+        if cachedRows.count >= limit || cachedByIndex.count >= limit {
+            let around = rows(around: visibleRows, screens: 2)
+            let kept = Set(around.compactMap { dataSource.listView(self, rowIdentityAt: $0) })
+            cachedRows = cachedRows.filter { kept.contains($0.key) }
+            cachedByIndex = cachedByIndex.filter { around.contains($0.key) }
+        }
+        cachedRows[identity] = row
+        cachedByIndex[index] = row
+        return row
+    }
+
+    /// `visible` widened by `screens` screens of rows on each side, within the rows there are.
+    private func rows(around visible: Range<Int>, screens: Int) -> Range<Int> {
+        let page = visibleRowCount * max(0, screens)
+        return max(0, visible.lowerBound - page)..<max(0, min(rowCount, visible.upperBound + page))
     }
 
     /// Reloads after the data source changed only rows that are off screen: pages let go of or fetched again far
     /// from it, rows added or removed past the last row on screen. Nothing is drawn again unless the end of the rows
     /// was or is on screen.
     public func reloadRowsOffScreen() {
+        cachedByIndex.removeAll(keepingCapacity: true)
         let before = rowCount
         updateRowCount()
         if rowCount != before && (showsEnd(ofRows: before) || showsEnd(ofRows: rowCount)) {
@@ -353,7 +431,7 @@ open class ListView: View {
         let first = scrollOffset + drawnRows.lowerBound, last = min(end, scrollOffset + drawnRows.upperBound)
         for index in first..<max(first, last) {
             let y = index - scrollOffset
-            let row = dataSource.listView(self, rowAt: index)
+            let row = row(at: index, from: dataSource)
             let isSelected = index == selectedIndex && (isFocused || showsSelectionWhenUnfocused)
             let base = row.style.resolve(in: theme)
             let style = isSelected ? (isFocused ? theme.selection : theme.inactiveSelection) : base
