@@ -3,8 +3,9 @@ import PackageDescription
 
 /// The scenes whose screen tests keep recorded screens in `Tests/SkiffTests/Scenes/<Scene>/__Snapshots__`.
 let scenesWithSnapshots = [
-    "ActivateCard", "AddCard", "CardDetail", "Cards", "ForgotPassword", "Home", "Launch", "Lock", "Login",
-    "Notifications", "Register", "SendMoney", "TopUp", "TransactionDetail", "VerifyPhone",
+    "ActivateCard", "AddCard", "Balance", "CardDetail", "Cards", "CardsPanel", "ForgotPassword", "Home", "Launch", "Lock",
+    "Login", "Notifications", "Register", "SendMoney", "Spending", "TopUp", "TransactionDetail", "Transactions",
+    "VerifyPhone",
 ]
 
 /// `HomeBenchmarks` reaches the app's internals with `@testable import Skiff`. Debug builds allow that; a release
@@ -158,7 +159,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: skiffTestability
+            swiftSettings: skiffTestability,
+            // `ProblemAnswering` for every operation of the contract that answers a problem as `default`.
+            plugins: ["ProblemAnswering"]
         ),
         .executableTarget(
             name: "skiff",
@@ -252,6 +255,9 @@ let package = Package(
         // `BuildInfo.commit` for the two programs' --version.
         .executableTarget(name: "BuildInfoGenerator"),
         .plugin(name: "BuildInfo", capability: .buildTool(), dependencies: ["BuildInfoGenerator"]),
+        // Reads openapi.yaml and writes the app's `ProblemAnswering` conformances (docs/decisions/0195).
+        .executableTarget(name: "ProblemAnsweringGenerator"),
+        .plugin(name: "ProblemAnswering", capability: .buildTool(), dependencies: ["ProblemAnsweringGenerator"]),
         .plugin(name: "SceneDoubles", capability: .buildTool(), dependencies: ["SceneDoublesGenerator"]),
         .plugin(
             name: "ScaffoldScene",

@@ -92,12 +92,11 @@ struct Offline: AuthWorking, NotificationsWorking, TransferWorking {
     func markRead(id: String) async throws(NetworkError) { throw .unreachable }
 }
 
-/// Keeps the last view model the presenter made, as Home's view controller would receive it.
-final class LastViewModel: HomeDisplayLogic {
-    var update: Home.Update.ViewModel?
-    func displayUpdate(viewModel: Home.Update.ViewModel) { update = viewModel }
-    func displayLoadSpending(viewModel: Home.LoadSpending.ViewModel) {}
-    func displaySelectCategory(viewModel: Home.SelectCategory.ViewModel) {}
+/// Keeps the last view model the presenter made, as the transactions' view controller would receive it.
+final class LastViewModel: TransactionsDisplayLogic {
+    var update: Transactions.UpdateViewModel?
+    func displayUpdate(viewModel: Transactions.UpdateViewModel) { update = viewModel }
+    func displayShowCategory(viewModel: Transactions.ShowCategory.ViewModel) {}
 }
 
 /// The app signed in and settled on Home, its stores in a fresh folder.
@@ -166,15 +165,10 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("Home presenter: an update with three pages of 50 loaded, 1,000,000 in the account") { @MainActor (benchmark: Benchmark) async in
-        let presenter = HomePresenter()
+        let presenter = TransactionsPresenter()
         let display = LastViewModel()
         presenter.viewController = display
-        var state = Home.State()
-        state.summary = AccountSummary(
-            user: User(id: "u_1", fullName: "Alex Rivera", countryCode: "+1", phoneNumber: "2025550143"),
-            balance: Money(amountMinor: 1_234_567, currency: "USD"), unreadNotifications: 2
-        )
-        state.cards = TwoCards.cards
+        var state = Transactions.State()
         state.transactions = TransactionWindow(firstPage: (0..<50).map(MillionTransactions.transaction), nextCursor: "50")
         for start in [50, 100] {
             state.transactions.append(

@@ -1,8 +1,9 @@
 import Foundation
 import PackagePlugin
 
-/// `swift package --allow-writing-to-package-directory scaffold-scene NAME [--form Field,… | --list | --flows Load,Submit]
-/// [--coordinator]`: writes a scene in the canonical shape from the templates in `Resources/SceneTemplates/`.
+/// `swift package --allow-writing-to-package-directory scaffold-scene NAME [--form Field,… [--stages Stage,…] | --list
+/// | --flows Load,Submit] [--coordinator]`: writes a scene in the canonical shape from the templates in
+/// `Resources/SceneTemplates/`.
 @main
 struct ScaffoldScene: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -11,7 +12,8 @@ struct ScaffoldScene: CommandPlugin {
         let templates = package.appending(path: "Resources/SceneTemplates")
         let manifest = try Manifest(contentsOf: templates.appending(path: "manifest.txt"))
         let scene = try SceneDescription(
-            name: options.name, shape: options.shape, flows: options.flows, fields: options.fields, in: package
+            name: options.name, shape: options.shape, flows: options.flows, fields: options.fields, stages: options.stages,
+            in: package
         )
         let variables = scene.variables
 
@@ -59,6 +61,7 @@ struct Options {
     static let usage = """
         usage: swift package --allow-writing-to-package-directory scaffold-scene NAME [--coordinator]
                    [--form Field,…      a form of these fields, checked on leave, sent as one request
+                      [--stages A,B,…]  … shown in these stages, in order: Enter sends one and moves on, Esc goes back
                    | --list             a paged list whose items open a detail route
                    | --flows Load,Name] plain flows the author writes (Load runs on load, the other gets Enter)
         """
@@ -67,17 +70,22 @@ struct Options {
     var shape: SceneShape
     var flows: [String]
     var fields: [String]
+    /// The stages of a form shown in stages (`--stages`), in order; empty for any other scene.
+    var stages: [String]
     var withCoordinator: Bool
 
     init(_ arguments: [String]) throws {
-        for option in ["--flows", "--form"] {
+        for option in ["--flows", "--form", "--stages"] {
             if let index = arguments.firstIndex(of: option), index + 1 == arguments.count || arguments[index + 1].hasPrefix("-") {
-                throw ScaffoldError("\(option) needs a comma-separated list of names, such as Load,Submit or FullName,Email\n\(Self.usage)")
+                throw ScaffoldError(
+                    "\(option) needs a comma-separated list of names, such as Load,Submit, FullName,Email or Phone,Code\n\(Self.usage)"
+                )
             }
         }
         var extractor = ArgumentExtractor(arguments)
         let flowLists = extractor.extractOption(named: "flows")
         let fieldLists = extractor.extractOption(named: "form")
+        let stageLists = extractor.extractOption(named: "stages")
         let isList = extractor.extractFlag(named: "list") > 0
         withCoordinator = extractor.extractFlag(named: "coordinator") > 0
         let rest = extractor.remainingArguments
@@ -92,11 +100,15 @@ struct Options {
             lists.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { $0.trimmingCharacters(in: .whitespaces) }
         }
         fields = split(fieldLists)
+        stages = split(stageLists)
+        guard stageLists.isEmpty || !fieldLists.isEmpty else {
+            throw ScaffoldError("--stages is for a form: name its fields with --form as well, such as --form Phone,Code --stages Phone,Code\n\(Self.usage)")
+        }
         switch (fieldLists.isEmpty, isList) {
         case (false, true):
             throw ScaffoldError("a scene is a form or a list, not both\n\(Self.usage)")
         case (false, false):
-            shape = .form
+            shape = stageLists.isEmpty ? .form : .stagedForm
         case (true, true):
             shape = .list
         case (true, false):

@@ -1,9 +1,13 @@
 import Foundation
 
-/// The shapes a scene comes in: a form (Login, Add card), a paged list with a detail route (Notifications,
-/// Cards), or plain flows the author writes.
+/// The shapes a scene comes in: a form (Login), a form shown in stages (Send money, Top up), a paged list with a
+/// detail route (Notifications, Cards), or plain flows the author writes.
 enum SceneShape: String {
     case plain, form, list
+    case stagedForm = "staged form"
+
+    /// A form, in one step or in stages.
+    var isForm: Bool { self == .form || self == .stagedForm }
 }
 
 /// A validated scene name, its shape and its flows or fields, with every spelling the templates use.
@@ -22,6 +26,8 @@ struct SceneDescription {
     let flows: [Flow]
     /// The form's fields (`--form`), UpperCamelCase.
     let fields: [String]
+    /// A staged form's stages (`--stages`), in order, UpperCamelCase.
+    let stages: [String]
 
     /// Where scenes and their tests live, relative to the package.
     static let sceneFolders = ["Sources/Skiff/Scenes", "Tests/SkiffTests/Scenes"]
@@ -33,10 +39,14 @@ struct SceneDescription {
     static let formScreenBlankLines = 24
     /// The most fields a generated form has: they fit the recorded screen with room for their errors.
     static let maxFormFields = 12
+    /// How many stages a generated staged form has (one stage is a plain form).
+    static let stageCounts = 2...6
+    /// Members of a generated `Stage` that a stage's case must not shadow.
+    static let stageMembers: Set<String> = ["next", "previous", "rawValue", "allCases", "init", "hashValue"]
     /// The hints the navigation controller adds after the screen's own on a root screen.
     static let trailingHints = "? help  q quit"
 
-    init(name: String, shape: SceneShape, flows flowNames: [String], fields: [String], in package: URL) throws {
+    init(name: String, shape: SceneShape, flows flowNames: [String], fields: [String], stages: [String], in package: URL) throws {
         guard Self.isTypeName(name) else {
             throw ScaffoldError("“\(name)” is not an UpperCamelCase Swift type name (a capital letter, then letters and digits)")
         }
@@ -78,7 +88,7 @@ struct SceneDescription {
                 "a plain scene binds one flow besides Load (to Enter); add the others by hand with bind(...) and a command of the key map"
             )
         }
-        if shape == .form {
+        if shape.isForm {
             guard !fields.isEmpty, !fields.contains("") else {
                 throw ScaffoldError("--form takes a comma-separated list of field names, such as FullName,Email")
             }
@@ -98,13 +108,41 @@ struct SceneDescription {
             }
         }
 
+        if shape == .stagedForm {
+            try Self.checkStages(stages)
+        }
+
         self.name = name
         self.shape = shape
         self.fields = fields
+        self.stages = stages
         flows = Self.assignKeys(to: flowNames)
         let hints = flows.compactMap { flow in flow.keyLabel.map { "\($0) \(words(flow.name))  " } }.joined()
         guard 1 + hints.count + Self.trailingHints.count <= Self.screenWidth else {
             throw ScaffoldError("the status bar has no room for the keys of \(flowNames.count) flows; generate fewer and add the rest by hand")
+        }
+    }
+
+    /// Refuses stages that would not make a `Stage` enum the generated scene can move through.
+    private static func checkStages(_ stages: [String]) throws {
+        guard !stages.contains("") else {
+            throw ScaffoldError("--stages takes a comma-separated list of stage names, such as Phone,Code")
+        }
+        for stage in stages {
+            guard isTypeName(stage) else {
+                throw ScaffoldError("stage “\(stage)” is not an UpperCamelCase name such as Phone or Confirm")
+            }
+            guard !keywords.contains(lowerCamel(stage)), !stageMembers.contains(lowerCamel(stage)) else {
+                throw ScaffoldError("stage “\(stage)” would clash with a Swift keyword or a member of the Stage enum; choose another name")
+            }
+        }
+        if let repeated = stages.first(where: { stage in stages.filter { $0 == stage }.count > 1 }) {
+            throw ScaffoldError("stage \(repeated) is listed twice")
+        }
+        guard stageCounts.contains(stages.count) else {
+            throw ScaffoldError(
+                "a staged form has \(stageCounts.lowerBound) to \(stageCounts.upperBound) stages (one stage is a plain form: leave out --stages)"
+            )
         }
     }
 
@@ -136,9 +174,13 @@ struct SceneDescription {
     /// plain: `{{#flows}}`, `{{#keyedFlows}}` (flows started by a key), `{{#hasKeyedFlows}}` and `{{#load}}`
     /// (when a Load flow runs as the screen loads); inside a flow `{{Flow}}`, `{{flow}}`, `{{flowWords}}`,
     /// `{{FlowWords}}`, `{{key}}`, `{{keyLabel}}`.
-    /// form: `{{#fields}}` with `{{Field}}`, `{{field}}`, `{{fieldWords}}`, `{{FieldWords}}`; `{{firstField}}`,
-    /// `{{lastField}}`, `{{fieldList}}`, and `{{#screenPadding}}`, once per blank line under the form's button
-    /// on the recorded screen.
+    /// form (`{{#form}}` holds for a staged form too): `{{#fields}}` with `{{Field}}`, `{{field}}`, `{{fieldWords}}`,
+    /// `{{FieldWords}}`; `{{firstField}}`, `{{lastField}}`, `{{fieldList}}`, `{{#screenPadding}}`, once per blank
+    /// line under the form's button on the recorded screen, and `{{sendParameters}}` / `{{sendIgnored}}`, the
+    /// types `send` takes and as many `_`.
+    /// staged form (`{{#staged}}`, `{{^staged}}`): `{{#stages}}` with `{{Stage}}`, `{{stage}}`, `{{stageWords}}`,
+    /// `{{StageWords}}`; `{{firstStage}}`, `{{secondStage}}`, `{{lastStage}}`, `{{stageList}}`, `{{StageFirstWords}}`
+    /// (the first stage's, as the first screen shows them).
     var variables: Template.Context {
         let flowContexts: [(Flow, Template.Context)] = flows.map { flow in
             var context: Template.Context = [
@@ -166,11 +208,29 @@ struct SceneDescription {
         let fieldList = fieldWords.count < 2
             ? fieldWords.joined()
             : fieldWords.dropLast().joined(separator: ", ") + " and " + (fieldWords.last ?? "")
+        let stageContexts: [Template.Context] = stages.map { stage in
+            [
+                "Stage": .text(stage),
+                "stage": .text(lowerCamel(stage)),
+                "stageWords": .text(words(stage)),
+                "StageWords": .text(sentence(stage)),
+            ]
+        }
+        let staged = shape == .stagedForm
         return [
             "plain": .list(shape == .plain ? [[:]] : []),
-            "form": .list(shape == .form ? [[:]] : []),
+            "form": .list(shape.isForm ? [[:]] : []),
+            "staged": .list(staged ? [[:]] : []),
             "list": .list(shape == .list ? [[:]] : []),
-            "outcome": .text(shape == .form ? "Void" : "Never"),
+            "outcome": .text(shape.isForm ? "Void" : "Never"),
+            "sendParameters": .text(staged ? "(\(name).Stage, \(name).Form)" : "(\(name).Form)"),
+            "sendIgnored": .text(staged ? "_, _" : "_"),
+            "stages": .list(stageContexts),
+            "firstStage": .text(stages.first.map(lowerCamel) ?? ""),
+            "secondStage": .text(stages.dropFirst().first.map(lowerCamel) ?? ""),
+            "lastStage": .text(stages.last.map(lowerCamel) ?? ""),
+            "stageList": .text(stages.map(words).joined(separator: ", then ")),
+            "StageFirstWords": .text(stages.first.map { "Step 1 of \(stages.count): \(sentence($0))." } ?? ""),
             "fields": .list(fieldContexts),
             "firstField": .text(fields.first.map(lowerCamel) ?? ""),
             "lastField": .text(fields.last.map(lowerCamel) ?? ""),

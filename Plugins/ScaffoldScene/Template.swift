@@ -133,13 +133,14 @@ struct Template {
 /// `Resources/SceneTemplates/manifest.txt`: which template becomes which file.
 ///
 /// One line per file: `TEMPLATE -> DESTINATION`, optionally followed by conditions in brackets, all of which
-/// must hold: `[form]`, `[list]`, `[plain]` (the scene's shape), `[coordinator]` (only with `--coordinator`),
+/// must hold: `[form]`, `[staged]` (a form in stages), `[list]`, `[plain]` (the scene's shape), `[coordinator]` (only with `--coordinator`),
 /// `[no coordinator]` (only without it), as in `[list, coordinator]`. Destinations may use the template
 /// variables; the destination `-` prints the rendered template instead of writing it. `#` starts a comment line.
 struct Manifest {
     struct Entry {
         enum Condition: String, CaseIterable {
             case form, list, plain
+            case staged
             case withCoordinator = "coordinator"
             case withoutCoordinator = "no coordinator"
         }
@@ -152,6 +153,7 @@ struct Manifest {
             conditions.allSatisfy { condition in
                 switch condition {
                 case .form: shape == .form
+                case .staged: shape == .stagedForm
                 case .list: shape == .list
                 case .plain: shape == .plain
                 case .withCoordinator: withCoordinator

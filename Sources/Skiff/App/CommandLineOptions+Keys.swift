@@ -15,7 +15,7 @@ extension CommandLineOptions {
         let commands: [SceneCommand]
     }
 
-    /// Every scene, in the order a person meets them.
+    /// Every scene, in the order a person meets them (a part of a screen after the screen).
     static let screenKeys: [ScreenKeys] = [
         ScreenKeys(scene: "Launch", title: "Skiff", commands: []),
         ScreenKeys(
@@ -33,6 +33,11 @@ extension CommandLineOptions {
                 .toggleSpending, .logout, .quit,
             ]
         ),
+        // Home's parts: the keys that work on them are Home's (the list's and the chart's are the kit's).
+        ScreenKeys(scene: "Balance", title: "Balance", commands: []),
+        ScreenKeys(scene: "CardsPanel", title: "Cards panel", commands: []),
+        ScreenKeys(scene: "Spending", title: "Spending", commands: []),
+        ScreenKeys(scene: "Transactions", title: "Transactions", commands: []),
         ScreenKeys(scene: "TransactionDetail", title: "Transaction", commands: []),
         ScreenKeys(scene: "SendMoney", title: "Send money", commands: [.submit, .confirmSend, .previousStep, .retry, .showPassword]),
         ScreenKeys(scene: "TopUp", title: "Top up", commands: [.submit, .retry]),

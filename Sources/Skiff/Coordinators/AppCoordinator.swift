@@ -1,8 +1,9 @@
 import SkiffCore
 import TerminalUI
 
-/// The root of the app: Launch decides, then Auth or Home runs as a child; a logout or a 401 anywhere clears
-/// the stack and returns to Login; a locked session (saved so, or answered so by the server) shows Lock.
+/// The root of the app: Launch decides, then Auth, or Home with the idle lock beside it, runs as its children; a
+/// logout or a 401 anywhere clears the stack and returns to Login; a locked session (saved so, or answered so by
+/// the server) shows Lock.
 @MainActor
 final class AppCoordinator: Coordinator {
     var children: [any Coordinator] = []
@@ -74,11 +75,6 @@ final class AppCoordinator: Coordinator {
         dependencies.tokens.set(session.token)
         children.removeAll()
         let lock = IdleLockCoordinator(navigation: navigation, factory: factory, session: session, settings: idleLockSettings)
-        lock.onFinish = { [weak self] event in
-            switch event {
-            case .loggedOut: self?.showAuth(notice: .loggedOut)
-            }
-        }
         idleLock = lock
         if locked { lock.lock(.lockedBefore) }
         let home = HomeCoordinator(navigation: navigation, factory: factory, session: session)
@@ -95,14 +91,15 @@ final class AppCoordinator: Coordinator {
         feed?.onSessionRevoked = { [weak self] in self?.sessionDidExpire() }
         liveFeed = feed
         lock.onLock = { [weak feed] in feed?.stop() }
-        // Whatever locked it, Home fetches everything again once unlocked: money may have come and gone while it was
-        // covered (and a lock by the server's answer refused Home's last fetch). The stream, which a lock ends,
-        // starts again then; what it replays is what the fetch has, or newer.
-        lock.onUnlock = { [weak home, weak feed] _ in
-            home?.refresh()
-            feed?.start()
+        // The stream, which a lock ends, starts again once unlocked from the last event it delivered: its catch-up
+        // brings the money that came and went while Home was covered, and its `online` has Home fetch again what
+        // a lock by the server's answer refused.
+        lock.onUnlock = { [weak feed] _ in feed?.start() }
+        startChild(lock) { [weak self] event in
+            switch event {
+            case .loggedOut: self?.showAuth(notice: .loggedOut)
+            }
         }
-        lock.start()
         if !locked { feed?.start() }
     }
 

@@ -1,7 +1,7 @@
 import SkiffCore
 import TerminalUI
 
-/// Login, with Register → Verify phone and Forgot password pushed over it.
+/// Login, with Register → Verify phone and Forgot password over it as child flows.
 @MainActor
 final class AuthCoordinator: FinishingCoordinator {
     enum Event {
@@ -39,42 +39,47 @@ final class AuthCoordinator: FinishingCoordinator {
     }
 
     private func showRegister(prefill: LastLogin) {
-        let (controller, interactor) = factory.register(prefill: prefill)
         verifyKeys = RetryKeys()
-        interactor.route = { [weak self] route in
-            guard let self else { return }
-            switch route {
-            case .verify(let registration, let challenge): self.showVerify(registration: registration, challenge: challenge)
-            case .back: _ = self.navigation.pop()
+        startChild(SceneFlowCoordinator<Never>(navigation: navigation) { [weak self, factory] finish in
+            let (controller, interactor) = factory.register(prefill: prefill)
+            interactor.route = { route in
+                switch route {
+                case .verify(let registration, let challenge): self?.showVerify(registration: registration, challenge: challenge)
+                case .back: finish(nil)
+                }
             }
-        }
-        navigation.push(controller)
+            return controller
+        })
     }
 
+    /// Verify phone over Register; a verified code ends the whole flow (the app then replaces every screen).
     private func showVerify(registration: Registration, challenge: VerificationChallenge) {
-        let (controller, interactor) = factory.verifyPhone(registration: registration, challenge: challenge, keys: verifyKeys)
-        interactor.route = { [weak self] route in
-            guard let self else { return }
-            switch route {
-            case .verified(let session): self.onFinish(.finished(session))
-            case .back: _ = self.navigation.pop()
+        startChild(SceneFlowCoordinator<Never>(navigation: navigation) { [weak self, factory, verifyKeys] finish in
+            let (controller, interactor) = factory.verifyPhone(registration: registration, challenge: challenge, keys: verifyKeys)
+            interactor.route = { route in
+                switch route {
+                case .verified(let session): self?.onFinish(.finished(session))
+                case .back: finish(nil)
+                }
             }
-        }
-        navigation.push(controller)
+            return controller
+        })
     }
 
+    /// Forgot password over Login; a reset pops back to Login, which is told the new password's login.
     private func showForgotPassword(prefill: LastLogin) {
-        let (controller, interactor) = factory.forgotPassword(prefill: prefill)
-        interactor.route = { [weak self] route in
-            guard let self else { return }
-            switch route {
-            case .passwordReset(let login):
-                _ = self.navigation.popToRoot()
-                self.login?.passwordChanged(request: .init(login: login))
-            case .back:
-                _ = self.navigation.pop()
+        let flow = SceneFlowCoordinator<LastLogin>(navigation: navigation) { [factory] finish in
+            let (controller, interactor) = factory.forgotPassword(prefill: prefill)
+            interactor.route = { route in
+                switch route {
+                case .passwordReset(let login): finish(login)
+                case .back: finish(nil)
+                }
             }
+            return controller
         }
-        navigation.push(controller)
+        startChild(flow) { [weak self] event in
+            if case .finished(let login?) = event { self?.login?.passwordChanged(request: .init(login: login)) }
+        }
     }
 }

@@ -1,28 +1,6 @@
 import SkiffCore
 import TerminalUI
 
-extension SceneFactory {
-    func cards(_ cards: [Card]) -> (CardsViewController, CardsInteractor) {
-        let presenter = CardsPresenter(formatting: dependencies.formatting)
-        let interactor = CardsInteractor(presenter: presenter, worker: dependencies.cards, cards: cards, tasks: tasks)
-        return assemble(CardsViewController(keys: keys), interactor, presenter, logic: { $0 }, display: { $0 })
-    }
-
-    func cardDetail(_ card: Card) -> (CardDetailViewController, CardDetailInteractor) {
-        let presenter = CardDetailPresenter(formatting: dependencies.formatting, keys: keys)
-        let interactor = CardDetailInteractor(presenter: presenter, worker: dependencies.cards, card: card, tasks: tasks)
-        return assemble(CardDetailViewController(keys: keys), interactor, presenter, logic: { $0 }, display: { $0 })
-    }
-}
-
-/// What Cards changed, for the screens under it to show.
-enum CardsChange: Sendable {
-    /// Frozen, unfrozen or activated: the card as it is now.
-    case changed(Card)
-    case removed(Card)
-    case added(Card)
-}
-
 /// Who is signed in, as the card flows need it: the name printed on a card they add, and the number an
 /// activation code goes to (the development outbox is read by it).
 struct CardHolder: Sendable {
@@ -30,102 +8,78 @@ struct CardHolder: Sendable {
     var phoneE164: String
 }
 
-extension Coordinator {
-    /// Pushes Cards over the current screen as a child flow, with Card detail pushed over it on Enter and the Add
-    /// card and Activate card flows on their keys; each change reaches Cards and `onChange` as it lands (also
-    /// after the person left Cards), and the flow finishes when the person goes back.
-    func startCards(
-        _ cards: [Card], navigation: NavigationController, factory: SceneFactory, holder: CardHolder,
-        onChange: @escaping (CardsChange) -> Void = { _ in }, onFinish: @escaping () -> Void = {}
-    ) {
-        let child = SceneFlowCoordinator<Never>(navigation: navigation) { [weak self] finish in
+/// Cards over the current screen, with Card detail pushed over it on Enter and the Add card and Activate card
+/// flows on their keys, all as its children; what Card detail and those flows change reaches Cards as it lands
+/// (a removal also after the person left the detail). The flow finishes when the person goes back from Cards.
+/// Other screens hear of the changes from the live stream.
+@MainActor
+final class CardsCoordinator: FinishingCoordinator {
+    enum Event {
+        /// The person went back from Cards.
+        case finished
+    }
+
+    var children: [any Coordinator] = []
+    var onFinish: (Event) -> Void = { _ in }
+    private let navigation: NavigationController
+    private let factory: SceneFactory
+    private let cards: [Card]
+    private let holder: CardHolder
+
+    init(_ cards: [Card], navigation: NavigationController, factory: SceneFactory, holder: CardHolder) {
+        self.cards = cards
+        self.navigation = navigation
+        self.factory = factory
+        self.holder = holder
+    }
+
+    func start() {
+        let flow = SceneFlowCoordinator<Never>(navigation: navigation) { [weak self, factory, cards] finish in
             let (controller, interactor) = factory.cards(cards)
-            interactor.route = { [weak self, weak navigation, weak interactor] route in
-                guard let navigation else { return }
+            interactor.route = { [weak self, weak interactor] route in
                 switch route {
-                case .openCard(let card):
-                    self?.showCardDetail(card, navigation: navigation, factory: factory) { change in
-                        switch change {
-                        case .changed(let card): interactor?.changedElsewhere(request: .init(change: .changed(card)))
-                        case .removed(let card): interactor?.changedElsewhere(request: .init(change: .removed(card)))
-                        case .added: break
-                        }
-                        onChange(change)
-                    }
+                case .openCard(let card): self?.showCardDetail(card, cards: interactor)
                 case .addCard:
-                    self?.startAddCard(navigation: navigation, factory: factory, holderName: holder.name) { card in
-                        interactor?.changedElsewhere(request: .init(change: .added(card)))
-                        onChange(.added(card))
-                    }
+                    self?.startAddCard { card in interactor?.changedElsewhere(request: .init(change: .added(card))) }
                 case .activateCard(let card):
-                    self?.startActivateCard(card, navigation: navigation, factory: factory, phoneE164: holder.phoneE164) { card in
-                        interactor?.changedElsewhere(request: .init(change: .activated(card)))
-                        onChange(.changed(card))
-                    }
-                case .changed(let card): onChange(.changed(card))
-                case .removed(let card): onChange(.removed(card))
+                    self?.startActivateCard(card) { card in interactor?.changedElsewhere(request: .init(change: .activated(card))) }
+                // Cards shows its own freezes and removals; other screens hear of them from the live stream.
+                case .changed, .removed: break
                 case .back: finish(nil)
                 }
             }
             return controller
         }
-        startChild(child) { _ in onFinish() }
+        startChild(flow) { [weak self] _ in self?.onFinish(.finished) }
     }
 
-    /// Pushes Card detail; each change it makes reaches `onChange` as it lands, and once the card is removed the
+    /// Card detail over Cards; each change it makes reaches Cards as it lands, and once the card is removed the
     /// detail is popped (if the person has not left it already).
-    private func showCardDetail(
-        _ card: Card, navigation: NavigationController, factory: SceneFactory, onChange: @escaping (CardsChange) -> Void
-    ) {
-        let (detail, interactor) = factory.cardDetail(card)
-        interactor.route = { [weak navigation, weak detail] route in
-            switch route {
-            case .back: _ = navigation?.pop()
-            case .changed(let card): onChange(.changed(card))
-            case .removed(let card):
-                if let detail, navigation?.topViewController === detail { _ = navigation?.pop() }
-                onChange(.removed(card))
-            }
-        }
-        navigation.push(detail)
-    }
-
-    /// Pushes Add card as a child flow, popped when it routes away; `onAdded` gets the card the server added.
-    func startAddCard(
-        navigation: NavigationController, factory: SceneFactory, holderName: String, onAdded: @escaping (Card) -> Void
-    ) {
-        let child = SceneFlowCoordinator<Card>(navigation: navigation) { finish in
-            let (controller, interactor) = factory.addCard(holderName: holderName)
+    private func showCardDetail(_ card: Card, cards: (any CardsBusinessLogic)?) {
+        startChild(SceneFlowCoordinator<Never>(navigation: navigation) { [factory, weak cards] finish in
+            let (controller, interactor) = factory.cardDetail(card)
             interactor.route = { route in
                 switch route {
-                case .added(let card): finish(card)
                 case .back: finish(nil)
+                case .changed(let card): cards?.changedElsewhere(request: .init(change: .changed(card)))
+                case .removed(let card):
+                    finish(nil)
+                    cards?.changedElsewhere(request: .init(change: .removed(card)))
                 }
             }
             return controller
-        }
-        startChild(child) { event in
+        })
+    }
+
+    private func startAddCard(onAdded: @escaping (Card) -> Void) {
+        startChild(SceneFlowCoordinator.addCard(navigation: navigation, factory: factory, holderName: holder.name)) { event in
             if case .finished(let card?) = event { onAdded(card) }
         }
     }
 
-    /// Pushes Activate card for `card` as a child flow, popped when it routes away; the code goes to `phoneE164`;
-    /// `onActivated` gets the card, active.
-    func startActivateCard(
-        _ card: Card, navigation: NavigationController, factory: SceneFactory, phoneE164: String,
-        onActivated: @escaping (Card) -> Void
-    ) {
-        let child = SceneFlowCoordinator<Card>(navigation: navigation) { finish in
-            let (controller, interactor) = factory.activateCard(card, phoneE164: phoneE164)
-            interactor.route = { route in
-                switch route {
-                case .activated(let card): finish(card)
-                case .back: finish(nil)
-                }
-            }
-            return controller
-        }
-        startChild(child) { event in
+    private func startActivateCard(_ card: Card, onActivated: @escaping (Card) -> Void) {
+        let flow = SceneFlowCoordinator.activateCard(card, navigation: navigation, factory: factory, phoneE164: holder.phoneE164)
+        startChild(flow) { event in
             if case .finished(let card?) = event { onActivated(card) }
         }
     }

@@ -1,9 +1,9 @@
 import TerminalUI
 
-/// Builds scenes, pushes and pops them, and owns the child coordinators of the flows it starts.
+/// Runs one flow: shows its first screen in `start()`, routes its scenes, and owns the child flows it starts.
 @MainActor
 protocol Coordinator: AnyObject {
-    /// Child coordinators, kept alive while their flow runs and removed when they call back `.finished`.
+    /// Child coordinators, kept alive while their flow runs and removed when they finish.
     var children: [any Coordinator] { get set }
     func start()
 }
@@ -16,8 +16,10 @@ protocol FinishingCoordinator: Coordinator {
 }
 
 extension Coordinator {
-    /// Keeps `child` while its flow runs, starts it, and when it finishes lets it go and hands its event on.
-    func startChild<Child: FinishingCoordinator>(_ child: Child, onFinish: @escaping (Child.Event) -> Void) {
+    /// The one way a flow starts another: keeps `child` while its flow runs, starts it, and when it finishes lets it
+    /// go and hands its event on. A screen shown over another is such a child too, a `SceneFlowCoordinator` when
+    /// it is one scene; no coordinator pushes a scene itself.
+    func startChild<Child: FinishingCoordinator>(_ child: Child, onFinish: @escaping (Child.Event) -> Void = { _ in }) {
         child.onFinish = { [weak self, weak child] event in
             guard let self, let child else { return }
             self.children.removeAll { $0 === child }

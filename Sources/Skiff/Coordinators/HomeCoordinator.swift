@@ -2,7 +2,8 @@ import SkiffCore
 import TerminalUI
 
 /// Home, with Transaction detail and Notifications pushed over it, and the Add card, Activate card and Cards
-/// flows as children. What those flows change reaches Home through its business logic, without a reload.
+/// flows as children. What those flows change reaches Home the one way every outside change does, by the live
+/// stream; a flow Home started tells Home only what it did (`flowFinished`), for its words.
 @MainActor
 final class HomeCoordinator: FinishingCoordinator {
     enum Event {
@@ -39,19 +40,15 @@ final class HomeCoordinator: FinishingCoordinator {
             case .cards(let cards): self.showCards(cards)
             case .transaction(let transaction): self.showTransaction(transaction)
             case .sendMoney(let balance):
-                // Home reloads after money went: the new balance, the transfer at the top of the list.
-                self.sendMoney = self.startSendMoney(
+                // The new balance and the transfer at the top of Home's list come by the live stream.
+                self.startChild(SceneFlowCoordinator.sendMoney(
                     navigation: self.navigation, factory: self.factory, balance: balance, userID: self.session.user.id
-                ) { [weak self] outcome in
-                    if case .sent? = outcome { self?.refresh() }
-                }
+                ) { [weak self] in self?.sendMoney = $0 })
             case .topUp(let cards, let balance):
-                // As after Send money: Home reloads for the new balance and the top-up at the top of the list.
-                self.startTopUp(
+                // As after Send money: the live stream brings the new balance and the top-up.
+                self.startChild(SceneFlowCoordinator.topUp(
                     navigation: self.navigation, factory: self.factory, cards: cards, balance: balance, phoneE164: self.phoneE164
-                ) { [weak self] outcome in
-                    if case .added? = outcome { self?.refresh() }
-                }
+                ))
             case .loggingOut: self.onLoggingOut()
             case .loggedOut: self.onFinish(.finished)
             }
@@ -68,50 +65,41 @@ final class HomeCoordinator: FinishingCoordinator {
         }
     }
 
-    /// Fetches Home's account, cards and transactions again.
-    func refresh() {
-        home?.refresh(request: .init())
-    }
-
     private func showTransaction(_ transaction: Transaction) {
-        let (controller, interactor) = factory.transactionDetail(transaction)
-        interactor.route = { [weak self] route in
-            switch route {
-            case .back: _ = self?.navigation.pop()
+        startChild(SceneFlowCoordinator<Never>(navigation: navigation) { [factory] finish in
+            let (controller, interactor) = factory.transactionDetail(transaction)
+            interactor.route = { route in
+                switch route {
+                case .back: finish(nil)
+                }
             }
-        }
-        navigation.push(controller)
-    }
-
-    private func showNotifications() {
-        let (controller, interactor) = factory.notifications()
-        interactor.route = { [weak self] route in
-            guard let self else { return }
-            switch route {
-            case .back(let unread):
-                _ = self.navigation.pop()
-                if let unread { self.home?.unreadChanged(request: .init(count: unread)) }
-            }
-        }
-        navigation.push(controller)
-    }
-
-    /// Cards over Home; each change reaches Home as it lands, even after Cards is closed: cards added and
-    /// activated from Cards as well.
-    private func showCards(_ cards: [Card]) {
-        let holder = CardHolder(name: session.user.fullName, phoneE164: phoneE164)
-        startCards(cards, navigation: navigation, factory: factory, holder: holder, onChange: { [weak home = self.home] change in
-            switch change {
-            case .changed(let card): home?.cardUpdated(request: .init(card: card))
-            case .removed(let card): home?.cardRemoved(request: .init(card: card))
-            case .added(let card): home?.cardAdded(request: .init(card: card))
-            }
+            return controller
         })
     }
 
+    private func showNotifications() {
+        startChild(SceneFlowCoordinator<Never>(navigation: navigation) { [factory] finish in
+            let (controller, interactor) = factory.notifications()
+            interactor.route = { route in
+                switch route {
+                case .back: finish(nil)
+                }
+            }
+            return controller
+        })
+    }
+
+    /// Cards over Home. What changes there (a card added, activated, frozen, removed) reaches Home by the live
+    /// stream, and Cards tells it itself.
+    private func showCards(_ cards: [Card]) {
+        let holder = CardHolder(name: session.user.fullName, phoneE164: phoneE164)
+        startChild(CardsCoordinator(cards, navigation: navigation, factory: factory, holder: holder))
+    }
+
     private func startAddCard() {
-        startAddCard(navigation: navigation, factory: factory, holderName: session.user.fullName) { [weak self] card in
-            self?.home?.cardAdded(request: .init(card: card))
+        let flow = SceneFlowCoordinator.addCard(navigation: navigation, factory: factory, holderName: session.user.fullName)
+        startChild(flow) { [weak self] event in
+            if case .finished(let card?) = event { self?.home?.flowFinished(request: .init(.cardAdded(card))) }
         }
     }
 
@@ -123,8 +111,9 @@ final class HomeCoordinator: FinishingCoordinator {
     }
 
     private func startActivateCard(_ card: Card) {
-        startActivateCard(card, navigation: navigation, factory: factory, phoneE164: phoneE164) { [weak self] card in
-            self?.home?.cardUpdated(request: .init(card: card))
+        let flow = SceneFlowCoordinator.activateCard(card, navigation: navigation, factory: factory, phoneE164: phoneE164)
+        startChild(flow) { [weak self] event in
+            if case .finished(let card?) = event { self?.home?.flowFinished(request: .init(.cardActivated(card))) }
         }
     }
 }

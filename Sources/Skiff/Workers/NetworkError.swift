@@ -1,4 +1,6 @@
-/// One field the server (or the app) refused, and why.
+/// One field the server (or the app) refused, and why. `field` is the app's name for it (the domain value's:
+/// `amount`, `securityCode`), never the API's where they differ: the worker that made the request renames those
+/// (`NetworkError.naming`).
 struct FieldError: Hashable, Sendable {
     var field: String
     var message: String

@@ -28,6 +28,8 @@ protocol AccountWorking: Sendable {
 /// The signed-in user's cards.
 protocol CardWorking: Sendable {
     func cards() async throws(NetworkError) -> [Card]
+    /// Adds `card` once per `idempotencyKey`; a refused field is `.validation` under `NewCard`'s name for it
+    /// (`number`, `expiry`, `securityCode`, `holderName`).
     func add(_ card: NewCard, idempotencyKey: String) async throws(NetworkError) -> Card
     /// Asks for a code to activate the card; the server checks `last4` first and sends no code for other digits.
     func requestActivation(cardID: String, last4: String) async throws(NetworkError) -> VerificationChallenge
@@ -53,11 +55,12 @@ protocol TransferWorking: Sendable {
     /// The signed-in user's password proved again, for one transfer above `TransferRules.stepUpAboveMinor`; a wrong
     /// one is `.validation` on `password`.
     func stepUp(password: String) async throws(NetworkError) -> StepUpProof
-    /// Sends `order` once per `idempotencyKey`: the same key and order again answers the transfer made before.
+    /// Sends `order` once per `idempotencyKey`: the same key and order again answers the transfer made before. A
+    /// refused amount or recipient is `.validation` on `amount` or `recipient`.
     func send(_ order: TransferOrder, idempotencyKey: String) async throws(NetworkError) -> SentTransfer
     /// Adds `order.amount` from the card once per `idempotencyKey`: done, or waiting for the code the issuer sent
     /// (above `TransferRules.topUpChallengeAboveMinor`); an issuer's decline is `.declined` with its reason, a card
-    /// that cannot be used `.validation` on `cardId`.
+    /// that cannot be used `.validation` on `card`, an amount refused on `amount`.
     func topUp(_ order: TopUpOrder, idempotencyKey: String) async throws(NetworkError) -> TopUpStart
     /// Completes the pending top-up `id` with the issuer's `code`; the same code again answers it again. A wrong
     /// code is `.validation`.

@@ -26,7 +26,7 @@ struct AppCoordinatorTests {
         #expect(harness.tokens.current == Seeds.session.token)
     }
 
-    @Test("logging in replaces the stack with Home and the Auth child with the Home child")
+    @Test("logging in replaces the stack with Home and the Auth child with the Home child and the idle lock beside it")
     func loginToHome() async throws {
         let harness = ScreenHarness()
         try await harness.start()
@@ -36,8 +36,9 @@ struct AppCoordinatorTests {
         await harness.send(.enter)
         #expect(harness.navigation.viewControllers.count == 1)
         #expect(harness.top is HomeViewController)
-        #expect(harness.app.coordinator.children.count == 1)
+        #expect(harness.app.coordinator.children.count == 2)
         #expect(harness.app.coordinator.children.first is HomeCoordinator)
+        #expect(harness.app.coordinator.children.last === harness.app.coordinator.idleLock)
     }
 
     @Test("logging out clears the stack and returns to Login")
@@ -92,15 +93,18 @@ struct AppCoordinatorTests {
 @MainActor
 @Suite("AuthCoordinator", .timeLimit(.minutes(3)))
 struct AuthCoordinatorTests {
-    @Test("Register is pushed and Esc pops it")
+    @Test("Register runs as a child flow of Auth; Esc pops it and the child is removed")
     func register() async throws {
         let harness = ScreenHarness()
         try await harness.start()
+        let auth = try #require(harness.app.coordinator.children.first as? AuthCoordinator)
         await harness.send(.ctrl("n"))
         #expect(harness.navigation.viewControllers.count == 2)
+        #expect(auth.children.count == 1)
         await harness.send(.escape)
         #expect(harness.navigation.viewControllers.count == 1)
         #expect(harness.top is LoginViewController)
+        #expect(auth.children.isEmpty)
     }
 
     @Test("Verify phone is pushed over Register, Esc pops it, and a verified code finishes the flow")
@@ -188,7 +192,7 @@ struct HomeCoordinatorTests {
         #expect(homeChildren(harness).isEmpty)
     }
 
-    @Test("Send money runs as a child from Home's balance; after the receipt Home reloads; Esc without sending does not")
+    @Test("Send money runs as a child from Home's balance; after the receipt Home fetches nothing: the stream brings the new balance")
     func sendMoney() async throws {
         let harness = try await start()
         await harness.send(.character("s"))
@@ -215,10 +219,12 @@ struct HomeCoordinatorTests {
         await harness.send(.enter)
         #expect(harness.top is HomeViewController)
         #expect(homeChildren(harness).isEmpty)
-        #expect(harness.account.calls.count > loads, "Home reloads after money went")
+        #expect(harness.account.calls.count == loads, "no reload of Home after money went (issue 44, point 3)")
+        harness.live.send(.event(.balanceChanged(Money(amountMinor: 0, currency: "USD"))))
+        #expect(await harness.waitUntil { harness.screen.contains("$0.00") }, "\(harness.screen)")
     }
 
-    @Test("Top up runs as a child with Home's cards; the code goes to the user's number; after the receipt Home reloads")
+    @Test("Top up runs as a child with Home's cards; the code goes to the user's number; after the receipt the stream, not a reload, moves Home")
     func topUp() async throws {
         let harness = try await start()
         harness.cards.cardsResult.set(.success([Seeds.issuedCard, Seeds.externalCard]))
@@ -241,10 +247,12 @@ struct HomeCoordinatorTests {
         await harness.send(.enter)
         #expect(harness.top is HomeViewController)
         #expect(homeChildren(harness).isEmpty)
-        #expect(harness.account.calls.count > loads, "Home reloads after money came in")
+        #expect(harness.account.calls.count == loads, "no reload of Home after money came in (issue 44, point 3)")
+        harness.live.send(.event(.balanceChanged(Money(amountMinor: 148_456, currency: "USD"))))
+        #expect(await harness.waitUntil { harness.screen.contains("$1,484.56") }, "\(harness.screen)")
     }
 
-    @Test("Activate card runs as a child and hands back the active card")
+    @Test("Activate card runs as a child; Home tells it at once and shows the active card when the stream says the card changed")
     func activate() async throws {
         let harness = try await start()
         await harness.send(.character("v"))
@@ -258,11 +266,15 @@ struct HomeCoordinatorTests {
         await harness.send(.enter)
         #expect(harness.top is HomeViewController)
         #expect(homeChildren(harness).isEmpty)
-        #expect(harness.screen.contains("Skiff card · expires 11/30 · Active"))
         #expect(harness.cards.activations.last?.cardID == Seeds.issuedCard.id)
+        var active = Seeds.issuedCard
+        active.status = .active
+        harness.cards.cardsResult.set(.success([active]))
+        harness.live.send(.event(.cardChanged))
+        #expect(await harness.waitUntil { harness.screen.contains("Skiff card · expires 11/30 · Active") }, "\(harness.screen)")
     }
 
-    @Test("Notifications pushed; closing passes the unread count back to Home")
+    @Test("Notifications pushed; the unread count on Home follows the stream, not the closing screen")
     func notifications() async throws {
         let harness = try await start()
         #expect(harness.screen.contains("3 unread"))
@@ -271,16 +283,31 @@ struct HomeCoordinatorTests {
         await harness.send(.character("m"))
         await harness.send(.escape)
         #expect(harness.top is HomeViewController)
-        #expect(!harness.screen.contains("3 unread"))
+        #expect(harness.screen.contains("3 unread"), "nothing handed back")
+        harness.live.send(.event(.unreadChanged(2)))
+        #expect(await harness.waitUntil { harness.screen.contains("2 unread") }, "\(harness.screen)")
     }
 
-    @Test("Transaction detail pushed and popped")
+    @Test("Transaction detail runs as a child, pushed and popped, and the child removed")
     func transaction() async throws {
         let harness = try await start()
         await harness.send(.enter)
         #expect(harness.top is TransactionDetailViewController)
+        #expect(homeChildren(harness).count == 1)
         await harness.send(.escape)
         #expect(harness.top is HomeViewController)
         #expect(harness.navigation.viewControllers.count == 1)
+        #expect(homeChildren(harness).isEmpty)
+    }
+
+    @Test("Cards runs as a child coordinator; Esc from Cards removes it")
+    func cards() async throws {
+        let harness = try await start()
+        await harness.send(.character("c"))
+        #expect(harness.top is CardsViewController)
+        #expect(homeChildren(harness).first is CardsCoordinator)
+        await harness.send(.escape)
+        #expect(harness.top is HomeViewController)
+        #expect(homeChildren(harness).isEmpty)
     }
 }

@@ -124,7 +124,7 @@ struct FaultInjectionTests {
             name: "Home paging", request: "GET /v1/transactions", signedIn: true,
             reach: { h in try await h.logIn(); await h.send(.pageDown, .pageDown) },
             send: [.end], kept: ["Alex Rivera"], retry: [.up, .down], escape: .stays,
-            succeeded: { h in ((h.top as? HomeViewController)?.interactor as? HomeInteractor).map { $0.state.transactions.count > HomeInteractor.pageSize } ?? false }
+            succeeded: { h in ((h.top as? HomeViewController)?.transactions.interactor as? TransactionsInteractor).map { $0.state.transactions.count > TransactionsInteractor.pageSize } ?? false }
         ),
         FaultScenario(
             name: "Notifications", request: "GET /v1/notifications", signedIn: true,

@@ -6,7 +6,7 @@ import TerminalUI
 /// real screen.
 ///
 /// The app builds scenes itself, so the taps are put in after the fact: `install(on:)` looks at the screens on
-/// the navigation stack and puts a tap behind each one that has none yet. The view models a screen gets while it
+/// the navigation stack (and their parts) and puts a tap behind each one that has none yet. The view models a screen gets while it
 /// is being built (before the first key reaches it) are not seen here; the frame check sees what they drew.
 @MainActor
 final class DisplayTaps {
@@ -21,7 +21,9 @@ final class DisplayTaps {
     /// Returns why a scene's screen on the stack cannot be inspected, if one cannot.
     func install(on navigation: NavigationController) -> String? {
         taps = taps.filter { $0.value.screen() != nil }
-        for screen in navigation.viewControllers + navigation.presentedViewControllers {
+        // A screen's parts (Home's balance, cards, spending and transactions) are scenes too, each tapped.
+        func withParts(_ screen: ViewController) -> [ViewController] { [screen] + screen.children.flatMap(withParts) }
+        for screen in (navigation.viewControllers + navigation.presentedViewControllers).flatMap(withParts) {
             let key = ObjectIdentifier(screen)
             guard taps[key] == nil else { continue }
             switch SceneTaps.tap(screen, inspect: inspect) {

@@ -22,9 +22,9 @@ struct SceneTapsTests {
     }
 
     /// Every scene, built through the app's factory over worker doubles. A new scene fails `everySceneIsBuilt`
-    /// until it is added here.
-    static func screens(_ factory: SceneFactory) -> [String: () -> ViewController] {
-        [
+    /// until it is added here. A part of a screen (Home's) is built with its host, which loads it.
+    static func screens(_ factory: SceneFactory) -> [String: () -> (screen: ViewController, host: ViewController)] {
+        let alone: [String: () -> ViewController] = [
             "ActivateCard": { factory.activateCard(Seeds.issuedCard, phoneE164: Seeds.phone.e164).0 },
             "AddCard": { factory.addCard(holderName: "ALEX RIVERA").0 },
             "CardDetail": { factory.cardDetail(Seeds.issuedCard).0 },
@@ -48,6 +48,15 @@ struct SceneTapsTests {
                 ).0
             },
         ]
+        let parts: [String: (HomeViewController) -> ViewController] = [
+            "Balance": { $0.balance }, "CardsPanel": { $0.cards }, "Spending": { $0.spending }, "Transactions": { $0.transactions },
+        ]
+        return alone.mapValues { build in { let screen = build(); return (screen, screen) } }.merging(parts.mapValues { part in
+            {
+                let home = factory.home(session: Seeds.session).0
+                return (part(home), home)
+            }
+        }) { first, _ in first }
     }
 
     @Test("every scene the generator saw is built by this test")
@@ -60,18 +69,18 @@ struct SceneTapsTests {
     func tapSeesViewModels(scene: String) async throws {
         let tasks = TaskTracker()
         let build = try #require(Self.screens(.doubles(tasks: tasks))[scene], "SceneTapsTests.screens has no \(scene)")
-        let screen = build()
+        let (screen, host) = build()
         var seen: [String] = []
         let outcome = SceneTaps.tap(screen, inspect: { seen.append(String(describing: type(of: $0))) })
         guard case .tapped(let tap) = outcome else {
             Issue.record("\(scene): \(outcome)")
             return
         }
-        _ = screen.view
+        _ = host.view
         // Launch starts when its coordinator says, not when its view loads.
         (screen as? LaunchViewController)?.start()
         await tasks.settle()
-        withExtendedLifetime(tap) {}
+        withExtendedLifetime((tap, host)) {}
         #expect(!seen.isEmpty, "\(scene)'s tap saw no view model when the screen loaded")
     }
 

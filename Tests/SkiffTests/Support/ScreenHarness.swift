@@ -73,6 +73,14 @@ final class ScreenHarness {
         return false
     }
 
+    /// What the server's live stream says after a card changed anywhere (`card-changed`, which Home follows by
+    /// fetching the cards, now `cards`): true once `shown` holds of the drawn screen.
+    func cardsChanged(to cards: [Card], until shown: () -> Bool) async -> Bool {
+        self.cards.cardsResult.set(.success(cards))
+        live.send(.event(.cardChanged))
+        return await waitUntil(shown)
+    }
+
     func type(_ text: String) async {
         app.application.type(text)
         await settle()

@@ -355,6 +355,8 @@ final class LiveEventsWorkerDouble: LiveEventsWorking, @unchecked Sendable {
             self.continuation = continuation
             starts += 1
         }
+        // As the live worker says once its request is answered: what failed while there was no stream is fetched again.
+        continuation.yield(.online)
         return stream
     }
 

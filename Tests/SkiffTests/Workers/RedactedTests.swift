@@ -44,7 +44,9 @@ struct RedactedTests {
             ),
             Holder(
                 name: "ForgotPassword.Submit.Response",
-                value: ForgotPassword.Submit.Response.succeeded(.codeSent(phone: Seeds.phone, challenge: Seeds.challenge, developmentCode: code)),
+                value: ForgotPassword.Submit.Response(
+                    .succeeded(.codeSent(phone: Seeds.phone, challenge: Seeds.challenge, developmentCode: code)), at: .reset
+                ),
                 secrets: [code]
             ),
             Holder(name: "AddCard.Form", value: addCardForm, secrets: [number, securityCode]),
@@ -53,7 +55,15 @@ struct RedactedTests {
             Holder(name: "ActivateCard.Form", value: ActivateCard.Form(last4: "0005", code: code), secrets: [code]),
             Holder(
                 name: "ActivateCard.Submit.Response",
-                value: ActivateCard.Submit.Response.succeeded(.codeSent(Seeds.challenge, developmentCode: code)), secrets: [code]
+                value: ActivateCard.Submit.Response(.succeeded(.codeSent(Seeds.challenge, developmentCode: code)), at: .code),
+                secrets: [code]
+            ),
+            Holder(
+                name: "TopUp.Submit.Response",
+                value: TopUp.Submit.Response(.succeeded(.codeSent(Seeds.pendingTopUp, for: TopUp.Confirmation(
+                    card: Seeds.externalCard, amount: Money(amountMinor: 25_000, currency: "USD"), expectsCode: true
+                ), developmentCode: code)), at: .code),
+                secrets: [code]
             ),
             Holder(name: "VerifyPhone.Form", value: VerifyPhone.Form(code: code), secrets: [code]),
             Holder(name: "VerifyPhone.Submit.Request", value: VerifyPhone.Submit.Request(form: VerifyPhone.Form(code: code)), secrets: [code]),

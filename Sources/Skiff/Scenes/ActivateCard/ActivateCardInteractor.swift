@@ -53,7 +53,7 @@ final class ActivateCardInteractor: ActivateCardBusinessLogic {
 
     func submit(request: ActivateCard.Submit.Request) {
         guard !inFlight.isRunning,
-              ActivateCard.Submit.Response.passes(problems(in: request.form), else: presenter.presentSubmit(response:))
+              ActivateCard.Submit.Response.passes(problems(in: request.form), at: stage, else: presenter.presentSubmit(response:))
         else { return }
         switch stage {
         case .last4:
@@ -77,7 +77,7 @@ final class ActivateCardInteractor: ActivateCardBusinessLogic {
     /// Asks for a code with the last four digits, which the server checks before it sends one: other digits come
     /// back as a refusal on that field, and no code is sent.
     private func requestCode(last4: String) {
-        presenter.presentSubmit(response: .started)
+        present(.started)
         let cardID = card.id
         let expected = codes.expect(to: phoneE164, for: .cardActivation)
         inFlight.call({ [worker] () async throws(NetworkError) in
@@ -88,17 +88,17 @@ final class ActivateCardInteractor: ActivateCardBusinessLogic {
             case .success(let challenge):
                 self.challenge = challenge
                 stage = .code
-                presenter.presentSubmit(response: .succeeded(.codeSent(challenge, developmentCode: expected.read())))
+                present(.succeeded(.codeSent(challenge, developmentCode: expected.read())))
             case .failure(.conflict):
                 alreadyActive()
             case .failure(let error):
-                presenter.presentSubmit(response: .refused(error))
+                present(.refused(error))
             }
         })
     }
 
     private func activate(last4: String, code: String, challenge: VerificationChallenge) {
-        presenter.presentSubmit(response: .started)
+        present(.started)
         let cardID = card.id
         inFlight.call({ [worker] () async throws(NetworkError) in
             try await worker.activate(cardID: cardID, last4: last4, verificationId: challenge.verificationId, code: code)
@@ -106,12 +106,12 @@ final class ActivateCardInteractor: ActivateCardBusinessLogic {
             guard let self else { return }
             switch result {
             case .success(let card):
-                presenter.presentSubmit(response: .succeeded(.activated(card)))
+                present(.succeeded(.activated(card)))
                 route(.activated(card))
             case .failure(.conflict):
                 alreadyActive()
             case .failure(let error):
-                presenter.presentSubmit(response: .refused(error))
+                present(.refused(error))
             }
         })
     }
@@ -121,8 +121,13 @@ final class ActivateCardInteractor: ActivateCardBusinessLogic {
     private func alreadyActive() {
         var active = card
         active.status = .active
-        presenter.presentSubmit(response: .succeeded(.activated(active)))
+        present(.succeeded(.activated(active)))
         route(.activated(active))
+    }
+
+    /// What Enter came to, at the stage the form is at now.
+    private func present(_ outcome: ActivateCard.Submit.Outcome) {
+        presenter.presentSubmit(response: .init(outcome, at: stage))
     }
 
     func back(request: ActivateCard.Back.Request) {

@@ -7,12 +7,11 @@ protocol ActivateCardPresentationLogic: AnyObject {
     func presentSubmit(response: ActivateCard.Submit.Response)
 }
 
-/// Words card activation.
+/// Words card activation, each answer at the stage it names.
 @MainActor
 final class ActivateCardPresenter: ActivateCardPresentationLogic, ScenePresentation {
     weak var viewController: (any ActivateCardDisplayLogic)?
     private let formatting: Formatting
-    private var stage: ActivateCard.Stage = .last4
 
     init(formatting: Formatting = Formatting()) {
         self.formatting = formatting
@@ -34,15 +33,14 @@ final class ActivateCardPresenter: ActivateCardPresentationLogic, ScenePresentat
     }
 
     func presentSubmit(response: ActivateCard.Submit.Response) {
+        let stage = response.stage
         var viewModel = ActivateCard.Submit.ViewModel(stage: stage, form: .init())
-        switch response {
+        switch response.outcome {
         case .invalid(let problems):
             viewModel.form.fieldErrors = formatting.messages(for: problems)
         case .started:
             viewModel.form.isBusy = true
         case .succeeded(.codeSent(let challenge, let code)):
-            stage = .code
-            viewModel.stage = .code
             viewModel.form.instructions = "We sent a 6-digit code to your phone. It works until \(formatting.time(challenge.expiresAt))."
             viewModel.form.banner = formatting.developmentBanner(code: code)
         case .succeeded(.activated(let card)):

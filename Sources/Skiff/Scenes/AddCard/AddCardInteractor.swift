@@ -69,14 +69,14 @@ final class AddCardInteractor: AddCardBusinessLogic {
         case .form:
             let checked = Self.check(request.form, now: clock.now())
             guard let card = checked.card else {
-                presenter.presentSubmit(response: .invalid(checked.problems))
+                present(.invalid(checked.problems))
                 return
             }
             if pending?.card != card { pending = (card, makeKey()) }
             stage = .confirm
-            presenter.presentSubmit(response: .confirm(
+            present(.succeeded(.confirm(
                 brand: card.number.brand, last4: card.number.last4, expiry: card.expiry, holderName: card.holderName
-            ))
+            )))
         case .confirm:
             guard let pending else { return }
             add(pending.card, key: pending.key)
@@ -84,7 +84,7 @@ final class AddCardInteractor: AddCardBusinessLogic {
     }
 
     private func add(_ card: NewCard, key: String) {
-        presenter.presentSubmit(response: .started)
+        present(.started)
         inFlight.call({ [worker] () async throws(NetworkError) in
             try await worker.add(card, idempotencyKey: key)
         }, then: { [weak self] in self?.finishAdd($0) })
@@ -94,16 +94,19 @@ final class AddCardInteractor: AddCardBusinessLogic {
         switch result {
         case .success(let card):
             pending = nil
-            presenter.presentSubmit(response: .added(card))
+            present(.succeeded(.added(card)))
             route(.added(card))
         case .failure(let error):
-            let response = AddCard.Submit.Response.refused(
-                error, aliases: ["expiryMonth": .expiry, "expiryYear": .expiry, "cvc": .securityCode]
-            )
+            let outcome = AddCard.Submit.Outcome.refused(error)
             // The server refused a field: back to the form to fix it.
-            if case .invalid = response { stage = .form }
-            presenter.presentSubmit(response: response)
+            if case .invalid = outcome { stage = .form }
+            present(outcome)
         }
+    }
+
+    /// What Enter came to, at the stage the form is at now.
+    private func present(_ outcome: AddCard.Submit.Outcome) {
+        presenter.presentSubmit(response: .init(outcome, at: stage))
     }
 
     func back(request: AddCard.Back.Request) {

@@ -50,16 +50,18 @@ enum AddCard {
 
     typealias ValidateField = FieldValidation<Field, Form>
 
-    /// Enter on the form (checks everything, then confirms) or on the confirmation (adds the card).
+    /// What Enter came to when it went through: the card to confirm, or the card added.
+    enum Done: Sendable {
+        case confirm(brand: CardBrand, last4: String, expiry: CardExpiry, holderName: String)
+        case added(Card)
+    }
+
+    /// Enter on the form (checks everything, then confirms) or on the confirmation (adds the card): as
+    /// `StagedFormSubmit`, with the confirmation's rows.
     enum Submit {
         typealias Request = FormSubmitRequest<Form>
-        enum Response: Sendable, FormSubmitResponse {
-            case invalid([Field: InputProblem])
-            case confirm(brand: CardBrand, last4: String, expiry: CardExpiry, holderName: String)
-            case started
-            case failed(NetworkError)
-            case added(Card)
-        }
+        typealias Response = StagedFormResponse<Stage, Field, Done>
+        typealias Outcome = FormSubmitOutcome<Field, Done>
         struct ViewModel: Hashable, Sendable {
             struct Row: Hashable, Sendable {
                 var label: String

@@ -9,12 +9,12 @@ protocol AddCardPresentationLogic: AnyObject {
     func presentBack(response: AddCard.Back.Response)
 }
 
-/// Words Add card: the brand as soon as it is known, masked confirmation, and errors that say what to do.
+/// Words Add card: the brand as soon as it is known, masked confirmation, and errors that say what to do; each
+/// answer at the stage it names.
 @MainActor
 final class AddCardPresenter: AddCardPresentationLogic, ScenePresentation {
     weak var viewController: (any AddCardDisplayLogic)?
     private let formatting: Formatting
-    private var stage: AddCard.Stage = .form
 
     init(formatting: Formatting = Formatting()) {
         self.formatting = formatting
@@ -41,17 +41,13 @@ final class AddCardPresenter: AddCardPresentationLogic, ScenePresentation {
 
     func presentSubmit(response: AddCard.Submit.Response) {
         var viewModel = AddCard.Submit.ViewModel(
-            stage: stage, fieldErrors: [:], confirmRows: [], banner: nil, isBusy: false, focus: nil
+            stage: response.stage, fieldErrors: [:], confirmRows: [], banner: nil, isBusy: false, focus: nil
         )
-        switch response {
+        switch response.outcome {
         case .invalid(let problems):
-            stage = .form
-            viewModel.stage = .form
             viewModel.fieldErrors = formatting.messages(for: problems)
             viewModel.focus = AddCard.Field.allCases.first { problems[$0] != nil }
-        case .confirm(let brand, let last4, let expiry, let holderName):
-            stage = .confirm
-            viewModel.stage = .confirm
+        case .succeeded(.confirm(let brand, let last4, let expiry, let holderName)):
             viewModel.confirmRows = [
                 .init(label: "Card", value: CardNumber.name(brand: brand, last4: last4)),
                 .init(label: "Name", value: holderName),
@@ -60,7 +56,7 @@ final class AddCardPresenter: AddCardPresentationLogic, ScenePresentation {
             viewModel.banner = BannerMessage(.info, "", prompts: [KeyPrompt(.submit, "add this card"), KeyPrompt(.back, "change it")])
         case .started:
             viewModel.isBusy = true
-        case .added:
+        case .succeeded(.added):
             // The flow is over and the screen goes at once: Home words the card added.
             viewModel.clearSecrets = true
         case .failed(.conflict):
@@ -81,7 +77,6 @@ final class AddCardPresenter: AddCardPresentationLogic, ScenePresentation {
     }
 
     func presentBack(response: AddCard.Back.Response) {
-        stage = response.stage
         viewController?.displayBack(viewModel: .init(stage: response.stage, clearSecrets: response.leaving))
     }
 }

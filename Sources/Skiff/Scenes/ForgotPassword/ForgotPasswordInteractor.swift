@@ -56,7 +56,7 @@ final class ForgotPasswordInteractor: ForgotPasswordBusinessLogic {
 
     func submit(request: ForgotPassword.Submit.Request) {
         guard !inFlight.isRunning,
-              ForgotPassword.Submit.Response.passes(problems(in: request.form), else: presenter.presentSubmit(response:))
+              ForgotPassword.Submit.Response.passes(problems(in: request.form), at: stage, else: presenter.presentSubmit(response:))
         else { return }
         switch stage {
         case .phone:
@@ -69,7 +69,7 @@ final class ForgotPasswordInteractor: ForgotPasswordBusinessLogic {
     }
 
     private func requestCode(phone: PhoneNumber, nationalInput: String) {
-        presenter.presentSubmit(response: .started)
+        present(.started)
         let expected = codes.expect(to: phone.e164, for: .passwordReset)
         inFlight.call({ [auth] () async throws(NetworkError) in
             try await auth.forgotPassword(phone: phone)
@@ -79,15 +79,15 @@ final class ForgotPasswordInteractor: ForgotPasswordBusinessLogic {
             case .success(let challenge):
                 stage = .reset
                 pending = (phone, challenge)
-                presenter.presentSubmit(response: .succeeded(.codeSent(phone: phone, challenge: challenge, developmentCode: expected.read())))
+                present(.succeeded(.codeSent(phone: phone, challenge: challenge, developmentCode: expected.read())))
             case .failure(let error):
-                presenter.presentSubmit(response: .failed(error))
+                present(.failed(error))
             }
         })
     }
 
     private func reset(pending: (phone: PhoneNumber, challenge: VerificationChallenge), code: String, newPassword: String, form: ForgotPassword.Form) {
-        presenter.presentSubmit(response: .started)
+        present(.started)
         let verificationId = pending.challenge.verificationId
         let key = resetKeys.key(for: [verificationId, code, newPassword])
         inFlight.call({ [auth] () async throws(NetworkError) in
@@ -98,9 +98,14 @@ final class ForgotPasswordInteractor: ForgotPasswordBusinessLogic {
             case .success:
                 route(.passwordReset(LastLogin(countryCode: "+" + pending.phone.countryCode, phoneNumber: form.phoneNumber)))
             case .failure(let error):
-                presenter.presentSubmit(response: .refused(error))
+                present(.refused(error))
             }
         })
+    }
+
+    /// What Enter came to, at the stage the form is at now.
+    private func present(_ outcome: ForgotPassword.Submit.Outcome) {
+        presenter.presentSubmit(response: .init(outcome, at: stage))
     }
 
     func back(request: ForgotPassword.Back.Request) {

@@ -7,12 +7,11 @@ protocol ForgotPasswordPresentationLogic: AnyObject {
     func presentSubmit(response: ForgotPassword.Submit.Response)
 }
 
-/// Words both stages of the reset.
+/// Words both stages of the reset, each answer at the stage it names.
 @MainActor
 final class ForgotPasswordPresenter: ForgotPasswordPresentationLogic, ScenePresentation {
     weak var viewController: (any ForgotPasswordDisplayLogic)?
     private let formatting: Formatting
-    private var stage: ForgotPassword.Stage = .phone
 
     init(formatting: Formatting = Formatting()) {
         self.formatting = formatting
@@ -29,11 +28,9 @@ final class ForgotPasswordPresenter: ForgotPasswordPresentationLogic, ScenePrese
     }
 
     func presentSubmit(response: ForgotPassword.Submit.Response) {
-        var viewModel = ForgotPassword.Submit.ViewModel(stage: stage, form: .init(response, formatting: formatting))
-        switch response {
+        var viewModel = ForgotPassword.Submit.ViewModel(response, formatting: formatting)
+        switch response.outcome {
         case .succeeded(.codeSent(let phone, let challenge, let code)):
-            stage = .reset
-            viewModel.stage = .reset
             viewModel.form.instructions = "If \(phone.displayString) has an account, we sent it a 6-digit code. "
                 + "It works until \(formatting.time(challenge.expiresAt))."
             viewModel.form.banner = formatting.developmentBanner(code: code)

@@ -11,8 +11,8 @@ protocol NotificationsBusinessLogic: AnyObject {
 
 /// Where Notifications sends the person next.
 enum NotificationsRoute: Sendable {
-    /// Back to Home, with how many are still unread (nil when the list never loaded, so nothing is known).
-    case back(unread: Int?)
+    /// Back to Home (the unread count there follows the live stream's `notifications-changed`).
+    case back
 }
 
 /// Loads the notifications, opens one in full, and marks them read on the server (one as it opens, or all),
@@ -106,6 +106,6 @@ final class NotificationsInteractor: NotificationsBusinessLogic {
             present()
             return
         }
-        route(.back(unread: state.hasLoaded ? state.items.filter { !$0.read }.count : nil))
+        route(.back)
     }
 }

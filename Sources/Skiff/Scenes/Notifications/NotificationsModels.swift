@@ -22,7 +22,7 @@ enum Notifications {
     enum MarkAllRead {
         struct Request: Sendable {}
     }
-    /// Esc: back to the list from an open notification; from the list, leave, telling Home how many are unread.
+    /// Esc: back to the list from an open notification; from the list, leave.
     enum Back {
         struct Request: Sendable {}
     }

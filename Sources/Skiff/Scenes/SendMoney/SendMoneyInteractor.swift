@@ -72,7 +72,7 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
     func updateBalance(request: SendMoney.UpdateBalance.Request) {
         guard request.balance.currency == balance.currency, request.balance != balance else { return }
         balance = request.balance
-        presenter.presentUpdateBalance(response: .init(balance: balance))
+        presenter.presentUpdateBalance(response: .init(balance: balance, stage: stage))
     }
 
     /// A recent recipient's number into the form, on the form only.
@@ -100,7 +100,7 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
 
     func submit(request: SendMoney.Submit.Request) {
         guard !inFlight.isRunning,
-              SendMoney.Submit.Response.passes(problems(in: request.form), else: presenter.presentSubmit(response:))
+              SendMoney.Submit.Response.passes(problems(in: request.form), at: stage, else: presenter.presentSubmit(response:))
         else { return }
         switch stage {
         case .form: findRecipient(request.form)
@@ -115,7 +115,7 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
         else { return }
         // The checks passed: the note is one that can be sent, nil when empty.
         let note = (try? TransferRules.validateNote(form.note)) ?? nil
-        presenter.presentSubmit(response: .started)
+        present(.started)
         inFlight.call({ [transfers] () async throws(NetworkError) in
             try await transfers.findRecipient(phone: phone)
         }, then: { [weak self] result in
@@ -128,9 +128,9 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
                 )
                 self.confirmation = confirmation
                 stage = .confirm
-                presenter.presentSubmit(response: .succeeded(.confirm(confirmation)))
+                present(.succeeded(.confirm(confirmation)))
             case .failure(let error):
-                presenter.presentSubmit(response: .refused(error, aliases: SendMoney.aliases))
+                present(.refused(error, aliases: SendMoney.aliases))
             }
         })
     }
@@ -140,7 +140,7 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
     private func confirm(password: String) {
         guard let confirmation else { return }
         let key = keys.key(for: confirmation)
-        presenter.presentSubmit(response: .started)
+        present(.started)
         if confirmation.needsPassword, proofs[confirmation] == nil {
             inFlight.call({ [transfers] () async throws(NetworkError) in
                 try await transfers.stepUp(password: password)
@@ -151,7 +151,7 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
                     proofs[confirmation] = proof
                     send(confirmation, key: key)
                 case .failure(let error):
-                    presenter.presentSubmit(response: .refused(error))
+                    present(.refused(error))
                 }
             })
         } else {
@@ -172,19 +172,20 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
                 sent = transfer
                 stage = .receipt
                 remember(confirmation.phone, as: transfer.recipient.displayName)
-                presenter.presentSubmit(response: .succeeded(.sent(transfer)))
+                present(.succeeded(.sent(transfer)))
             case .failure(.stepUpRequired):
                 // The proof was spent or ran out before this transfer was made: the password again, same key.
                 proofs[confirmation] = nil
-                presenter.presentSubmit(response: .failed(.stepUpRequired))
+                present(.failed(.stepUpRequired))
             case .failure(let error):
-                let response = SendMoney.Submit.Response.refused(error, aliases: SendMoney.aliases)
-                if case .invalid = response {
-                    // The server refused what was typed (the balance, a limit, the recipient): back to the form.
+                let outcome = SendMoney.Submit.Outcome.refused(error, aliases: SendMoney.aliases)
+                if case .invalid = outcome {
+                    // The server refused what was typed (the balance, a limit, the recipient): the screen goes back
+                    // to the form as Esc takes it there, then shows the refusal on its fields.
                     stage = .form
-                    presenter.presentBack(response: .init(stage: .form))
+                    presenter.presentBack(response: .init(stage: .form, facts: balance))
                 }
-                presenter.presentSubmit(response: response)
+                present(outcome)
             }
         })
     }
@@ -195,10 +196,15 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
             case .form: route(.back)
             case .confirm:
                 stage = .form
-                presenter.presentBack(response: .init(stage: .form))
+                presenter.presentBack(response: .init(stage: .form, facts: balance))
             case .receipt: if let sent { route(.sent(sent)) }
             }
         }
+    }
+
+    /// What Enter came to, at the stage the form is at now.
+    private func present(_ outcome: SendMoney.Submit.Outcome) {
+        presenter.presentSubmit(response: .init(outcome, at: stage))
     }
 
     /// A key the confirmation does nothing with: said, so nobody wonders whether it went into the number or sent.

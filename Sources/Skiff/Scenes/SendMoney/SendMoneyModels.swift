@@ -6,8 +6,8 @@ import SkiffCore
 enum SendMoney {
     enum Stage: Hashable, Sendable { case form, confirm, receipt }
 
-    /// The form's fields. The raw value is the field's name in the API, so a field the server refuses lands on it
-    /// (`aliases` maps the API's other names).
+    /// The form's fields. The raw value is the field's name as the workers give a field the server refuses, so
+    /// the refusal lands on it (`aliases` maps the names the form calls otherwise).
     enum Field: String, Hashable, Sendable, CaseIterable {
         case countryCode
         case phoneNumber
@@ -17,8 +17,8 @@ enum SendMoney {
         case password
     }
 
-    /// The API's names for fields the form calls otherwise.
-    static let aliases: [String: Field] = ["amountMinor": .amount, "recipientId": .phoneNumber]
+    /// The fields the form calls otherwise: the recipient the server refuses is the one the number found.
+    static let aliases: [String: Field] = ["recipient": .phoneNumber]
 
     /// What the form holds when a request is made. It holds the password: never printed.
     struct Form: Hashable, Sendable, Redacted {
@@ -56,7 +56,11 @@ enum SendMoney {
     /// Money that came in (or went) while the screen is open, as the live stream tells it: the balance to send from.
     enum UpdateBalance {
         struct Request: Sendable { var balance: Money }
-        struct Response: Sendable { var balance: Money }
+        struct Response: Sendable {
+            var balance: Money
+            /// The form's words show it at once on the form only; Back brings it on the way back.
+            var stage: Stage
+        }
         /// The form's words with the new balance.
         struct ViewModel: Hashable, Sendable { var instructions: String }
     }
@@ -113,7 +117,8 @@ enum SendMoney {
     /// Enter on the form, the send key on the confirmation: as `StagedFormSubmit`, with the confirmation's box.
     enum Submit {
         typealias Request = FormSubmitRequest<Form>
-        typealias Response = FormSubmitOutcome<Field, Done>
+        typealias Response = StagedFormResponse<Stage, Field, Done>
+        typealias Outcome = FormSubmitOutcome<Field, Done>
         struct ViewModel: Hashable, Sendable {
             var stage: Stage
             var form: FormSubmitViewModel<Field>
@@ -139,6 +144,6 @@ enum SendMoney {
     }
 
     /// Esc: cancel a running request; else from the confirmation back to the form as it was, from the receipt
-    /// (or the form) away.
-    typealias Back = StagedFormBack<Stage>
+    /// (or the form) away. The form's words name the balance (`facts`).
+    typealias Back = StagedFormBack<Stage, Money>
 }

@@ -14,34 +14,31 @@ protocol SendMoneyPresentationLogic: AnyObject {
 }
 
 /// Words Send money: the balance (as it changes), the recent recipients, the fields' problems, the note's count, the
-/// confirmation, the receipt, and what became of a transfer whose answer was lost.
+/// confirmation, the receipt, and what became of a transfer whose answer was lost; each answer at the stage it
+/// names.
 @MainActor
 final class SendMoneyPresenter: SendMoneyPresentationLogic, ScenePresentation {
     weak var viewController: (any SendMoneyDisplayLogic)?
     private let formatting: Formatting
-    private var stage: SendMoney.Stage = .form
-    /// The form stage's words, kept for coming back to it from the confirmation.
-    private var formInstructions = ""
 
     init(formatting: Formatting = Formatting()) {
         self.formatting = formatting
     }
 
     func presentLoad(response: SendMoney.Load.Response) {
-        formInstructions = formWords(balance: response.balance)
         viewController?.displayLoad(viewModel: .init(
-            instructions: formInstructions, countryCode: "+1",
+            instructions: formWords(balance: response.balance), countryCode: "+1",
             recents: response.recents.map { recent in
                 [recent.name, recent.phone?.displayString ?? recent.number].filter { !$0.isEmpty }.joined(separator: " · ")
             }
         ))
     }
 
-    /// The form's words follow the balance; shown at once on the form, kept for coming back to it otherwise.
+    /// The form's words follow the balance, shown at once on the form; on the other stages their words stay, and
+    /// Back brings the balance on the way back to the form.
     func presentUpdateBalance(response: SendMoney.UpdateBalance.Response) {
-        formInstructions = formWords(balance: response.balance)
-        guard stage == .form else { return }
-        viewController?.displayUpdateBalance(viewModel: .init(instructions: formInstructions))
+        guard response.stage == .form else { return }
+        viewController?.displayUpdateBalance(viewModel: .init(instructions: formWords(balance: response.balance)))
     }
 
     /// The number as the form holds it: `+1` and `202 555 0111`.
@@ -74,25 +71,22 @@ final class SendMoneyPresenter: SendMoneyPresentationLogic, ScenePresentation {
         viewController?.displayFormatAmount(viewModel: .init(text: response.amount.formatted()))
     }
 
+    /// Back to the form: its own words again, with the balance.
     func presentBack(response: SendMoney.Back.Response) {
-        stage = response.stage
-        viewController?.displayBack(viewModel: .init(stage: response.stage, instructions: formInstructions))
+        viewController?.displayBack(viewModel: .init(stage: response.stage, instructions: formWords(balance: response.facts)))
     }
 
     func presentSubmit(response: SendMoney.Submit.Response) {
+        let stage = response.stage
         var viewModel = SendMoney.Submit.ViewModel(
-            stage: stage, form: .init(response, formatting: formatting) { _ in [KeyPrompt(.retry, "try again")] }
+            stage: stage, form: .init(response.outcome, formatting: formatting) { _ in [KeyPrompt(.retry, "try again")] }
         )
-        switch response {
+        switch response.outcome {
         case .succeeded(.confirm(let confirmation)):
-            stage = .confirm
-            viewModel.stage = .confirm
             viewModel.form.instructions = confirmationWords(confirmation)
             viewModel.form.focus = confirmation.needsPassword ? .password : nil
             viewModel.confirmation = box(confirmation)
         case .succeeded(.sent(let transfer)):
-            stage = .receipt
-            viewModel.stage = .receipt
             // A shortened name already ends its sentence ("Jordan R.").
             var words = "Sent \(transfer.amount.formatted()) to \(transfer.recipient.displayName)"
             if !words.hasSuffix(".") { words += "." }

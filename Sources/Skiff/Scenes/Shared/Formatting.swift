@@ -42,6 +42,23 @@ struct Formatting: Sendable {
         return calendar
     }
 
+    /// `November` for `2026-11` (a month as the server names it), or `November 2025` when `today` is in another
+    /// year; the text as it came when it names no month.
+    func monthName(_ month: String, today: Date? = nil) -> String {
+        guard let number = Int(month.suffix(2)), Self.monthNames.indices.contains(number - 1) else { return month }
+        let name = Self.monthNames[number - 1]
+        guard let today, let year = Int(month.prefix(4)), year != localTime(today).year else { return name }
+        return name + " \(year)"
+    }
+
+    /// `November` for month 11.
+    static func monthName(_ month: Int) -> String { monthNames[month - 1] }
+
+    private static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
+    ]
+
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// `21 Nov 2026`.

@@ -1,13 +1,14 @@
 import TerminalUI
 
-/// A scene's view controller, as the factory connects it to its Interactor.
+/// A scene's view controller: it holds its Interactor as `interactor`, which the scene's `SceneFactory` method sets.
 @MainActor
 protocol SceneDisplay: SceneViewController {
     associatedtype BusinessLogic
     var interactor: BusinessLogic? { get set }
 }
 
-/// A scene's Presenter, as the factory connects it to its view controller (held weakly).
+/// A scene's Presenter: it holds its view controller weakly as `viewController`, which the scene's `SceneFactory`
+/// method sets.
 @MainActor
 protocol ScenePresentation: AnyObject {
     associatedtype DisplayLogic

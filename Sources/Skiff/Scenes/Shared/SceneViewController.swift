@@ -38,10 +38,17 @@ class SceneViewController: ViewController {
         return keys.described(command, help: help, showsInStatusBar: showsInStatusBar)
     }
 
+    /// The commands bound where this controller shows: its own, and those of the screen hosting it (a part of Home
+    /// names Home's keys).
+    private var screenCommands: Set<SceneCommand> {
+        boundCommands.union((parent as? SceneViewController)?.screenCommands ?? [])
+    }
+
     /// The text with its prompts: "Can't reach the server. Press Ctrl-R to retry." A prompt for a command this
     /// screen does not bind is left out.
     func sentence(_ text: PromptedText) -> String {
-        let prompts = text.prompts.filter { boundCommands.contains($0.command) }.map {
+        let commands = screenCommands
+        let prompts = text.prompts.filter { commands.contains($0.command) }.map {
             "\(keys.label(for: $0.command)) to \($0.purpose)"
         }
         guard !prompts.isEmpty else { return text.text }

@@ -92,7 +92,7 @@ final class TopUpInteractor: TopUpBusinessLogic {
 
     func submit(request: TopUp.Submit.Request) {
         guard !inFlight.isRunning, stage != .card,
-              TopUp.Submit.Response.passes(problems(in: request.form), else: presenter.presentSubmit(response:))
+              TopUp.Submit.Response.passes(problems(in: request.form), at: stage, else: presenter.presentSubmit(response:))
         else { return }
         switch stage {
         case .card: break
@@ -110,7 +110,7 @@ final class TopUpInteractor: TopUpBusinessLogic {
         )
         self.confirmation = confirmation
         stage = .confirm
-        presenter.presentSubmit(response: .succeeded(.confirm(confirmation)))
+        present(.succeeded(.confirm(confirmation)))
     }
 
     /// Enter on the confirmation: the top-up asked for under the confirmation's key.
@@ -119,7 +119,7 @@ final class TopUpInteractor: TopUpBusinessLogic {
         let key = keys.key(for: confirmation)
         let order = TopUpOrder(card: confirmation.card, amount: confirmation.amount)
         let expected = codes.expect(to: phoneE164, for: .topUp)
-        presenter.presentSubmit(response: .started)
+        present(.started)
         inFlight.call({ [transfers] () async throws(NetworkError) in
             try await transfers.topUp(order, idempotencyKey: key)
         }, then: { [weak self] result in
@@ -132,7 +132,7 @@ final class TopUpInteractor: TopUpBusinessLogic {
                 let code = expected.read() ?? (pending?.topUp.id == topUp.id ? pending?.developmentCode : nil)
                 pending = (topUp, code)
                 stage = .code
-                presenter.presentSubmit(response: .succeeded(.codeSent(topUp, developmentCode: code)))
+                present(.succeeded(.codeSent(topUp, for: confirmation, developmentCode: code)))
             case .failure(let error):
                 refused(error)
             }
@@ -140,7 +140,7 @@ final class TopUpInteractor: TopUpBusinessLogic {
     }
 
     private func enterCode(_ code: String, for topUp: PendingTopUp) {
-        presenter.presentSubmit(response: .started)
+        present(.started)
         inFlight.call({ [transfers] () async throws(NetworkError) in
             try await transfers.confirmTopUp(id: topUp.id, code: code)
         }, then: { [weak self] result in
@@ -156,9 +156,9 @@ final class TopUpInteractor: TopUpBusinessLogic {
             case .failure(.validation(let detail, let fields)) where fields.isEmpty:
                 // Not the code's digits but the code itself (expired, used up): a new confirmation asks for a new one.
                 keys.forget()
-                presenter.presentSubmit(response: .failed(.validation(detail: detail, fields: fields)))
+                present(.failed(.validation(detail: detail, fields: fields)))
             case .failure(let error):
-                presenter.presentSubmit(response: .refused(error, aliases: TopUp.aliases))
+                present(.refused(error))
             }
         })
     }
@@ -167,22 +167,33 @@ final class TopUpInteractor: TopUpBusinessLogic {
         added = money
         pending = nil
         stage = .receipt
-        presenter.presentSubmit(response: .succeeded(.added(money)))
+        present(.succeeded(.added(money)))
     }
 
     /// A refusal of the top-up: a decline or an amount the server refused goes back to the amount as typed;
     /// anything else is said where the person is, to retry.
     private func refused(_ error: NetworkError) {
-        let response = TopUp.Submit.Response.refused(error, aliases: TopUp.aliases)
-        let backToAmount = switch (error, response) {
+        let outcome = TopUp.Submit.Outcome.refused(error)
+        let backToAmount = switch (error, outcome) {
         case (.declined, _), (_, .invalid): true
         default: false
         }
         if backToAmount {
+            // The screen goes back to the amount as Esc takes it there, then shows the refusal.
             stage = .amount
-            presenter.presentBack(response: .init(stage: .amount))
+            presenter.presentBack(response: .init(stage: .amount, facts: facts))
         }
-        presenter.presentSubmit(response: response)
+        present(outcome)
+    }
+
+    /// What Enter came to, at the stage the form is at now.
+    private func present(_ outcome: TopUp.Submit.Outcome) {
+        presenter.presentSubmit(response: .init(outcome, at: stage))
+    }
+
+    /// What the words of the stage shown again are made of.
+    private var facts: TopUp.StageFacts {
+        TopUp.StageFacts(balance: balance, card: card)
     }
 
     func back(request: TopUp.Back.Request) {
@@ -193,10 +204,10 @@ final class TopUpInteractor: TopUpBusinessLogic {
             case .amount:
                 stage = .card
                 card = nil
-                presenter.presentBack(response: .init(stage: .card))
+                presenter.presentBack(response: .init(stage: .card, facts: facts))
             case .confirm, .code:
                 stage = .amount
-                presenter.presentBack(response: .init(stage: .amount))
+                presenter.presentBack(response: .init(stage: .amount, facts: facts))
             case .receipt:
                 if let added { route(.added(added)) }
             }

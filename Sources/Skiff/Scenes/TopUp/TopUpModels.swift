@@ -5,16 +5,13 @@ import SkiffCore
 enum TopUp {
     enum Stage: Hashable, Sendable { case card, amount, confirm, code, receipt }
 
-    /// The form's fields. The raw value is the field's name in the API, so a field the server refuses lands on it
-    /// (`aliases` maps the API's other names).
+    /// The form's fields. The raw value is the field's name as the workers give a field the server refuses, so
+    /// the refusal lands on it.
     enum Field: String, Hashable, Sendable, CaseIterable {
         case amount
         /// Only when the card's issuer sent a code.
         case code
     }
-
-    /// The API's names for fields the form calls otherwise.
-    static let aliases: [String: Field] = ["amountMinor": .amount]
 
     /// What the form holds when a request is made. It holds the issuer's code: never printed.
     struct Form: Hashable, Sendable, Redacted {
@@ -80,17 +77,24 @@ enum TopUp {
         var expectsCode: Bool
     }
 
-    /// What Enter came to when it went through: the amount to confirm, the issuer's code sent (with the
-    /// development code), or the money added.
+    /// What Enter came to when it went through: the amount to confirm, the issuer's code sent for the top-up
+    /// confirmed (with the development code), or the money added.
     enum Done: Sendable, Redacted {
         case confirm(Confirmation)
-        case codeSent(PendingTopUp, developmentCode: String?)
+        case codeSent(PendingTopUp, for: Confirmation, developmentCode: String?)
         case added(AddedMoney)
     }
 
     typealias Submit = StagedFormSubmit<Form, Field, Done, Stage>
 
+    /// What a stage's words are made of besides the stage: the balance (the list's words) and the card chosen
+    /// (the amount's).
+    struct StageFacts: Sendable {
+        var balance: Money
+        var card: Card?
+    }
+
     /// Esc: cancel a running request; else one stage back (the amount kept as typed), from the list (or the
     /// receipt) away.
-    typealias Back = StagedFormBack<Stage>
+    typealias Back = StagedFormBack<Stage, StageFacts>
 }

@@ -17,12 +17,6 @@ final class TopUpPresenter: TopUpPresentationLogic, ScenePresentation {
     weak var viewController: (any TopUpDisplayLogic)?
     private let formatting: Formatting
     private let keys: WalletKeys
-    private var stage: TopUp.Stage = .card
-    /// Each stage's words for coming back to it.
-    private var cardInstructions = ""
-    private var amountInstructions = ""
-    /// The amount asked to confirm, for the code's words.
-    private var confirmation: TopUp.Confirmation?
 
     init(formatting: Formatting = Formatting(), keys: WalletKeys = .standard) {
         self.formatting = formatting
@@ -30,11 +24,10 @@ final class TopUpPresenter: TopUpPresentationLogic, ScenePresentation {
     }
 
     func presentLoad(response: TopUp.Load.Response) {
-        cardInstructions = response.choices.isEmpty
-            ? "You have no cards added to top up from. Add one with \(keys.label(for: .addCard)) on Home, then come back."
-            : "Choose the card to add money from. You have \(formatting.amount(response.balance))."
         viewController?.displayLoad(viewModel: .init(
-            instructions: cardInstructions,
+            instructions: response.choices.isEmpty
+                ? "You have no cards added to top up from. Add one with \(keys.label(for: .addCard)) on Home, then come back."
+                : cardWords(balance: response.balance),
             rows: response.choices.map { choice in
                 .init(
                     title: choice.card.name,
@@ -54,9 +47,17 @@ final class TopUpPresenter: TopUpPresentationLogic, ScenePresentation {
             ))
             return
         }
-        stage = .amount
-        amountInstructions = "From \(card.name). How much would you like to add?"
-        viewController?.displayChooseCard(viewModel: .init(stage: .amount, instructions: amountInstructions, banner: nil))
+        viewController?.displayChooseCard(viewModel: .init(stage: .amount, instructions: amountWords(card: card), banner: nil))
+    }
+
+    /// The list's words, when there are cards to choose from.
+    private func cardWords(balance: Money) -> String {
+        "Choose the card to add money from. You have \(formatting.amount(balance))."
+    }
+
+    /// The amount's words, for the card chosen.
+    private func amountWords(card: Card) -> String {
+        "From \(card.name). How much would you like to add?"
     }
 
     func presentValidateField(response: TopUp.ValidateField.Response) {
@@ -70,34 +71,26 @@ final class TopUpPresenter: TopUpPresentationLogic, ScenePresentation {
         viewController?.displayFormatAmount(viewModel: .init(text: response.amount.formatted()))
     }
 
+    /// Back to the list (only there when it has cards) or to the amount for the card chosen: their words again.
     func presentBack(response: TopUp.Back.Response) {
-        stage = response.stage
+        let card = response.stage == .card ? nil : response.facts.card
         viewController?.displayBack(viewModel: .init(
-            stage: response.stage, instructions: response.stage == .card ? cardInstructions : amountInstructions
+            stage: response.stage, instructions: card.map(amountWords) ?? cardWords(balance: response.facts.balance)
         ))
     }
 
     func presentSubmit(response: TopUp.Submit.Response) {
-        var viewModel = TopUp.Submit.ViewModel(
-            stage: stage, form: .init(response, formatting: formatting) { _ in [KeyPrompt(.retry, "try again")] }
-        )
-        switch response {
+        let stage = response.stage
+        var viewModel = TopUp.Submit.ViewModel(response, formatting: formatting) { _ in [KeyPrompt(.retry, "try again")] }
+        switch response.outcome {
         case .succeeded(.confirm(let confirmation)):
-            self.confirmation = confirmation
-            stage = .confirm
-            viewModel.stage = .confirm
             viewModel.form.instructions = confirmationWords(confirmation)
-        case .succeeded(.codeSent(let topUp, let code)):
-            stage = .code
-            viewModel.stage = .code
-            let adding = confirmation.map { " to add \($0.amount.formatted()) from \($0.card.name)" } ?? ""
-            viewModel.form.instructions = "The card's issuer sent a 6-digit code to your phone. Enter it\(adding); "
-                + "it works until \(formatting.time(topUp.expiresAt))."
+        case .succeeded(.codeSent(let topUp, let confirmation, let code)):
+            viewModel.form.instructions = "The card's issuer sent a 6-digit code to your phone. Enter it to add "
+                + "\(confirmation.amount.formatted()) from \(confirmation.card.name); it works until \(formatting.time(topUp.expiresAt))."
             viewModel.form.banner = formatting.developmentBanner(code: code)
             viewModel.form.focus = .code
         case .succeeded(.added(let money)):
-            stage = .receipt
-            viewModel.stage = .receipt
             var words = "Added \(money.amount.formatted()) from \(money.cardName). Reference \(money.reference)."
             if money.replayed { words += " The first try had already added it: it was added once." }
             viewModel.form.instructions = words

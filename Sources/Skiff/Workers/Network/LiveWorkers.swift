@@ -140,16 +140,21 @@ struct CardWorker: CardWorking {
     }
 
     func add(_ card: NewCard, idempotencyKey: String) async throws(NetworkError) -> Card {
-        try await api.send { client in
-            try await client.addCard(
-                headers: .init(idempotencyKey: idempotencyKey),
-                body: .json(.init(
-                    number: card.number.digits, expiryMonth: card.expiry.month, expiryYear: card.expiry.year,
-                    cvc: card.securityCode, holderName: card.holderName
-                ))
-            )
-        } success: { Self.card(try $0.created.body.json) }
+        try await NetworkErrorMapping.naming(Self.newCardFields) { () async throws(NetworkError) in
+            try await api.send { client in
+                try await client.addCard(
+                    headers: .init(idempotencyKey: idempotencyKey),
+                    body: .json(.init(
+                        number: card.number.digits, expiryMonth: card.expiry.month, expiryYear: card.expiry.year,
+                        cvc: card.securityCode, holderName: card.holderName
+                    ))
+                )
+            } success: { Self.card(try $0.created.body.json) }
+        }
     }
+
+    /// The add-card body's fields under `NewCard`'s names, where they differ: a refused field lands on the card's.
+    static let newCardFields = ["expiryMonth": "expiry", "expiryYear": "expiry", "cvc": "securityCode"]
 
     func requestActivation(cardID: String, last4: String) async throws(NetworkError) -> VerificationChallenge {
         try await api.send { client in
@@ -231,41 +236,51 @@ struct TransferWorker: TransferWorking {
     }
 
     func send(_ order: TransferOrder, idempotencyKey: String) async throws(NetworkError) -> SentTransfer {
-        try await api.send { client in
-            try await client.sendTransfer(
-                headers: .init(idempotencyKey: idempotencyKey),
-                body: .json(.init(
-                    recipientId: order.recipientID, amountMinor: order.amount.amountMinor, currency: order.amount.currency,
-                    note: order.note, stepUpToken: order.stepUp?.token
-                ))
-            )
-        } success: { output in
-            let created = try output.created
-            let transfer = try created.body.json
-            return SentTransfer(
-                id: transfer.id, reference: transfer.reference,
-                amount: Money(amountMinor: transfer.amountMinor, currency: transfer.currency), note: transfer.note,
-                recipient: Self.recipient(transfer.counterparty), createdAt: transfer.createdAt,
-                replayed: created.headers.idempotentReplayed != nil
-            )
+        try await NetworkErrorMapping.naming(Self.transferFields) { () async throws(NetworkError) in
+            try await api.send { client in
+                try await client.sendTransfer(
+                    headers: .init(idempotencyKey: idempotencyKey),
+                    body: .json(.init(
+                        recipientId: order.recipientID, amountMinor: order.amount.amountMinor, currency: order.amount.currency,
+                        note: order.note, stepUpToken: order.stepUp?.token
+                    ))
+                )
+            } success: { output in
+                let created = try output.created
+                let transfer = try created.body.json
+                return SentTransfer(
+                    id: transfer.id, reference: transfer.reference,
+                    amount: Money(amountMinor: transfer.amountMinor, currency: transfer.currency), note: transfer.note,
+                    recipient: Self.recipient(transfer.counterparty), createdAt: transfer.createdAt,
+                    replayed: created.headers.idempotentReplayed != nil
+                )
+            }
         }
     }
 
+    /// The transfer body's fields under `TransferOrder`'s names, where they differ: the amount, the recipient.
+    static let transferFields = ["amountMinor": "amount", "recipientId": "recipient"]
+
     func topUp(_ order: TopUpOrder, idempotencyKey: String) async throws(NetworkError) -> TopUpStart {
-        try await api.send { client in
-            try await client.createTopUp(
-                headers: .init(idempotencyKey: idempotencyKey),
-                body: .json(.init(cardId: order.card.id, amountMinor: order.amount.amountMinor, currency: order.amount.currency))
-            )
-        } success: { output in
-            if case .accepted(let accepted) = output {
-                let challenge = try accepted.body.json
-                return .needsCode(PendingTopUp(id: challenge.topUpId, expiresAt: challenge.expiresAt))
+        try await NetworkErrorMapping.naming(Self.topUpFields) { () async throws(NetworkError) in
+            try await api.send { client in
+                try await client.createTopUp(
+                    headers: .init(idempotencyKey: idempotencyKey),
+                    body: .json(.init(cardId: order.card.id, amountMinor: order.amount.amountMinor, currency: order.amount.currency))
+                )
+            } success: { output in
+                if case .accepted(let accepted) = output {
+                    let challenge = try accepted.body.json
+                    return .needsCode(PendingTopUp(id: challenge.topUpId, expiresAt: challenge.expiresAt))
+                }
+                let created = try output.created
+                return .added(Self.added(try created.body.json, replayed: created.headers.idempotentReplayed != nil))
             }
-            let created = try output.created
-            return .added(Self.added(try created.body.json, replayed: created.headers.idempotentReplayed != nil))
         }
     }
+
+    /// The top-up body's fields under `TopUpOrder`'s names, where they differ: the card, the amount.
+    static let topUpFields = ["cardId": "card", "amountMinor": "amount"]
 
     func confirmTopUp(id: String, code: String) async throws(NetworkError) -> AddedMoney {
         try await api.send { try await $0.confirmTopUp(path: .init(id: id), body: .json(.init(code: code))) } success: {

@@ -102,3 +102,24 @@ extension Components.Responses.Problem {
         return NetworkErrorMapping.problem(status: document.status, problem: document, retryAfter: headers.retryAfter)
     }
 }
+
+extension NetworkError {
+    /// The same error with each field the server refused under the app's name for it: `names` maps a field's name
+    /// in the API to the domain's (`amountMinor` is the amount); a name not in it is the same in both. The worker
+    /// that made the request knows both, so no scene spells a name of the API.
+    func naming(_ names: [String: String]) -> NetworkError {
+        guard case .validation(let detail, let fields) = self else { return self }
+        return .validation(detail: detail, fields: fields.map { FieldError(field: names[$0.field] ?? $0.field, message: $0.message) })
+    }
+}
+
+extension NetworkErrorMapping {
+    /// Runs one worker call, its refused fields named as the app names them (`NetworkError.naming`).
+    static func naming<T>(_ names: [String: String], _ call: () async throws(NetworkError) -> T) async throws(NetworkError) -> T {
+        do {
+            return try await call()
+        } catch {
+            throw error.naming(names)
+        }
+    }
+}

@@ -23,7 +23,7 @@ struct ActivateCardInteractorTests {
     func last4() {
         let sut = makeSUT()
         sut.submit(request: .init(form: .init(last4: "12a", code: "")))
-        guard case .invalid([.last4: .last4(.malformed)]) = presenter.presentSubmitCalls.last else {
+        guard case .invalid([.last4: .last4(.malformed)]) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
@@ -38,7 +38,8 @@ struct ActivateCardInteractorTests {
         #expect(worker.activationRequests.all.map(\.cardID) == ["c_issued"])
         #expect(worker.activationRequests.all.map(\.last4) == ["0005"], "the last four go with the request, for the server to check")
         #expect(sut.stage == .code)
-        guard case .succeeded(.codeSent(Seeds.challenge, "135790")) = presenter.presentSubmitCalls.last else {
+        #expect(presenter.presentSubmitCalls.map(\.stage) == [.last4, .code], "the code's answer is at the code stage")
+        guard case .succeeded(.codeSent(Seeds.challenge, "135790")) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
@@ -53,7 +54,7 @@ struct ActivateCardInteractorTests {
         sut.submit(request: .init(form: .init(last4: "0005", code: "")))
         await tasks.settle()
         sut.submit(request: .init(form: .init(last4: "0005", code: "13579")))
-        guard case .invalid([.code: .code(.malformed)]) = presenter.presentSubmitCalls.last else {
+        guard case .invalid([.code: .code(.malformed)]) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
@@ -77,7 +78,7 @@ struct ActivateCardInteractorTests {
         await tasks.settle()
         sut.submit(request: .init(form: .init(last4: "1111", code: "135790")))
         await tasks.settle()
-        guard case .invalid([.last4: .server("These are not the card's last four digits.")]) = presenter.presentSubmitCalls.last else {
+        guard case .invalid([.last4: .server("These are not the card's last four digits.")]) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
@@ -106,7 +107,8 @@ struct ActivateCardInteractorTests {
         await tasks.settle()
         #expect(worker.activationRequests.all.map(\.last4) == ["1111"])
         #expect(sut.stage == .last4)
-        guard case .invalid([.last4: .server(CardLastFour.Problem.mismatch.message)]) = presenter.presentSubmitCalls.last else {
+        #expect(presenter.presentSubmitCalls.last?.stage == .last4)
+        guard case .invalid([.last4: .server(CardLastFour.Problem.mismatch.message)]) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }

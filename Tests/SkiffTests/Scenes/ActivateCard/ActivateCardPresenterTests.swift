@@ -22,19 +22,23 @@ struct ActivateCardPresenterTests {
 
     @Test("code sent moves to the code stage with the development code")
     func codeSent() {
-        makeSUT().presentSubmit(response: .succeeded(.codeSent(Seeds.challenge, developmentCode: "135790")))
+        makeSUT().presentSubmit(response: .init(.succeeded(.codeSent(Seeds.challenge, developmentCode: "135790")), at: .code))
         #expect(display.displaySubmitCalls.last?.stage == .code)
         #expect(display.displaySubmitCalls.last?.form.instructions == "We sent a 6-digit code to your phone. It works until 12:10.")
         #expect(display.displaySubmitCalls.last?.form.banner == BannerMessage(.info, "Development server: the code is 135790"))
     }
 
-    @Test("a refused code clears the code field")
-    func refusedCode() {
+    @Test("a refusal is worded on the field of the stage the answer names, with nothing said before: the code emptied, or the digits")
+    func refusedAtStage() {
         let sut = makeSUT()
-        sut.presentSubmit(response: .succeeded(.codeSent(Seeds.challenge, developmentCode: nil)))
-        sut.presentSubmit(response: .failed(.validation(detail: "Wrong code", fields: [])))
+        sut.presentSubmit(response: .init(.failed(.validation(detail: "Wrong code", fields: [])), at: .code))
+        #expect(display.displaySubmitCalls.last?.stage == .code)
         #expect(display.displaySubmitCalls.last?.form.fieldErrors == [.code: "Wrong code"])
         #expect(display.displaySubmitCalls.last?.form.clear == [.code])
+        sut.presentSubmit(response: .init(.failed(.validation(detail: "Not these digits", fields: [])), at: .last4))
+        #expect(display.displaySubmitCalls.last?.stage == .last4)
+        #expect(display.displaySubmitCalls.last?.form.fieldErrors == [.last4: "Not these digits"])
+        #expect(display.displaySubmitCalls.last?.form.clear == [])
     }
 
     @Test("leaving a field shows its problem there, or clears it")

@@ -44,8 +44,10 @@ struct ActivateCardScreenTests {
         await harness.type("482913")
         await harness.send(.enter)
         #expect(harness.top is HomeViewController)
-        #expect(harness.screen.contains("Active"))
         #expect(harness.cards.activations.last?.code == "482913")
+        var active = Seeds.issuedCard
+        active.status = .active
+        #expect(await harness.cardsChanged(to: [active]) { harness.screen.contains("expires 11/30 · Active") }, "\(harness.screen)")
     }
 
     @Test("last four digits that are not the card's are refused on that field before any code: the digits stay, no code row")

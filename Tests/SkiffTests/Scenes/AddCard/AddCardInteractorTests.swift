@@ -39,7 +39,7 @@ struct AddCardInteractorTests {
     func invalid() {
         let sut = makeSUT()
         sut.submit(request: .init(form: .init(number: "4242 4242 4242 4241", holderName: " ", expiry: "10/26", securityCode: "12")))
-        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
@@ -61,12 +61,13 @@ struct AddCardInteractorTests {
     func confirm() {
         let sut = makeSUT()
         sut.submit(request: .init(form: form))
-        guard case .confirm(.visa, "4242", let expiry, "ALEX RIVERA") = presenter.presentSubmitCalls.last else {
+        guard case .succeeded(.confirm(.visa, "4242", let expiry, "ALEX RIVERA")) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(expiry.description == "04/29")
         #expect(sut.stage == .confirm)
+        #expect(presenter.presentSubmitCalls.last?.stage == .confirm)
         #expect(worker.adds.count == 0)
     }
 
@@ -145,16 +146,17 @@ struct AddCardInteractorTests {
 
     @Test("a server refusal of a field returns to the form with it")
     func serverField() async {
-        worker.addResult.set(.failure(.validation(detail: "Invalid card", fields: [FieldError(field: "cvc", message: "Wrong length.")])))
+        worker.addResult.set(.failure(.validation(detail: "Invalid card", fields: [FieldError(field: "securityCode", message: "Wrong length.")])))
         let sut = makeSUT()
         sut.submit(request: .init(form: form))
         sut.submit(request: .init(form: form))
         await tasks.settle()
-        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(problems == [.securityCode: .server("Wrong length.")])
         #expect(sut.stage == .form)
+        #expect(presenter.presentSubmitCalls.last?.stage == .form, "the refusal is shown on the form")
     }
 }

@@ -27,7 +27,7 @@ struct AddCardPresenterTests {
     @Test("the confirmation masks the number")
     func confirm() throws {
         let expiry = try CardExpiry(month: 4, year: 2029, now: Seeds.now)
-        makeSUT().presentSubmit(response: .confirm(brand: .visa, last4: "4242", expiry: expiry, holderName: "ALEX RIVERA"))
+        makeSUT().presentSubmit(response: .init(.succeeded(.confirm(brand: .visa, last4: "4242", expiry: expiry, holderName: "ALEX RIVERA")), at: .confirm))
         let vm = display.displaySubmitCalls.last!
         #expect(vm.stage == .confirm)
         #expect(vm.confirmRows.map(\.value) == ["Visa •••• 4242", "ALEX RIVERA", "04/29"])
@@ -36,7 +36,7 @@ struct AddCardPresenterTests {
     @Test("the flow ending wipes the number and security code from the fields")
     func wipe() {
         let sut = makeSUT()
-        sut.presentSubmit(response: .added(Seeds.externalCard))
+        sut.presentSubmit(response: .init(.succeeded(.added(Seeds.externalCard)), at: .confirm))
         #expect(display.displaySubmitCalls.last?.clearSecrets == true)
         // The screen goes in the same turn: Home words the card added, not this screen.
         #expect(display.displaySubmitCalls.last?.banner == nil)
@@ -48,22 +48,23 @@ struct AddCardPresenterTests {
 
     @Test("a retry while the first attempt still runs is not called a duplicate")
     func stillRunning() {
-        makeSUT().presentSubmit(response: .failed(.stillRunning))
+        makeSUT().presentSubmit(response: .init(.failed(.stillRunning), at: .confirm))
         #expect(display.displaySubmitCalls.last?.banner?.text.contains("still being added") == true)
     }
 
     @Test("a duplicate card and a timeout each get their own words")
     func errors() {
         let sut = makeSUT()
-        sut.presentSubmit(response: .failed(.conflict(detail: "duplicate")))
+        sut.presentSubmit(response: .init(.failed(.conflict(detail: "duplicate")), at: .confirm))
         #expect(display.displaySubmitCalls.last?.banner == BannerMessage(.error, "This card is already in your wallet."))
-        sut.presentSubmit(response: .failed(.timeout))
+        sut.presentSubmit(response: .init(.failed(.timeout), at: .confirm))
+        #expect(display.displaySubmitCalls.last?.stage == .confirm, "a failure keeps the confirmation")
         #expect(display.displaySubmitCalls.last?.banner?.text.contains("will not be added twice") == true)
     }
 
     @Test("field problems return to the form and focus the first")
     func invalid() {
-        makeSUT().presentSubmit(response: .invalid([.expiry: .expiry(.expired), .number: .cardNumber(.failsChecksum)]))
+        makeSUT().presentSubmit(response: .init(.invalid([.expiry: .expiry(.expired), .number: .cardNumber(.failsChecksum)]), at: .form))
         #expect(display.displaySubmitCalls.last?.stage == .form)
         #expect(display.displaySubmitCalls.last?.focus == .number)
         #expect(display.displaySubmitCalls.last?.fieldErrors[.expiry] == "This card has expired.")

@@ -93,8 +93,9 @@ struct AddCardScreenTests {
         await harness.send(.enter)
         #expect(harness.top is HomeViewController)
         #expect(harness.cards.adds.count == 1)
-        assertSnapshot(of: harness.terminal, as: .screen, named: "home-card-added")
         #expect(harness.screen.contains("Visa •••• 4242 added."))
+        #expect(await harness.cardsChanged(to: [Seeds.issuedCard, Seeds.externalCard]) { harness.screen.contains("Added card") })
+        assertSnapshot(of: harness.terminal, as: .screen, named: "home-card-added")
         // The next key dismisses the notice, and still does what it does.
         await harness.send(.character("c"))
         #expect(harness.top is CardsViewController)

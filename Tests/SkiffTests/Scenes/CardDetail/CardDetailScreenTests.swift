@@ -7,7 +7,7 @@ import TerminalUI
 @MainActor
 @Suite("Card detail screen", .timeLimit(.minutes(3)))
 struct CardDetailScreenTests {
-    /// The scene wired as `SceneFactory.assemble` wires it, alone on a headless 100×30 terminal.
+    /// The scene wired as its `SceneFactory` method wires it, alone on a headless 100×30 terminal.
     private func start(_ card: Card) throws -> (Application, HeadlessTerminal, CardDetailInteractor) {
         let terminal = HeadlessTerminal(width: 100, height: 30, capabilities: .init(hasColor: false, isUnicode: true))
         let presenter = CardDetailPresenter(formatting: Seeds.utc)
@@ -59,7 +59,7 @@ struct CardDetailScreenTests {
         #expect(routes.count == 1)
     }
 
-    @Test("f on the detail freezes the card: Frozen here, on Cards and on Home, without a reload")
+    @Test("f on the detail freezes the card: Frozen here, on Cards, and on Home once the stream says so, without a reload")
     func freezeHere() async throws {
         let harness = try await openDetail(row: 0)
         await harness.send(.character("f"))
@@ -74,7 +74,11 @@ struct CardDetailScreenTests {
         #expect(harness.screen.contains("Skiff card · expires 11/30 · Frozen"))
         await harness.send(.escape)
         #expect(harness.top is HomeViewController)
-        #expect(harness.screen.contains("Skiff card · expires 11/30 · Frozen"))
+        var frozen = Seeds.issuedCard
+        frozen.frozen = true
+        #expect(await harness.cardsChanged(to: [frozen, Seeds.externalCard]) {
+            harness.screen.contains("Skiff card · expires 11/30 · Frozen")
+        }, "\(harness.screen)")
         #expect(harness.account.calls.count == homeLoads)
     }
 
@@ -93,7 +97,7 @@ struct CardDetailScreenTests {
         #expect(!harness.screen.contains("Added card"))
         await harness.send(.escape)
         #expect(harness.top is HomeViewController)
-        #expect(!harness.screen.contains("•••• 4242"))
+        #expect(await harness.cardsChanged(to: [Seeds.issuedCard]) { !harness.screen.contains("•••• 4242") }, "\(harness.screen)")
     }
 
     @Test("d on the Skiff card's detail does nothing")

@@ -25,7 +25,7 @@ struct CardsScreenTests {
         assertSnapshot(of: harness.terminal, as: .screen, named: "cards")
     }
 
-    @Test("f freezes the selected card: Frozen on Cards, and on Home once back, without a reload")
+    @Test("f freezes the selected card: Frozen on Cards, and on Home once the stream says so, without a reload")
     func freeze() async throws {
         let harness = try await openCards()
         await harness.send(.character("f"))
@@ -34,7 +34,11 @@ struct CardsScreenTests {
         let homeLoads = harness.account.calls.count
         await harness.send(.escape)
         #expect(harness.top is HomeViewController)
-        #expect(harness.screen.contains("Skiff card · expires 11/30 · Frozen"))
+        var frozen = Seeds.issuedCard
+        frozen.frozen = true
+        #expect(await harness.cardsChanged(to: [frozen, Seeds.externalCard]) {
+            harness.screen.contains("Skiff card · expires 11/30 · Frozen")
+        }, "\(harness.screen)")
         #expect(!harness.screen.contains("to activate"))
         #expect(harness.account.calls.count == homeLoads)
     }
@@ -56,7 +60,7 @@ struct CardsScreenTests {
         #expect(!harness.screen.contains("Added card"))
         await harness.send(.escape)
         #expect(harness.top is HomeViewController)
-        #expect(!harness.screen.contains("•••• 4242"))
+        #expect(await harness.cardsChanged(to: [Seeds.issuedCard]) { !harness.screen.contains("•••• 4242") }, "\(harness.screen)")
     }
 
     @Test("Esc on the removal question keeps the card")
@@ -114,7 +118,7 @@ struct CardsScreenTests {
         #expect(harness.screen.contains("Added card · expires 04/29 · Active"))
         await harness.send(.escape)
         #expect(harness.top is HomeViewController)
-        #expect(harness.screen.contains("•••• 4242"))
+        #expect(await harness.cardsChanged(to: [Seeds.issuedCard, Seeds.externalCard]) { harness.screen.contains("•••• 4242") })
     }
 
     @Test("Esc on Add card opened from Cards comes back to Cards with nothing changed")
@@ -142,7 +146,11 @@ struct CardsScreenTests {
         #expect(!statusBar(harness).contains("activate card"))
         await harness.send(.escape)
         #expect(harness.top is HomeViewController)
-        #expect(harness.screen.contains("Skiff card · expires 11/30 · Active"))
+        var active = Seeds.issuedCard
+        active.status = .active
+        #expect(await harness.cardsChanged(to: [active, Seeds.externalCard]) {
+            harness.screen.contains("Skiff card · expires 11/30 · Active")
+        }, "\(harness.screen)")
     }
 
     @Test("v does nothing on an added card, which needs no activation")

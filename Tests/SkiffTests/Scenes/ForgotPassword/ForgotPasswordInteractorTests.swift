@@ -48,7 +48,8 @@ struct ForgotPasswordInteractorTests {
         await tasks.settle()
         #expect(auth.forgots.last?.e164 == "+12025550143")
         #expect(sut.stage == .reset)
-        guard case .succeeded(.codeSent(_, _, "246810")) = presenter.presentSubmitCalls.last else {
+        #expect(presenter.presentSubmitCalls.map(\.stage) == [.phone, .reset], "the code's answer is at the reset stage")
+        guard case .succeeded(.codeSent(_, _, "246810")) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
@@ -61,7 +62,7 @@ struct ForgotPasswordInteractorTests {
         sut.submit(request: .init(form: .init(countryCode: "+1", phoneNumber: "2025550143")))
         await tasks.settle()
         sut.submit(request: .init(form: .init(countryCode: "+1", phoneNumber: "2025550143", code: "12", newPassword: "short", confirmPassword: "x")))
-        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
@@ -91,7 +92,7 @@ struct ForgotPasswordInteractorTests {
     func badNumber() {
         let sut = makeSUT()
         sut.submit(request: .init(form: .init(countryCode: "+1", phoneNumber: "555")))
-        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }

@@ -16,7 +16,9 @@ struct ForgotPasswordPresenterTests {
 
     @Test("code sent moves to the reset stage without saying whether the number has an account")
     func codeSent() {
-        makeSUT().presentSubmit(response: .succeeded(.codeSent(phone: Seeds.phone, challenge: Seeds.challenge, developmentCode: "246810")))
+        makeSUT().presentSubmit(response: .init(
+            .succeeded(.codeSent(phone: Seeds.phone, challenge: Seeds.challenge, developmentCode: "246810")), at: .reset
+        ))
         let vm = display.displaySubmitCalls.last
         #expect(vm?.stage == .reset)
         #expect(vm?.form.instructions == "If +1 202 555 0143 has an account, we sent it a 6-digit code. It works until 12:10.")
@@ -24,11 +26,10 @@ struct ForgotPasswordPresenterTests {
         #expect(vm?.form.focus == .code)
     }
 
-    @Test("a refused reset clears the secrets")
+    @Test("a refused reset clears the secrets, at the stage the answer names with nothing said before")
     func refused() {
         let sut = makeSUT()
-        sut.presentSubmit(response: .succeeded(.codeSent(phone: Seeds.phone, challenge: Seeds.challenge, developmentCode: nil)))
-        sut.presentSubmit(response: .failed(.validation(detail: "The code is wrong or expired.", fields: [])))
+        sut.presentSubmit(response: .init(.failed(.validation(detail: "The code is wrong or expired.", fields: [])), at: .reset))
         #expect(display.displaySubmitCalls.last?.stage == .reset)
         #expect(display.displaySubmitCalls.last?.form.clear == [.code, .newPassword, .confirmPassword])
         #expect(display.displaySubmitCalls.last?.form.banner == BannerMessage(.error, "The code is wrong or expired."))

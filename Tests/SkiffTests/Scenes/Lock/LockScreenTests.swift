@@ -96,8 +96,8 @@ struct LockScreenTests {
         await harness.send(.enter)
         #expect(harness.top is HomeViewController)
         #expect(harness.sessions.load()?.isLocked == false)
-        #expect(harness.screen.contains("Balance $1,234.56"))
-        #expect(!harness.screen.contains("locked"), "Home fetched again what was refused while locked")
+        #expect(await harness.waitUntil { harness.screen.contains("Balance $1,234.56") && !harness.screen.contains("locked") },
+                "Home fetched again what was refused while locked, once the stream was back: \(harness.screen)")
     }
 
     @Test("each key starts the count again, with no alarm set per key")

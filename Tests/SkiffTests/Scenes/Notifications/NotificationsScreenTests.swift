@@ -28,7 +28,9 @@ struct NotificationsScreenTests {
         #expect(harness.screen.contains("Card shipped"))
         await harness.send(.escape)
         #expect(harness.top is HomeViewController)
-        #expect(!harness.screen.contains("unread"))
+        // The badge follows the server's `notifications-changed`, the one way outside changes reach Home.
+        harness.live.send(.event(.unreadChanged(0)))
+        #expect(await harness.waitUntil { !harness.screen.contains("unread") }, "\(harness.screen)")
     }
 
     @Test("loading, then an error when the server cannot be reached")

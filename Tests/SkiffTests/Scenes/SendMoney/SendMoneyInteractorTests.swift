@@ -79,10 +79,11 @@ struct SendMoneyInteractorTests {
         await tasks.settle()
         #expect(transfers.lookups.all.map(\.e164) == ["+12025550111"])
         #expect(sut.stage == .confirm)
+        #expect(presenter.presentSubmitCalls.map(\.stage) == [.form, .confirm], "each answer says the stage it leaves the form at")
         let expected = SendMoney.Confirmation(
             recipient: Seeds.recipient, phone: Seeds.recipientPhone, amount: Money(amountMinor: 1_250, currency: "USD"), note: "Lunch", needsPassword: false
         )
-        guard case .succeeded(.confirm(let confirmation)) = presenter.presentSubmitCalls.last else {
+        guard case .succeeded(.confirm(let confirmation)) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
@@ -119,7 +120,7 @@ struct SendMoneyInteractorTests {
         #expect(presenter.presentFormatAmountCalls.isEmpty)
         sut.submit(request: .init(form: over))
         await tasks.settle()
-        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
@@ -143,6 +144,18 @@ struct SendMoneyInteractorTests {
         sut.updateBalance(request: .init(balance: Money(amountMinor: 5, currency: "EUR")))
         #expect(presenter.presentUpdateBalanceCalls.count == 1)
         #expect(sut.balance == more)
+    }
+
+    @Test("the balance on the confirmation comes with its stage, and Back to the form brings it")
+    func updateBalanceOnConfirmation() async {
+        let sut = makeSUT()
+        sut.submit(request: .init(form: lunch))
+        await tasks.settle()
+        let more = Money(amountMinor: 153_456, currency: "USD")
+        sut.updateBalance(request: .init(balance: more))
+        #expect(presenter.presentUpdateBalanceCalls.map(\.stage) == [.confirm])
+        sut.back(request: .init())
+        #expect(presenter.presentBackCalls.map(\.facts) == [more])
     }
 
     /// Issue 42, point 11: recent recipients on Send money.
@@ -195,7 +208,7 @@ struct SendMoneyInteractorTests {
         sut.submit(request: .init(form: .init(phoneNumber: "2025550111", amount: "abc")))
         await tasks.settle()
         #expect(transfers.lookups.count == 0)
-        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
@@ -212,11 +225,25 @@ struct SendMoneyInteractorTests {
         sut.submit(request: .init(form: lunch))
         await tasks.settle()
         #expect(sut.stage == .form)
-        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(problems == [.phoneNumber: .server("No Skiff account has this number.")])
+    }
+
+    @Test("a recipient the server refuses on sending lands on the phone number the person found them by")
+    func recipientRefused() async {
+        let sut = makeSUT()
+        let gone = "This account can no longer receive money."
+        transfers.sendResult.set(.failure(.validation(detail: gone, fields: [FieldError(field: "recipient", message: gone)])))
+        await send(sut, lunch)
+        #expect(sut.stage == .form)
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last?.outcome else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(problems == [.phoneNumber: .server(gone)])
     }
 
     @Test("Enter on the confirmation sends it once with a key made then; the receipt's Enter routes on with the transfer")
@@ -231,7 +258,7 @@ struct SendMoneyInteractorTests {
         ))
         #expect(transfers.stepUps.count == 0, "$12.50 needs no password")
         #expect(sut.stage == .receipt)
-        guard case .succeeded(.sent(let transfer)) = presenter.presentSubmitCalls.last else {
+        guard case .succeeded(.sent(let transfer)) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
@@ -271,13 +298,13 @@ struct SendMoneyInteractorTests {
         let sut = makeSUT(makeKey: counting())
         sut.submit(request: .init(form: rent))
         await tasks.settle()
-        guard case .succeeded(.confirm(let confirmation)) = presenter.presentSubmitCalls.last else {
+        guard case .succeeded(.confirm(let confirmation)) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(confirmation.needsPassword)
         sut.submit(request: .init(form: rent))
-        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
@@ -303,7 +330,7 @@ struct SendMoneyInteractorTests {
             detail: "Check the password and try again.", fields: [FieldError(field: "password", message: "The password is not right.")]
         )))
         await send(sut, rent, password: "wrong")
-        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
@@ -323,9 +350,9 @@ struct SendMoneyInteractorTests {
         let sut = makeSUT(makeKey: counting())
         transfers.sendResult.set(.failure(.stepUpRequired))
         await send(sut, rent, password: "sail-away-2026")
-        #expect(presenter.presentSubmitCalls.last.map { if case .failed(.stepUpRequired) = $0 { true } else { false } } == true)
+        #expect(presenter.presentSubmitCalls.last.map { if case .failed(.stepUpRequired) = $0.outcome { true } else { false } } == true)
         sut.submit(request: .init(form: rent))
-        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
@@ -343,11 +370,13 @@ struct SendMoneyInteractorTests {
     func refusedByServer() async {
         let sut = makeSUT()
         let left = "Transfers are limited to $5,000.00 a day; $3.00 is left today."
-        transfers.sendResult.set(.failure(.validation(detail: left, fields: [FieldError(field: "amountMinor", message: left)])))
+        transfers.sendResult.set(.failure(.validation(detail: left, fields: [FieldError(field: "amount", message: left)])))
         await send(sut, lunch)
         #expect(sut.stage == .form)
         #expect(presenter.presentBackCalls.map(\.stage) == [.form])
-        guard case .invalid(let problems) = presenter.presentSubmitCalls.last else {
+        #expect(presenter.presentBackCalls.last?.facts == balance, "the form's words come back with the balance")
+        #expect(presenter.presentSubmitCalls.last?.stage == .form)
+        guard case .invalid(let problems) = presenter.presentSubmitCalls.last?.outcome else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }

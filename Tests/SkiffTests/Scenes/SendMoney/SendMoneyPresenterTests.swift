@@ -30,9 +30,9 @@ struct SendMoneyPresenterTests {
 
     @Test("a refused form is worded field by field, with the cursor on the first refused field")
     func invalid() {
-        makeSUT().presentSubmit(response: .invalid([
+        makeSUT().presentSubmit(response: .init(.invalid([
             .note: .note(.noteTooLong), .amount: .amount(.overBalance(Seeds.summary.balance)),
-        ]))
+        ]), at: .form))
         #expect(display.displaySubmitCalls.last == .init(stage: .form, form: .init(
             fieldErrors: [.note: "Use at most 140 characters.", .amount: "That is more than your balance of $1,234.56."],
             focus: .amount
@@ -47,7 +47,7 @@ struct SendMoneyPresenterTests {
 
     @Test("the confirmation boxes the recipient's full name, number, amount and note; no password for $12.50; the button says Send $12.50")
     func confirmation() {
-        makeSUT().presentSubmit(response: .succeeded(.confirm(lunch)))
+        makeSUT().presentSubmit(response: .init(.succeeded(.confirm(lunch)), at: .confirm))
         #expect(display.displaySubmitCalls.last == .init(
             stage: .confirm, form: .init(instructions: "Check who gets the money before you send it."),
             confirmation: .init(
@@ -76,7 +76,7 @@ struct SendMoneyPresenterTests {
 
     @Test("above the step-up amount the confirmation asks for the password and puts the cursor there")
     func confirmationWithPassword() {
-        makeSUT().presentSubmit(response: .succeeded(.confirm(rent)))
+        makeSUT().presentSubmit(response: .init(.succeeded(.confirm(rent)), at: .confirm))
         #expect(display.displaySubmitCalls.last?.stage == .confirm)
         #expect(display.displaySubmitCalls.last?.form == .init(
             focus: .password,
@@ -88,13 +88,13 @@ struct SendMoneyPresenterTests {
     @Test("the receipt: sent, to whom, the reference; and, after a retry found it, that it went once")
     func receipt() {
         let sut = makeSUT()
-        sut.presentSubmit(response: .succeeded(.sent(Seeds.sentTransfer)))
+        sut.presentSubmit(response: .init(.succeeded(.sent(Seeds.sentTransfer)), at: .receipt))
         #expect(display.displaySubmitCalls.last == .init(stage: .receipt, form: .init(
             clear: [.password], instructions: "Sent $12.50 to Jordan R. Reference SKF-7Q2M9KX4."
         )))
         var replayed = Seeds.sentTransfer
         replayed.replayed = true
-        sut.presentSubmit(response: .succeeded(.sent(replayed)))
+        sut.presentSubmit(response: .init(.succeeded(.sent(replayed)), at: .receipt))
         #expect(display.displaySubmitCalls.last?.form.instructions
             == "Sent $12.50 to Jordan R. Reference SKF-7Q2M9KX4. The first try had already sent it: it was sent once.")
     }
@@ -102,9 +102,8 @@ struct SendMoneyPresenterTests {
     @Test("a lost answer on the confirmation says the money may have gone, and that a retry never sends it twice")
     func lostAnswer() {
         let sut = makeSUT()
-        sut.presentSubmit(response: .succeeded(.confirm(lunch)))
         for error in [NetworkError.timeout, .connectionLost, .cancelled, .server(status: 0, detail: "Unreadable answer")] {
-            sut.presentSubmit(response: .failed(error))
+            sut.presentSubmit(response: .init(.failed(error), at: .confirm))
             let banner = display.displaySubmitCalls.last?.form.banner
             #expect(banner == BannerMessage(
                 .error, "No answer came, so the money may or may not have gone.",
@@ -116,9 +115,7 @@ struct SendMoneyPresenterTests {
     /// Issue 42, point 9: a send that could not connect said the money may have gone.
     @Test("no connection on the confirmation (the request never left) says nothing was sent, with how to try again")
     func unreachableOnConfirmation() {
-        let sut = makeSUT()
-        sut.presentSubmit(response: .succeeded(.confirm(rent)))
-        sut.presentSubmit(response: .failed(.unreachable))
+        makeSUT().presentSubmit(response: .init(.failed(.unreachable), at: .confirm))
         #expect(display.displaySubmitCalls.last == .init(stage: .confirm, form: .init(
             banner: BannerMessage(.error, "Can't reach the server; nothing was sent.", prompts: [KeyPrompt(.retry, "try again")])
         )))
@@ -141,18 +138,14 @@ struct SendMoneyPresenterTests {
         #expect(display.displayPickRecentCalls.last == .init(countryCode: "+44", phoneNumber: "7700 9001 23"))
     }
 
-    @Test("money that arrives: the form's words with the new balance; on the confirmation kept for the way back")
+    @Test("money that arrives: the form's words with the new balance; on the confirmation its words stay")
     func updateBalance() {
         let sut = makeSUT()
-        sut.presentLoad(response: .init(balance: Seeds.summary.balance))
-        sut.presentUpdateBalance(response: .init(balance: Money(amountMinor: 124_706, currency: "USD")))
+        sut.presentUpdateBalance(response: .init(balance: Money(amountMinor: 124_706, currency: "USD"), stage: .form))
         #expect(display.displayUpdateBalanceCalls.last?.instructions
             == "Send money to anyone with a Skiff account, by their phone number. You have $1,247.06.")
-        sut.presentSubmit(response: .succeeded(.confirm(lunch)))
-        sut.presentUpdateBalance(response: .init(balance: Money(amountMinor: 200_000, currency: "USD")))
+        sut.presentUpdateBalance(response: .init(balance: Money(amountMinor: 200_000, currency: "USD"), stage: .confirm))
         #expect(display.displayUpdateBalanceCalls.count == 1, "the confirmation's words stay")
-        sut.presentBack(response: .init(stage: .form))
-        #expect(display.displayBackCalls.last?.instructions.hasSuffix("You have $2,000.00.") == true)
     }
 
     @Test("the note's count: used of 140, an error past it")
@@ -168,7 +161,7 @@ struct SendMoneyPresenterTests {
 
     @Test("a lost answer to the lookup is the usual banner with how to try again")
     func lookUpFailed() {
-        makeSUT().presentSubmit(response: .failed(.unreachable))
+        makeSUT().presentSubmit(response: .init(.failed(.unreachable), at: .form))
         #expect(display.displaySubmitCalls.last?.form.banner == BannerMessage(
             .error, "Can't reach the server. Check the connection and try again.", prompts: [KeyPrompt(.retry, "try again")]
         ))
@@ -176,7 +169,7 @@ struct SendMoneyPresenterTests {
 
     @Test("too many lookups lands on the phone number with the wait")
     func tooManyLookups() {
-        makeSUT().presentSubmit(response: .failed(.throttled(retryAfterSeconds: 125)))
+        makeSUT().presentSubmit(response: .init(.failed(.throttled(retryAfterSeconds: 125)), at: .form))
         #expect(display.displaySubmitCalls.last == .init(stage: .form, form: .init(
             fieldErrors: [.phoneNumber: "Too many numbers looked up. Try again in 2:05."], focus: .phoneNumber
         )))
@@ -184,9 +177,7 @@ struct SendMoneyPresenterTests {
 
     @Test("a wrong password is cleared, its words on its field")
     func wrongPassword() {
-        let sut = makeSUT()
-        sut.presentSubmit(response: .succeeded(.confirm(rent)))
-        sut.presentSubmit(response: .invalid([.password: .server("The password is not right.")]))
+        makeSUT().presentSubmit(response: .init(.invalid([.password: .server("The password is not right.")]), at: .confirm))
         #expect(display.displaySubmitCalls.last == .init(stage: .confirm, form: .init(
             fieldErrors: [.password: "The password is not right."], clear: [.password], focus: .password
         )))
@@ -194,25 +185,33 @@ struct SendMoneyPresenterTests {
 
     @Test("a spent proof asks for the password again")
     func stepUpRequired() {
-        let sut = makeSUT()
-        sut.presentSubmit(response: .succeeded(.confirm(rent)))
-        sut.presentSubmit(response: .failed(.stepUpRequired))
+        makeSUT().presentSubmit(response: .init(.failed(.stepUpRequired), at: .confirm))
         #expect(display.displaySubmitCalls.last == .init(stage: .confirm, form: .init(
             fieldErrors: [.password: "Enter your password again to send this amount."], clear: [.password], focus: .password
         )))
     }
 
-    @Test("back to the form: its own words again, and later answers are for the form")
+    @Test("back to the form: its own words again, with the balance the answer brings and nothing said before")
     func back() {
         let sut = makeSUT()
-        sut.presentLoad(response: .init(balance: Seeds.summary.balance))
-        sut.presentSubmit(response: .succeeded(.confirm(lunch)))
-        sut.presentBack(response: .init(stage: .form))
+        sut.presentBack(response: .init(stage: .form, facts: Seeds.summary.balance))
         #expect(display.displayBackCalls.last == .init(
             stage: .form, instructions: "Send money to anyone with a Skiff account, by their phone number. You have $1,234.56."
         ))
-        sut.presentSubmit(response: .invalid([.amount: .server("The amount is more than the balance.")]))
+        sut.presentBack(response: .init(stage: .form, facts: Money(amountMinor: 200_000, currency: "USD")))
+        #expect(display.displayBackCalls.last?.instructions.hasSuffix("You have $2,000.00.") == true)
+    }
+
+    @Test("the presenter words the stage each answer names: the same refusal on the form, then on the confirmation")
+    func stageFromResponse() {
+        let sut = makeSUT()
+        sut.presentSubmit(response: .init(.failed(.throttled(retryAfterSeconds: 60)), at: .form))
         #expect(display.displaySubmitCalls.last?.stage == .form)
+        #expect(display.displaySubmitCalls.last?.form.fieldErrors[.phoneNumber] == "Too many numbers looked up. Try again in 1:00.")
+        sut.presentSubmit(response: .init(.failed(.throttled(retryAfterSeconds: 60)), at: .confirm))
+        #expect(display.displaySubmitCalls.last?.stage == .confirm)
+        #expect(display.displaySubmitCalls.last?.form.fieldErrors == [:])
+        #expect(display.displaySubmitCalls.last?.form.clear == [.password])
     }
 
     @Test("one field's problem is worded under that field, and no problem clears it")

@@ -90,7 +90,7 @@ struct SendMoneyScreenTests {
         #expect(harness.transfers.sends.count == 0)
     }
 
-    @Test("y on the confirmation sends; the receipt; Enter returns to Home, which reloads")
+    @Test("y on the confirmation sends; the receipt; Enter returns to Home, which fetches nothing: the stream moves it")
     func receipt() async throws {
         let harness = try await open()
         await fill(harness)
@@ -101,7 +101,15 @@ struct SendMoneyScreenTests {
         let loadsBefore = harness.account.calls.count
         await harness.send(.enter)
         #expect(harness.top is HomeViewController)
-        #expect(harness.account.calls.count > loadsBefore, "Home reloads its list after money went")
+        #expect(harness.account.calls.count == loadsBefore, "no reload of Home after money went (issue 44, point 3)")
+        let sent = Transaction(
+            id: "t_sent", amount: Money(amountMinor: -2_500, currency: "USD"), merchant: "Jordan Lee", category: "Transfers",
+            createdAt: Seeds.now
+        )
+        harness.live.send(.event(.moneySent(sent)))
+        harness.live.send(.event(.balanceChanged(Money(amountMinor: 120_956, currency: "USD"))))
+        #expect(await harness.waitUntil { harness.screen.contains("Balance $1,209.56") && harness.screen.contains("Jordan Lee") },
+                "\(harness.screen)")
     }
 
     @Test("above the step-up amount the confirmation asks for the password; a wrong one is cleared and said")
@@ -147,7 +155,7 @@ struct SendMoneyScreenTests {
     func limit() async throws {
         let left = "Transfers are limited to $5,000.00 a day; $3.00 is left today."
         let harness = try await open {
-            $0.transfers.sendResult.set(.failure(.validation(detail: left, fields: [FieldError(field: "amountMinor", message: left)])))
+            $0.transfers.sendResult.set(.failure(.validation(detail: left, fields: [FieldError(field: "amount", message: left)])))
         }
         await fill(harness)
         await harness.send(.enter)

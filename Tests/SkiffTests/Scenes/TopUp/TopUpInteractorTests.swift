@@ -39,7 +39,9 @@ struct TopUpInteractorTests {
         await tasks.settle()
     }
 
-    func lastSubmit() -> TopUp.Submit.Response? { presenter.presentSubmitCalls.last }
+    /// What the last answer to Enter came to (its stage is `lastStage()`).
+    func lastSubmit() -> TopUp.Submit.Outcome? { presenter.presentSubmitCalls.last?.outcome }
+    func lastStage() -> TopUp.Stage? { presenter.presentSubmitCalls.last?.stage }
 
     @Test("the added cards are listed (not the Skiff card), the frozen and the expired with why they cannot be used")
     func load() {
@@ -140,11 +142,13 @@ struct TopUpInteractorTests {
         let sut = makeSUT()
         await confirm(sut, big)
         #expect(sut.stage == .code)
-        guard case .succeeded(.codeSent(let topUp, let code)) = lastSubmit() else {
+        #expect(lastStage() == .code, "the code's answer is at the code stage")
+        guard case .succeeded(.codeSent(let topUp, let confirmation, let code)) = lastSubmit() else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
         #expect(topUp == Seeds.pendingTopUp)
+        #expect(confirmation.amount.amountMinor == 25_000, "the code's words name what it adds, from the Interactor")
         #expect(code == "482913")
         #expect(outbox.asked.last?.purpose == CodePurpose.topUp.rawValue)
         #expect(outbox.asked.last?.to == "+12025550143")
@@ -187,6 +191,8 @@ struct TopUpInteractorTests {
         await confirm(sut, fifty)
         #expect(sut.stage == .amount)
         #expect(presenter.presentBackCalls.map(\.stage) == [.amount])
+        #expect(presenter.presentBackCalls.last?.facts.card == Seeds.externalCard, "the amount's words name the card")
+        #expect(lastStage() == .amount)
         guard case .failed(.declined(let said)) = lastSubmit() else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
@@ -260,7 +266,7 @@ struct TopUpInteractorTests {
     @Test("an amount the server refuses (over its most at a time) goes back to the amount with its words")
     func refusedByServer() async {
         let most = "Add at most $10,000.00 at a time."
-        transfers.topUpResult.set(.failure(.validation(detail: most, fields: [FieldError(field: "amountMinor", message: most)])))
+        transfers.topUpResult.set(.failure(.validation(detail: most, fields: [FieldError(field: "amount", message: most)])))
         let sut = makeSUT()
         await confirm(sut, .init(amount: "20000"))
         #expect(sut.stage == .amount)
@@ -292,6 +298,8 @@ struct TopUpInteractorTests {
         #expect(sut.stage == .card)
         #expect(sut.card == nil)
         #expect(presenter.presentBackCalls.map(\.stage) == [.amount, .card])
+        #expect(presenter.presentBackCalls.map(\.facts.card) == [Seeds.externalCard, nil], "each stage comes back with what its words name")
+        #expect(presenter.presentBackCalls.allSatisfy { $0.facts.balance == Seeds.summary.balance })
         #expect(routes.isEmpty)
         sut.back(request: .init())
         guard case .back? = routes.last else {

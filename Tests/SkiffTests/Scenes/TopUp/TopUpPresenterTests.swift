@@ -68,20 +68,18 @@ struct TopUpPresenterTests {
     @Test("the confirmation names the amount and the card; above $200.00 it says a code will come")
     func confirmation() {
         let sut = makeSUT()
-        sut.presentSubmit(response: .succeeded(.confirm(fifty)))
+        sut.presentSubmit(response: .init(.succeeded(.confirm(fifty)), at: .confirm))
         #expect(display.displaySubmitCalls.last == .init(stage: .confirm, form: .init(
             instructions: "Add $50.00 to your wallet from Visa •••• 4242?"
         )))
-        sut.presentSubmit(response: .succeeded(.confirm(big)))
+        sut.presentSubmit(response: .init(.succeeded(.confirm(big)), at: .confirm))
         #expect(display.displaySubmitCalls.last?.form.instructions
             == "Add $250.00 to your wallet from Visa •••• 4242? For amounts over $200.00 the card's issuer texts a code to your phone.")
     }
 
-    @Test("the code screen: what the code is for, until when, the development code, the cursor in the field")
+    @Test("the code screen, from the answer alone: what the code is for, until when, the development code, the cursor in the field")
     func codeSent() {
-        let sut = makeSUT()
-        sut.presentSubmit(response: .succeeded(.confirm(big)))
-        sut.presentSubmit(response: .succeeded(.codeSent(Seeds.pendingTopUp, developmentCode: "482913")))
+        makeSUT().presentSubmit(response: .init(.succeeded(.codeSent(Seeds.pendingTopUp, for: big, developmentCode: "482913")), at: .code))
         #expect(display.displaySubmitCalls.last == .init(stage: .code, form: .init(
             banner: BannerMessage(.info, "Development server: the code is 482913"), focus: .code,
             instructions: "The card's issuer sent a 6-digit code to your phone. Enter it to add $250.00 from Visa •••• 4242; "
@@ -91,7 +89,7 @@ struct TopUpPresenterTests {
 
     @Test("a wrong code is said under the field and the field emptied")
     func wrongCode() {
-        makeSUT().presentSubmit(response: .invalid([.code: .server("The code is not right.")]))
+        makeSUT().presentSubmit(response: .init(.invalid([.code: .server("The code is not right.")]), at: .code))
         let form = display.displaySubmitCalls.last?.form
         #expect(form?.fieldErrors == [.code: "The code is not right."])
         #expect(form?.clear == [.code])
@@ -101,7 +99,7 @@ struct TopUpPresenterTests {
     @Test("a decline: the issuer's reason, how to choose another card, the cursor back on the amount")
     func declined() {
         let reason = "The card's issuer declined the payment. Use another card, or ask the issuer why."
-        makeSUT().presentSubmit(response: .failed(.declined(reason: reason)))
+        makeSUT().presentSubmit(response: .init(.failed(.declined(reason: reason)), at: .amount))
         let form = display.displaySubmitCalls.last?.form
         #expect(form?.banner == BannerMessage(.error, reason, prompts: [KeyPrompt(.back, "choose another card")]))
         #expect(form?.focus == .amount)
@@ -111,21 +109,19 @@ struct TopUpPresenterTests {
     @Test("the receipt names the amount, the card and the reference, and says when a retry found the first try's")
     func receipt() {
         let sut = makeSUT()
-        sut.presentSubmit(response: .succeeded(.added(Seeds.addedMoney)))
+        sut.presentSubmit(response: .init(.succeeded(.added(Seeds.addedMoney)), at: .receipt))
         #expect(display.displaySubmitCalls.last == .init(stage: .receipt, form: .init(
             clear: [.code], instructions: "Added $50.00 from Visa •••• 4242. Reference SKF-4TOPUP42."
         )))
         var replayed = Seeds.addedMoney
         replayed.replayed = true
-        sut.presentSubmit(response: .succeeded(.added(replayed)))
+        sut.presentSubmit(response: .init(.succeeded(.added(replayed)), at: .receipt))
         #expect(display.displaySubmitCalls.last?.form.instructions?.hasSuffix("The first try had already added it: it was added once.") == true)
     }
 
     @Test("a lost answer on the confirmation: the money may or may not have been added, and a retry never adds it twice")
     func lostAnswer() {
-        let sut = makeSUT()
-        sut.presentSubmit(response: .succeeded(.confirm(fifty)))
-        sut.presentSubmit(response: .failed(.timeout))
+        makeSUT().presentSubmit(response: .init(.failed(.timeout), at: .confirm))
         #expect(display.displaySubmitCalls.last?.form.banner == BannerMessage(
             .error, "No answer came, so the money may or may not have been added.",
             prompts: [KeyPrompt(.retry, "try again: it is never added twice")]
@@ -136,14 +132,12 @@ struct TopUpPresenterTests {
     @Test("no connection on the confirmation or the code (the request never left) says nothing was added; a broken connection keeps the doubt")
     func unreachable() {
         let sut = makeSUT()
-        sut.presentSubmit(response: .succeeded(.confirm(fifty)))
-        sut.presentSubmit(response: .failed(.unreachable))
+        sut.presentSubmit(response: .init(.failed(.unreachable), at: .confirm))
         let nothing = BannerMessage(.error, "Can't reach the server; nothing was added.", prompts: [KeyPrompt(.retry, "try again")])
         #expect(display.displaySubmitCalls.last?.form.banner == nothing)
-        sut.presentSubmit(response: .failed(.connectionLost))
+        sut.presentSubmit(response: .init(.failed(.connectionLost), at: .confirm))
         #expect(display.displaySubmitCalls.last?.form.banner?.text == "No answer came, so the money may or may not have been added.")
-        sut.presentSubmit(response: .succeeded(.codeSent(Seeds.pendingTopUp, developmentCode: nil)))
-        sut.presentSubmit(response: .failed(.unreachable))
+        sut.presentSubmit(response: .init(.failed(.unreachable), at: .code))
         #expect(display.displaySubmitCalls.last?.form.banner == nothing)
     }
 
@@ -151,22 +145,19 @@ struct TopUpPresenterTests {
     func networkUnavailable() {
         let sut = makeSUT()
         let detail = "Nothing was added. Send the same request again, with the same Idempotency-Key, in a moment."
-        sut.presentSubmit(response: .succeeded(.confirm(fifty)))
-        sut.presentSubmit(response: .failed(.unavailable(detail: detail)))
+        sut.presentSubmit(response: .init(.failed(.unavailable(detail: detail)), at: .confirm))
         #expect(display.displaySubmitCalls.last?.form.banner == BannerMessage(
             .error, "The card network did not answer, so nothing was added. Try again in a moment.",
             prompts: [KeyPrompt(.retry, "try again")]
         ))
     }
 
-    @Test("Esc back to a stage words it again: the list's words, or the amount's for the card chosen")
+    @Test("Esc back to a stage words it again from the answer alone: the list's words, or the amount's for the card chosen")
     func back() {
         let sut = makeSUT()
-        sut.presentLoad(response: .init(choices: [.init(card: Seeds.externalCard, refusal: nil)], balance: Seeds.summary.balance))
-        sut.presentChooseCard(response: .init(choice: .init(card: Seeds.externalCard, refusal: nil)))
-        sut.presentBack(response: .init(stage: .amount))
+        sut.presentBack(response: .init(stage: .amount, facts: .init(balance: Seeds.summary.balance, card: Seeds.externalCard)))
         #expect(display.displayBackCalls.last == .init(stage: .amount, instructions: "From Visa •••• 4242. How much would you like to add?"))
-        sut.presentBack(response: .init(stage: .card))
+        sut.presentBack(response: .init(stage: .card, facts: .init(balance: Seeds.summary.balance, card: nil)))
         #expect(display.displayBackCalls.last == .init(stage: .card, instructions: "Choose the card to add money from. You have $1,234.56."))
     }
 }

@@ -70,7 +70,7 @@ struct TopUpScreenTests {
         #expect(harness.transfers.topUps.count == 0)
     }
 
-    @Test("Enter on the confirmation adds the money; the receipt; Enter returns to Home, which reloads")
+    @Test("Enter on the confirmation adds the money; the receipt; Enter returns to Home, which fetches nothing: the stream moves it")
     func receipt() async throws {
         let harness = try await open()
         await amount(harness, "50")
@@ -80,7 +80,9 @@ struct TopUpScreenTests {
         let loadsBefore = harness.account.calls.count
         await harness.send(.enter)
         #expect(harness.top is HomeViewController)
-        #expect(harness.account.calls.count > loadsBefore, "Home reloads after money came in")
+        #expect(harness.account.calls.count == loadsBefore, "no reload of Home after money came in (issue 44, point 3)")
+        harness.live.send(.event(.balanceChanged(Money(amountMinor: 128_456, currency: "USD"))))
+        #expect(await harness.waitUntil { harness.screen.contains("Balance $1,284.56") }, "\(harness.screen)")
     }
 
     @Test("above $200.00 the issuer's code screen; a wrong code is said, emptied, and the screen stays")

@@ -242,6 +242,46 @@ struct LiveWorkersTests {
         await server.stop()
     }
 
+    @Test("a refusal comes back under the app's names for the fields, never the API's: amount, card, securityCode")
+    func domainFieldNames() async throws {
+        let server = try await LiveServer.start()
+        let api = client(server)
+        api.tokens.set(try await AuthWorker(api: api).login(phone: demoPhone, password: DemoCredentials.demo.password).token)
+        /// The names of the fields `call` was refused on.
+        func refused(_ call: () async throws(NetworkError) -> Void) async -> [String] {
+            do throws(NetworkError) {
+                try await call()
+                return []
+            } catch {
+                guard case .validation(_, let fields) = error else { return ["not a validation: \(error)"] }
+                return fields.map(\.field)
+            }
+        }
+        let transfers = TransferWorker(api: api)
+        let nothing = Money(amountMinor: 0, currency: "USD")
+        #expect(await refused { () async throws(NetworkError) in
+            _ = try await transfers.send(TransferOrder(recipientID: "u_nobody", amount: nothing, note: nil, stepUp: nil), idempotencyKey: UUID().uuidString)
+        }.contains("amount"))
+        let card = try await CardWorker(api: api).cards()[0]
+        #expect(await refused { () async throws(NetworkError) in
+            _ = try await transfers.topUp(TopUpOrder(card: card, amount: nothing), idempotencyKey: UUID().uuidString)
+        } == ["amount"])
+        var unknown = card
+        unknown.id = "c_nobody"
+        #expect(await refused { () async throws(NetworkError) in
+            _ = try await transfers.topUp(TopUpOrder(card: unknown, amount: Money(amountMinor: 500, currency: "USD")), idempotencyKey: UUID().uuidString)
+        } == ["card"])
+        let badCode = NewCard(
+            number: try CardNumber("4242 4242 4242 4242"), expiry: try CardExpiry(month: 4, year: 2029, now: Date()),
+            securityCode: "12", holderName: "ALEX RIVERA"
+        )
+        #expect(await refused { () async throws(NetworkError) in
+            _ = try await CardWorker(api: api).add(badCode, idempotencyKey: UUID().uuidString)
+        } == ["securityCode"])
+        await api.shutdown()
+        await server.stop()
+    }
+
     @Test("an add retried after a lost answer sends the same key, and exactly one card exists")
     func addCardRetry() async throws {
         let server = try await LiveServer.start()

@@ -28,4 +28,17 @@ struct NetworkErrorMappingTests {
         #expect(NetworkErrorMapping.problem(status: 503, problem: problem("urn:other", status: 503), retryAfter: nil)
             == .server(status: 503, detail: "d"))
     }
+
+    @Test("a worker's names put the server's refused fields under the app's names; other names and other errors pass as they are")
+    func naming() {
+        let refusal = NetworkError.validation(detail: "d", fields: [
+            FieldError(field: "amountMinor", message: "Too much."), FieldError(field: "note", message: "Too long."),
+        ])
+        #expect(refusal.naming(TransferWorker.transferFields) == .validation(detail: "d", fields: [
+            FieldError(field: "amount", message: "Too much."), FieldError(field: "note", message: "Too long."),
+        ]))
+        #expect(NetworkError.validation(detail: "d", fields: [FieldError(field: "cvc", message: "m")]).naming(CardWorker.newCardFields)
+            == .validation(detail: "d", fields: [FieldError(field: "securityCode", message: "m")]))
+        #expect(NetworkError.timeout.naming(TransferWorker.transferFields) == .timeout)
+    }
 }
