@@ -77,6 +77,10 @@ struct EventStream: AsyncSequence, Sendable {
                 started = true
                 if lastID == nil {
                     lastID = stream.waits ? try await stream.settings.events.latestID(userID: stream.userID) : Int64.max
+                    // Where the stream starts, as an id with no event: a client that comes back later (an unlock, a
+                    // lost connection) sends it as `Last-Event-ID` and is caught up from there, though no event came
+                    // meanwhile (issue 44).
+                    if stream.waits, let start = lastID { pending.append(Element(id: String(start))) }
                 }
                 if stream.waits { startTicker() }
                 return Element(retry: limits.eventRetryMilliseconds)

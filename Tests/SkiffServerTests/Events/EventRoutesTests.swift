@@ -227,6 +227,28 @@ struct EventRoutesTests {
         }
     }
 
+    /// Issue 44: a wallet locked before any event came had no id to come back from, and missed the money that came
+    /// while it was locked.
+    @Test("A stream opened without Last-Event-ID says where it starts; coming back from there after a transfer made while no stream was open brings that transfer", arguments: TestStore.allCases)
+    func startSaysWhere(_ store: TestStore) async throws {
+        try await EventInstances.run(store) { servers in
+            let alex = try await servers.register(number: "2025550145", name: "Alex Rivera")
+            let jordan = try await servers.register(number: "2025550146", name: "Jordan Reyes")
+            let first = try await EventReader(servers.a, token: jordan.token)
+            try await first.wait(for: "where the stream starts") { $0.contains { $0.id != nil && $0.name == nil } }
+            #expect(first.events.first?.retry == 3000, "the retry hint comes first")
+            #expect(first.named.isEmpty, "the start is an id, not an event")
+            let start = try #require(first.events.compactMap(\.id).last)
+            first.close()
+            _ = try await servers.transfer(from: alex.token, to: jordan.id, amountMinor: 725)
+            let back = try await EventReader(servers.a, token: jordan.token, lastEventID: String(start))
+            try await back.wait(for: "the transfer made while away") { $0.contains { $0.name == "money-received" } }
+            #expect(back.named.first { $0.name == "money-received" }?.data["amountMinor"] == "725")
+            #expect(!back.events.contains { $0.id == start }, "a stream resumed from an id does not say it again")
+            back.close()
+        }
+    }
+
     @Test("Locking a session ends its stream with session-locked; the user's other session keeps streaming", arguments: TestStore.allCases)
     func lockEndsTheStream(_ store: TestStore) async throws {
         try await EventInstances.run(store) { servers in
