@@ -114,11 +114,15 @@ final class TransactionsViewController: SceneViewController, TransactionsDisplay
         }
     }
 
-    /// A transaction's row is kept by the list while the transaction is the same (formatting dates and amounts
-    /// costs more than drawing them); headings and rows still loading are not kept.
+    /// A transaction's row is kept by the list, by the transaction's id (formatting dates and amounts costs more than
+    /// drawing them): a statement line never changes once written, and what changes how every row looks (the blur,
+    /// the year) makes the list forget them all. Hashing an id, not the whole transaction, keeps PageDown's new rows
+    /// cheap. Headings and rows still loading are not kept.
     func listView(_ listView: ListView, rowIdentityAt index: Int) -> AnyHashable? {
-        guard case .transaction(_, let transaction?)? = rows.line(at: index) else { return nil }
-        return AnyHashable(transaction)
+        guard case .transaction(let row)? = rows.transactions.line(at: index), let transaction = rows.transactions[row] else {
+            return nil
+        }
+        return AnyHashable(transaction.id)
     }
 
     /// A month's heading is stepped over: it heads its rows.
