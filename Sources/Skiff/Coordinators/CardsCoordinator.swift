@@ -44,7 +44,6 @@ final class CardsCoordinator: FinishingCoordinator {
                 case .activateCard(let card):
                     self?.startActivateCard(card) { card in interactor?.changedElsewhere(request: .init(change: .activated(card))) }
                 // Cards shows its own freezes and removals; other screens hear of them from the live stream.
-                case .changed, .removed: break
                 case .back: finish(nil)
                 }
             }

@@ -21,9 +21,6 @@ enum CardsRoute: Sendable {
     case addCard
     /// The Activate card flow for this card, over Cards.
     case activateCard(Card)
-    /// A card was frozen or unfrozen.
-    case changed(Card)
-    case removed(Card)
     case back
 }
 
@@ -119,20 +116,14 @@ final class CardsInteractor: CardsBusinessLogic {
         change(.remove(card))
     }
 
-    /// Sends the change. It runs on the tracked tasks, not `inFlight`: once asked for, it reaches the server
-    /// and is reported through `route` even if the screen is closed meanwhile, so Home shows what the server has.
+    /// Sends the change. It runs on the tracked tasks, not `inFlight`: once asked for, it reaches the server even if
+    /// the screen is closed meanwhile (Home hears of it by the live stream's `card-changed`).
     private func change(_ change: Cards.Change) {
         state.changing = change
         state.error = nil
         present()
-        let route = route
         tasks.run { [weak self, worker] in
             let result = await Result.capture { () async throws(NetworkError) -> Card? in try await worker.apply(change) }
-            switch (change, result) {
-            case (.remove(let card), .success): route(.removed(card))
-            case (_, .success(let card?)): route(.changed(card))
-            default: break
-            }
             self?.finish(change, result)
         }
     }
