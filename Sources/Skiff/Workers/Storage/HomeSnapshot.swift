@@ -1,21 +1,19 @@
 import Foundation
 import SkiffCore
 
-/// Everything Home shows, as last seen from the server.
+/// Everything Home shows, as last seen from the server: the first page of the whole list (never a search's).
+/// A cache saved with a `searchLimit` (before Home was split into parts) still reads: the key is ignored.
 struct HomeSnapshot: Hashable, Sendable, Codable {
     var summary: AccountSummary
     var cards: [Card]
     var transactions: [Transaction]
     var nextCursor: String?
-    /// For a search too short for the server's index: how many of the newest transactions it searched.
-    var searchLimit: Int?
 
-    init(summary: AccountSummary, cards: [Card], transactions: [Transaction], nextCursor: String?, searchLimit: Int? = nil) {
+    init(summary: AccountSummary, cards: [Card], transactions: [Transaction], nextCursor: String?) {
         self.summary = summary
         self.cards = cards
         self.transactions = transactions
         self.nextCursor = nextCursor
-        self.searchLimit = searchLimit
     }
 }
 
