@@ -35,15 +35,19 @@ public struct Money: Hashable, Sendable, Codable {
         }
     }
 
-    /// `$1,234.56`, `-$12.00`, `¥1,200`: grouped thousands, a leading minus for negative amounts.
-    public func formatted(showPlus: Bool = false) -> String {
+    /// The currency's sign as a field shows it before an amount being typed: `$`, `€`, `CHF`.
+    public var sign: String { symbol.trimmingSpaces() }
+
+    /// `$1,234.56`, `-$12.00`, `¥1,200`: grouped thousands, a leading minus for negative amounts; without the sign
+    /// (`1,234.56`) for a field that shows it beside the amount.
+    public func formatted(showPlus: Bool = false, withSign: Bool = true) -> String {
         let digits = minorDigits
         let magnitude = amountMinor.magnitude
         var divisor: UInt64 = 1
         for _ in 0..<digits { divisor *= 10 }
         let whole = magnitude / divisor
         let fraction = magnitude % divisor
-        var text = symbol + Money.groupThousands(whole)
+        var text = (withSign ? symbol : "") + Money.groupThousands(whole)
         if digits > 0 {
             let fractionText = String(fraction)
             text += "." + String(repeating: "0", count: digits - fractionText.count) + fractionText

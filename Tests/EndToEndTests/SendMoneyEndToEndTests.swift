@@ -61,7 +61,7 @@ extension EndToEnd {
             try session.sendKeys("Tab")
             try session.type("12.5")
             try session.sendKeys("Tab")
-            try await session.waitFor("$12.50")
+            try await session.waitFor("$ 12.50")
             try session.type("Lunch")
             try session.sendKeys("Enter")
             let confirm = try await session.waitFor("Send $12.50 to Jordan R.?")
@@ -70,7 +70,7 @@ extension EndToEnd {
             // every field kept); a digit is answered in words; only `y` sends.
             try session.sendKeys("Enter")
             let back = try await session.waitFor("Phone number")
-            #expect(back.contains("202 555 0111") && back.contains("$12.50") && back.contains("Lunch"))
+            #expect(back.contains("202 555 0111") && back.contains("$ 12.50") && back.contains("Lunch"))
             try session.sendKeys("Enter")
             try await session.waitFor("Send $12.50 to Jordan R.?")
             try session.type("5")

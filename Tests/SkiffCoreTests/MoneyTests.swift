@@ -22,4 +22,15 @@ struct MoneyTests {
         #expect(Money(amountMinor: 1_200, currency: "JPY").formatted() == "¥1,200")
         #expect(Money(amountMinor: 1_234, currency: "KWD").formatted() == "KWD 1.234")
     }
+
+    @Test("a field's currency sign, and the figures without it for the field beside it; typed back, they read the same")
+    func signBesideField() throws {
+        #expect(Money(amountMinor: 0, currency: "USD").sign == "$")
+        #expect(Money(amountMinor: 0, currency: "CHF").sign == "CHF")
+        #expect(Money(amountMinor: 0, currency: "SEK").sign == "SEK")
+        let amount = Money(amountMinor: 120_050, currency: "USD")
+        #expect(amount.formatted(withSign: false) == "1,200.50")
+        #expect(Money(amountMinor: -1_234, currency: "KWD").formatted(withSign: false) == "-1.234")
+        #expect(try AmountInput.parse(amount.formatted(withSign: false), currency: "USD") == 120_050)
+    }
 }

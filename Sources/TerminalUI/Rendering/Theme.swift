@@ -55,6 +55,8 @@ public struct Theme: Hashable, Sendable {
     public var focusedField: Style
     public var cursor: Style
     public var button: Style
+    /// The button that acts (sends, logs in, adds): bold in the title's colour, never filled while unfocused.
+    var primaryButton: Style
     var focusedButton: Style
     public var selection: Style
     var inactiveSelection: Style
@@ -87,6 +89,7 @@ public struct Theme: Hashable, Sendable {
             focusedField: Style(attributes: [.underline, .bold]),
             cursor: Style(attributes: .reverse),
             button: .plain,
+            primaryButton: Style(attributes: .bold),
             focusedButton: Style(foreground: .black, background: .cyan),
             selection: Style(foreground: .black, background: .cyan),
             inactiveSelection: Style(attributes: .underline),
@@ -119,6 +122,7 @@ public struct Theme: Hashable, Sendable {
             focusedField: Style(attributes: [.underline, .bold]),
             cursor: Style(attributes: .reverse),
             button: .plain,
+            primaryButton: Style(foreground: steelBlue, attributes: .bold),
             focusedButton: Style(foreground: white, background: deepBlue, attributes: .bold),
             selection: Style(foreground: white, background: deepBlue),
             inactiveSelection: Style(attributes: .underline),
@@ -147,6 +151,7 @@ public struct Theme: Hashable, Sendable {
             focusedField: Style(attributes: [.underline, .bold]),
             cursor: Style(attributes: .reverse),
             button: .plain,
+            primaryButton: Style(attributes: .bold),
             focusedButton: Style(attributes: [.reverse, .bold]),
             selection: Style(attributes: .reverse),
             inactiveSelection: Style(attributes: .underline),

@@ -1,4 +1,6 @@
-/// A focusable button drawn as `[ Title ]`; Enter, Space or a click presses it.
+/// A focusable button drawn as `[ Title ]`; Enter, Space or a click presses it. The button that acts on a screen
+/// (sends, logs in) is primary: drawn in the theme's `primaryButton` style, so it reads as the one to press even
+/// while the focus is elsewhere.
 @MainActor
 open class Button: View {
     public var title: String { didSet { setNeedsDisplay() } }
@@ -6,9 +8,12 @@ open class Button: View {
     public var action: (@MainActor () -> Void)?
     /// Disabled buttons are skipped by focus and ignore presses.
     public var isEnabled = true { didSet { setNeedsDisplay() } }
+    /// Whether this is the button that acts.
+    public var isPrimary: Bool { didSet { setNeedsDisplay(sizeUnchanged: true) } }
 
-    public init(_ title: String, action: (@MainActor () -> Void)? = nil) {
+    public init(_ title: String, isPrimary: Bool = false, action: (@MainActor () -> Void)? = nil) {
         self.title = title
+        self.isPrimary = isPrimary
         self.action = action
         super.init()
     }
@@ -40,7 +45,7 @@ open class Button: View {
 
     open override func draw(in canvas: Canvas) {
         let theme = canvas.theme
-        let style = !isEnabled ? theme.muted : isFocused ? theme.focusedButton : theme.button
+        let style = !isEnabled ? theme.muted : isFocused ? theme.focusedButton : isPrimary ? theme.primaryButton : theme.button
         canvas.write(label, x: 0, y: 0, style: style, maxWidth: canvas.size.width)
     }
 }

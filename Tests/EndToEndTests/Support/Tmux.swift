@@ -80,10 +80,18 @@ final class TmuxSession {
         try run(["capture-pane", "-p"])
     }
 
-    /// Waits until the pane shows `text`, or fails after `timeout` seconds with the last screen attached.
+    /// Waits until the pane shows `text` (on one line, or wrapped across lines as a form's readable column wraps
+    /// a sentence), or fails after `timeout` seconds with the last screen attached.
     @discardableResult
     func waitFor(_ text: String, timeout: Double = 15) async throws -> String {
-        try await waitUntil("the screen shows \"\(text)\"", timeout: timeout) { $0.contains(text) }
+        try await waitUntil("the screen shows \"\(text)\"", timeout: timeout) { Self.shows(text, on: $0) }
+    }
+
+    /// Whether `screen` shows `text` on one line or wrapped: each line trimmed and run together with one space.
+    static func shows(_ text: String, on screen: String) -> Bool {
+        if screen.contains(text) { return true }
+        let prose = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return prose.joined(separator: " ").contains(text)
     }
 
     /// Waits until the pane no longer shows `text`.

@@ -208,7 +208,7 @@ struct HomeCoordinatorTests {
         await harness.type("1234.57")
         await harness.send(.enter)
         #expect(harness.transfers.lookups.count == 0)
-        #expect(harness.screen.contains("That is more than your balance of $1,234.56."))
+        #expect(harness.prose.contains("That is more than your balance of $1,234.56."))
         await harness.send(.backspace, .character("6"))
         await harness.send(.enter)
         // The whole balance is over the step-up amount: the password first.

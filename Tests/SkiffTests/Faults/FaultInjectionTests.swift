@@ -57,7 +57,7 @@ struct FaultInjectionTests {
             name: "Login", request: "POST /v1/auth/login", signedIn: false,
             reach: { h in await h.type(DemoCredentials.demo.phoneNumber); await h.send(.tab); await h.type(DemoCredentials.demo.password) },
             kept: ["202 555 0143"], retry: [.ctrl("r")], escape: .stays,
-            succeeded: { $0.screen.contains("Balance $") }
+            succeeded: { $0.prose.contains("Balance $") }
         ),
         FaultScenario(
             name: "Register", request: "POST /v1/auth/register", signedIn: false,
@@ -76,14 +76,14 @@ struct FaultInjectionTests {
                 await h.send(.enter)
                 try await typeCode(h, for: .registration, to: "+12025550199")
             }),
-            succeeded: { $0.screen.contains("Balance $") }
+            succeeded: { $0.prose.contains("Balance $") }
         ),
         // The same code sent again from the screen it failed on: it was used, so it must be answered again.
         FaultScenario(
             name: "Verify phone, retried in place", request: "POST /v1/auth/register/verify", signedIn: false,
             faults: Fault.allCases.filter(\.serverActs),
             reach: reachVerify, retry: [.enter], escape: .notTried,
-            succeeded: { $0.screen.contains("Balance $") }
+            succeeded: { $0.prose.contains("Balance $") }
         ),
         FaultScenario(
             name: "Forgot password", request: "POST /v1/auth/password/forgot", signedIn: false,
@@ -91,7 +91,7 @@ struct FaultInjectionTests {
             reach: { h in await h.type(DemoCredentials.demo.phoneNumber); await h.send(.ctrl("p")) },
             kept: ["202 555 0143"], retry: [.ctrl("r")],
             escape: .leaves(to: "Log in", back: { h in await h.send(.ctrl("p")) }),
-            succeeded: { $0.screen.contains("we sent it a 6-digit code") }
+            succeeded: { $0.prose.contains("we sent it a 6-digit code") }
         ),
         FaultScenario(
             name: "Reset password", request: "POST /v1/auth/password/reset", signedIn: false,
@@ -99,7 +99,7 @@ struct FaultInjectionTests {
             reach: reachReset,
             kept: ["202 555 0143"], retry: [.ctrl("r")],
             escape: .leaves(to: "Log in", back: { h in await h.send(.ctrl("p")); await h.send(.enter); try await fillReset(h) }),
-            succeeded: { $0.screen.contains("Your password was changed") }
+            succeeded: { $0.prose.contains("Your password was changed") }
         ),
         // The same reset sent again from the form it failed on: the same code, so it must be answered again.
         FaultScenario(
@@ -107,18 +107,18 @@ struct FaultInjectionTests {
             faults: Fault.allCases.filter(\.serverActs),
             reach: reachReset,
             kept: ["202 555 0143"], retry: [.ctrl("r")], escape: .notTried,
-            succeeded: { $0.screen.contains("Your password was changed") }
+            succeeded: { $0.prose.contains("Your password was changed") }
         ),
         FaultScenario(
             name: "Home load", request: "GET /v1/me", signedIn: true,
             reach: { h in try await h.logIn() }, send: [.character("r")], kept: ["Alex Rivera"], retry: [.character("r")],
-            escape: .stays, succeeded: { !$0.screen.contains(" ! ") && $0.screen.contains("Balance $") }
+            escape: .stays, succeeded: { !$0.screen.contains(" ! ") && $0.prose.contains("Balance $") }
         ),
         FaultScenario(
             name: "Home search", request: "GET /v1/transactions", signedIn: true,
             reach: { h in try await h.logIn(); await h.send(.character("/")); await h.type("coffee") },
             kept: ["coffee"], retry: [.character("r")], escape: .stays, escapeBeforeRetry: false,
-            succeeded: { $0.screen.contains("matching “coffee”") && !$0.screen.contains(" ! ") }
+            succeeded: { $0.prose.contains("matching “coffee”") && !$0.screen.contains(" ! ") }
         ),
         FaultScenario(
             name: "Home paging", request: "GET /v1/transactions", signedIn: true,
@@ -130,14 +130,14 @@ struct FaultInjectionTests {
             name: "Notifications", request: "GET /v1/notifications", signedIn: true,
             reach: { h in try await h.logIn() }, send: [.character("n")], retry: [.character("r")],
             escape: .leaves(to: "Alex Rivera", back: { h in await h.send(.character("n")) }), sendOpensScreen: true,
-            succeeded: { $0.top is NotificationsViewController && $0.screen.contains("unread") && !$0.screen.contains(" ! ") }
+            succeeded: { $0.top is NotificationsViewController && $0.prose.contains("unread") && !$0.screen.contains(" ! ") }
         ),
         FaultScenario(
             name: "Add card", request: "POST /v1/cards", signedIn: true,
             reach: { h in try await h.logIn(); try await fillCard(h) },
             kept: ["Visa •••• 4242"], retry: [.enter],
             escape: .leaves(to: "Card number", back: { h in await h.send(.enter) }),
-            succeeded: { $0.screen.contains("Visa •••• 4242 added.") },
+            succeeded: { $0.prose.contains("Visa •••• 4242 added.") },
             afterwards: { h, _ in
                 let added = try await serverCards(h).filter { $0.kind == .external }
                 #expect(added.map(\.last4) == ["4242"], "the retried add left \(added.count) cards")
@@ -148,7 +148,7 @@ struct FaultInjectionTests {
             reach: { h in try await h.logIn(); await h.send(.character("v")); await h.type(try issuedLast4(h)) },
             kept: ["Last four digits"], retry: [.enter],
             escape: .leaves(to: "Alex Rivera", back: { h in await h.send(.character("v")); await h.type(try issuedLast4(h)) }),
-            succeeded: { $0.screen.contains("We sent a 6-digit code") }
+            succeeded: { $0.prose.contains("We sent a 6-digit code") }
         ),
         FaultScenario(
             name: "Activate card", request: "POST /v1/cards/*/activate", signedIn: true,
@@ -165,11 +165,11 @@ struct FaultInjectionTests {
                 await h.send(.character("v"))
                 await h.type(try issuedLast4(h))
                 await h.send(.enter)
-                if h.top is ActivateCardViewController, h.screen.contains("We sent") {
+                if h.top is ActivateCardViewController, h.prose.contains("We sent") {
                     try await typeCode(h, for: .cardActivation, to: LiveAppHarness.demoPhone.e164)
                 }
             }),
-            succeeded: { $0.screen.contains("is active.") }
+            succeeded: { $0.prose.contains("is active.") }
         ),
         // Exactly once: the retry (in place, or after Esc to the form and the same confirmation again) carries the
         // first try's Idempotency-Key, so the server holds one transfer after each fault, never two.
@@ -178,19 +178,19 @@ struct FaultInjectionTests {
             reach: reachSendConfirmation, send: [.character("y")],
             kept: ["Jordan R.", "$12.50"], retry: [.ctrl("r")],
             escape: .leaves(to: "Phone number", back: { h in await h.send(.enter) }),
-            succeeded: { $0.screen.contains("Sent $12.50 to Jordan R.") },
+            succeeded: { $0.prose.contains("Sent $12.50 to Jordan R.") },
             afterFault: { h, fault in
                 let made = try await transfersToJordan(h)
                 #expect(made == (fault.serverActs ? 1 : 0), "after \(fault) the server holds \(made) transfers")
                 // No connection at all: nothing left, and the screen says so; any other fault may have sent it.
                 let words = fault == .refusedConnections ? "Can't reach the server; nothing was sent." : "may or may not have gone"
-                #expect(h.screen.contains(words), "after \(fault) the screen does not say “\(words)”:\n\(h.screen)")
+                #expect(h.prose.contains(words), "after \(fault) the screen does not say “\(words)”:\n\(h.screen)")
             },
             afterwards: { h, fault in
                 let made = try await transfersToJordan(h)
                 #expect(made == 1, "after \(fault) and a retry the server holds \(made) transfers")
                 // The receipt says which: the retry found the transfer the first try made, or made it.
-                #expect(h.screen.contains("The first try had already sent it") == fault.serverActs, "\(h.screen)")
+                #expect(h.prose.contains("The first try had already sent it") == fault.serverActs, "\(h.screen)")
             }
         ),
         // Top up, exactly once as Send money: the retry (in place, or after Esc to the amount and the same
@@ -200,17 +200,17 @@ struct FaultInjectionTests {
             reach: { h in try await reachTopUpConfirmation(h, amount: "50") },
             kept: ["Visa •••• 4242", "$50.00"], retry: [.ctrl("r")],
             escape: .leaves(to: "Amount", back: { h in await h.send(.enter) }),
-            succeeded: { $0.screen.contains("Added $50.00 from Visa •••• 4242.") },
+            succeeded: { $0.prose.contains("Added $50.00 from Visa •••• 4242.") },
             afterFault: { h, fault in
                 let made = try await topUpsFrom4242(h)
                 #expect(made == (fault.serverActs ? 1 : 0), "after \(fault) the server holds \(made) top-ups")
                 let words = fault == .refusedConnections ? "Can't reach the server; nothing was added." : "may or may not have been added"
-                #expect(h.screen.contains(words), "after \(fault) the screen does not say “\(words)”:\n\(h.screen)")
+                #expect(h.prose.contains(words), "after \(fault) the screen does not say “\(words)”:\n\(h.screen)")
             },
             afterwards: { h, fault in
                 let made = try await topUpsFrom4242(h)
                 #expect(made == 1, "after \(fault) and a retry the server holds \(made) top-ups")
-                #expect(h.screen.contains("The first try had already added it") == fault.serverActs, "\(h.screen)")
+                #expect(h.prose.contains("The first try had already added it") == fault.serverActs, "\(h.screen)")
             }
         ),
         // The issuer's code sent again from the code screen after a fault: the server answers the same code for
@@ -223,12 +223,12 @@ struct FaultInjectionTests {
                 try await typeCode(h, for: .topUp, to: LiveAppHarness.demoPhone.e164)
             },
             retry: [.ctrl("r")], escape: .notTried,
-            succeeded: { $0.screen.contains("Added $250.00 from Visa •••• 4242.") },
+            succeeded: { $0.prose.contains("Added $250.00 from Visa •••• 4242.") },
             afterFault: { h, fault in
                 let made = try await topUpsFrom4242(h)
                 #expect(made == (fault.serverActs ? 1 : 0), "after \(fault) the server holds \(made) top-ups")
                 let words = fault == .refusedConnections ? "Can't reach the server; nothing was added." : "may or may not have been added"
-                #expect(h.screen.contains(words), "after \(fault) the screen does not say “\(words)”:\n\(h.screen)")
+                #expect(h.prose.contains(words), "after \(fault) the screen does not say “\(words)”:\n\(h.screen)")
             },
             afterwards: { h, fault in
                 let made = try await topUpsFrom4242(h)
@@ -308,7 +308,7 @@ struct FaultInjectionTests {
         if fault != .refusedConnections {
             #expect(h.proxy.faultsHit(on: h.proxy.log.last { $0.fault != nil }?.request ?? "") == 1, "\(h.proxy.log)")
         }
-        let message = h.screen
+        let message = h.prose
         #expect(h.isRunning)
         #expect(h.top === screenBefore, "the screen stays after a failed request:\n\(message)")
         #expect(
@@ -453,7 +453,7 @@ struct FaultInjectionTests {
         await h.send(.enter)
         await h.type(amount)
         await h.send(.enter)
-        guard await h.waitFor("to your wallet from Visa •••• 4242?") else {
+        guard await h.waitFor("to your wallet?"), h.screen.contains("From    Visa •••• 4242") else {
             throw LiveAppHarness.HarnessError(screen: h.screen, step: "the top-up's confirmation")
         }
     }

@@ -91,6 +91,8 @@ final class LiveAppHarness {
     var navigation: NavigationController { app.application.rootViewController as! NavigationController }
     var top: ViewController? { navigation.visibleViewController }
     var screen: String { terminal.lines.joined(separator: "\n") }
+    /// The screen's words with wrapped lines run together (`HeadlessTerminal.prose`).
+    var prose: String { terminal.prose }
     /// Whether the app is still running (nothing quit it).
     var isRunning: Bool { app.application.exitStatus == nil }
 
@@ -117,7 +119,7 @@ final class LiveAppHarness {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             await settle()
-            if screen.contains(text) { return true }
+            if screen.contains(text) || prose.contains(text) { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return false

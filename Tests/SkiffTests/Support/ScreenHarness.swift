@@ -41,6 +41,8 @@ final class ScreenHarness {
     var navigation: NavigationController { app.application.rootViewController as! NavigationController }
     var top: ViewController? { navigation.visibleViewController }
     var screen: String { terminal.lines.joined(separator: "\n") }
+    /// The screen's words with wrapped lines run together (`HeadlessTerminal.prose`).
+    var prose: String { terminal.prose }
 
     /// Starts the coordinator and the application, and waits for the first screen to settle.
     func start() async throws {

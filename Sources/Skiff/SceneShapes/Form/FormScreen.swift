@@ -1,13 +1,20 @@
 import TerminalUI
 
 /// The parts every form screen has, top to bottom: an introduction, a note (development codes, hints), the
-/// form, its buttons, an error banner and a spinner line; which input edits which field of the scene's form,
-/// so focus moves, errors and focus requests are mapped in one place; and submitting, never twice at once.
+/// confirmation's box (a staged form's), the form, its buttons (the one that acts styled as such), an error banner
+/// and a spinner line, in a column of readable width centred on the screen; which input edits which field of the
+/// scene's form, so focus moves, errors and focus requests are mapped in one place; and submitting, never twice at
+/// once.
 @MainActor
 final class FormScreen<Field: Hashable & Sendable> {
+    /// The widest a form is laid out, in columns: labels and fields read at a glance on a wide window.
+    static var readableWidth: Int { 60 }
+    /// What the scene puts on its screen.
+    let view: ReadableColumn
     let stack = VStack(spacing: 1)
     let intro = Label("", style: .muted, overflow: .wrap)
     let note = Banner()
+    let confirmation = ConfirmationPanel()
     let form = Form(spacing: 0)
     let buttons = HStack(spacing: 2)
     let error = Banner()
@@ -31,19 +38,20 @@ final class FormScreen<Field: Hashable & Sendable> {
     /// The focus left the input of this field: check it.
     var onLeave: @MainActor (Field) -> Void = { _ in }
 
-    /// `header` goes above the form, `sections` under it, before the buttons; `owner` words the banners' key prompts.
-    init(intro text: String, header: [View] = [], sections: [View] = [], owner: SceneViewController) {
+    /// `sections` go under the form, before the buttons; `owner` words the banners' key prompts.
+    init(intro text: String, sections: [View] = [], owner: SceneViewController) {
         self.owner = owner
         keys = owner.keys
         intro.text = text
         stack.add(intro)
         stack.add(note)
-        for view in header { stack.add(view) }
+        stack.add(confirmation.view)
         stack.add(form)
         for section in sections { stack.add(section) }
         stack.add(buttons, size: .fixed(1))
         stack.add(error)
         stack.add(spinner, size: .fixed(1))
+        view = ReadableColumn(maxWidth: Self.readableWidth, content: stack)
         owner.onFocusLeave = { [weak self] view in
             guard let self, let field = field(editedBy: view) else { return }
             onLeave(field)
@@ -62,6 +70,20 @@ final class FormScreen<Field: Hashable & Sendable> {
             guard let form = form() else { return }
             logic?.validateField(request: .init(field: field, form: form))
         }
+    }
+
+    /// The button that sends the form, styled as the one that acts; the scene adds it to `buttons` where it goes.
+    func makeActionButton(_ title: String) -> Button {
+        Button(title, isPrimary: true) { [weak self] in self?.submit() }
+    }
+
+    /// Puts an amount's input after its currency's sign ("$"), in the row the form shows; the sign follows the
+    /// account's currency once the scene knows it (`currencySign.text`).
+    func amountRow(_ input: TextField, sign: Label) -> HStack {
+        let row = HStack(spacing: 1)
+        row.add(sign)
+        row.add(input, size: .fill)
+        return row
     }
 
     /// Sends the form unless a request is already running.
@@ -148,6 +170,7 @@ final class FormScreen<Field: Hashable & Sendable> {
     func display(_ viewModel: FormSubmitViewModel<Field>, activity: String, escape: EscapeWhileBusy = .cancels) {
         setBusy(viewModel.isBusy, activity, escape: escape)
         if let instructions = viewModel.instructions { intro.text = instructions }
+        if let box = viewModel.confirmation { confirmation.show(box) }
         setErrors(viewModel.fieldErrors)
         show(viewModel.banner)
         for field in viewModel.clear { input(for: field)?.clear() }

@@ -11,6 +11,8 @@ struct FormSubmitViewModel<Field: Hashable & Sendable>: Hashable, Sendable {
     var focus: Field?
     /// The introduction's new words; nil leaves it as it is.
     var instructions: String?
+    /// The confirmation Enter came to, shown in its box until the form leaves the stage; nil leaves the box as it is.
+    var confirmation: FormConfirmation?
 }
 
 extension FormSubmitViewModel where Field: CaseIterable {

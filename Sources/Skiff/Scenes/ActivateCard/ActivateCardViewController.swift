@@ -15,7 +15,7 @@ final class ActivateCardViewController: SceneViewController, ActivateCardDisplay
     private lazy var screen = FormScreen<ActivateCard.Field>(intro: "", owner: self)
     let last4 = TextField.digits(maxLength: 4)
     let code = TextField.digits(maxLength: 6)
-    private lazy var button = Button("Send code") { [weak self] in self?.screen.submit() }
+    private lazy var button = screen.makeActionButton("Send code")
 
     init(keys: WalletKeys = .standard) {
         super.init(title: "Activate card", keys: keys)
@@ -31,7 +31,7 @@ final class ActivateCardViewController: SceneViewController, ActivateCardDisplay
         screen.addField(.code, "Code", code)
         screen.setRowHidden(true, for: .code)
         screen.buttons.add(button)
-        view.addSubview(screen.stack)
+        view.addSubview(screen.view)
         interactor?.load(request: .init())
         focus(last4)
     }

@@ -63,13 +63,10 @@ enum AddCard {
         typealias Response = StagedFormResponse<Stage, Field, Done>
         typealias Outcome = FormSubmitOutcome<Field, Done>
         struct ViewModel: Hashable, Sendable {
-            struct Row: Hashable, Sendable {
-                var label: String
-                var value: String
-            }
             var stage: Stage
             var fieldErrors: [Field: String]
-            var confirmRows: [Row]
+            /// The card about to be added, in the confirmation's box; nil on the other stages.
+            var confirmation: FormConfirmation?
             var banner: BannerMessage?
             var isBusy: Bool
             var focus: Field?

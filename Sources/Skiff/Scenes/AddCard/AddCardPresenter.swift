@@ -41,18 +41,19 @@ final class AddCardPresenter: AddCardPresentationLogic, ScenePresentation {
 
     func presentSubmit(response: AddCard.Submit.Response) {
         var viewModel = AddCard.Submit.ViewModel(
-            stage: response.stage, fieldErrors: [:], confirmRows: [], banner: nil, isBusy: false, focus: nil
+            stage: response.stage, fieldErrors: [:], confirmation: nil, banner: nil, isBusy: false, focus: nil
         )
         switch response.outcome {
         case .invalid(let problems):
             viewModel.fieldErrors = formatting.messages(for: problems)
             viewModel.focus = AddCard.Field.allCases.first { problems[$0] != nil }
         case .succeeded(.confirm(let brand, let last4, let expiry, let holderName)):
-            viewModel.confirmRows = [
-                .init(label: "Card", value: CardNumber.name(brand: brand, last4: last4)),
+            let card = CardNumber.name(brand: brand, last4: last4)
+            viewModel.confirmation = FormConfirmation(title: "Add \(card) to your wallet?", rows: [
+                .init(label: "Card", value: card),
                 .init(label: "Name", value: holderName),
                 .init(label: "Expires", value: formatting.expiry(month: expiry.month, year: expiry.year)),
-            ]
+            ])
             viewModel.banner = BannerMessage(.info, "", prompts: [KeyPrompt(.submit, "add this card"), KeyPrompt(.back, "change it")])
         case .started:
             viewModel.isBusy = true

@@ -15,17 +15,16 @@ protocol AddCardDisplayLogic: AnyObject {
 final class AddCardViewController: SceneViewController, AddCardDisplayLogic, SceneDisplay {
     var interactor: (any AddCardBusinessLogic)?
 
-    private let confirmation = VStack(spacing: 0)
     private lazy var screen = FormScreen<AddCard.Field>(
         intro: "Add a card from another bank. The number and security code are sent once and never stored.",
-        sections: [confirmation], owner: self
+        owner: self
     )
     let number = TextField.digits(maxLength: 19)
     private let brand = Label("", style: .muted)
     let holderName = TextField(maxLength: CardHolderName.maxLength)
     let expiry = TextField.digits(placeholder: "MM/YY", maxLength: 4)
     let securityCode = SecureField(maxLength: 3)
-    private lazy var continueButton = Button("Continue") { [weak self] in self?.screen.submit() }
+    private lazy var continueButton = screen.makeActionButton("Continue")
 
     init(keys: WalletKeys = .standard) {
         super.init(title: "Add card", keys: keys)
@@ -47,10 +46,9 @@ final class AddCardViewController: SceneViewController, AddCardDisplayLogic, Sce
         screen.addField(.holderName, "Name on card", holderName)
         screen.addField(.expiry, "Expiry (MM/YY)", expiry)
         screen.addField(.securityCode, "Security code", securityCode)
-        confirmation.isHidden = true
         number.onChange = { [weak self] text in self?.interactor?.numberChanged(request: .init(digits: text)) }
         screen.buttons.add(continueButton)
-        view.addSubview(screen.stack)
+        view.addSubview(screen.view)
         interactor?.load(request: .init())
         focus(number)
     }
@@ -72,7 +70,7 @@ final class AddCardViewController: SceneViewController, AddCardDisplayLogic, Sce
     private func showStage(_ stage: AddCard.Stage) {
         let confirming = stage == .confirm
         screen.form.isHidden = confirming
-        confirmation.isHidden = !confirming
+        if !confirming { screen.confirmation.hide() }
         continueButton.title = confirming ? "Add card" : "Continue"
         if confirming {
             focus(continueButton)
@@ -101,15 +99,7 @@ final class AddCardViewController: SceneViewController, AddCardDisplayLogic, Sce
     func displaySubmit(viewModel: AddCard.Submit.ViewModel) {
         screen.setBusy(viewModel.isBusy, "Adding the card…", escape: .stopsWaiting(consequence: "the card may still be added"))
         screen.setErrors(viewModel.fieldErrors)
-        if !viewModel.confirmRows.isEmpty {
-            for item in confirmation.items { confirmation.remove(item.view) }
-            for row in viewModel.confirmRows {
-                let line = HStack(spacing: 2)
-                line.add(Label(row.label, style: .muted), size: .fixed(10))
-                line.add(Label(row.value, style: .title), size: .fill)
-                confirmation.add(line, size: .fixed(1))
-            }
-        }
+        if let box = viewModel.confirmation { screen.confirmation.show(box) }
         screen.show(viewModel.banner)
         showStage(viewModel.stage)
         if viewModel.clearSecrets { wipeSecrets() }

@@ -20,7 +20,7 @@ final class ForgotPasswordViewController: SceneViewController, ForgotPasswordDis
     let code = TextField.digits(maxLength: 6)
     let newPassword = SecureField(maxLength: 128)
     let confirmPassword = SecureField(maxLength: 128)
-    private lazy var submitButton = Button("Send code") { [weak self] in self?.screen.submit() }
+    private lazy var submitButton = screen.makeActionButton("Send code")
 
     init(keys: WalletKeys = .standard) {
         super.init(title: "Forgot password", keys: keys)
@@ -43,7 +43,7 @@ final class ForgotPasswordViewController: SceneViewController, ForgotPasswordDis
         screen.addField(.confirmPassword, "Repeat password", confirmPassword)
         for field in resetFields { screen.setRowHidden(true, for: field) }
         screen.buttons.add(submitButton)
-        view.addSubview(screen.stack)
+        view.addSubview(screen.view)
         interactor?.load(request: .init())
         screen.focusFirstEmpty()
     }

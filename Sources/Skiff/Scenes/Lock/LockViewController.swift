@@ -33,7 +33,7 @@ final class LockViewController: SceneViewController, LockDisplayLogic, SceneDisp
     override func viewDidLoad() {
         if let interactor { screen.connect(interactor, form: { [weak self] in self?.form }) }
         screen.addField(.password, "Password", password)
-        view.addSubview(screen.stack)
+        view.addSubview(screen.view)
         interactor?.load(request: .init())
         focus(password)
     }

@@ -17,7 +17,7 @@ final class LoginViewController: SceneViewController, LoginDisplayLogic, SceneDi
     let countryCode = TextField.countryCode()
     let phoneNumber = TextField.phoneNumber()
     let password = SecureField(maxLength: 128)
-    private lazy var logInButton = Button("Log in") { [weak self] in self?.screen.submit() }
+    private lazy var logInButton = screen.makeActionButton("Log in")
     private lazy var registerButton = Button("Create an account") { [weak self] in self?.navigate(.register) }
     private lazy var forgotButton = Button("Forgot password") { [weak self] in self?.navigate(.forgotPassword) }
     private let hint = Label("", style: .muted, overflow: .wrap)
@@ -45,7 +45,7 @@ final class LoginViewController: SceneViewController, LoginDisplayLogic, SceneDi
         screen.buttons.add(registerButton)
         screen.buttons.add(forgotButton)
         screen.stack.add(hint)
-        view.addSubview(screen.stack)
+        view.addSubview(screen.view)
         interactor?.load(request: .init())
         screen.focusFirstEmpty()
     }

@@ -20,7 +20,7 @@ final class RegisterViewController: SceneViewController, RegisterDisplayLogic, S
     let fullName = TextField(maxLength: 100)
     let password = SecureField(maxLength: 128)
     let confirmPassword = SecureField(maxLength: 128)
-    private lazy var sendButton = Button("Send code") { [weak self] in self?.screen.submit() }
+    private lazy var sendButton = screen.makeActionButton("Send code")
 
     init(keys: WalletKeys = .standard) {
         super.init(title: "Create account", keys: keys)
@@ -40,7 +40,7 @@ final class RegisterViewController: SceneViewController, RegisterDisplayLogic, S
         screen.addField(.password, "Password", password)
         screen.addField(.confirmPassword, "Repeat password", confirmPassword)
         screen.buttons.add(sendButton)
-        view.addSubview(screen.stack)
+        view.addSubview(screen.view)
         interactor?.load(request: .init())
         screen.focusFirstEmpty()
     }

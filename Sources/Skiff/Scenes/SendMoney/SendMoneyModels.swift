@@ -48,6 +48,8 @@ enum SendMoney {
         struct ViewModel: Hashable, Sendable {
             var instructions: String
             var countryCode: String
+            /// The sign before the amount's field (`$`): the account's currency.
+            var currencySign: String
             /// One line for each recent recipient, newest first ("Jordan R. · +1 202 555 0111").
             var recents: [String] = []
         }
@@ -122,17 +124,10 @@ enum SendMoney {
         struct ViewModel: Hashable, Sendable {
             var stage: Stage
             var form: FormSubmitViewModel<Field>
-            /// On the confirmation: what is about to go; nil on the other stages.
-            var confirmation: ConfirmationBox? = nil
+            /// On the confirmation (its box in `form.confirmation`): the words of the button that sends ("Send
+            /// $5.00"); nil on the other stages.
+            var sendTitle: String? = nil
         }
-    }
-
-    /// The confirmation's box: one row each for who (full name), their number, the amount and the note, and the
-    /// words of the button that sends ("Send $5.00").
-    struct ConfirmationBox: Hashable, Sendable {
-        var title: String
-        var rows: [DetailContent.Row]
-        var sendTitle: String
     }
 
     /// A key the confirmation has no use for (a digit, Ctrl-U, Enter where no password is asked): nothing happens

@@ -27,7 +27,7 @@ final class SendMoneyPresenter: SendMoneyPresentationLogic, ScenePresentation {
 
     func presentLoad(response: SendMoney.Load.Response) {
         viewController?.displayLoad(viewModel: .init(
-            instructions: formWords(balance: response.balance), countryCode: "+1",
+            instructions: formWords(balance: response.balance), countryCode: "+1", currencySign: response.balance.sign,
             recents: response.recents.map { recent in
                 [recent.name, recent.phone?.displayString ?? recent.number].filter { !$0.isEmpty }.joined(separator: " · ")
             }
@@ -68,7 +68,7 @@ final class SendMoneyPresenter: SendMoneyPresentationLogic, ScenePresentation {
 
     func presentFormatAmount(response: SendMoney.FormatAmount.Response) {
         // The amount as written, not blurred: it is what the person typed.
-        viewController?.displayFormatAmount(viewModel: .init(text: response.amount.formatted()))
+        viewController?.displayFormatAmount(viewModel: .init(text: response.amount.formatted(withSign: false)))
     }
 
     /// Back to the form: its own words again, with the balance.
@@ -85,7 +85,8 @@ final class SendMoneyPresenter: SendMoneyPresentationLogic, ScenePresentation {
         case .succeeded(.confirm(let confirmation)):
             viewModel.form.instructions = confirmationWords(confirmation)
             viewModel.form.focus = confirmation.needsPassword ? .password : nil
-            viewModel.confirmation = box(confirmation)
+            viewModel.form.confirmation = box(confirmation)
+            viewModel.sendTitle = sendTitle(confirmation)
         case .succeeded(.sent(let transfer)):
             // A shortened name already ends its sentence ("Jordan R.").
             var words = "Sent \(transfer.amount.formatted()) to \(transfer.recipient.displayName)"
@@ -147,17 +148,14 @@ final class SendMoneyPresenter: SendMoneyPresentationLogic, ScenePresentation {
     }
 
     /// Who (by the full name the server knows), their number, how much and the note, as a box of rows.
-    private func box(_ confirmation: SendMoney.Confirmation) -> SendMoney.ConfirmationBox {
+    private func box(_ confirmation: SendMoney.Confirmation) -> FormConfirmation {
         var rows: [DetailContent.Row] = [
             .init(label: "To", value: name(confirmation)),
             .init(label: "Number", value: confirmation.phone.displayString),
             .init(label: "Amount", value: confirmation.amount.formatted()),
         ]
         if let note = confirmation.note { rows.append(.init(label: "Note", value: "“\(note)”")) }
-        return .init(
-            title: "\(sendTitle(confirmation)) to \(confirmation.recipient.displayName)?", rows: rows,
-            sendTitle: sendTitle(confirmation)
-        )
+        return .init(title: "\(sendTitle(confirmation)) to \(confirmation.recipient.displayName)?", rows: rows)
     }
 
     private func name(_ confirmation: SendMoney.Confirmation) -> String {

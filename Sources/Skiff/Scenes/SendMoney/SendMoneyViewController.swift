@@ -25,14 +25,13 @@ protocol SendMoneyDisplayLogic: AnyObject {
 final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic, SceneDisplay {
     var interactor: (any SendMoneyBusinessLogic)?
 
-    /// The confirmation's rows, in a box of their own.
-    private let confirmRows = Form(spacing: 0)
-    private lazy var confirmBox = Panel(title: nil, content: confirmRows)
-    private lazy var screen = FormScreen<SendMoney.Field>(intro: "", header: [confirmBox], owner: self)
+    private lazy var screen = FormScreen<SendMoney.Field>(intro: "", owner: self)
     let countryCode = TextField.countryCode()
     let phoneNumber = TextField.phoneNumber()
     /// Takes any character, so what is not a number is refused in words rather than dropped as it is typed.
     let amount = TextField(maxLength: 32)
+    /// The account's currency sign before the amount.
+    private let currencySign = Label("", style: .muted)
     /// Longer than a note may be, so a note too long is refused in words and nothing typed is cut off.
     let note = TextField(maxLength: 1000)
     /// `12/140` beside the note, an error past the limit.
@@ -51,7 +50,7 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
     private var recentCount = 0
     let password = SecureField(maxLength: 128)
     private(set) lazy var changeButton = Button("Change") { [weak self] in self?.interactor?.back(request: .init()) }
-    private(set) lazy var sendButton = Button("Continue") { [weak self] in self?.screen.submit() }
+    private(set) lazy var sendButton = screen.makeActionButton("Continue")
     private(set) var stage: SendMoney.Stage = .form
     /// Whether Shift-Tab left the confirmation: the cursor goes back to the form's last field, not its first.
     private var backByShiftTab = false
@@ -98,7 +97,7 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
         for (index, button) in recentButtons.enumerated() {
             screen.form.addField(index == 0 ? "Recent" : "", button)
         }
-        screen.addField(.amount, "Amount", amount)
+        screen.addField(.amount, "Amount", amount, row: screen.amountRow(amount, sign: currencySign))
         screen.addField(.note, "Note (optional)", note, row: noteRow)
         screen.addField(.password, "Password", password)
         screen.setRowHidden(true, for: .password)
@@ -111,11 +110,10 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
             checkLeaving(view)
         }
         note.onChange = { [weak self] text in self?.interactor?.countNote(request: .init(note: text)) }
-        confirmBox.isHidden = true
         changeButton.isHidden = true
         screen.buttons.add(changeButton)
         screen.buttons.add(sendButton)
-        view.addSubview(screen.stack)
+        view.addSubview(screen.view)
         interactor?.load(request: .init())
         interactor?.countNote(request: .init(note: note.text))
         screen.focusFirstEmpty()
@@ -150,6 +148,7 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
     func displayLoad(viewModel: SendMoney.Load.ViewModel) {
         screen.intro.text = viewModel.instructions
         countryCode.text = viewModel.countryCode
+        currencySign.text = viewModel.currencySign
         recentCount = min(viewModel.recents.count, recentButtons.count)
         for (button, title) in zip(recentButtons, viewModel.recents) { button.title = title }
         showRecents()
@@ -182,8 +181,8 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
     }
 
     func displaySubmit(viewModel: SendMoney.Submit.ViewModel) {
-        if let box = viewModel.confirmation { fill(box) }
-        show(viewModel.stage, sendTitle: viewModel.confirmation?.sendTitle)
+        if let title = viewModel.sendTitle { sendButton.title = title }
+        show(viewModel.stage, sendTitle: viewModel.sendTitle)
         // The confirmation asks for the password (puts the cursor in it) only above the step-up amount.
         if stage == .confirm, viewModel.form.focus == .password {
             screen.setRowHidden(false, for: .password)
@@ -226,14 +225,6 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
         }
     }
 
-    /// The confirmation's rows and the send button's words.
-    private func fill(_ box: SendMoney.ConfirmationBox) {
-        confirmBox.title = box.title
-        confirmRows.removeAllFields()
-        for row in box.rows { confirmRows.addField(row.label, Label(row.value, style: .title)) }
-        sendButton.title = box.sendTitle
-    }
-
     /// Shows the fields of `stage`: the form's four; on the confirmation its box, the password where the amount
     /// needs it, and Change beside the send button; on the receipt none.
     private func show(_ stage: SendMoney.Stage, sendTitle: String?) {
@@ -242,7 +233,7 @@ final class SendMoneyViewController: SceneViewController, SendMoneyDisplayLogic,
         self.stage = stage
         for field in formFields { screen.setRowHidden(stage != .form, for: field) }
         showRecents()
-        confirmBox.isHidden = stage != .confirm
+        if stage != .confirm { screen.confirmation.hide() }
         changeButton.isHidden = stage != .confirm
         if stage != .confirm || leavingConfirmation {
             password.clear()

@@ -47,6 +47,8 @@ enum TopUp {
             }
             var instructions: String
             var rows: [Row]
+            /// The sign before the amount's field (`$`): the account's currency.
+            var currencySign: String
         }
     }
 

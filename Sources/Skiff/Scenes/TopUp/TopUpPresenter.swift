@@ -31,10 +31,11 @@ final class TopUpPresenter: TopUpPresentationLogic, ScenePresentation {
             rows: response.choices.map { choice in
                 .init(
                     title: choice.card.name,
-                    detail: choice.refusal.map { reason($0, of: choice.card) } ?? formatting.cardSummary(choice.card),
+                    detail: choice.refusal.map { shortReason($0, of: choice.card) } ?? formatting.cardSummary(choice.card),
                     isChoosable: choice.refusal == nil
                 )
-            }
+            },
+            currencySign: response.balance.sign
         ))
     }
 
@@ -68,7 +69,7 @@ final class TopUpPresenter: TopUpPresentationLogic, ScenePresentation {
 
     func presentFormatAmount(response: TopUp.FormatAmount.Response) {
         // The amount as written, not blurred: it is what the person typed.
-        viewController?.displayFormatAmount(viewModel: .init(text: response.amount.formatted()))
+        viewController?.displayFormatAmount(viewModel: .init(text: response.amount.formatted(withSign: false)))
     }
 
     /// Back to the list (only there when it has cards) or to the amount for the card chosen: their words again.
@@ -85,6 +86,10 @@ final class TopUpPresenter: TopUpPresentationLogic, ScenePresentation {
         switch response.outcome {
         case .succeeded(.confirm(let confirmation)):
             viewModel.form.instructions = confirmationWords(confirmation)
+            viewModel.form.confirmation = FormConfirmation(
+                title: "Add \(confirmation.amount.formatted()) to your wallet?",
+                rows: [.init(label: "From", value: confirmation.card.name), .init(label: "Amount", value: confirmation.amount.formatted())]
+            )
         case .succeeded(.codeSent(let topUp, let confirmation, let code)):
             viewModel.form.instructions = "The card's issuer sent a 6-digit code to your phone. Enter it to add "
                 + "\(confirmation.amount.formatted()) from \(confirmation.card.name); it works until \(formatting.time(topUp.expiresAt))."
@@ -122,6 +127,16 @@ final class TopUpPresenter: TopUpPresentationLogic, ScenePresentation {
         viewController?.displaySubmit(viewModel: viewModel)
     }
 
+    /// Why money cannot come from `card`, in a word or two: the list's detail beside the card's name, in a form's
+    /// readable width. Enter on the card says it whole, with the keys that mend it (`reason`).
+    private func shortReason(_ refusal: TopUpSource.Refusal, of card: Card) -> String {
+        switch refusal {
+        case .frozen: "Frozen"
+        case .expired: "Expired \(formatting.expiry(month: card.expiryMonth, year: card.expiryYear))"
+        case .skiffCard: "Spends from this wallet"
+        }
+    }
+
     /// Why money cannot come from `card`, with the keys that mend it.
     private func reason(_ refusal: TopUpSource.Refusal, of card: Card) -> String {
         switch refusal {
@@ -135,9 +150,9 @@ final class TopUpPresenter: TopUpPresentationLogic, ScenePresentation {
         }
     }
 
-    /// "Add $50.00 from Visa •••• 4242?", and that the issuer will ask for a code above its amount.
+    /// What to check before the money is added, and that the issuer will ask for a code above its amount.
     private func confirmationWords(_ confirmation: TopUp.Confirmation) -> String {
-        var words = "Add \(confirmation.amount.formatted()) to your wallet from \(confirmation.card.name)?"
+        var words = "Check the card and the amount before the money is added."
         if confirmation.expectsCode {
             let limit = Money(amountMinor: TransferRules.topUpChallengeAboveMinor, currency: confirmation.amount.currency)
             words += " For amounts over \(limit.formatted()) the card's issuer texts a code to your phone."

@@ -24,8 +24,10 @@ final class TopUpViewController: SceneViewController, TopUpDisplayLogic, SceneDi
     private lazy var screen = FormScreen<TopUp.Field>(intro: "", sections: [cardsBox], owner: self)
     /// Takes any character, so what is not a number is refused in words rather than dropped as it is typed.
     let amount = TextField(maxLength: 32)
+    /// The account's currency sign before the amount.
+    private let currencySign = Label("", style: .muted)
     let code = TextField.digits(maxLength: OneTimeCode.length)
-    private lazy var button = Button("Continue") { [weak self] in self?.screen.submit() }
+    private lazy var button = screen.makeActionButton("Continue")
     private var rows: [TopUp.Load.ViewModel.Row] = []
     private(set) var stage: TopUp.Stage = .card
 
@@ -59,13 +61,13 @@ final class TopUpViewController: SceneViewController, TopUpDisplayLogic, SceneDi
 
     override func viewDidLoad() {
         if let interactor { screen.connect(interactor, form: { [weak self] in self?.form }) }
-        screen.addField(.amount, "Amount", amount)
+        screen.addField(.amount, "Amount", amount, row: screen.amountRow(amount, sign: currencySign))
         screen.addField(.code, "Code", code)
         screen.setRowHidden(true, for: .amount)
         screen.setRowHidden(true, for: .code)
         screen.buttons.add(button)
         screen.buttons.isHidden = true
-        view.addSubview(screen.stack)
+        view.addSubview(screen.view)
         cards.dataSource = self
         cards.openHelp = "choose card"
         cards.onSelect = { [weak self] index in self?.interactor?.chooseCard(request: .init(index: index)) }
@@ -98,6 +100,7 @@ final class TopUpViewController: SceneViewController, TopUpDisplayLogic, SceneDi
 
     func displayLoad(viewModel: TopUp.Load.ViewModel) {
         screen.intro.text = viewModel.instructions
+        currencySign.text = viewModel.currencySign
         rows = viewModel.rows
         cards.reloadData()
         cardsBox.isHidden = rows.isEmpty
@@ -146,6 +149,7 @@ final class TopUpViewController: SceneViewController, TopUpDisplayLogic, SceneDi
         screen.setRowHidden(stage != .amount, for: .amount)
         screen.setRowHidden(stage != .code, for: .code)
         screen.buttons.isHidden = stage == .card
+        if stage != .confirm { screen.confirmation.hide() }
         bindKeys(for: stage)
         button.title = switch stage {
         case .card, .amount: "Continue"

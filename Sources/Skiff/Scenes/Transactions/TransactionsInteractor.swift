@@ -25,8 +25,8 @@ enum TransactionsRoute: Sendable {
     case loading(isRunning: Bool, error: NetworkError?)
 }
 
-/// Pages and searches the transactions, fetches again the pages near the screen that were let go, and puts money
-/// the live stream tells of on top.
+/// Searches the transactions and fetches their first page, leaves the pages after it to `pager`, and puts money the
+/// live stream tells of on top.
 @MainActor
 final class TransactionsInteractor: TransactionsBusinessLogic {
     static let pageSize = 50
@@ -44,7 +44,8 @@ final class TransactionsInteractor: TransactionsBusinessLogic {
     private let clock: SceneClock
     var route: (TransactionsRoute) -> Void = { _ in }
 
-    private(set) var state: Transactions.State
+    /// Changed by the Interactor and, as pages come, by `pager`.
+    var state: Transactions.State
     /// A search whose answer never came (the server failed or was unreachable): refreshing tries it again.
     private var failedSearch: Search?
     /// What the search row asked for last: waiting for typing to pause, on its way, or shown.
@@ -55,12 +56,8 @@ final class TransactionsInteractor: TransactionsBusinessLogic {
     let fetch: RequestInFlight
     /// Lines the live stream brought while `fetch` ran, put on top of its answer.
     private var arrivedDuringFetch: [Transaction] = []
-    /// The next page.
-    let page: RequestInFlight
-    /// A page near the screen fetched again after it was let go.
-    let refill: RequestInFlight
-    /// The rows on screen, as the list last said.
-    private var visibleRows: Range<Int>?
+    /// The pages after the first: the next one, and those near the screen fetched again after they were let go.
+    let pager: TransactionPager<TransactionsInteractor>
     /// Set once the person logs out.
     private var stopped = false
 
@@ -72,11 +69,11 @@ final class TransactionsInteractor: TransactionsBusinessLogic {
         state = Transactions.State(transactions: TransactionWindow(timeZone: timeZone))
         searchPause = RequestInFlight(tasks: tasks)
         fetch = RequestInFlight(tasks: tasks)
-        page = RequestInFlight(tasks: tasks)
-        refill = RequestInFlight(tasks: tasks)
+        pager = TransactionPager(account: account, pageSize: Self.pageSize, tasks: tasks)
+        pager.host = self
     }
 
-    private func present() {
+    func present() {
         state.today = clock.now()
         presenter.presentUpdate(response: .init(state: state))
     }
@@ -138,9 +135,9 @@ final class TransactionsInteractor: TransactionsBusinessLogic {
             failedSearch = search == currentSearch ? nil : search
             route(.loading(isRunning: false, error: error))
         }
-        toldPageFailed = state.error != nil
+        pager.toldFailure = state.error != nil
         present()
-        continueCategory()
+        pager.continueCategory()
     }
 
     private func reportFirstPage() {
@@ -149,94 +146,15 @@ final class TransactionsInteractor: TransactionsBusinessLogic {
         route(.firstPage(.init(items: state.transactions.firstPage, nextCursor: cursor)))
     }
 
-    /// With a category picked, the pages after one that may still hold its month's rows are fetched at once: the
-    /// title counts them all, and a page that kept no rows gives the list nothing to scroll to.
-    private func continueCategory() {
-        guard state.category != nil, state.nextCursor != nil, state.error == nil else { return }
-        loadMore(request: .init())
-    }
+    func loadMore(request: Transactions.LoadMore.Request) { pager.loadMore() }
 
-    func loadMore(request: Transactions.LoadMore.Request) {
-        guard !page.isRunning, !fetch.isRunning, !stopped, let cursor = state.nextCursor, !state.isCached else { return }
-        let query = state.query.isEmpty ? nil : state.query
-        state.activity = .loadingMore
-        present()
-        page.call({ [account] () async throws(NetworkError) in
-            try await account.transactions(limit: TransactionsInteractor.pageSize, cursor: cursor, query: query)
-        }, then: { [weak self] in self?.finishPage($0, cursor: cursor) })
-    }
-
-    private func finishPage(_ result: Result<TransactionPage, NetworkError>, cursor: String) {
-        state.activity = .idle
-        switch result {
-        case .success(let page):
-            state.error = nil
-            let (items, next) = state.category?.keep(page.items, next: page.nextCursor) ?? (page.items, page.nextCursor)
-            state.transactions.append(items, fetchedWith: cursor, next: next)
-        case .failure(.cancelled):
-            break
-        case .failure(let error):
-            state.error = error
-        }
-        tellPageOutcome()
-        present()
-        continueCategory()
-    }
-
-    /// Whether Home was told that a page failed: its banner says so until a page comes.
-    private var toldPageFailed = false
-
-    /// A page that failed is told to Home (its banner offers the retry), and so is the next that came.
-    private func tellPageOutcome() {
-        let failed = state.error != nil
-        guard failed != toldPageFailed else { return }
-        toldPageFailed = failed
-        route(.loading(isRunning: false, error: state.error))
-    }
-
-    /// Lets go of the pages far from the rows on screen and fetches again those near them that were let go, one at
-    /// a time, so memory stays flat however far the person scrolls.
-    func scroll(request: Transactions.Scroll.Request) {
-        visibleRows = request.visibleRows
-        let near = state.transactions.pages(near: request.visibleRows, pageSize: Self.pageSize)
-        if state.transactions.letGo(outside: near) { present() }
-        refillNearScreen()
-    }
-
-    private func refillNearScreen() {
-        guard !refill.isRunning, !fetch.isRunning, !stopped, let visibleRows,
-              let missing = state.transactions.missingPage(in: state.transactions.pages(near: visibleRows, pageSize: Self.pageSize))
-        else { return }
-        let query = state.query.isEmpty ? nil : state.query
-        refill.call({ [account] () async throws(NetworkError) in
-            try await account.transactions(limit: TransactionsInteractor.pageSize, cursor: missing.cursor, query: query)
-        }, then: { [weak self] result in self?.finishRefill(result, page: missing.index) })
-    }
-
-    private func finishRefill(_ result: Result<TransactionPage, NetworkError>, page: Int) {
-        switch result {
-        case .success(let answer):
-            let items = state.category?.keep(answer.items, next: nil).items ?? answer.items
-            state.error = nil
-            state.transactions.refill(page: page, with: items)
-            tellPageOutcome()
-            present()
-            refillNearScreen()
-        case .failure(.cancelled):
-            break
-        case .failure(let error):
-            state.error = error
-            tellPageOutcome()
-            present()
-        }
-    }
+    func scroll(request: Transactions.Scroll.Request) { pager.scroll(to: request.visibleRows) }
 
     /// Stops the loads in flight; their late answers are dropped, never shown.
     private func abandonLoads() {
         searchPause.abandon()
-        refill.abandon()
+        pager.abandon()
         fetch.abandon()
-        page.abandon()
     }
 
     /// Typed words are searched once typing pauses (`typingPause`, on the scene's clock); Enter searches at once,
@@ -272,7 +190,7 @@ final class TransactionsInteractor: TransactionsBusinessLogic {
     }
 
     func back(request: Transactions.Back.Request) {
-        guard fetch.isRunning || page.isRunning else { return }
+        guard fetch.isRunning || pager.nextPage.isRunning else { return }
         let searching = fetch.isRunning
         abandonLoads()
         state.activity = .idle
@@ -315,4 +233,10 @@ final class TransactionsInteractor: TransactionsBusinessLogic {
         stopped = true
         abandonLoads()
     }
+}
+
+extension TransactionsInteractor: TransactionPagerHost {
+    var mayFetchPages: Bool { !fetch.isRunning && !stopped }
+
+    func pageOutcomeChanged(error: NetworkError?) { route(.loading(isRunning: false, error: error)) }
 }

@@ -172,3 +172,10 @@ enum Transactions {
     /// What every flow presents: the whole state.
     typealias Update = StateUpdate<State, UpdateViewModel>
 }
+
+extension Transactions.State: PagedTransactionsState {
+    var isLoadingMore: Bool {
+        get { activity == .loadingMore }
+        set { activity = newValue ? .loadingMore : .idle }
+    }
+}

@@ -14,7 +14,7 @@ final class VerifyPhoneViewController: SceneViewController, VerifyPhoneDisplayLo
 
     private lazy var screen = FormScreen<VerifyPhone.Field>(intro: "", owner: self)
     let code = TextField.digits(maxLength: 6)
-    private lazy var verifyButton = Button("Verify") { [weak self] in self?.screen.submit() }
+    private lazy var verifyButton = screen.makeActionButton("Verify")
     private lazy var resendButton = Button("Send a new code") { [weak self] in self?.interactor?.resend(request: .init()) }
 
     init(keys: WalletKeys = .standard) {
@@ -30,7 +30,7 @@ final class VerifyPhoneViewController: SceneViewController, VerifyPhoneDisplayLo
         screen.addField(.code, "Code", code)
         screen.buttons.add(verifyButton)
         screen.buttons.add(resendButton)
-        view.addSubview(screen.stack)
+        view.addSubview(screen.view)
         interactor?.load(request: .init())
         focus(code)
     }

@@ -27,7 +27,7 @@ struct ActivateCardScreenTests {
         await harness.send(.character("v"))
         await harness.type("12")
         await harness.send(.enter)
-        #expect(harness.screen.contains(CardLastFour.Problem.malformed.message))
+        #expect(harness.prose.contains(CardLastFour.Problem.malformed.message))
         #expect(harness.cards.activationRequests.count == 0)
     }
 
@@ -62,7 +62,7 @@ struct ActivateCardScreenTests {
         await harness.type("1111")
         await harness.send(.enter)
         assertSnapshot(of: harness.terminal, as: .screen, named: "activate-wrong-last4")
-        #expect(harness.screen.contains(CardLastFour.Problem.mismatch.message))
+        #expect(harness.prose.contains(CardLastFour.Problem.mismatch.message))
         #expect(harness.screen.contains("1111"), "what was typed is kept")
         #expect(!harness.screen.contains("Code"))
         #expect(!harness.screen.contains("We sent"))

@@ -30,7 +30,8 @@ struct AddCardPresenterTests {
         makeSUT().presentSubmit(response: .init(.succeeded(.confirm(brand: .visa, last4: "4242", expiry: expiry, holderName: "ALEX RIVERA")), at: .confirm))
         let vm = display.displaySubmitCalls.last!
         #expect(vm.stage == .confirm)
-        #expect(vm.confirmRows.map(\.value) == ["Visa •••• 4242", "ALEX RIVERA", "04/29"])
+        #expect(vm.confirmation?.title == "Add Visa •••• 4242 to your wallet?")
+        #expect(vm.confirmation?.rows.map(\.value) == ["Visa •••• 4242", "ALEX RIVERA", "04/29"])
     }
 
     @Test("the flow ending wipes the number and security code from the fields")

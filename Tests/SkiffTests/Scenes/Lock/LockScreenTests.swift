@@ -87,7 +87,7 @@ struct LockScreenTests {
         harness.app.coordinator.sessionDidLock()
         await harness.settle()
         #expect(harness.top is LockViewController)
-        #expect(harness.screen.contains("This session was locked: it went unused for a while, or another Skiff locked it."))
+        #expect(harness.prose.contains("This session was locked: it went unused for a while, or another Skiff locked it."))
         expectNothingSensitive(harness.screen)
         #expect(harness.sessions.load()?.isLocked == true)
         #expect(harness.auth.locks.count == 1)

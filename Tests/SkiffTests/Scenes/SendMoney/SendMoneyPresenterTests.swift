@@ -24,7 +24,8 @@ struct SendMoneyPresenterTests {
     func load() {
         makeSUT().presentLoad(response: .init(balance: Seeds.summary.balance))
         #expect(display.displayLoadCalls.last == .init(
-            instructions: "Send money to anyone with a Skiff account, by their phone number. You have $1,234.56.", countryCode: "+1"
+            instructions: "Send money to anyone with a Skiff account, by their phone number. You have $1,234.56.", countryCode: "+1",
+            currencySign: "$"
         ))
     }
 
@@ -39,25 +40,25 @@ struct SendMoneyPresenterTests {
         )))
     }
 
-    @Test("an amount left that can be sent is written as the app writes amounts")
+    @Test("an amount left that can be sent is written as the app writes amounts, less the sign shown beside the field")
     func formatAmount() {
         makeSUT().presentFormatAmount(response: .init(amount: Money(amountMinor: 120_000, currency: "USD")))
-        #expect(display.displayFormatAmountCalls.map(\.text) == ["$1,200.00"])
+        #expect(display.displayFormatAmountCalls.map(\.text) == ["1,200.00"])
     }
 
     @Test("the confirmation boxes the recipient's full name, number, amount and note; no password for $12.50; the button says Send $12.50")
     func confirmation() {
         makeSUT().presentSubmit(response: .init(.succeeded(.confirm(lunch)), at: .confirm))
         #expect(display.displaySubmitCalls.last == .init(
-            stage: .confirm, form: .init(instructions: "Check who gets the money before you send it."),
-            confirmation: .init(
+            stage: .confirm,
+            form: .init(instructions: "Check who gets the money before you send it.", confirmation: .init(
                 title: "Send $12.50 to Jordan R.?",
                 rows: [
                     .init(label: "To", value: "Jordan Rivera"), .init(label: "Number", value: "+1 202 555 0111"),
                     .init(label: "Amount", value: "$12.50"), .init(label: "Note", value: "“Lunch”"),
-                ],
-                sendTitle: "Send $12.50"
-            )
+                ]
+            )),
+            sendTitle: "Send $12.50"
         ))
     }
 
@@ -78,11 +79,10 @@ struct SendMoneyPresenterTests {
     func confirmationWithPassword() {
         makeSUT().presentSubmit(response: .init(.succeeded(.confirm(rent)), at: .confirm))
         #expect(display.displaySubmitCalls.last?.stage == .confirm)
-        #expect(display.displaySubmitCalls.last?.form == .init(
-            focus: .password,
-            instructions: "Check who gets the money. Amounts over $100.00 need your password to send."
-        ))
-        #expect(display.displaySubmitCalls.last?.confirmation?.sendTitle == "Send $1,000.00")
+        #expect(display.displaySubmitCalls.last?.form.focus == .password)
+        #expect(display.displaySubmitCalls.last?.form.instructions
+            == "Check who gets the money. Amounts over $100.00 need your password to send.")
+        #expect(display.displaySubmitCalls.last?.sendTitle == "Send $1,000.00")
     }
 
     @Test("the receipt: sent, to whom, the reference; and, after a retry found it, that it went once")

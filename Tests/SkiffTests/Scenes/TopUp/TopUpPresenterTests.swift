@@ -16,7 +16,7 @@ struct TopUpPresenterTests {
     let fifty = TopUp.Confirmation(card: Seeds.externalCard, amount: Money(amountMinor: 5_000, currency: "USD"), expectsCode: false)
     let big = TopUp.Confirmation(card: Seeds.externalCard, amount: Money(amountMinor: 25_000, currency: "USD"), expectsCode: true)
 
-    @Test("the cards: a good one with its summary, a frozen and an expired one muted with why, naming the keys that mend it")
+    @Test("the cards: a good one with its summary, a frozen and an expired one muted with why in a word or two")
     func load() {
         makeSUT().presentLoad(response: .init(
             choices: [
@@ -29,9 +29,10 @@ struct TopUpPresenterTests {
             instructions: "Choose the card to add money from. You have $1,234.56.",
             rows: [
                 .init(title: "Visa •••• 4242", detail: "Added card · expires 04/29 · Active", isChoosable: true),
-                .init(title: "Mastercard •••• 4444", detail: "Frozen — unfreeze it on Cards (c on Home, then f)", isChoosable: false),
-                .init(title: "Visa •••• 1881", detail: "Expired 10/26 — add its new card (a on Home)", isChoosable: false),
-            ]
+                .init(title: "Mastercard •••• 4444", detail: "Frozen", isChoosable: false),
+                .init(title: "Visa •••• 1881", detail: "Expired 10/26", isChoosable: false),
+            ],
+            currencySign: "$"
         ))
     }
 
@@ -39,7 +40,7 @@ struct TopUpPresenterTests {
     func noCards() {
         makeSUT().presentLoad(response: .init(choices: [], balance: Seeds.summary.balance))
         #expect(display.displayLoadCalls.last == .init(
-            instructions: "You have no cards added to top up from. Add one with a on Home, then come back.", rows: []
+            instructions: "You have no cards added to top up from. Add one with a on Home, then come back.", rows: [], currencySign: "$"
         ))
     }
 
@@ -62,19 +63,23 @@ struct TopUpPresenterTests {
         sut.presentValidateField(response: .init(field: .amount, problem: .amount(.tooManyDecimals(allowed: 2))))
         #expect(display.displayValidateFieldCalls.last == .init(field: .amount, message: "Use at most 2 decimal places."))
         sut.presentFormatAmount(response: .init(amount: Money(amountMinor: 120_000, currency: "USD")))
-        #expect(display.displayFormatAmountCalls.map(\.text) == ["$1,200.00"])
+        #expect(display.displayFormatAmountCalls.map(\.text) == ["1,200.00"])
     }
 
-    @Test("the confirmation names the amount and the card; above $200.00 it says a code will come")
+    @Test("the confirmation boxes the amount and the card under its question; above $200.00 it says a code will come")
     func confirmation() {
         let sut = makeSUT()
         sut.presentSubmit(response: .init(.succeeded(.confirm(fifty)), at: .confirm))
         #expect(display.displaySubmitCalls.last == .init(stage: .confirm, form: .init(
-            instructions: "Add $50.00 to your wallet from Visa •••• 4242?"
+            instructions: "Check the card and the amount before the money is added.",
+            confirmation: .init(title: "Add $50.00 to your wallet?", rows: [
+                .init(label: "From", value: "Visa •••• 4242"), .init(label: "Amount", value: "$50.00"),
+            ])
         )))
         sut.presentSubmit(response: .init(.succeeded(.confirm(big)), at: .confirm))
         #expect(display.displaySubmitCalls.last?.form.instructions
-            == "Add $250.00 to your wallet from Visa •••• 4242? For amounts over $200.00 the card's issuer texts a code to your phone.")
+            == "Check the card and the amount before the money is added. For amounts over $200.00 the card's issuer texts a code to your phone.")
+        #expect(display.displaySubmitCalls.last?.form.confirmation?.title == "Add $250.00 to your wallet?")
     }
 
     @Test("the code screen, from the answer alone: what the code is for, until when, the development code, the cursor in the field")

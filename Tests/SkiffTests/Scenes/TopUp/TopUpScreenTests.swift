@@ -48,7 +48,7 @@ struct TopUpScreenTests {
         await harness.send(.enter)
         await harness.type("$1,200")
         await harness.send(.tab)
-        #expect(harness.screen.contains("$1,200.00"))
+        #expect(harness.screen.contains("$ 1,200.00"), "the figures beside the field's sign")
         await harness.send(.backTab)
         (harness.top as? TopUpViewController)?.amount.clear()
         await harness.type("12.345")
@@ -66,7 +66,7 @@ struct TopUpScreenTests {
         await amount(harness, "50")
         assertSnapshot(of: harness.terminal, as: .screen, named: "top-up-confirm")
         await harness.send(.escape)
-        #expect((harness.top as? TopUpViewController)?.amount.text == "$50.00", "kept, as the app writes it on leaving")
+        #expect((harness.top as? TopUpViewController)?.amount.text == "50.00", "kept, as the app writes it on leaving, beside the sign")
         #expect(harness.transfers.topUps.count == 0)
     }
 
@@ -119,7 +119,7 @@ struct TopUpScreenTests {
         await harness.send(.enter)
         assertSnapshot(of: harness.terminal, as: .screen, named: "top-up-declined")
         #expect((harness.top as? TopUpViewController)?.stage == .amount)
-        #expect((harness.top as? TopUpViewController)?.amount.text == "$50.00", "kept, as the app writes it on leaving")
+        #expect((harness.top as? TopUpViewController)?.amount.text == "50.00", "kept, as the app writes it on leaving, beside the sign")
     }
 
     @Test("no added cards: says so, and how to add one; Esc returns to Home")

@@ -380,7 +380,7 @@ struct TransactionsInteractorTests {
         sut.loadMore(request: .init())
         await tasks.settle(leaving: { gate.held })
         sut.back(request: .init())
-        #expect(!sut.page.isRunning)
+        #expect(!sut.pager.nextPage.isRunning)
         #expect(state?.activity == .idle)
         #expect(told == toldBefore)
     }
