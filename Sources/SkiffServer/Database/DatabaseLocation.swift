@@ -3,8 +3,9 @@ import Foundation
 /// Where the server keeps its data: a SQLite file (the embedded default) or a PostgreSQL database by URL.
 public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
     case sqlite(path: String)
-    /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…&sslrootcert=PEM&host=SOCKET_DIRECTORY]`; without
-    /// a password in the URL, `PGPASSWORD`, else the password file (`PostgresURL`).
+    /// `postgres://USER[:PASSWORD]@HOST[:PORT][,HOST[:PORT]…]/DATABASE[?sslmode=…&sslrootcert=PEM&host=SOCKET_DIRECTORY&
+    /// target_session_attrs=…]`; without a password in the URL, `PGPASSWORD`, else the password file (`PostgresURL`,
+    /// `PostgresHosts`).
     case postgres(url: String)
 
     /// A `postgres://` or `postgresql://` URL names PostgreSQL; anything else is a SQLite path.
@@ -24,12 +25,7 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
         case .sqlite(let path):
             return path
         case .postgres(let url):
-            guard var components = URLComponents(string: url) else { return "postgres://(unreadable URL)" }
-            if components.password != nil { components.password = "***" }
-            if let items = components.queryItems, items.contains(where: { $0.name == "password" }) {
-                components.queryItems = items.map { $0.name == "password" ? URLQueryItem(name: $0.name, value: "***") : $0 }
-            }
-            return components.string ?? "postgres://(unreadable URL)"
+            return PostgresURLParts(url)?.redacted ?? "postgres://(unreadable URL)"
         }
     }
 }

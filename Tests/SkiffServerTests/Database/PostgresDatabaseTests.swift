@@ -91,6 +91,61 @@ struct PostgresDatabaseTests {
         #expect(try PostgresURL("postgres://skiff@/wallet?host=/run/postgresql", environment: [:]).sslMode == .disable)
     }
 
+    @Test("A multi-host URL is read as libpq reads it: each host with its port, its own sslmode default and password-file entry; target_session_attrs named")
+    func multiHost() throws {
+        let hosts = try PostgresHosts(
+            "postgres://skiff@127.0.0.1:5433,db2.internal:6432,[::1]/wallet?target_session_attrs=read-write",
+            environment: ["PGPASSWORD": "env"]
+        )
+        #expect(hosts.endpoints.map(\.host) == ["127.0.0.1", "db2.internal", "[::1]"])
+        #expect(hosts.endpoints.map(\.port) == [5433, 6432, 5432])
+        #expect(hosts.endpoints.map(\.sslMode) == [.disable, .verifyFull, .disable], "loopback or not, host by host")
+        #expect(hosts.endpoints.allSatisfy { $0.username == "skiff" && $0.database == "wallet" && $0.password == "env" })
+        #expect(hosts.target == .readWrite)
+        #expect(try PostgresHosts("postgres://skiff@db/wallet", environment: [:]).target == .any, "libpq's default")
+        for value in PostgresHosts.TargetSessionAttributes.allCases {
+            #expect(try PostgresHosts("postgres://skiff@a,b/wallet?target_session_attrs=\(value.rawValue)", environment: [:]).target == value)
+        }
+        let unknown = #expect(throws: PostgresHosts.ParseError.self) {
+            try PostgresHosts("postgres://skiff@a,b/wallet?target_session_attrs=read_write", environment: [:])
+        }
+        #expect(unknown?.description == "target_session_attrs=read_write is not supported: use any, read-write, primary, standby, prefer-standby.")
+        #expect(throws: PostgresURL.ParseError.self) { try PostgresHosts("postgres://skiff@a,,b/wallet", environment: [:]) }
+        #expect(throws: PostgresURL.ParseError.self) {
+            try PostgresHosts("postgres://skiff@a,b/wallet?password=hunter2", environment: [:])
+        }
+        #expect(throws: PostgresURL.ParseError.self) { try PostgresHosts("postgres://skiff@a,b/wallet?sslmode=prefer", environment: [:]) }
+
+        let passfile = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: passfile) }
+        try "h1:5432:wallet:skiff:first\nh2:5432:wallet:skiff:second\n".write(to: passfile, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passfile.path)
+        let fromFile = try PostgresHosts("postgres://skiff@h1,h2/wallet", environment: ["PGPASSFILE": passfile.path])
+        #expect(fromFile.endpoints.map(\.password) == ["first", "second"])
+    }
+
+    @Test("A multi-host location is logged with every host and never its password")
+    func multiHostDescription() {
+        let location = DatabaseLocation.postgres(url: "postgres://skiff:s3cr3t@h1:5432,h2:5433/wallet?target_session_attrs=read-write&password=x")
+        #expect(location.description == "postgres://skiff:***@h1:5432,h2:5433/wallet?target_session_attrs=read-write&password=***")
+    }
+
+    @Test("target_session_attrs picks as libpq does: the first that answers, takes writes, is or is not in recovery")
+    func pick() {
+        let primary = PostgresHosts.Role(readOnly: false, inRecovery: false)
+        let standby = PostgresHosts.Role(readOnly: true, inRecovery: true)
+        let readOnlyPrimary = PostgresHosts.Role(readOnly: true, inRecovery: false)
+        let roles: [PostgresHosts.Role?] = [nil, standby, readOnlyPrimary, primary]
+        #expect(PostgresHosts.pick(roles, for: .any) == 1)
+        #expect(PostgresHosts.pick(roles, for: .readWrite) == 3)
+        #expect(PostgresHosts.pick(roles, for: .primary) == 2)
+        #expect(PostgresHosts.pick(roles, for: .standby) == 1)
+        #expect(PostgresHosts.pick([nil, primary, standby], for: .preferStandby) == 2)
+        #expect(PostgresHosts.pick([nil, primary], for: .preferStandby) == 1)
+        #expect(PostgresHosts.pick([nil, standby], for: .readWrite) == nil)
+        #expect(PostgresHosts.pick([nil, nil], for: .any) == nil)
+    }
+
     @Test("A password in the URL's query is refused, and neither the refusal nor any log line of the start shows it")
     func passwordInQuery() async throws {
         let url = "postgres://skiff@127.0.0.1:1/wallet?sslmode=disable&password=hunter2-secret"
@@ -168,6 +223,28 @@ struct PostgresDatabaseTests {
             let database = try await PostgresDatabase.open(url: url + "?sslmode=disable", logger: TestStore.logger)
             #expect(try await database.isEmpty())
             await database.close()
+        }
+    }
+
+    @Test("Against the test PostgreSQL: a multi-host URL whose first host is down opens on the next; one that asks for a standby names every host and what it is")
+    func liveMultiHost() async throws {
+        try await TestPostgres.withFreshDatabase { url in
+            let parts = try #require(PostgresURLParts(url))
+            let live = try #require(parts.hosts.first)
+            // Port 1 on loopback: nothing listens there.
+            let twoHosts = PostgresURLParts(url)!.url(forHost: "127.0.0.1:1,\(live)")
+            let hosts = try PostgresHosts(twoHosts + "?target_session_attrs=read-write", environment: ProcessInfo.processInfo.environment)
+            let chosen = try await hosts.choose(logger: TestStore.logger)
+            #expect("\(chosen.host):\(chosen.port)" == live)
+            let database = try await PostgresDatabase.open(url: twoHosts + "?target_session_attrs=primary", logger: TestStore.logger)
+            #expect(try await database.isEmpty())
+            await database.close()
+            let error = await #expect(throws: PostgresURL.ConnectionError.self) {
+                _ = try await PostgresDatabase.open(url: twoHosts + "?target_session_attrs=standby", logger: TestStore.logger)
+            }
+            #expect(error?.description.hasPrefix("No host of the database URL fits target_session_attrs=standby: ") == true)
+            #expect(error?.description.contains("127.0.0.1:1 could not be reached") == true, "\(String(describing: error))")
+            #expect(error?.description.contains("\(live) is a primary") == true, "\(String(describing: error))")
         }
     }
 

@@ -21,14 +21,14 @@ final class PostgresDatabase: RepositoryStore {
     }
 
     /// Connects to the database at `url` and brings its schema up to the newest migration (`PostgresMigrations`). One
-    /// connection is made first on its own, so that TLS the server does not offer, a certificate that does not
-    /// verify or a refused password stops the start at once with its reason (the pool would retry for a minute and
-    /// then report only that it gave up).
+    /// connection is made first on its own to each host of the URL in turn until one fits its `target_session_attrs`
+    /// (`PostgresHosts.choose`), so that TLS the server does not offer, a certificate that does not verify or a
+    /// refused password stops the start at once with its reason (the pool would retry for a minute and then report
+    /// only that it gave up).
     static func open(
         url: String, logger: Logger, migrating: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> PostgresDatabase {
-        let location = try PostgresURL(url, environment: environment)
-        try await location.checkConnection(logger: logger)
+        let location = try await PostgresHosts(url, environment: environment).choose(logger: logger)
         let configuration = location.clientConfiguration
         let database = PostgresDatabase(
             client: PostgresClient(configuration: configuration, backgroundLogger: logger),

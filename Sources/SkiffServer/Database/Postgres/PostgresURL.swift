@@ -121,8 +121,8 @@ struct PostgresURL: Redacted {
         let description: String
     }
 
-    /// Makes one connection as the pool would, and closes it; a failure of TLS says what `sslmode` asked for.
-    func checkConnection(logger: Logger) async throws {
+    /// Makes one connection as the pool would; a failure of TLS says what `sslmode` asked for. The caller closes it.
+    func connect(logger: Logger) async throws -> PostgresConnection {
         let configuration: PostgresConnection.Configuration
         if let socketDirectory {
             configuration = .init(unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username, password: password, database: database)
@@ -132,8 +132,7 @@ struct PostgresURL: Redacted {
         }
         let server = "The PostgreSQL server at \(host):\(port)"
         do {
-            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
-            try await connection.close()
+            return try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
         } catch let error as PSQLError where error.code == .sslUnsupported {
             throw ConnectionError(description: "\(server) does not offer TLS, which sslmode=\(sslMode.rawValue) requires. "
                 + "Turn on ssl in its postgresql.conf, or give sslmode=disable for a database on this machine.")

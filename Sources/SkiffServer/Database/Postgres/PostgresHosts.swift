@@ -1,0 +1,124 @@
+import Logging
+import PostgresNIO
+import SkiffCore
+
+/// A database URL with one host or several, as libpq reads `postgres://USER@HOST1:PORT1,HOST2:PORT2/DB?
+/// target_session_attrs=read-write`: one `PostgresURL` per host in the URL's order, each with every rule of a
+/// single-host URL (its own `sslmode` default, loopback or not; its own password-file entry; no password in the
+/// query), and which of them to use.
+struct PostgresHosts: Redacted {
+    /// Which of the hosts a connection is for, with libpq's names; `any` when the URL does not say (as libpq).
+    enum TargetSessionAttributes: String, CaseIterable, Sendable {
+        /// The first host that answers.
+        case any
+        /// The first that accepts writes (`SHOW transaction_read_only` is off).
+        case readWrite = "read-write"
+        /// The first that is not in recovery (`pg_is_in_recovery()` is false).
+        case primary
+        /// The first in recovery.
+        case standby
+        /// The first in recovery, else the first that answers.
+        case preferStandby = "prefer-standby"
+    }
+
+    enum ParseError: Error, CustomStringConvertible {
+        case unsupportedTarget(String)
+
+        var description: String {
+            switch self {
+            case .unsupportedTarget(let value):
+                "target_session_attrs=\(value) is not supported: use "
+                    + TargetSessionAttributes.allCases.map(\.rawValue).joined(separator: ", ") + "."
+            }
+        }
+    }
+
+    var endpoints: [PostgresURL]
+    var target: TargetSessionAttributes
+
+    init(_ url: String, environment: [String: String]) throws {
+        guard let parts = PostgresURLParts(url), !parts.hosts.isEmpty else {
+            throw PostgresURL.ParseError.unreadable(.postgres(url: url))
+        }
+        let value = PostgresHosts.queryValue("target_session_attrs", in: parts.rest)
+        guard let target = TargetSessionAttributes(rawValue: value ?? TargetSessionAttributes.any.rawValue) else {
+            throw ParseError.unsupportedTarget(value ?? "")
+        }
+        self.target = target
+        if parts.hosts.count == 1 {
+            endpoints = [try PostgresURL(url, environment: environment)]
+        } else {
+            // Every host of a list is a host: an empty one (`h1,,h2`) is a mistake, not the socket of `?host=`.
+            guard !parts.hosts.contains(where: \.isEmpty) else { throw PostgresURL.ParseError.unreadable(.postgres(url: url)) }
+            endpoints = try parts.hosts.map { try PostgresURL(parts.url(forHost: $0), environment: environment) }
+        }
+    }
+
+    /// The last value of `name` in the query of `rest` (`/db?a=1&b=2`), as `URLComponents` reads a repeated item.
+    private static func queryValue(_ name: String, in rest: Substring) -> String? {
+        guard let questionMark = rest.firstIndex(of: "?") else { return nil }
+        return rest[rest.index(after: questionMark)...].split(separator: "&").last { $0.hasPrefix(name + "=") }
+            .map { String($0.dropFirst(name.count + 1)).removingPercentEncoding ?? "" }
+    }
+
+    var redactedDescription: String {
+        "PostgresHosts(\(endpoints.map(\.redactedDescription).joined(separator: ", ")), target_session_attrs=\(target.rawValue))"
+    }
+
+    /// What a server said it is, for `target`.
+    struct Role: Equatable, Sendable {
+        var readOnly: Bool
+        var inRecovery: Bool
+    }
+
+    /// The index of the endpoint `target` picks, given what each answered (nil: it could not be reached), or nil
+    /// when none fits.
+    static func pick(_ roles: [Role?], for target: TargetSessionAttributes) -> Int? {
+        switch target {
+        case .any: roles.firstIndex { $0 != nil }
+        case .readWrite: roles.firstIndex { $0?.readOnly == false }
+        case .primary: roles.firstIndex { $0?.inRecovery == false }
+        case .standby: roles.firstIndex { $0?.inRecovery == true }
+        case .preferStandby: roles.firstIndex { $0?.inRecovery == true } ?? roles.firstIndex { $0 != nil }
+        }
+    }
+
+    /// The endpoint to open the pool on: each host is connected to in the URL's order (and asked what it is, when
+    /// `target` needs it) until one fits. When none does, the error names every host and what it answered, so the
+    /// person who wrote the URL sees which host failed how.
+    func choose(logger: Logger) async throws -> PostgresURL {
+        var roles: [Role?] = []
+        var answers: [String] = []
+        for endpoint in endpoints {
+            let server = "\(endpoint.host):\(endpoint.port)"
+            do {
+                let connection = try await endpoint.connect(logger: logger)
+                let role = try await Self.role(of: connection, logger: logger)
+                try? await connection.close()
+                roles.append(role)
+                answers.append("\(server) is " + (role.inRecovery ? "a standby" : role.readOnly ? "read-only" : "a primary"))
+            } catch {
+                roles.append(nil)
+                answers.append("\(error)")
+            }
+            if let index = Self.pick(roles, for: target), target != .preferStandby || roles.last??.inRecovery == true {
+                return endpoints[index]
+            }
+        }
+        if let index = Self.pick(roles, for: target) { return endpoints[index] }
+        guard endpoints.count > 1 else { throw PostgresURL.ConnectionError(description: answers.first ?? "") }
+        throw PostgresURL.ConnectionError(description: "No host of the database URL fits target_session_attrs=\(target.rawValue): "
+            + answers.joined(separator: "; ") + ".")
+    }
+
+    /// Whether the server takes writes and whether it is in recovery (a standby).
+    private static func role(of connection: PostgresConnection, logger: Logger) async throws -> Role {
+        let rows = try await connection.query(
+            "SELECT current_setting('transaction_read_only') = 'on', pg_is_in_recovery()", logger: logger
+        )
+        for try await (readOnly, inRecovery) in rows.decode((Bool, Bool).self) {
+            return Role(readOnly: readOnly, inRecovery: inRecovery)
+        }
+        return Role(readOnly: true, inRecovery: true)
+    }
+}
