@@ -45,7 +45,7 @@ public enum AmountInput {
             rest = rest.dropFirst().drop(while: { $0 == " " })
         }
         let money = Money(amountMinor: 0, currency: currency)
-        for prefix in [money.symbol.trimmingSpaces(), money.currency] where !prefix.isEmpty && rest.hasPrefix(prefix) {
+        for prefix in [money.sign, money.currency] where !prefix.isEmpty && rest.hasPrefix(prefix) {
             rest = rest.dropFirst(prefix.count).drop(while: { $0 == " " })
             break
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import PostgresNIO
 import SkiffCore
@@ -40,7 +41,9 @@ struct PostgresHosts: Redacted {
         guard let parts = PostgresURLParts(url), !parts.hosts.isEmpty else {
             throw PostgresURL.ParseError.unreadable(.postgres(url: url))
         }
-        let value = PostgresHosts.queryValue("target_session_attrs", in: parts.rest)
+        // The query is every host's: read it as a single-host URL is read (`URLComponents`, the last of a repeat).
+        let value = URLComponents(string: parts.url(forHost: parts.hosts[0]))?.queryItems?
+            .last { $0.name == "target_session_attrs" }.map { $0.value ?? "" }
         guard let target = TargetSessionAttributes(rawValue: value ?? TargetSessionAttributes.any.rawValue) else {
             throw ParseError.unsupportedTarget(value ?? "")
         }
@@ -52,13 +55,6 @@ struct PostgresHosts: Redacted {
             guard !parts.hosts.contains(where: \.isEmpty) else { throw PostgresURL.ParseError.unreadable(.postgres(url: url)) }
             endpoints = try parts.hosts.map { try PostgresURL(parts.url(forHost: $0), environment: environment) }
         }
-    }
-
-    /// The last value of `name` in the query of `rest` (`/db?a=1&b=2`), as `URLComponents` reads a repeated item.
-    private static func queryValue(_ name: String, in rest: Substring) -> String? {
-        guard let questionMark = rest.firstIndex(of: "?") else { return nil }
-        return rest[rest.index(after: questionMark)...].split(separator: "&").last { $0.hasPrefix(name + "=") }
-            .map { String($0.dropFirst(name.count + 1)).removingPercentEncoding ?? "" }
     }
 
     var redactedDescription: String {
@@ -91,19 +87,20 @@ struct PostgresHosts: Redacted {
         var answers: [String] = []
         for endpoint in endpoints {
             let server = "\(endpoint.host):\(endpoint.port)"
+            let role: Role
             do {
                 let connection = try await endpoint.connect(logger: logger)
-                let role = try await Self.role(of: connection, logger: logger)
+                role = try await Self.role(of: connection, logger: logger)
                 try? await connection.close()
-                roles.append(role)
-                answers.append("\(server) is " + (role.inRecovery ? "a standby" : role.readOnly ? "read-only" : "a primary"))
             } catch {
                 roles.append(nil)
                 answers.append("\(error)")
+                continue
             }
-            if let index = Self.pick(roles, for: target), target != .preferStandby || roles.last??.inRecovery == true {
-                return endpoints[index]
-            }
+            roles.append(role)
+            answers.append("\(server) is " + (role.inRecovery ? "a standby" : role.readOnly ? "read-only" : "a primary"))
+            // A standby is what prefer-standby waits for; any other target takes the first host that fits.
+            if target == .preferStandby ? role.inRecovery : Self.pick([role], for: target) != nil { return endpoint }
         }
         if let index = Self.pick(roles, for: target) { return endpoints[index] }
         guard endpoints.count > 1 else { throw PostgresURL.ConnectionError(description: answers.first ?? "") }
