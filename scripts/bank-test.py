@@ -50,9 +50,9 @@ class Violation(Exception):
 class Store:
     """Where the instances keep their data, and one-statement reads of it (a consistent snapshot)."""
 
-    def __init__(self, kind, folder, postgres_url=None, restart_command=None):
+    def __init__(self, kind, folder, postgres_url=None, faults=()):
         self.kind = kind
-        self.restart_command = restart_command
+        self.faults = list(faults) if kind == "postgres" else []
         if kind == "sqlite":
             self.database = os.path.join(folder, "skiff.sqlite")
         else:
@@ -89,9 +89,9 @@ class Store:
             " (SELECT COALESCE(SUM(balance_minor), 0) FROM ledger_accounts)")[0]
         return int(row[0]), int(row[1]), int(row[2])
 
-    def restart(self):
-        subprocess.run(self.restart_command, shell=True, check=True, timeout=120,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    def fault(self, command):
+        """Runs one database fault (a restart, a primary's crash, a switchover) and waits for it to end."""
+        subprocess.run(command, shell=True, check=True, timeout=300, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     def drop(self):
         if self.kind == "postgres":
@@ -228,7 +228,9 @@ class Run:
         self.replays_checked = 0
         self.unresolved = 0
         self.kills = 0
-        self.database_restarts = 0
+        self.database_faults = []       # (command, started, seconds it took)
+        self.unavailable = 0            # answers 503 database-unavailable (each sent again)
+        self.ack_times = []             # monotonic time of each acknowledgement, in order
         self.snapshots = 0
         self.ledger_checks = 0
         self.me_rounds = 0
@@ -305,7 +307,13 @@ class Run:
                 with self.lock:
                     self.failures_as_400 += 1
                 status = None
+            if status == 503 and problem_kind(payload) == "database-unavailable":
+                with self.lock:
+                    self.unavailable += 1
             if status is not None and (status == 201 or (400 <= status < 500 and status != 409)):
+                if status == 201:
+                    with self.lock:
+                        self.ack_times.append(time.monotonic())
                 if attempts > 1:
                     with self.lock:
                         self.retries += attempts - 1
@@ -459,16 +467,18 @@ class Run:
     # -- faults
 
     def chaos(self):
-        """SIGKILLs instances in turn (each restarted after a moment) and restarts PostgreSQL once."""
+        """SIGKILLs instances in turn (each restarted after a moment) and runs the database's faults, evenly spread."""
         rng = random.Random(self.options.seed + 7)
         started = time.monotonic()
         duration = self.stop_at - started
-        events = [("kill", (index + 1) / (self.options.kills + 1)) for index in range(self.options.kills)]
-        if self.store.kind == "postgres" and self.store.restart_command:
-            events.append(("database", 0.6 if self.options.kills != 1 else 0.75))
+        events = [("kill", (index + 1) / (self.options.kills + 1), None) for index in range(self.options.kills)]
+        faults = self.store.faults
+        for index, command in enumerate(faults):
+            at = 0.6 if len(faults) == 1 and self.options.kills != 1 else 0.75 if len(faults) == 1 else (index + 0.5) / len(faults)
+            events.append(("database", at, command))
         events.sort(key=lambda event: event[1])
         victim = 0
-        for kind, at in events:
+        for kind, at, command in events:
             if self.stopping.wait(max(0.0, started + at * duration - time.monotonic())):
                 return
             if kind == "kill":
@@ -484,10 +494,22 @@ class Run:
                 log(f"{instance.name} restarted on port {instance.port}")
             else:
                 began = time.monotonic()
-                self.store.restart()
+                log(f"database fault: {command}")
+                self.store.fault(command)
                 with self.lock:
-                    self.database_restarts += 1
-                log(f"PostgreSQL restarted in {time.monotonic() - began:.1f} s")
+                    self.database_faults.append((command, began, time.monotonic() - began))
+                log(f"database fault over in {time.monotonic() - began:.1f} s: {command}")
+
+    def longest_gaps(self):
+        """For each database fault, the longest time with no transfer acknowledged from its start until 60 s after
+        its end: how long the instances could not move money through it."""
+        gaps = []
+        times = sorted(self.ack_times)
+        for _, began, took in self.database_faults:
+            end = max(began, min(began + took + 60, self.stop_at))
+            window = [began] + [moment for moment in times if began < moment <= end] + [end]
+            gaps.append(round(max(later - earlier for earlier, later in zip(window, window[1:])), 1))
+        return gaps
 
     # -- checks at the end
 
@@ -583,19 +605,28 @@ class Run:
         return elapsed
 
 
+def database_faults(options):
+    """The database's faults in the order they run: the restart, then each --postgres-fault in turn, cycling until
+    there are --postgres-faults of them (default: each once)."""
+    commands = options.postgres_fault
+    count = options.postgres_faults if options.postgres_faults is not None else len(commands)
+    cycled = [commands[index % len(commands)] for index in range(count)] if commands else []
+    return ([options.postgres_restart] if options.postgres_restart else []) + cycled
+
+
 def run_store(options, kind):
     folder = tempfile.mkdtemp(prefix=f"skiff-bank-{kind}-")
     key_path = os.path.join(folder, "server.key")
     with open(os.open(key_path, os.O_WRONLY | os.O_CREAT, 0o600), "w") as file:
         file.write(base64.b64encode(secrets.token_bytes(32)).decode() + "\n")
-    store = Store(kind, folder, options.postgres_url, options.postgres_restart)
+    store = Store(kind, folder, options.postgres_url, database_faults(options))
     count = options.instances if kind == "postgres" else 1
     instances = [Instance(f"{kind}-{chr(ord('a') + index)}", options.binary, store, folder) for index in range(count)]
     run = Run(options, store, instances, folder)
     try:
         log(f"{kind}: {options.users} users, {count} instance(s), {options.concurrency} clients,"
             f" {options.duration} s, {options.kills} kill(s)"
-            + (", one PostgreSQL restart" if kind == "postgres" and options.postgres_restart else "")
+            + (f", {len(store.faults)} database fault(s)" if store.faults else "")
             + f", seed {options.seed}; files in {folder}")
         # The first instance migrates a new database alone; the seeder runs before any instance serves.
         run.seed(options.binary)
@@ -611,14 +642,15 @@ def run_store(options, kind):
             "transfers_per_second": round(made / elapsed, 1) if elapsed else 0,
             "answers": dict(sorted(run.answers.items())), "lost_answers_retried": run.lost_answers,
             "retried_requests": run.retries, "replays_checked": run.replays_checked, "kills": run.kills,
-            "database_restarts": run.database_restarts, "snapshots_checked": run.snapshots,
+            "database_faults": len(run.database_faults), "answered_database_unavailable": run.unavailable,
+            "longest_seconds_without_a_transfer_per_fault": run.longest_gaps(), "snapshots_checked": run.snapshots,
             "ledger_checks": run.ledger_checks, "me_rounds_checked": run.me_rounds, "unresolved": run.unresolved, "instances_exited_by_themselves": run.crashes,
             "middleware_failures_answered_400": run.failures_as_400,
             "violations": len(run.violations),
         }
         print("BANK-RESULT " + json.dumps(summary), flush=True)
-        if kind == "postgres" and options.postgres_restart and run.database_restarts != 1:
-            run.violations.append("PostgreSQL was not restarted")
+        if len(run.database_faults) != len(store.faults):
+            run.violations.append(f"{len(run.database_faults)} database faults of {len(store.faults)}")
         if run.kills < options.kills:
             run.violations.append(f"{run.kills} kills of {options.kills}")
         return run.violations
@@ -646,6 +678,8 @@ def main():
     parser.add_argument("--seed", type=int, default=random.randrange(1, 1 << 31))
     parser.add_argument("--postgres-url", default=os.environ.get("SKIFF_TEST_POSTGRES_URL"))
     parser.add_argument("--postgres-restart", default=os.environ.get("SKIFF_BANK_POSTGRES_RESTART"))
+    parser.add_argument("--postgres-fault", action="append", default=[])
+    parser.add_argument("--postgres-faults", type=int, default=None)
     parser.add_argument("--keep", action="store_true")
     options = parser.parse_args()
     if options.users < 2:
@@ -654,8 +688,8 @@ def main():
     for kind in [store.strip() for store in options.stores.split(",") if store.strip()]:
         if kind == "postgres" and not options.postgres_url:
             parser.error("PostgreSQL needs --postgres-url or SKIFF_TEST_POSTGRES_URL")
-        if kind == "postgres" and not options.postgres_restart:
-            log("no --postgres-restart / SKIFF_BANK_POSTGRES_RESTART: the database is not restarted")
+        if kind == "postgres" and not database_faults(options):
+            log("no --postgres-restart / SKIFF_BANK_POSTGRES_RESTART / --postgres-fault: the database is left alone")
         violations = run_store(options, kind)
         for violation in violations:
             failures.append(f"{kind}: {violation}")

@@ -153,6 +153,14 @@ extension Problem {
         detail: "Nothing was added. Send the same request again, with the same Idempotency-Key, in a moment."
     )
 
+    /// 503: no database server takes requests now (a failover is under way). Nothing was done, or a write's outcome
+    /// is unknown: the same request with the same Idempotency-Key is done at most once.
+    static let databaseUnavailable = Problem(
+        status: .serviceUnavailable, kind: .databaseUnavailable, title: "The database is not available right now.",
+        detail: "Send the same request again, with the same Idempotency-Key, in a moment: it is done at most once.",
+        retryAfterSeconds: 2
+    )
+
     static let noRecipient = Problem(
         status: .notFound, kind: .notFound, title: "Nobody has this number.",
         detail: "No Skiff account has this phone number.",

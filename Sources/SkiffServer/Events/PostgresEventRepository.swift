@@ -41,8 +41,9 @@ struct PostgresEventRepository: EventRepository {
 extension PostgresDatabase {
     /// Listens on `EventSchema.channel` on one pooled connection, held for the server's life, and rings `hub` for the
     /// user each notification names (sent at the commit of any instance's transaction that wrote events). After the
-    /// connection is lost it listens again, waiting 1 s doubling to 30 s, and rings every stream, which reads what
-    /// it missed from the table (docs/decisions/0156-live-events-delivered-on-commit.md).
+    /// connection is lost it listens again, waiting 1 s doubling to 30 s (while the database is being followed to
+    /// another server, `PostgresPrimary`'s half second), and rings every stream, which reads what it missed from the
+    /// table (docs/decisions/0156-live-events-delivered-on-commit.md): a failover loses no event.
     func deliverEvents(to hub: EventHub) async {
         var wait = Duration.seconds(1)
         while !Task.isCancelled {
@@ -55,6 +56,9 @@ extension PostgresDatabase {
                         for try await notification in notifications { hub.ring(userID: notification.payload) }
                     }
                 }
+            } catch is DatabaseUnavailable {
+                try? await Task.sleep(for: PostgresPrimary.checkInterval)
+                continue
             } catch {
                 if Task.isCancelled { return }
                 logger.warning("listening for live events failed; listening again", metadata: [

@@ -23,8 +23,11 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         switch error {
         case let problem as Problem:
             return problem
+        case is DatabaseUnavailable:
+            return .databaseUnavailable
         case let serverError as ServerError:
             if let problem = serverError.underlyingError as? Problem { return problem }
+            if serverError.underlyingError is DatabaseUnavailable { return .databaseUnavailable }
             // Before the input exists the runtime refuses what does not match the contract (its own errors, or the
             // decoder's); anything else there was thrown by a middleware (a database gone away mid-restart): a 500,
             // which a client retries, not a 400, which it would take as final.

@@ -3,21 +3,20 @@ import Logging
 import PostgresNIO
 import SkiffCore
 
-/// A PostgreSQL database reached through PostgresNIO's `PostgresClient` (its own connection pool), migrated on open.
+/// A PostgreSQL database reached through PostgresNIO's `PostgresClient` (its own connection pool), migrated on open,
+/// on the server of its URL that fits `target_session_attrs`, followed through a failover (`PostgresPrimary`).
 ///
-/// The client runs in a task from `open` until `close`; the server closes it once it has stopped serving.
+/// The pool runs from `open` until `close`; the server closes it once it has stopped serving.
 final class PostgresDatabase: RepositoryStore {
-    let client: PostgresClient
+    let primary: PostgresPrimary
     let logger: Logger
     /// The pool's connections in use, counted around `rows` and `transaction` (every repository's way in).
     let usage: DatabaseUsage
-    private let running: Task<Void, Never>
 
-    private init(client: PostgresClient, capacity: Int, logger: Logger) {
-        self.client = client
+    private init(primary: PostgresPrimary, logger: Logger) {
+        self.primary = primary
         self.logger = logger
-        usage = DatabaseUsage(capacity: capacity)
-        running = Task.immediate { await client.run() }
+        usage = DatabaseUsage(capacity: primary.capacity)
     }
 
     /// Connects to the database at `url` and brings its schema up to the newest migration (`PostgresMigrations`). One
@@ -28,11 +27,8 @@ final class PostgresDatabase: RepositoryStore {
     static func open(
         url: String, logger: Logger, migrating: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> PostgresDatabase {
-        let location = try await PostgresHosts(url, environment: environment).choose(logger: logger)
-        let configuration = location.clientConfiguration
         let database = PostgresDatabase(
-            client: PostgresClient(configuration: configuration, backgroundLogger: logger),
-            capacity: configuration.options.maximumConnections, logger: logger
+            primary: try await PostgresPrimary.open(PostgresHosts(url, environment: environment), logger: logger), logger: logger
         )
         do {
             if migrating { try await PostgresMigrations.migrate(database.client, logger: logger) }
@@ -41,6 +37,11 @@ final class PostgresDatabase: RepositoryStore {
             throw error
         }
         return database
+    }
+
+    /// The pool in use now (`PostgresPrimary.pool`).
+    var client: PostgresClient {
+        get throws(DatabaseUnavailable) { try primary.pool().client }
     }
 
     var repositories: Repositories {
@@ -61,34 +62,41 @@ final class PostgresDatabase: RepositoryStore {
     }
 
     func isEmpty() async throws -> Bool {
-        let rows = try await client.query("SELECT EXISTS (SELECT 1 FROM users)", logger: logger)
-        for try await hasUsers in rows.decode(Bool.self) { return !hasUsers }
-        return true
+        try await !(rows("SELECT EXISTS (SELECT 1 FROM users)").first?.decode(Bool.self) ?? false)
     }
 
     func pendingMigrations() async throws -> [String] {
         try await PostgresMigrations.pending(client, logger: logger).map(\.name)
     }
 
-    /// Ends the client's run task, which closes every pooled connection.
+    /// Stops following the primary and closes every pooled connection.
     func close() async {
-        running.cancel()
-        await running.value
+        await primary.close()
     }
 
-    /// The rows of `query`, all read.
+    /// The rows of `query`, all read. `DatabaseUnavailable` while no server fits, or when the connection is lost.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await usage.measure { try await client.query(query, logger: logger).collect() }
+        let pool = try primary.pool()
+        do {
+            return try await usage.measure { try await pool.client.query(query, logger: logger).collect() }
+        } catch {
+            throw primary.settle(error, from: pool)
+        }
     }
 
-    /// Runs `body` in one transaction on one pooled connection; a thrown error rolls it back and is rethrown as is.
+    /// Runs `body` in one transaction on one pooled connection; a thrown error rolls it back and is rethrown as is,
+    /// but for a lost connection or a server gone read-only (`DatabaseUnavailable`: a commit's outcome may be
+    /// unknown, which the request's Idempotency-Key settles when it is sent again).
     func transaction<Value: Sendable>(_ body: (PostgresConnection) async throws -> Value) async throws -> Value {
+        let pool = try primary.pool()
         do {
             return try await usage.measure {
-                try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+                try await pool.client.withTransaction(logger: logger) { connection in try await body(connection) }
             }
         } catch let error as PostgresTransactionError {
-            throw error.closureError ?? error.beginError ?? error.commitError ?? error
+            throw primary.settle(error.closureError ?? error.beginError ?? error.commitError ?? error, from: pool)
+        } catch {
+            throw primary.settle(error, from: pool)
         }
     }
 }

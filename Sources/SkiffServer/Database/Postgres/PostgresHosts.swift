@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import SkiffCore
+import Synchronization
 
 /// A database URL with one host or several, as libpq reads `postgres://USER@HOST1:PORT1,HOST2:PORT2/DB?
 /// target_session_attrs=read-write`: one `PostgresURL` per host in the URL's order, each with every rule of a
@@ -82,15 +83,15 @@ struct PostgresHosts: Redacted {
     /// The endpoint to open the pool on: each host is connected to in the URL's order (and asked what it is, when
     /// `target` needs it) until one fits. When none does, the error names every host and what it answered, so the
     /// person who wrote the URL sees which host failed how.
-    func choose(logger: Logger) async throws -> PostgresURL {
+    func choose(logger: Logger, connectTimeout: Duration = PostgresURL.connectTimeout) async throws -> PostgresURL {
         var roles: [Role?] = []
         var answers: [String] = []
         for endpoint in endpoints {
             let server = "\(endpoint.host):\(endpoint.port)"
             let role: Role
             do {
-                let connection = try await endpoint.connect(logger: logger)
-                role = try await Self.role(of: connection, logger: logger)
+                let connection = try await endpoint.connect(logger: logger, connectTimeout: connectTimeout)
+                role = try await Self.role(of: connection, logger: logger, timeout: connectTimeout)
                 try? await connection.close()
             } catch {
                 roles.append(nil)
@@ -108,14 +109,57 @@ struct PostgresHosts: Redacted {
             + answers.joined(separator: "; ") + ".")
     }
 
-    /// Whether the server takes writes and whether it is in recovery (a standby).
-    private static func role(of connection: PostgresConnection, logger: Logger) async throws -> Role {
-        let rows = try await connection.query(
-            "SELECT current_setting('transaction_read_only') = 'on', pg_is_in_recovery()", logger: logger
-        )
-        for try await (readOnly, inRecovery) in rows.decode((Bool, Bool).self) {
-            return Role(readOnly: readOnly, inRecovery: inRecovery)
+    /// No answer to the question within its time.
+    struct NoAnswer: Error, CustomStringConvertible {
+        var description: String { "the server did not answer in time" }
+    }
+
+    /// Whether the server takes writes and whether it is in recovery (a standby). Past `timeout` it throws `NoAnswer`
+    /// and closes the connection, whatever the question does: a host that stopped answering is not waited for (a
+    /// question on a connection that died under it may never end, so it is not awaited).
+    static func role(of connection: PostgresConnection, logger: Logger, timeout: Duration) async throws -> Role {
+        let answer = FirstOutcome<Role>()
+        return try await withCheckedThrowingContinuation { continuation in
+            answer.deliver(to: continuation)
+            Task {
+                do {
+                    let rows = try await connection.query(
+                        "SELECT current_setting('transaction_read_only') = 'on', pg_is_in_recovery()", logger: logger
+                    )
+                    var role = Role(readOnly: true, inRecovery: true)
+                    for try await (readOnly, inRecovery) in rows.decode((Bool, Bool).self) {
+                        role = Role(readOnly: readOnly, inRecovery: inRecovery)
+                    }
+                    answer.settle(.success(role))
+                } catch {
+                    answer.settle(.failure(error))
+                }
+            }
+            Task {
+                try? await Task.sleep(for: timeout)
+                if answer.settle(.failure(NoAnswer())) { try? await connection.close() }
+            }
         }
-        return Role(readOnly: true, inRecovery: true)
+    }
+}
+
+/// The first of several racing outcomes, handed once to a continuation; the later ones are dropped.
+final class FirstOutcome<Value: Sendable>: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<Value, any Error>?, settled: Bool)>((nil, false))
+
+    func deliver(to continuation: CheckedContinuation<Value, any Error>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    /// Resumes the continuation with `outcome` if nothing did before; true when this one did.
+    @discardableResult
+    func settle(_ outcome: Result<Value, any Error>) -> Bool {
+        let continuation = state.withLock { state -> CheckedContinuation<Value, any Error>? in
+            guard !state.settled else { return nil }
+            state.settled = true
+            return state.continuation
+        }
+        continuation?.resume(with: outcome)
+        return continuation != nil
     }
 }

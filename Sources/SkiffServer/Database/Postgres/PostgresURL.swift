@@ -121,15 +121,20 @@ struct PostgresURL: Redacted {
         let description: String
     }
 
+    /// How long a connection attempt may take (PostgresNIO's default).
+    static let connectTimeout = Duration.seconds(10)
+
     /// Makes one connection as the pool would; a failure of TLS says what `sslmode` asked for. The caller closes it.
-    func connect(logger: Logger) async throws -> PostgresConnection {
-        let configuration: PostgresConnection.Configuration
+    func connect(logger: Logger, connectTimeout: Duration = Self.connectTimeout) async throws -> PostgresConnection {
+        var configuration: PostgresConnection.Configuration
         if let socketDirectory {
             configuration = .init(unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: username, password: password, database: database)
         } else {
             let tls: PostgresConnection.Configuration.TLS = try tlsConfiguration.map { .require(try NIOSSLContext(configuration: $0)) } ?? .disable
             configuration = .init(host: host, port: port, username: username, password: password, database: database, tls: tls)
         }
+        configuration.options.connectTimeout = .nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000
+            + connectTimeout.components.attoseconds / 1_000_000_000)
         let server = "The PostgreSQL server at \(host):\(port)"
         do {
             return try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
