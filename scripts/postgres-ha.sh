@@ -94,11 +94,24 @@ primary_name() {
     node_states | awk '$3 ~ /^(primary|wait_primary)\/(primary|wait_primary)$/ { print $1; exit }'
 }
 
-keeper_pid() { pgrep -u "$pg_user" -f "pg_autoctl.*--pgdata $dir/$1( |$)" -o 2>/dev/null || true; }
+# The keeper of node $1 when it runs: the leader of its own process group, which holds its supervisor's children
+# and the node's postmaster with its backends (the whole "machine" of the node).
+keeper_pid() {
+    local pid
+    pid="$(cat "$dir/$1.pid" 2>/dev/null || true)"
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then echo "$pid"; fi
+}
 
 run_node() {
     local name="$1"
-    as_pg_user bash -c "nohup pg_autoctl run --pgdata '$dir/$name' >>'$dir/$name.log' 2>&1 &"
+    as_pg_user bash -c "setsid nohup pg_autoctl run --pgdata '$dir/$name' >>'$dir/$name.log' 2>&1 & echo \$! >'$dir/$name.pid'"
+}
+
+# SIGKILLs node $1's whole process group: its keeper, its supervisor's children, its postmaster and backends.
+kill_node() {
+    local pid
+    pid="$(cat "$dir/$1.pid" 2>/dev/null || true)"
+    if [ -n "$pid" ]; then kill -KILL -- "-$pid" 2>/dev/null || true; fi
 }
 
 start() {
@@ -195,12 +208,10 @@ failover() {
 
 crash_primary() {
     wait_whole 120
-    local old postmaster keeper
+    local old
     old="$(primary_name)"
-    keeper="$(keeper_pid "$old")"
-    postmaster="$(head -1 "$dir/$old/postmaster.pid")"
-    # The machine dies: its keeper (and the keeper's children) and its postmaster, all at the same moment.
-    kill -KILL $keeper $(pgrep -P "$keeper" 2>/dev/null) "$postmaster" 2>/dev/null || true
+    # The machine dies: its keeper, the keeper's children and its postmaster with every backend, at the same moment.
+    kill_node "$old"
     local began=$SECONDS
     wait_promoted "$old" 120
     echo "$old crashed; $(primary_name) was promoted in $((SECONDS - began)) s"
@@ -219,16 +230,12 @@ rejoin() {
 
 stop() {
     if [ -d "$dir" ]; then
+        for name in $nodes monitor; do kill_node "$name"; done
         for name in $nodes monitor; do
-            if [ -f "$dir/$name/postmaster.pid" ] || [ -n "$(keeper_pid "$name")" ]; then
-                as_pg_user pg_autoctl stop --pgdata "$dir/$name" --immediate >/dev/null 2>&1 || true
-            fi
+            # A postmaster outside its keeper's group (none is expected) goes too.
+            if [ -f "$dir/$name/postmaster.pid" ]; then kill -KILL "$(head -1 "$dir/$name/postmaster.pid")" 2>/dev/null || true; fi
         done
-        sleep 1
-        pkill -KILL -u "$pg_user" -f "pg_autoctl.*$dir" 2>/dev/null || true
-        for name in $nodes monitor; do
-            [ -f "$dir/$name/postmaster.pid" ] && kill -KILL "$(head -1 "$dir/$name/postmaster.pid")" 2>/dev/null || true
-        done
+        sleep 0.5
         rm -rf "$dir"
     fi
     echo "the formation is stopped and its folder deleted."

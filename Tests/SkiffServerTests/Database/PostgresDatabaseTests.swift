@@ -103,6 +103,7 @@ struct PostgresDatabaseTests {
         #expect(hosts.endpoints.allSatisfy { $0.username == "skiff" && $0.database == "wallet" && $0.password == "env" })
         #expect(hosts.target == .readWrite)
         #expect(try PostgresHosts("postgres://skiff@db/wallet", environment: [:]).target == .any, "libpq's default")
+        #expect(try PostgresHosts("postgres://skiff@a,b/wallet", environment: [:]).target == .readWrite, "a server that writes follows the primary")
         for value in PostgresHosts.TargetSessionAttributes.allCases {
             #expect(try PostgresHosts("postgres://skiff@a,b/wallet?target_session_attrs=\(value.rawValue)", environment: [:]).target == value)
         }

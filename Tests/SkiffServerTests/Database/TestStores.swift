@@ -52,24 +52,35 @@ enum TestPostgres {
     /// drops it. Without the variable this fails when `CI=true`, and otherwise records a known issue saying the
     /// PostgreSQL case did not run.
     static func withFreshDatabase(_ body: (String) async throws -> Void) async throws {
-        guard let baseURL = url else {
+        try await withFreshDatabase(on: url, named: "SKIFF_TEST_POSTGRES_URL", body)
+    }
+
+    /// The high-availability formation's URL (`scripts/postgres-ha.sh url`), from `SKIFF_TEST_POSTGRES_HA_URL`.
+    static var formationURL: String? {
+        ProcessInfo.processInfo.environment["SKIFF_TEST_POSTGRES_HA_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `withFreshDatabase` on the server (or formation: a multi-host URL) of `baseURL`, the value of the variable
+    /// `variable`; without it, a failure when `CI=true` and a known issue otherwise.
+    static func withFreshDatabase(on baseURL: String?, named variable: String, _ body: (String) async throws -> Void) async throws {
+        guard let baseURL else {
             if isCI {
-                throw TestFailure("CI=true but SKIFF_TEST_POSTGRES_URL is not set: the PostgreSQL cases need a database")
+                throw TestFailure("CI=true but \(variable) is not set: the PostgreSQL cases need a database")
             }
             withKnownIssue {
-                throw TestFailure("Not run: SKIFF_TEST_POSTGRES_URL is not set (.ci/run starts a PostgreSQL and sets it)")
+                throw TestFailure("Not run: \(variable) is not set (.ci/run starts a PostgreSQL and sets it)")
             }
             return
         }
-        guard var components = URLComponents(string: baseURL) else { throw TestFailure("SKIFF_TEST_POSTGRES_URL is not a URL") }
+        guard var parts = PostgresURLParts(baseURL) else { throw TestFailure("\(variable) is not a URL") }
         let name = "skiff_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         do {
             try await withAdmin(baseURL) { _ = try await $0.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) }
         } catch let error as PSQLError {
             throw TestFailure("PostgreSQL, creating \(name): \(String(reflecting: error))")
         }
-        components.path = "/" + name
-        guard let databaseURL = components.string else { throw TestFailure("cannot name the test database") }
+        parts.rest = Substring("/" + name + (parts.rest.firstIndex(of: "?").map { parts.rest[$0...] } ?? ""))
+        let databaseURL = parts.url(forHost: parts.hosts.joined(separator: ","))
         do {
             try await body(databaseURL)
         } catch let error as PSQLError {
@@ -97,11 +108,12 @@ enum TestPostgres {
         }
     }
 
-    /// Runs `body` with a client on `url` that is not migrated.
+    /// Runs `body` with a client on `url` that is not migrated (on the host of a multi-host URL that fits it).
     static func withAdmin<Value: Sendable>(
         _ url: String, _ body: @Sendable (PostgresClient) async throws -> Value
     ) async throws -> Value {
-        let configuration = try PostgresURL(url, environment: ProcessInfo.processInfo.environment).clientConfiguration
+        let configuration = try await PostgresHosts(url, environment: ProcessInfo.processInfo.environment)
+            .choose(logger: TestStore.logger).clientConfiguration
         let client = PostgresClient(configuration: configuration)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }

@@ -9,7 +9,8 @@ import Synchronization
 /// single-host URL (its own `sslmode` default, loopback or not; its own password-file entry; no password in the
 /// query), and which of them to use.
 struct PostgresHosts: Redacted {
-    /// Which of the hosts a connection is for, with libpq's names; `any` when the URL does not say (as libpq).
+    /// Which of the hosts a connection is for, with libpq's names. When the URL does not say: `any` for one host (as
+    /// libpq), `readWrite` for several.
     enum TargetSessionAttributes: String, CaseIterable, Sendable {
         /// The first host that answers.
         case any
@@ -45,7 +46,10 @@ struct PostgresHosts: Redacted {
         // The query is every host's: read it as a single-host URL is read (`URLComponents`, the last of a repeat).
         let value = URLComponents(string: parts.url(forHost: parts.hosts[0]))?.queryItems?
             .last { $0.name == "target_session_attrs" }.map { $0.value ?? "" }
-        guard let target = TargetSessionAttributes(rawValue: value ?? TargetSessionAttributes.any.rawValue) else {
+        // Unsaid, libpq's default is `any`; for several hosts Skiff's is read-write: a server that writes has no use
+        // for a standby, and `any` would keep it on a primary demoted by a failover.
+        let unsaid = parts.hosts.count > 1 ? TargetSessionAttributes.readWrite : .any
+        guard let target = TargetSessionAttributes(rawValue: value ?? unsaid.rawValue) else {
             throw ParseError.unsupportedTarget(value ?? "")
         }
         self.target = target
@@ -90,12 +94,15 @@ struct PostgresHosts: Redacted {
             let server = "\(endpoint.host):\(endpoint.port)"
             let role: Role
             do {
-                let connection = try await endpoint.connect(logger: logger, connectTimeout: connectTimeout)
+                // A server may take the socket and then say nothing: the whole connect is bounded, not only TCP's.
+                let connection = try await FirstOutcome.within(connectTimeout, onLate: { try? await $0?.close() }) {
+                    try await endpoint.connect(logger: logger, connectTimeout: connectTimeout)
+                }
                 role = try await Self.role(of: connection, logger: logger, timeout: connectTimeout)
                 try? await connection.close()
             } catch {
                 roles.append(nil)
-                answers.append("\(error)")
+                answers.append(error is NoAnswer ? "\(server) did not answer within \(connectTimeout)" : "\(error)")
                 continue
             }
             roles.append(role)
@@ -115,36 +122,49 @@ struct PostgresHosts: Redacted {
     }
 
     /// Whether the server takes writes and whether it is in recovery (a standby). Past `timeout` it throws `NoAnswer`
-    /// and closes the connection, whatever the question does: a host that stopped answering is not waited for (a
-    /// question on a connection that died under it may never end, so it is not awaited).
+    /// and closes the connection: a host that stopped answering is not waited for.
     static func role(of connection: PostgresConnection, logger: Logger, timeout: Duration) async throws -> Role {
-        let answer = FirstOutcome<Role>()
-        return try await withCheckedThrowingContinuation { continuation in
-            answer.deliver(to: continuation)
-            Task {
-                do {
-                    let rows = try await connection.query(
-                        "SELECT current_setting('transaction_read_only') = 'on', pg_is_in_recovery()", logger: logger
-                    )
-                    var role = Role(readOnly: true, inRecovery: true)
-                    for try await (readOnly, inRecovery) in rows.decode((Bool, Bool).self) {
-                        role = Role(readOnly: readOnly, inRecovery: inRecovery)
-                    }
-                    answer.settle(.success(role))
-                } catch {
-                    answer.settle(.failure(error))
-                }
+        try await FirstOutcome.within(timeout, onLate: { _ in try? await connection.close() }) {
+            let rows = try await connection.query(
+                "SELECT current_setting('transaction_read_only') = 'on', pg_is_in_recovery()", logger: logger
+            )
+            var role = Role(readOnly: true, inRecovery: true)
+            for try await (readOnly, inRecovery) in rows.decode((Bool, Bool).self) {
+                role = Role(readOnly: readOnly, inRecovery: inRecovery)
             }
-            Task {
-                try? await Task.sleep(for: timeout)
-                if answer.settle(.failure(NoAnswer())) { try? await connection.close() }
-            }
+            return role
         }
     }
 }
 
 /// The first of several racing outcomes, handed once to a continuation; the later ones are dropped.
 final class FirstOutcome<Value: Sendable>: Sendable {
+    /// What `operation` gives, or `PostgresHosts.NoAnswer` once `timeout` has passed, without waiting for it: an
+    /// operation that never ends (a question on a connection that died under it, a server that accepted the socket
+    /// and says nothing) is left behind, and `onLate` gets what it gives should it ever end (a connection to close).
+    /// After the timeout `onLate(nil)` runs at once, to end the operation where it can.
+    static func within(
+        _ timeout: Duration, onLate: @escaping @Sendable (Value?) async -> Void = { _ in },
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let outcome = FirstOutcome<Value>()
+        return try await withCheckedThrowingContinuation { continuation in
+            outcome.deliver(to: continuation)
+            Task {
+                do {
+                    let value = try await operation()
+                    if !outcome.settle(.success(value)) { await onLate(value) }
+                } catch {
+                    outcome.settle(.failure(error))
+                }
+            }
+            Task {
+                try? await Task.sleep(for: timeout)
+                if outcome.settle(.failure(PostgresHosts.NoAnswer())) { await onLate(nil) }
+            }
+        }
+    }
+
     private let state = Mutex<(continuation: CheckedContinuation<Value, any Error>?, settled: Bool)>((nil, false))
 
     func deliver(to continuation: CheckedContinuation<Value, any Error>) {

@@ -220,7 +220,8 @@ final class PostgresPrimary: Sendable {
         private var connection: PostgresConnection?
         private var host: (String, Int)?
 
-        /// Whether `endpoint` answers within `checkTimeout` and still fits `target`.
+        /// Whether `endpoint` answers within `checkTimeout` (a connect and the question, or the question on the held
+        /// connection) and still fits `target`.
         mutating func fits(_ endpoint: PostgresURL, target: PostgresHosts.TargetSessionAttributes, logger: Logger) async -> Bool {
             if let host, host != (endpoint.host, endpoint.port) { await close() }
             do {
@@ -228,7 +229,9 @@ final class PostgresPrimary: Sendable {
                 if let held = self.connection, !held.isClosed {
                     connection = held
                 } else {
-                    connection = try await endpoint.connect(logger: logger, connectTimeout: PostgresPrimary.checkTimeout)
+                    connection = try await FirstOutcome.within(PostgresPrimary.checkTimeout, onLate: { try? await $0?.close() }) {
+                        try await endpoint.connect(logger: logger, connectTimeout: PostgresPrimary.checkTimeout)
+                    }
                     self.connection = connection
                     host = (endpoint.host, endpoint.port)
                 }
