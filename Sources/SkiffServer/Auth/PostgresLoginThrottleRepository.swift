@@ -29,6 +29,6 @@ struct PostgresLoginThrottleRepository: LoginThrottleRepository {
     }
 
     func reset(phone: String) async throws {
-        _ = try await database.rows("DELETE FROM login_throttle WHERE phone = \(phone)")
+        _ = try await database.write("DELETE FROM login_throttle WHERE phone = \(phone)")
     }
 }

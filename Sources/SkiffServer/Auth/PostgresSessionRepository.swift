@@ -5,7 +5,7 @@ struct PostgresSessionRepository: SessionRepository {
     let database: PostgresDatabase
 
     func create(_ session: SessionRecord) async throws {
-        _ = try await database.rows("""
+        _ = try await database.write("""
             INSERT INTO sessions (token_hash, user_id, created_at, last_used_at, expires_at, revoked_at, locked_at)
             VALUES (\(session.tokenHash), \(session.userID), \(session.createdAt.millisecondsSince1970),
                     \(session.lastUsedAt.millisecondsSince1970), \(session.expiresAt.millisecondsSince1970),
@@ -30,14 +30,14 @@ struct PostgresSessionRepository: SessionRepository {
     }
 
     func touch(tokenHash: String, at date: Date) async throws {
-        _ = try await database.rows("""
+        _ = try await database.write("""
             UPDATE sessions SET last_used_at = GREATEST(last_used_at, \(date.millisecondsSince1970))
             WHERE token_hash = \(tokenHash)
             """)
     }
 
     func revoke(tokenHash: String, at date: Date) async throws {
-        _ = try await database.rows("""
+        _ = try await database.write("""
             UPDATE sessions SET revoked_at = \(date.millisecondsSince1970)
             WHERE token_hash = \(tokenHash) AND revoked_at IS NULL
             """)
@@ -45,7 +45,7 @@ struct PostgresSessionRepository: SessionRepository {
 
     func lock(tokenHash: String, at date: Date, unusedSince: Date?) async throws {
         let unusedSince = unusedSince?.millisecondsSince1970
-        _ = try await database.rows("""
+        _ = try await database.write("""
             UPDATE sessions SET locked_at = \(date.millisecondsSince1970)
             WHERE token_hash = \(tokenHash) AND locked_at IS NULL
               AND (\(unusedSince)::BIGINT IS NULL OR last_used_at <= \(unusedSince))
@@ -53,7 +53,7 @@ struct PostgresSessionRepository: SessionRepository {
     }
 
     func unlock(tokenHash: String, at date: Date) async throws {
-        _ = try await database.rows("""
+        _ = try await database.write("""
             UPDATE sessions SET locked_at = NULL, last_used_at = GREATEST(last_used_at, \(date.millisecondsSince1970))
             WHERE token_hash = \(tokenHash)
             """)

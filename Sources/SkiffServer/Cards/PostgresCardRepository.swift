@@ -29,15 +29,15 @@ struct PostgresCardRepository: CardRepository {
     }
 
     func setStatus(_ status: CardStatusValue, cardID: String, userID: String) async throws {
-        _ = try await database.rows("UPDATE cards SET status = \(status.rawValue) WHERE id = \(cardID) AND user_id = \(userID)")
+        _ = try await database.write("UPDATE cards SET status = \(status.rawValue) WHERE id = \(cardID) AND user_id = \(userID)")
     }
 
     func setFrozen(_ frozen: Bool, cardID: String, userID: String) async throws {
-        _ = try await database.rows("UPDATE cards SET frozen = \(frozen) WHERE id = \(cardID) AND user_id = \(userID)")
+        _ = try await database.write("UPDATE cards SET frozen = \(frozen) WHERE id = \(cardID) AND user_id = \(userID)")
     }
 
     func delete(id: String, userID: String) async throws {
-        _ = try await database.rows("DELETE FROM cards WHERE id = \(id) AND user_id = \(userID)")
+        _ = try await database.write("DELETE FROM cards WHERE id = \(id) AND user_id = \(userID)")
     }
 
     private static let columns =

@@ -9,14 +9,14 @@ struct PostgresIdempotencyRepository: IdempotencyRepository {
     func begin(
         scope: String, key: String, requestHash: String, at date: Date, expiredBefore: Date, abandonedBefore: Date
     ) async throws -> IdempotencyBegin {
-        _ = try await database.rows("""
+        _ = try await database.write("""
             DELETE FROM idempotency_keys
             WHERE created_at < \(expiredBefore.millisecondsSince1970)
                OR (status IS NULL AND created_at < \(abandonedBefore.millisecondsSince1970))
             """)
         // A row read as present can be released (abandoned) before it is read again: then try the insert again.
         while true {
-            let reserved = try await database.rows("""
+            let reserved = try await database.write("""
                 INSERT INTO idempotency_keys (scope, key, request_hash, created_at)
                 VALUES (\(scope), \(key), \(requestHash), \(date.millisecondsSince1970))
                 ON CONFLICT (scope, key) DO NOTHING RETURNING key
@@ -35,7 +35,7 @@ struct PostgresIdempotencyRepository: IdempotencyRepository {
     }
 
     func complete(scope: String, key: String, response: StoredResponse) async throws {
-        _ = try await database.rows("""
+        _ = try await database.write("""
             UPDATE idempotency_keys SET status = \(response.status), content_type = \(response.contentType),
                                         location = \(response.location), body = \(response.body)
             WHERE scope = \(scope) AND key = \(key)
@@ -43,6 +43,6 @@ struct PostgresIdempotencyRepository: IdempotencyRepository {
     }
 
     func abandon(scope: String, key: String) async throws {
-        _ = try await database.rows("DELETE FROM idempotency_keys WHERE scope = \(scope) AND key = \(key) AND status IS NULL")
+        _ = try await database.write("DELETE FROM idempotency_keys WHERE scope = \(scope) AND key = \(key) AND status IS NULL")
     }
 }

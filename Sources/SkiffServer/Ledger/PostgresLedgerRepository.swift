@@ -124,7 +124,7 @@ struct PostgresLedgerRepository: LedgerRepository {
     }
 
     func createStepUp(_ record: StepUpRecord) async throws {
-        _ = try await database.rows("""
+        _ = try await database.write("""
             INSERT INTO step_ups (token_hash, session_token_hash, user_id, created_at, expires_at)
             VALUES (\(record.tokenHash), \(record.sessionTokenHash), \(record.userID),
                     \(record.createdAt.millisecondsSince1970), \(record.expiresAt.millisecondsSince1970))

@@ -18,11 +18,11 @@ struct PostgresNotificationRepository: NotificationRepository {
     }
 
     func insert(_ notification: NotificationRecord) async throws {
-        _ = try await database.rows(insertQuery(notification))
+        _ = try await database.write(insertQuery(notification))
     }
 
     func markRead(id: String, userID: String, at date: Date) async throws -> Bool {
-        try await !database.rows("""
+        try await !database.write("""
             UPDATE notifications SET read_at = COALESCE(read_at, \(date.millisecondsSince1970))
             WHERE id = \(id) AND user_id = \(userID) RETURNING id
             """).isEmpty

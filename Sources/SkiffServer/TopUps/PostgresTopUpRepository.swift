@@ -84,7 +84,7 @@ struct PostgresTopUpRepository: TopUpRepository {
     }
 
     func decline(id: String, userID: String, reason: String, at date: Date) async throws -> TopUpRecord? {
-        _ = try await database.rows("""
+        _ = try await database.write("""
             UPDATE topups SET status = 'declined', decline_reason = \(reason), completed_at = \(date.millisecondsSince1970)
             WHERE id = \(id) AND user_id = \(userID) AND status = 'pending'
             """)

@@ -84,6 +84,29 @@ final class PostgresDatabase: RepositoryStore {
         }
     }
 
+    /// The rows of `query`, a statement that writes outside a transaction, once the server has committed it.
+    ///
+    /// A lone statement commits at the `Sync` after it, and PostgresNIO answers at its `CommandComplete`, before that
+    /// commit (and its wait for the synchronous standby): a connection lost in between would leave a write answered
+    /// that a crash or a failover then loses (seen through a switchover). A second question on the same connection is
+    /// answered only after the commit, so the write is answered only once it is durable; otherwise the request answers
+    /// `DatabaseUnavailable` and its retry settles it. Writes inside `transaction` need none: their `COMMIT` is
+    /// answered after the commit.
+    func write(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        let pool = try primary.pool()
+        do {
+            return try await usage.measure {
+                try await pool.client.withConnection { connection in
+                    let rows = try await connection.query(query, logger: logger).collect()
+                    _ = try await connection.query("SELECT 1", logger: logger).collect()
+                    return rows
+                }
+            }
+        } catch {
+            throw primary.settle(error, from: pool)
+        }
+    }
+
     /// Runs `body` in one transaction on one pooled connection; a thrown error rolls it back and is rethrown as is,
     /// but for a lost connection or a server gone read-only (`DatabaseUnavailable`: a commit's outcome may be
     /// unknown, which the request's Idempotency-Key settles when it is sent again).
