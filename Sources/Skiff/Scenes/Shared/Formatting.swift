@@ -177,6 +177,8 @@ struct Formatting: Sendable {
         case .declined(let reason): reason
         // The server's detail speaks to API clients (their request's header); a person is told what it means.
         case .unavailable: "The card network did not answer, so nothing was added. Try again in a moment."
+        // 503: the server is there but cannot serve for now (its database changing over to a standby, say).
+        case .server(503, _): "The server is not available for a moment (503). Please try again in a few seconds."
         case .server(let status, _): "Something went wrong on our side (\(status)). Please try again in a moment."
         case .cancelled: nil
         case .serverNotStarted(let reason): "The built-in server could not start: \(reason). Quit and start Skiff again."

@@ -96,9 +96,14 @@ final class PostgresDatabase: RepositoryStore {
         let pool = try primary.pool()
         do {
             return try await usage.measure {
-                try await pool.client.withConnection { connection in
+                try await pool.client.withConnection { [logger] connection in
                     let rows = try await connection.query(query, logger: logger).collect()
-                    _ = try await connection.query("SELECT 1", logger: logger).collect()
+                    // A question on a connection that has just closed is never answered by PostgresNIO (its write
+                    // fails with no one told): ask only an open one, and give up after the watcher's bound.
+                    guard !connection.isClosed else { throw DatabaseUnavailable() }
+                    _ = try await FirstOutcome.within(PostgresPrimary.checkTimeout) {
+                        try await connection.query("SELECT 1", logger: logger).collect().count
+                    }
                     return rows
                 }
             }

@@ -113,9 +113,11 @@ final class PostgresPrimary: Sendable {
 
     /// True for an error that says the server is gone or no longer fits: the connection closed or failed, the
     /// server shutting down or starting (SQLSTATE 57P01–57P03), a connection exception (class 08), a write on a
-    /// read-only server (25006: a primary demoted to a standby), the pool closed under the request, or the pool
-    /// unable to connect for a minute.
+    /// read-only server (25006: a primary demoted to a standby), the pool closed under the request, the pool
+    /// unable to connect for a minute, or this store's own `DatabaseUnavailable` and `NoAnswer`.
     static func meansLost(_ error: any Error) -> Bool {
+        // Said by this store itself: a connection found closed, or a question not answered within its bound.
+        if error is DatabaseUnavailable || error is PostgresHosts.NoAnswer { return true }
         if let psql = error as? PSQLError {
             switch psql.code {
             case .serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown, .poolClosed:
@@ -150,7 +152,9 @@ final class PostgresPrimary: Sendable {
         await watching?.value
         if let pool {
             pool.running.cancel()
-            await pool.running.value
+            // The pool ends once every connection is given back; one held by a question PostgresNIO never answers
+            // (asked on a connection that had just closed) would keep it, and a stopping server, waiting for ever.
+            _ = try? await FirstOutcome.within(.seconds(5)) { await pool.running.value }
         }
     }
 

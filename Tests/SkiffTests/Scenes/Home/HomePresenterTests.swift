@@ -78,7 +78,11 @@ struct HomePresenterTests {
         var state = loaded()
         state.errors[.transactions] = .server(status: 503, detail: "down")
         #expect(present(state)?.banner == BannerMessage(
-            .error, "Something went wrong on our side (503). Please try again in a moment."
+            .error, "The server is not available for a moment (503). Please try again in a few seconds."
+        ))
+        state.errors[.transactions] = .server(status: 500, detail: "broken")
+        #expect(present(state)?.banner == BannerMessage(
+            .error, "Something went wrong on our side (500). Please try again in a moment."
         ))
     }
 
