@@ -502,11 +502,13 @@ class Run:
 
     def longest_gaps(self):
         """For each database fault, the longest time with no transfer acknowledged from its start until 60 s after
-        its end: how long the instances could not move money through it."""
+        its end, the next fault's start or the run's end, whichever is first: how long the instances could not move
+        money through it."""
         gaps = []
         times = sorted(self.ack_times)
-        for _, began, took in self.database_faults:
-            end = max(began, min(began + took + 60, self.stop_at))
+        starts = [began for _, began, _ in self.database_faults] + [self.stop_at]
+        for index, (_, began, took) in enumerate(self.database_faults):
+            end = max(began, min(began + took + 60, starts[index + 1], self.stop_at))
             window = [began] + [moment for moment in times if began < moment <= end] + [end]
             gaps.append(round(max(later - earlier for earlier, later in zip(window, window[1:])), 1))
         return gaps
