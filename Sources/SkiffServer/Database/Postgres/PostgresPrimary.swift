@@ -44,7 +44,6 @@ final class PostgresPrimary: Sendable {
 
     let hosts: PostgresHosts
     let logger: Logger
-    private let configure: @Sendable (inout PostgresClient.Configuration) -> Void
     /// Each pool's largest number of connections.
     let capacity: Int
     private let state: Mutex<State>
@@ -52,23 +51,16 @@ final class PostgresPrimary: Sendable {
     private let watcher: Mutex<Task<Void, Never>?> = Mutex(nil)
 
     /// Connects to the host of `hosts` that fits (`PostgresHosts.choose`: a start where none does fails with every
-    /// host's answer) and opens the pool there; `configure` adjusts each pool's configuration.
-    static func open(
-        _ hosts: PostgresHosts, logger: Logger,
-        configure: @escaping @Sendable (inout PostgresClient.Configuration) -> Void = { _ in }
-    ) async throws -> PostgresPrimary {
+    /// host's answer) and opens the pool there.
+    static func open(_ hosts: PostgresHosts, logger: Logger) async throws -> PostgresPrimary {
         let endpoint = try await hosts.choose(logger: logger)
-        return PostgresPrimary(hosts: hosts, first: endpoint, logger: logger, configure: configure)
+        return PostgresPrimary(hosts: hosts, first: endpoint, logger: logger)
     }
 
-    private init(
-        hosts: PostgresHosts, first endpoint: PostgresURL, logger: Logger,
-        configure: @escaping @Sendable (inout PostgresClient.Configuration) -> Void
-    ) {
+    private init(hosts: PostgresHosts, first endpoint: PostgresURL, logger: Logger) {
         self.hosts = hosts
         self.logger = logger
-        self.configure = configure
-        let pool = Self.makePool(endpoint, generation: 1, logger: logger, configure: configure)
+        let pool = Self.makePool(endpoint, generation: 1, logger: logger)
         capacity = pool.capacity
         state = Mutex(.serving(pool))
         let (signals, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -78,12 +70,8 @@ final class PostgresPrimary: Sendable {
         }
     }
 
-    private static func makePool(
-        _ endpoint: PostgresURL, generation: Int, logger: Logger,
-        configure: (inout PostgresClient.Configuration) -> Void
-    ) -> Pool {
-        var configuration = endpoint.clientConfiguration
-        configure(&configuration)
+    private static func makePool(_ endpoint: PostgresURL, generation: Int, logger: Logger) -> Pool {
+        let configuration = endpoint.clientConfiguration
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         return Pool(
             client: client, endpoint: endpoint, generation: generation, capacity: configuration.options.maximumConnections,
@@ -181,7 +169,7 @@ final class PostgresPrimary: Sendable {
                 await retire(pool)
             case .searching(let since, let generation):
                 guard let endpoint = try? await hosts.choose(logger: logger, connectTimeout: Self.checkTimeout) else { continue }
-                let pool = Self.makePool(endpoint, generation: generation + 1, logger: logger, configure: configure)
+                let pool = Self.makePool(endpoint, generation: generation + 1, logger: logger)
                 let opened = state.withLock { state -> Bool in
                     guard case .searching = state else { return false }
                     state = .serving(pool)
@@ -233,9 +221,7 @@ final class PostgresPrimary: Sendable {
                 if let held = self.connection, !held.isClosed {
                     connection = held
                 } else {
-                    connection = try await FirstOutcome.within(PostgresPrimary.checkTimeout, onLate: { try? await $0?.close() }) {
-                        try await endpoint.connect(logger: logger, connectTimeout: PostgresPrimary.checkTimeout)
-                    }
+                    connection = try await endpoint.connect(logger: logger, connectTimeout: PostgresPrimary.checkTimeout)
                     self.connection = connection
                     host = (endpoint.host, endpoint.port)
                 }

@@ -124,7 +124,9 @@ struct PostgresURL: Redacted {
     /// How long a connection attempt may take (PostgresNIO's default).
     static let connectTimeout = Duration.seconds(10)
 
-    /// Makes one connection as the pool would; a failure of TLS says what `sslmode` asked for. The caller closes it.
+    /// Makes one connection as the pool would, within `connectTimeout` from the socket to the end of the handshake (a
+    /// server may take the socket and then say nothing: `PostgresHosts.NoAnswer`); a failure of TLS says what
+    /// `sslmode` asked for. The caller closes it.
     func connect(logger: Logger, connectTimeout: Duration = Self.connectTimeout) async throws -> PostgresConnection {
         var configuration: PostgresConnection.Configuration
         if let socketDirectory {
@@ -137,7 +139,9 @@ struct PostgresURL: Redacted {
             + connectTimeout.components.attoseconds / 1_000_000_000)
         let server = "The PostgreSQL server at \(host):\(port)"
         do {
-            return try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            return try await FirstOutcome.within(connectTimeout, onLate: { try? await $0?.close() }) { [configuration] in
+                try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            }
         } catch let error as PSQLError where error.code == .sslUnsupported {
             throw ConnectionError(description: "\(server) does not offer TLS, which sslmode=\(sslMode.rawValue) requires. "
                 + "Turn on ssl in its postgresql.conf, or give sslmode=disable for a database on this machine.")
