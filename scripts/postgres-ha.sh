@@ -236,7 +236,8 @@ stop() {
             if [ -f "$dir/$name/postmaster.pid" ]; then kill -KILL "$(head -1 "$dir/$name/postmaster.pid")" 2>/dev/null || true; fi
         done
         sleep 0.5
-        rm -rf "$dir"
+        # A process that was between its last write and its death can leave a file behind the first pass.
+        rm -rf "$dir" 2>/dev/null || { sleep 1; rm -rf "$dir"; }
     fi
     echo "the formation is stopped and its folder deleted."
 }
