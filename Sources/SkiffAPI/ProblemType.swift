@@ -32,6 +32,7 @@ package enum ProblemType: String, CaseIterable, Sendable {
     case cardDeclined = "card-declined"
     case cardNotUsable = "card-not-usable"
     case cardNetworkUnavailable = "card-network-unavailable"
+    case topUpLimit = "top-up-limit"
     case databaseUnavailable = "database-unavailable"
     case `internal`
     /// An HTTP error the web framework raised itself; its URI carries the status (`http-<status>`).

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HTTPTypes
 import HummingbirdTLS
 import Logging
 import OpenAPIHummingbird
@@ -120,13 +121,15 @@ struct SkiffServerComponents: Sendable {
             throttle: LoginThrottle(repository: repositories.loginThrottle, clock: clock, limits: limits),
             codes: codes, passwords: passwords, key: key, clock: clock, limits: limits, logger: logger
         )
+        let network = try configuration.cardNetworkOverride ?? Self.cardNetwork(configuration, key: key)
+        let customers = NetworkCustomers(cards: repositories.cards, network: network)
         cards = CardService(
             cards: repositories.cards, accounts: repositories.accounts, notifications: repositories.notifications,
-            codes: codes, key: key, clock: clock, logger: logger
+            codes: codes, network: network, customers: customers, clock: clock, logger: logger
         )
         topUps = TopUpService(
-            accounts: repositories.accounts, cards: repositories.cards, topUps: repositories.topUps, codes: codes,
-            network: configuration.cardNetwork ?? SimulatedCardNetwork(), clock: clock, limits: limits, logger: logger
+            accounts: repositories.accounts, cards: repositories.cards, topUps: repositories.topUps, network: network,
+            customers: customers, clock: clock, limits: limits, logger: logger
         )
         do {
             // The rule of `checkExposure`, for a database that got the demo account elsewhere (`seed-demo`, the app's
@@ -145,6 +148,20 @@ struct SkiffServerComponents: Sendable {
         } catch {
             await store.close()
             throw error
+        }
+    }
+
+    /// The card network `configuration` names, its secrets read from their owner-only files.
+    private static func cardNetwork(_ configuration: SkiffServerConfiguration, key: ServerKey) throws -> any CardNetwork {
+        switch configuration.cardNetwork {
+        case .simulated:
+            return SimulatedCardNetwork(key: key, latency: configuration.simulatedCardNetworkLatency)
+        case .stripe(let stripe):
+            return StripeCardNetwork(settings: .init(
+                apiURL: stripe.apiURL, secretKey: try OwnerOnlyFile.firstLine(of: stripe.secretKeyFile, "The Stripe secret key file"),
+                publishableKey: stripe.publishableKey,
+                webhookSecret: try stripe.webhookSecretFile.map { try OwnerOnlyFile.firstLine(of: $0, "The Stripe webhook secret file") }
+            ), logger: configuration.logger)
         }
     }
 
@@ -189,6 +206,17 @@ struct SkiffServerComponents: Sendable {
                 status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: SkiffContract.document))
             )
+        }
+        // The card network's own routes, outside the contract: its webhook (the signature is over the body's bytes as
+        // sent), and the simulated network's tokenization and confirmation (loopback only).
+        let topUps = self.topUps
+        router.post("/v1/webhooks/stripe") { request, _ in
+            let body = try await request.body.collect(upTo: 256 * 1024)
+            try await topUps.receiveWebhook(body: Array(buffer: body), signature: request.headers[values: .stripeSignature].first)
+            return HTTPResponse.Status.ok
+        }
+        if let simulated = cards.network as? SimulatedCardNetwork {
+            SimulatedCardNetworkRoutes.add(to: router, network: simulated)
         }
         let handler = SkiffAPIHandler(
             auth: auth,
@@ -258,3 +286,8 @@ public func runUntilSignalled(_ app: some ApplicationProtocol, limits: SkiffServ
     try await ServiceGroup(configuration: configuration).run()
 }
 
+
+extension HTTPField.Name {
+    /// Stripe's webhook signature: `t=<time>,v1=<HMAC-SHA256>`.
+    static let stripeSignature = Self("Stripe-Signature")!
+}

@@ -132,10 +132,18 @@ extension Problem {
     )
 
     /// 402: the card's issuer declined a top-up; `reason` says why in words.
-    static func cardDeclined(_ reason: String) -> Problem {
+    static func cardDeclined(_ reason: String, field: String = "cardId") -> Problem {
         Problem(
             status: HTTPResponse.Status(code: 402, reasonPhrase: "Payment Required"), kind: .cardDeclined,
-            title: "The card was declined.", detail: reason, errors: [FieldError(field: "cardId", message: reason)]
+            title: "The card was declined.", detail: reason, errors: [FieldError(field: field, message: reason)]
+        )
+    }
+
+    /// 422: the top-ups of the last 24 hours, from this account or from this card on any account, reach a limit.
+    static func topUpLimit(_ message: String) -> Problem {
+        Problem(
+            status: .unprocessableContent, kind: .topUpLimit, title: "That is more than can be added today.",
+            detail: message, errors: [FieldError(field: "amountMinor", message: message)]
         )
     }
 
@@ -177,6 +185,12 @@ extension Problem {
     static let duplicateCard = Problem(
         status: .conflict, kind: .duplicateCard, title: "This card is already added.",
         detail: "A card with this number is already on the account."
+    )
+
+    /// 409: a card sits on one account at most, so a stolen card cannot be spread over many.
+    static let cardOnAnotherAccount = Problem(
+        status: .conflict, kind: .duplicateCard, title: "This card is on another account.",
+        detail: "A card can be on one Skiff account only. Remove it from the other account first."
     )
 
     static let cardNotRemovable = Problem(

@@ -37,9 +37,13 @@ public struct SkiffServerConfiguration: Sendable {
     var codeSender: (any CodeSender)?
     /// The rules for sessions, codes, throttling and idempotency.
     public var limits: SkiffServerLimits
-    /// The card network top-ups are authorized through; nil uses a `SimulatedCardNetwork` (150 ms, Stripe's test
-    /// cards), the only one Skiff has. A real processor's adapter would be set here.
-    var cardNetwork: (any CardNetwork)?
+    /// The card network cards are added and top-ups charged through (`--card-network`): the simulated one by
+    /// default, which `checkExposure` refuses off loopback.
+    public var cardNetwork: CardNetworkSetting = .simulated
+    /// A network tests set in place of `cardNetwork`'s.
+    var cardNetworkOverride: (any CardNetwork)?
+    /// How long the simulated network takes to answer a charge or an attach, as a real one would.
+    var simulatedCardNetworkLatency: Duration = .milliseconds(150)
     /// Proxies (IP addresses) whose `X-Forwarded-For` names the client; none by default, so the direct peer is the
     /// client (`ClientAddress`). Entries that are not IP addresses are ignored; `skiff-server` refuses them.
     public var trustedProxies: [String] = []
@@ -119,5 +123,40 @@ public struct SkiffServerConfiguration: Sendable {
     /// `sms-outbox.jsonl` in the default data directory.
     public static var defaultSMSOutboxPath: String {
         defaultDataDirectory.appendingPathComponent("sms-outbox.jsonl").path
+    }
+}
+
+/// Which card network a server uses, and how to reach it.
+public enum CardNetworkSetting: Sendable {
+    /// `SimulatedCardNetwork`: Stripe's test cards imitated in the server, for development on loopback.
+    case simulated
+    /// Stripe's API (or localstripe) with the operator's keys; the secrets are read from their files at start.
+    case stripe(StripeSettings)
+
+    public var kind: CardNetworkKind {
+        switch self {
+        case .simulated: .simulated
+        case .stripe: .stripe
+        }
+    }
+}
+
+/// `--stripe-api-url`, `--stripe-publishable-key`, `--stripe-secret-key-file`, `--stripe-webhook-secret-file`.
+public struct StripeSettings: Sendable, Equatable {
+    public var apiURL: String
+    public var publishableKey: String
+    /// An owner-only file whose first line is the secret key (`sk_…`).
+    public var secretKeyFile: String
+    /// An owner-only file whose first line is the webhook signing secret (`whsec_…`); without it, webhooks are
+    /// refused and top-ups that wait for 3-D Secure settle when they are read.
+    public var webhookSecretFile: String?
+
+    public static let defaultAPIURL = "https://api.stripe.com"
+
+    public init(apiURL: String = Self.defaultAPIURL, publishableKey: String, secretKeyFile: String, webhookSecretFile: String?) {
+        self.apiURL = apiURL.hasSuffix("/") ? String(apiURL.dropLast()) : apiURL
+        self.publishableKey = publishableKey
+        self.secretKeyFile = secretKeyFile
+        self.webhookSecretFile = webhookSecretFile
     }
 }

@@ -37,6 +37,9 @@ public struct SkiffServerLimits: Sendable {
     public var dailyTransferLimitMinor: Int64 = 500_000
     /// The most one top-up may add from a card, in minor units ($10,000.00).
     public var topUpMaxMinor: Int64 = 1_000_000
+    /// Top-ups per rolling 24 hours, per account and per card (on any account): 10 and $10,000.00 per account, 5 and
+    /// $10,000.00 per card by default; the operator's to set (`--top-up-limits`).
+    public var topUpVelocity = TopUpVelocity()
     /// How long a step-up proof of the password is good for (5 min), for one transfer.
     var stepUpLifetime: TimeInterval = 5 * 60
     /// Recipient lookups one user may make in any `recipientLookupWindow`: lookups reveal who has an account.
@@ -92,6 +95,26 @@ public struct SkiffServerLimits: Sendable {
     /// After SIGTERM (or SIGINT) the server accepts nothing new and lets the requests in flight finish for at most
     /// this long; what is still running then is cancelled and the process exits.
     public var shutdownGracePeriod: Duration = .seconds(10)
+
+    public init() {}
+}
+
+/// How much may come in from cards in any 24 hours (`SkiffServerLimits.topUpVelocity`).
+public struct TopUpVelocity: Sendable, Equatable {
+    public struct Limit: Sendable, Equatable {
+        /// Top-ups started and not declined.
+        public var count: Int
+        /// Their amounts together, in minor units.
+        public var amountMinor: Int64
+
+        public init(count: Int, amountMinor: Int64) {
+            self.count = count
+            self.amountMinor = amountMinor
+        }
+    }
+
+    public var perAccount = Limit(count: 10, amountMinor: 1_000_000)
+    public var perCard = Limit(count: 5, amountMinor: 1_000_000)
 
     public init() {}
 }

@@ -191,6 +191,41 @@ struct Serve: AsyncParsableCommand {
         valueName: "cents"
     ))
     var dailyTransferLimit: Int64?
+    @Option(name: .customLong("top-up-limit-per-account"), help: ArgumentHelp(
+        "Top-ups one account may start in any 24 hours: a count and an amount in cents, as COUNT,CENTS.",
+        discussion: "The default is 10,1000000: ten top-ups and $10,000.00. Declined top-ups do not count.",
+        valueName: "count,cents"
+    ))
+    var topUpLimitPerAccount: String?
+    @Option(name: .customLong("top-up-limit-per-card"), help: ArgumentHelp(
+        "Top-ups from one card, on any account, in any 24 hours: COUNT,CENTS.",
+        discussion: "The default is 5,1000000: five top-ups and $10,000.00.",
+        valueName: "count,cents"
+    ))
+    var topUpLimitPerCard: String?
+    @Option(name: .customLong("card-network"), help: ArgumentHelp(
+        "Where cards are added and charged: simulated (development, loopback only) or stripe.",
+        discussion: "simulated approves Stripe's test cards without charging anything, so it is refused off loopback. "
+            + "stripe needs --stripe-publishable-key and --stripe-secret-key-file.",
+        valueName: "network"
+    ))
+    var cardNetwork: String = CardNetworkKind.simulated.rawValue
+    @Option(name: .customLong("stripe-api-url"), help: ArgumentHelp("Stripe's API (or localstripe's address).", valueName: "url"))
+    var stripeAPIURL = StripeSettings.defaultAPIURL
+    @Option(name: .customLong("stripe-publishable-key"), help: ArgumentHelp(
+        "The publishable key (pk_…) wallets tokenize cards with.", valueName: "key"
+    ))
+    var stripePublishableKey: String?
+    @Option(name: .customLong("stripe-secret-key-file"), help: ArgumentHelp(
+        "An owner-only file whose first line is the secret key (sk_…); never logged.", valueName: "path"
+    ))
+    var stripeSecretKeyFile: String?
+    @Option(name: .customLong("stripe-webhook-secret-file"), help: ArgumentHelp(
+        "An owner-only file whose first line is the webhook signing secret (whsec_…) of POST /v1/webhooks/stripe.",
+        discussion: "Without it webhooks are refused, and a top-up waiting for 3-D Secure completes when read.",
+        valueName: "path"
+    ))
+    var stripeWebhookSecretFile: String?
     @Flag(name: .customLong("no-migrate"), help: ArgumentHelp(
         "Apply no migration at start; refuse a database that lacks any.",
         discussion: "For several instances on one database: run `skiff-server migrate` once, then start them."
@@ -219,6 +254,28 @@ struct Serve: AsyncParsableCommand {
         if let dailyTransferLimit, dailyTransferLimit <= 0 {
             throw ValidationError("--daily-transfer-limit needs a number of cents above zero, such as 500000 for $5,000.00.")
         }
+        for (name, value) in [("--top-up-limit-per-account", topUpLimitPerAccount), ("--top-up-limit-per-card", topUpLimitPerCard)] {
+            if let value, Self.velocityLimit(value) == nil {
+                throw ValidationError("\(name) needs COUNT,CENTS with both above zero, such as 10,1000000 for ten top-ups "
+                    + "and $10,000.00, not \"\(value)\".")
+            }
+        }
+        switch CardNetworkKind(rawValue: cardNetwork) {
+        case nil:
+            throw ValidationError("--card-network needs simulated or stripe, not \"\(cardNetwork)\".")
+        case .stripe:
+            var missing: [String] = []
+            if stripePublishableKey == nil { missing.append("--stripe-publishable-key") }
+            if stripeSecretKeyFile == nil { missing.append("--stripe-secret-key-file") }
+            guard missing.isEmpty else {
+                throw ValidationError("--card-network stripe needs \(missing.joined(separator: " and ")).")
+            }
+            guard let url = URL(string: stripeAPIURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ValidationError("--stripe-api-url needs an http or https URL, not \"\(stripeAPIURL)\".")
+            }
+        case .simulated:
+            break
+        }
         if let metricsPort, !(0...65535).contains(metricsPort) || (metricsPort == port && metricsPort != 0) {
             throw ValidationError("--metrics-port needs a port from 0 to 65535 other than --port's \(port).")
         }
@@ -241,9 +298,24 @@ struct Serve: AsyncParsableCommand {
         configuration.trustedProxies = trustedProxies
         configuration.allowsSMSOutboxOffLoopback = smsOutboxOffLoopback
         if let dailyTransferLimit { configuration.limits.dailyTransferLimitMinor = dailyTransferLimit }
+        if let limit = topUpLimitPerAccount.flatMap(Self.velocityLimit) { configuration.limits.topUpVelocity.perAccount = limit }
+        if let limit = topUpLimitPerCard.flatMap(Self.velocityLimit) { configuration.limits.topUpVelocity.perCard = limit }
+        if CardNetworkKind(rawValue: cardNetwork) == .stripe, let stripePublishableKey, let stripeSecretKeyFile {
+            configuration.cardNetwork = .stripe(StripeSettings(
+                apiURL: stripeAPIURL, publishableKey: stripePublishableKey, secretKeyFile: stripeSecretKeyFile,
+                webhookSecretFile: stripeWebhookSecretFile
+            ))
+        }
         if noMigrate { configuration.migrations = .requireCurrent }
         configuration.metrics = metricsPort.map { .init(host: metricsHost, port: $0) }
         return configuration
+    }
+
+    /// `COUNT,CENTS` as a limit, both above zero.
+    static func velocityLimit(_ text: String) -> TopUpVelocity.Limit? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let count = Int(parts[0]), let cents = Int64(parts[1]), count > 0, cents > 0 else { return nil }
+        return TopUpVelocity.Limit(count: count, amountMinor: cents)
     }
 
     func run() async throws {

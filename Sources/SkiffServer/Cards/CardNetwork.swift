@@ -1,102 +1,132 @@
 import Foundation
 import SkiffCore
 
-/// The card network a top-up takes money through: the one place a real processor plugs in. Skiff runs on
-/// `SimulatedCardNetwork`; nothing else in the server knows which network it talks to.
+/// The card network money comes in through: a processor that keeps card numbers in its own vault (Skiff's server never
+/// sees one) and charges them. `StripeCardNetwork` talks Stripe's API; `SimulatedCardNetwork` answers like Stripe's
+/// test mode, for development on loopback only. Nothing else in the server knows which one it talks to.
+///
+/// Every call that changes something at the network carries an idempotency key derived from Skiff's own operation
+/// (a user, a top-up), so a call repeated after a lost answer or a killed server does the thing once.
 protocol CardNetwork: Sendable {
-    /// Asks the card's issuer to authorize `request`. Throws `CardNetworkError.timedOut` when the network has not
-    /// answered in time: the caller cannot tell whether the issuer authorized, so it writes nothing and the client
-    /// retries with the same key, which reaches the network with the same `idempotencyKey`.
-    func authorize(_ request: CardAuthorizationRequest) async throws -> CardAuthorization
+    /// What the wallet is told (`GET /v1/card-network`) to tokenize a card at the network itself.
+    var tokenization: CardTokenization { get }
+    /// The network's customer for `userID`, made on first use (the same key makes the same customer).
+    func makeCustomer(userID: String, idempotencyKey: String) async throws(CardNetworkError) -> String
+    /// Attaches the card the wallet tokenized to the customer: the card as the network knows it, or its decline.
+    func attach(token: String, customerID: String, idempotencyKey: String) async throws(CardNetworkError) -> CardAttachment
+    /// Makes a payment for `request`, not yet confirmed: nothing is charged until `confirm`. A payment made twice
+    /// (an answer lost before its id was kept) leaves one unconfirmed, which charges nothing.
+    func makePayment(_ request: CardPaymentRequest) async throws(CardNetworkError) -> String
+    /// Confirms the payment: the charge is tried, or the card asks its holder to confirm first (3-D Secure).
+    func confirm(paymentID: String, idempotencyKey: String) async throws(CardNetworkError) -> CardPaymentState
+    /// Where the payment stands at the network now.
+    func payment(id: String) async throws(CardNetworkError) -> CardPaymentState
+    /// Checks a webhook's signature (`Stripe-Signature`) against its body at `now`: the payment it is about, or
+    /// `CardNetworkError.badSignature`. A network that sends no webhooks refuses every one.
+    func webhookEvent(body: [UInt8], signature: String?, now: Date) throws(CardNetworkError) -> CardNetworkEvent
 }
 
-/// One authorization asked of the card network. Never the card's number: Skiff does not keep it; a real processor
-/// would hold it in its own vault, named by the card's id.
-struct CardAuthorizationRequest: Sendable, Equatable {
-    var cardID: String
-    var brand: String
+/// Which card network a server uses (`--card-network`).
+public enum CardNetworkKind: String, Sendable, CaseIterable {
+    /// Stripe's test mode imitated in the server, for development: refused off loopback.
+    case simulated
+    /// Stripe's API (or a fake of it, such as localstripe) with the operator's keys.
+    case stripe
+}
+
+/// What a wallet needs to tokenize a card at the network: the network, its publishable key and where its API is
+/// (relative to Skiff's server for the simulated network, which serves the protocol itself).
+struct CardTokenization: Sendable, Equatable {
+    var network: CardNetworkKind
+    var publishableKey: String
+    var apiURL: String
+}
+
+/// A card as the network keeps it: what Skiff may keep of it too.
+struct NetworkCard: Sendable, Equatable {
+    /// The network's id of the card (Stripe's `card_…`), charged by id.
+    var id: String
+    var brand: CardBrand?
     var last4: String
+    var expiryMonth: Int
+    var expiryYear: Int
+    /// The same for the same number at this network, whoever added it: a card sits on at most one account.
+    var fingerprint: String
+}
+
+enum CardAttachment: Sendable, Equatable {
+    case attached(NetworkCard)
+    case declined(CardDeclineReason)
+}
+
+/// One payment asked of the network.
+struct CardPaymentRequest: Sendable, Equatable {
+    var customerID: String
+    var cardID: String
     var amountMinor: Int64
     var currency: String
-    /// True once the cardholder passed the issuer's challenge (the code), for the same top-up.
-    var cardholderVerified: Bool
-    /// The same for every try at one intended charge: a processor that honours it authorizes once however often
-    /// it is asked (a retry after a lost answer or a killed server gets the first authorization back).
+    /// Skiff's top-up, kept with the payment at the network.
+    var topUpID: String
     var idempotencyKey: String
 }
 
-/// The issuer's answer.
-enum CardAuthorization: Sendable, Equatable {
-    /// Authorized: the money will come.
-    case approved(authorizationID: String)
-    /// The issuer asks the cardholder for a code first (like 3-D Secure); ask again with `cardholderVerified`.
-    case challenge
+/// Where a payment stands at the network.
+enum CardPaymentState: Sendable, Equatable {
+    /// Made and not confirmed yet.
+    case unconfirmed
+    /// The card's holder must confirm it at `url` (3-D Secure); the network says when they did.
+    case needsAction(url: String)
+    /// The network is still working on it.
+    case processing
+    /// Charged: the money will come.
+    case succeeded
     /// Refused, and why.
     case declined(CardDeclineReason)
 }
 
-/// Why an issuer declined, as stored with a declined top-up.
+/// A webhook's news: something happened to a payment. Its id makes a repeated delivery harmless.
+struct CardNetworkEvent: Sendable, Equatable {
+    var id: String
+    var paymentID: String?
+}
+
+/// Why a network declined, as stored with a declined top-up; the person is told `message`.
 enum CardDeclineReason: String, Sendable, CaseIterable {
     case generic = "card-declined"
     case insufficientFunds = "insufficient-funds"
     case expiredCard = "expired-card"
+    case incorrectSecurityCode = "incorrect-cvc"
+    case notConfirmed = "not-confirmed"
 
     /// What the person is told.
     var message: String {
         switch self {
-        case .generic: "The card's issuer declined the payment. Use another card, or ask the issuer why."
+        case .generic: "The card's issuer declined the card. Use another card, or ask the issuer why."
         case .insufficientFunds: "The card's issuer declined the payment: the card has insufficient funds."
         case .expiredCard: "The card's issuer declined the payment: the card has expired."
+        case .incorrectSecurityCode: "The card's issuer declined the card: the security code is not right."
+        case .notConfirmed: "The payment was not confirmed with the card's bank, so nothing was charged."
+        }
+    }
+
+    /// The reason for one of Stripe's error or decline codes (`card_declined`, `insufficient_funds`, …).
+    init(stripeCode code: String?) {
+        switch code {
+        case "insufficient_funds": self = .insufficientFunds
+        case "expired_card": self = .expiredCard
+        case "incorrect_cvc", "invalid_cvc": self = .incorrectSecurityCode
+        case "payment_intent_authentication_failure", "authentication_required": self = .notConfirmed
+        default: self = .generic
         }
     }
 }
 
 enum CardNetworkError: Error, Equatable {
-    /// No answer in time; whether the issuer authorized is unknown.
-    case timedOut
-}
-
-/// A card network that answers like a processor's test mode, after `latency`: it declines Stripe's test cards by
-/// their last four digits (…0002 generic, …9995 insufficient funds, …0069 expired), times out for …0119, asks for
-/// the cardholder's code above `TransferRules.topUpChallengeAboveMinor` until they gave it, and approves the rest.
-/// The same idempotency key gets the same authorization id, as a processor answers a retry.
-struct SimulatedCardNetwork: CardNetwork {
-    /// What the simulated issuer does with a card, by its last four digits.
-    enum TestCard: String, CaseIterable, Sendable {
-        case genericDecline = "0002"
-        case insufficientFunds = "9995"
-        case expiredCard = "0069"
-        case timeout = "0119"
-    }
-
-    var latency: Duration
-
-    init(latency: Duration = .milliseconds(150)) {
-        self.latency = latency
-    }
-
-    func authorize(_ request: CardAuthorizationRequest) async throws -> CardAuthorization {
-        if latency > .zero { try await Task.sleep(for: latency) }
-        switch TestCard(rawValue: request.last4) {
-        case .genericDecline: return .declined(.generic)
-        case .insufficientFunds: return .declined(.insufficientFunds)
-        case .expiredCard: return .declined(.expiredCard)
-        case .timeout: throw CardNetworkError.timedOut
-        case nil: break
-        }
-        if TransferRules.topUpNeedsCode(amountMinor: request.amountMinor), !request.cardholderVerified {
-            return .challenge
-        }
-        return .approved(authorizationID: Self.authorizationID(for: request.idempotencyKey))
-    }
-
-    /// The same id for the same idempotency key, as a processor answers a retried authorization: FNV-1a of the key.
-    static func authorizationID(for key: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return "auth_" + String(repeating: "0", count: 16 - hex.count) + hex
-    }
+    /// No answer in time, or an answer that says nothing (a 5xx): whether it acted is unknown, and the same call
+    /// with the same idempotency key may be made again.
+    case unavailable
+    /// The network refused the call itself (a bad key, an unknown id): the operator's or Skiff's mistake.
+    case refused(status: Int, message: String)
+    /// A webhook whose signature does not match (or is too old, or missing).
+    case badSignature
 }

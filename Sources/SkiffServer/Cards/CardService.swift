@@ -3,22 +3,22 @@ import Logging
 import SkiffAPI
 import SkiffCore
 
-/// Adding, removing, freezing and activating cards. Numbers and CVCs are checked here and go no further.
+/// Adding, removing, freezing and activating cards. A card's number never reaches this server: the wallet tokenizes
+/// it at the card network, and only the token comes here.
 struct CardService: Sendable {
     let cards: any CardRepository
     let accounts: any AccountRepository
     let notifications: any NotificationRepository
     let codes: OneTimeCodeService
-    let key: ServerKey
+    let network: any CardNetwork
+    let customers: NetworkCustomers
     let clock: any ServerClock
     let logger: Logger
 
-    /// What the client sent to add a card. `Redacted`: printing it shows neither the number nor the CVC.
+    /// What the client sent to add a card: the network's token for it (the wallet tokenized the number at the network
+    /// itself) and the holder's name. `Redacted`: printing it shows neither.
     struct NewCard: Sendable, Redacted {
-        var number: String
-        var expiryMonth: Int
-        var expiryYear: Int
-        var cvc: String
+        var cardToken: String
         var holderName: String
     }
 
@@ -27,43 +27,52 @@ struct CardService: Sendable {
         try await cards.cards(userID: userID)
     }
 
-    func add(_ input: NewCard, userID: String) async throws -> CardRecord {
+    /// Attaches the tokenized card to the user's customer at the network and keeps what the network says of it:
+    /// brand, last four, expiry, its id and fingerprint. Refused: a malformed token or holder name (422), a decline
+    /// (402), an expired card (422), a card already on this account or on another one (409).
+    func add(_ input: NewCard, userID: String, idempotencyKey: String) async throws -> CardRecord {
         let now = clock.now()
         var problems = FieldProblems()
-        var number: CardNumber?
-        do { number = try CardNumber(input.number) } catch {
-            switch error {
-            case .wrongLengthForBrand, .failsChecksum: problems.rule("number", error.message)
-            default: problems.schema("number", error.message)
-            }
-        }
-        var expiry: CardExpiry?
-        do { expiry = try CardExpiry(month: input.expiryMonth, year: input.expiryYear, now: now) } catch {
-            if error == .invalidMonth { problems.schema("expiryMonth", error.message) } else { problems.rule("expiryYear", error.message) }
-        }
-        do { try CardSecurityCode.validate(input.cvc, brand: number?.brand ?? CardNumber.brand(typed: input.number)) } catch {
-            if CardSecurityCode.fitsAnyBrand(input.cvc) { problems.rule("cvc", error.message) } else { problems.schema("cvc", error.message) }
+        if !input.cardToken.hasPrefix("tok_") || input.cardToken.count > 200 {
+            problems.schema("cardToken", "Send the token the card network gave for the card (tok_…), not the card.")
         }
         var holder = ""
         do { holder = try CardHolderName.validate(input.holderName) } catch {
             problems.schema("holderName", error.message)
         }
         try problems.check()
-        guard let number, let expiry else { throw Problem.internalError }
 
+        let customerID = try await customers.id(userID: userID)
+        let attached: NetworkCard
+        do {
+            switch try await network.attach(
+                token: input.cardToken, customerID: customerID, idempotencyKey: "skiff-card-\(userID)-\(idempotencyKey)"
+            ) {
+            case .attached(let card): attached = card
+            case .declined(let reason):
+                logger.info("card declined at the network", metadata: ["user": "\(userID)", "reason": "\(reason.rawValue)"])
+                throw Problem.cardDeclined(reason.message, field: "cardToken")
+            }
+        } catch let error as CardNetworkError {
+            throw Problem(networkError: error, field: "cardToken", logger: logger)
+        }
+        guard let expiry = try? CardExpiry(month: attached.expiryMonth, year: attached.expiryYear, now: now) else {
+            throw Problem.unprocessable([.init(field: "cardToken", message: "This card has expired: add the new one.")])
+        }
+        let brand = attached.brand ?? .unknown
         let card = CardRecord(
-            id: UUID().uuidString.lowercased(), userID: userID, kind: .external, brand: number.brand.rawValue,
-            last4: number.last4, expiryMonth: expiry.month, expiryYear: expiry.year, holderName: holder, status: .active,
-            fingerprint: key.cardFingerprint(number.digits), createdAt: now
+            id: UUID().uuidString.lowercased(), userID: userID, kind: .external, brand: brand.rawValue,
+            last4: attached.last4, expiryMonth: expiry.month, expiryYear: expiry.year, holderName: holder, status: .active,
+            fingerprint: attached.fingerprint, createdAt: now, networkCardID: attached.id
         )
         let added = NotificationRecord(
             id: UUID().uuidString.lowercased(), userID: userID, title: "Card added",
-            body: "\(number.name) is on your account.", createdAt: now, readAt: nil
+            body: "\(CardNumber.name(brand: brand, last4: attached.last4)) is on your account.", createdAt: now, readAt: nil
         )
         do {
             try await cards.insert(card, announcing: added)
         } catch RepositoryError.duplicate {
-            throw Problem.duplicateCard
+            throw try await cards.owner(ofExternalCard: card.fingerprint) == userID ? Problem.duplicateCard : Problem.cardOnAnotherAccount
         }
         logger.info("card added", metadata: ["user": "\(userID)", "card": "\(card.id)"])
         return card

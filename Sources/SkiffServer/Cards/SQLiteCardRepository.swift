@@ -33,6 +33,37 @@ struct SQLiteCardRepository: CardRepository {
         }
     }
 
+    func owner(ofExternalCard fingerprint: String) async throws -> String? {
+        try await pool.unsafeRead { db in
+            try String.fetchOne(
+                db.cachedStatement(sql: "SELECT user_id FROM cards WHERE fingerprint = ? AND kind = 'external'"),
+                arguments: [fingerprint]
+            )
+        }
+    }
+
+    func customer(userID: String, network: String) async throws -> String? {
+        try await pool.unsafeRead { db in
+            try String.fetchOne(
+                db.cachedStatement(sql: "SELECT customer_id FROM card_network_customers WHERE user_id = ? AND network = ?"),
+                arguments: [userID, network]
+            )
+        }
+    }
+
+    func keepCustomer(_ customerID: String, userID: String, network: String) async throws -> String {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT INTO card_network_customers (user_id, network, customer_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                arguments: [userID, network, customerID]
+            )
+            return try String.fetchOne(
+                db, sql: "SELECT customer_id FROM card_network_customers WHERE user_id = ? AND network = ?",
+                arguments: [userID, network]
+            ) ?? customerID
+        }
+    }
+
     func setStatus(_ status: CardStatusValue, cardID: String, userID: String) async throws {
         try await pool.write { db in
             try db.execute(
@@ -60,7 +91,8 @@ struct SQLiteCardRepository: CardRepository {
         return CardRecord(
             id: row["id"], userID: row["user_id"], kind: kind, brand: row["brand"], last4: row["last4"],
             expiryMonth: row["expiry_month"], expiryYear: row["expiry_year"], holderName: row["holder_name"],
-            status: status, fingerprint: row["fingerprint"], createdAt: row.date("created_at"), frozen: row["frozen"]
+            status: status, fingerprint: row["fingerprint"], createdAt: row.date("created_at"), frozen: row["frozen"],
+            networkCardID: row["network_card_id"]
         )
     }
 }
@@ -70,13 +102,13 @@ extension SQLiteUnitOfWork {
         try db.execute(
             sql: """
                 INSERT INTO cards (id, user_id, kind, brand, last4, expiry_month, expiry_year, holder_name, status,
-                                   fingerprint, created_at, frozen)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                   fingerprint, created_at, frozen, network_card_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 card.id, card.userID, card.kind.rawValue, card.brand, card.last4, card.expiryMonth, card.expiryYear,
                 card.holderName, card.status.rawValue, card.fingerprint, card.createdAt.millisecondsSince1970,
-                card.frozen,
+                card.frozen, card.networkCardID,
             ]
         )
     }

@@ -11,13 +11,19 @@ extension SkiffAPIHandler {
         let caller = try Caller.required()
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
         let card = try await cardService.add(
-            .init(
-                number: body.number, expiryMonth: body.expiryMonth, expiryYear: body.expiryYear, cvc: body.cvc,
-                holderName: body.holderName
-            ),
-            userID: caller.userID
+            .init(cardToken: body.cardToken, holderName: body.holderName), userID: caller.userID,
+            idempotencyKey: try IdempotencyKey.required().value
         )
         return .created(.init(headers: .init(location: "/v1/cards/\(card.id)"), body: .json(card.api)))
+    }
+
+    func getCardNetwork(_ input: Operations.GetCardNetwork.Input) async throws -> Operations.GetCardNetwork.Output {
+        _ = try Caller.required()
+        let tokenization = cardService.network.tokenization
+        return .ok(.init(body: .json(.init(
+            network: tokenization.network == .stripe ? .stripe : .simulated, publishableKey: tokenization.publishableKey,
+            apiUrl: tokenization.apiURL
+        ))))
     }
 
     func deleteCard(_ input: Operations.DeleteCard.Input) async throws -> Operations.DeleteCard.Output {

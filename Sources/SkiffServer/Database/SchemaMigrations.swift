@@ -43,6 +43,8 @@ enum SchemaMigration: String, CaseIterable, Sendable {
     case searchNoteReference = "search-note-reference"
     /// Money sent to another person is not spending: both rollups rebuilt by `SpendingRollup.isSpending`.
     case spendingNotTransfers = "spending-not-transfers"
+    /// Cards and top-ups through a real card network, one account per card (`CardNetworkSchema`).
+    case cardNetwork = "card-network"
 
     /// The name a database records.
     var name: String { rawValue }

@@ -62,4 +62,18 @@ enum OwnerOnlyFile {
         }
         return descriptor
     }
+
+    /// The first line of the owner-only file at `path` (a secret: an API key, a signing secret), checked as
+    /// `openChecked` does; refused when missing or empty.
+    static func firstLine(of path: String, _ what: String) throws(Refusal) -> String {
+        guard let descriptor = try openChecked(path, flags: O_RDONLY, what) else {
+            throw Refusal(description: "\(what) \(path) does not exist.")
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let text = String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+        guard let line = text.split(separator: "\n", omittingEmptySubsequences: false).first?
+            .trimmingCharacters(in: .whitespaces), !line.isEmpty
+        else { throw Refusal(description: "\(what) \(path) is empty: its first line should hold the secret.") }
+        return line
+    }
 }

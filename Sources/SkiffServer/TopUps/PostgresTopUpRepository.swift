@@ -32,12 +32,12 @@ struct PostgresTopUpRepository: TopUpRepository {
                     if let movement { try await work.make(movement) }
                     try await work.query("""
                         INSERT INTO topups (id, user_id, card_id, card_brand, card_last4, amount_minor, currency, status,
-                                            verification_id, verification_expires_at, transfer_id, reference,
+                                            card_fingerprint, payment_id, action_url, transfer_id, reference,
                                             authorization_id, decline_reason, idempotency_key, request_hash, created_at,
                                             completed_at)
                         VALUES (\(topUp.id), \(topUp.userID), \(topUp.cardID), \(topUp.cardBrand), \(topUp.cardLast4),
-                                \(topUp.amountMinor), \(topUp.currency), \(topUp.status.rawValue), \(topUp.verificationID),
-                                \(topUp.verificationExpiresAt?.millisecondsSince1970), \(topUp.transferID),
+                                \(topUp.amountMinor), \(topUp.currency), \(topUp.status.rawValue), \(topUp.cardFingerprint),
+                                \(topUp.paymentID), \(topUp.actionURL), \(topUp.transferID),
                                 \(topUp.reference), \(topUp.authorizationID), \(topUp.declineReason),
                                 \(topUp.idempotencyKey), \(topUp.requestHash), \(topUp.createdAt.millisecondsSince1970),
                                 \(topUp.completedAt?.millisecondsSince1970))
@@ -75,7 +75,7 @@ struct PostgresTopUpRepository: TopUpRepository {
                 try await work.query("""
                     UPDATE topups SET status = 'completed', transfer_id = \(completion.transferID),
                                       reference = \(completion.reference), authorization_id = \(completion.authorizationID),
-                                      completed_at = \(completion.at.millisecondsSince1970)
+                                      completed_at = \(completion.at.millisecondsSince1970), action_url = NULL
                     WHERE id = \(id)
                     """)
                 return topUp
@@ -89,6 +89,49 @@ struct PostgresTopUpRepository: TopUpRepository {
             WHERE id = \(id) AND user_id = \(userID) AND status = 'pending'
             """)
         return try await topUp(id: id, userID: userID)
+    }
+
+    func recordPayment(id: String, userID: String, paymentID: String, actionURL: String?) async throws -> TopUpRecord? {
+        _ = try await database.write("""
+            UPDATE topups SET payment_id = COALESCE(payment_id, \(paymentID)), action_url = \(actionURL)
+            WHERE id = \(id) AND user_id = \(userID) AND status = 'pending'
+            """)
+        return try await topUp(id: id, userID: userID)
+    }
+
+    func topUp(paymentID: String) async throws -> TopUpRecord? {
+        try await database.rows("SELECT * FROM topups WHERE payment_id = \(paymentID)").first.map(Self.record)
+    }
+
+    func totals(userID: String, since: Date) async throws -> TopUpTotals {
+        try await Self.totals(database.rows("""
+            SELECT COUNT(*), COALESCE(SUM(amount_minor), 0)::BIGINT FROM topups
+            WHERE user_id = \(userID) AND created_at >= \(since.millisecondsSince1970) AND status <> 'declined'
+            """))
+    }
+
+    func totals(cardFingerprint: String, since: Date) async throws -> TopUpTotals {
+        try await Self.totals(database.rows("""
+            SELECT COUNT(*), COALESCE(SUM(amount_minor), 0)::BIGINT FROM topups
+            WHERE card_fingerprint = \(cardFingerprint) AND created_at >= \(since.millisecondsSince1970)
+              AND status <> 'declined'
+            """))
+    }
+
+    private static func totals(_ rows: [PostgresRow]) throws -> TopUpTotals {
+        guard let row = rows.first else { return TopUpTotals(count: 0, amountMinor: 0) }
+        let (count, amount) = try row.decode((Int64, Int64).self)
+        return TopUpTotals(count: Int(count), amountMinor: amount)
+    }
+
+    func handledEvent(id: String) async throws -> Bool {
+        try await !database.rows("SELECT 1 FROM card_network_events WHERE id = \(id)").isEmpty
+    }
+
+    func recordEvent(id: String, at date: Date) async throws {
+        _ = try await database.write("""
+            INSERT INTO card_network_events (id, received_at) VALUES (\(id), \(date.millisecondsSince1970)) ON CONFLICT DO NOTHING
+            """)
     }
 
     func topUp(id: String, userID: String) async throws -> TopUpRecord? {
@@ -113,8 +156,8 @@ struct PostgresTopUpRepository: TopUpRepository {
             cardBrand: try text("card_brand"), cardLast4: try text("card_last4"),
             amountMinor: try columns["amount_minor"].decode(Int64.self), currency: try text("currency"),
             status: TopUpStatus(rawValue: try text("status")) ?? .pending,
-            verificationID: try optionalText("verification_id"),
-            verificationExpiresAt: try optionalDate("verification_expires_at"),
+            cardFingerprint: try optionalText("card_fingerprint"), paymentID: try optionalText("payment_id"),
+            actionURL: try optionalText("action_url"),
             transferID: try optionalText("transfer_id"), reference: try optionalText("reference"),
             authorizationID: try optionalText("authorization_id"), declineReason: try optionalText("decline_reason"),
             idempotencyKey: try text("idempotency_key"), requestHash: try text("request_hash"),

@@ -7,13 +7,12 @@ extension SkiffAPIHandler {
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
         let (topUp, replayed) = try await topUps.create(
             .init(cardID: body.cardId, amountMinor: body.amountMinor, currency: body.currency),
-            userID: caller.userID, clientAddress: ClientAddress.current, idempotencyKey: try IdempotencyKey.required()
+            userID: caller.userID, idempotencyKey: try IdempotencyKey.required()
         )
         let location = "/v1/topups/\(topUp.id)"
-        if topUp.status == .pending, let verificationID = topUp.verificationID, let expiresAt = topUp.verificationExpiresAt {
+        if topUp.status == .pending {
             return .accepted(.init(
-                headers: .init(location: location, idempotentReplayed: replayed ? ._true : nil),
-                body: .json(.init(topUpId: topUp.id, verificationId: verificationID, expiresAt: expiresAt))
+                headers: .init(location: location, idempotentReplayed: replayed ? ._true : nil), body: .json(topUp.api)
             ))
         }
         return .created(.init(
@@ -24,13 +23,6 @@ extension SkiffAPIHandler {
     func getTopUp(_ input: Operations.GetTopUp.Input) async throws -> Operations.GetTopUp.Output {
         let caller = try Caller.required()
         return .ok(.init(body: .json(try await topUps.topUp(id: input.path.id, userID: caller.userID).api)))
-    }
-
-    func confirmTopUp(_ input: Operations.ConfirmTopUp.Input) async throws -> Operations.ConfirmTopUp.Output {
-        let caller = try Caller.required()
-        guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
-        let topUp = try await topUps.confirm(id: input.path.id, code: body.code, userID: caller.userID)
-        return .ok(.init(body: .json(topUp.api)))
     }
 }
 
@@ -44,7 +36,8 @@ extension TopUpRecord {
         return .init(
             id: id, status: apiStatus, amountMinor: amountMinor, currency: currency, cardId: cardID,
             cardName: TopUpService.cardName(brand: cardBrand, last4: cardLast4), transferId: transferID,
-            reference: reference, declineReason: declineReason, createdAt: createdAt, completedAt: completedAt
+            reference: reference, declineReason: declineReason, actionUrl: status == .pending ? actionURL : nil,
+            createdAt: createdAt, completedAt: completedAt
         )
     }
 }

@@ -2,11 +2,11 @@ import Foundation
 
 /// Where a top-up stands.
 enum TopUpStatus: String, Sendable {
-    /// Waiting for the issuer's code (`POST /v1/topups/{id}/confirm`).
+    /// Started and not settled: the payment is being made, or waits for its holder to confirm it (3-D Secure).
     case pending
     /// The money is in the wallet: `transferID` moved it.
     case completed
-    /// The issuer declined it after the code; nothing moved.
+    /// The card network declined it; nothing moved.
     case declined
 }
 
@@ -20,13 +20,16 @@ struct TopUpRecord: Sendable, Equatable {
     var amountMinor: Int64
     var currency: String
     var status: TopUpStatus
-    /// The issuer's code, when it asked for one.
-    var verificationID: String?
-    var verificationExpiresAt: Date?
+    /// The card's fingerprint (`CardRecord.fingerprint`), for the limits per card across accounts.
+    var cardFingerprint: String?
+    /// The payment at the card network, once made (kept before it is confirmed).
+    var paymentID: String?
+    /// Where the card's holder confirms the payment (3-D Secure), while it waits for that.
+    var actionURL: String?
     /// The transfer that moved the money, and its reference (completed only).
     var transferID: String?
     var reference: String?
-    /// The card network's authorization.
+    /// The card network's payment that brought the money (completed only).
     var authorizationID: String?
     /// `CardDeclineReason`'s raw value (declined only).
     var declineReason: String?
@@ -66,4 +69,10 @@ enum TopUpOutcome: Sendable, Equatable {
     case keyReused
     /// The user has no wallet in the currency.
     case noWallet
+}
+
+/// What came in from a card over a time: how many top-ups (pending or completed) and how much.
+struct TopUpTotals: Sendable, Equatable {
+    var count: Int
+    var amountMinor: Int64
 }

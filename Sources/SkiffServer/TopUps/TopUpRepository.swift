@@ -13,6 +13,17 @@ protocol TopUpRepository: Sendable {
     func complete(id: String, userID: String, _ completion: TopUpCompletion) async throws -> TopUpRecord?
     /// Declines the pending top-up `id`; answers it as it stands after, nil when there is none.
     func decline(id: String, userID: String, reason: String, at date: Date) async throws -> TopUpRecord?
+    /// Keeps the pending top-up's payment at the network (the first one kept stays) and where its holder confirms it
+    /// (nil once they need not); answers the top-up as it stands after.
+    func recordPayment(id: String, userID: String, paymentID: String, actionURL: String?) async throws -> TopUpRecord?
+    /// The top-up of a payment at the network, whoever's it is (a webhook names the payment only).
+    func topUp(paymentID: String) async throws -> TopUpRecord?
+    /// The top-ups not declined since `since`: the user's, or of any account from the card with `cardFingerprint`.
+    func totals(userID: String, since: Date) async throws -> TopUpTotals
+    func totals(cardFingerprint: String, since: Date) async throws -> TopUpTotals
+    /// Whether the card network's event `id` was handled; `recordEvent` says it was.
+    func handledEvent(id: String) async throws -> Bool
+    func recordEvent(id: String, at date: Date) async throws
     func topUp(id: String, userID: String) async throws -> TopUpRecord?
     func topUp(userID: String, idempotencyKey: String) async throws -> TopUpRecord?
 }

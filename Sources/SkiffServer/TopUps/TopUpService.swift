@@ -2,16 +2,20 @@ import Foundation
 import Logging
 import SkiffCore
 
-/// Adding money from an added card: the card's checks, the card network's authorization (with the issuer's code
-/// above `TransferRules.topUpChallengeAboveMinor`), then one ledger write. The network is asked before anything is
-/// written, and a refusal or a timeout writes nothing, so a retry with the same key starts again and the key's unique
-/// row makes it complete once (docs/decisions, "top-ups").
+/// Adding money from an added card: a payment at the card network, then one ledger write, exactly once per
+/// Idempotency-Key (docs/decisions, "top-ups through a card network").
+///
+/// The top-up's row is written first (pending), then the payment is made at the network unconfirmed and its id kept,
+/// then it is confirmed. Whatever is lost on the way (an answer, the server), the same key carries on from where the
+/// row stands: a payment made but not kept was never confirmed, so charged nothing. A payment that succeeded is
+/// credited by `Ledger.complete`, which writes once however many callers arrive: the request, its retry, the webhook,
+/// a read of the top-up.
 struct TopUpService: Sendable {
     let accounts: any AccountRepository
     let cards: any CardRepository
     let topUps: any TopUpRepository
-    let codes: OneTimeCodeService
     let network: any CardNetwork
+    let customers: NetworkCustomers
     let clock: any ServerClock
     let limits: SkiffServerLimits
     let logger: Logger
@@ -26,11 +30,11 @@ struct TopUpService: Sendable {
         var currency: String
     }
 
-    /// Starts a top-up once per `idempotencyKey` (the ledger's strategy: the key and its request hash are kept with
-    /// the top-up): completed, or pending the issuer's code (sent to the caller's phone); `replayed` is true when the
-    /// key made it before, for the same request.
+    /// Starts or carries on the top-up of `idempotencyKey`: completed, or pending while the card's holder confirms it
+    /// (`actionURL`) or the network works; `replayed` is true when the key made it before, for the same request. A
+    /// decline throws 402, a network that did not answer 503 (the same key carries on).
     func create(
-        _ request: Request, userID: String, clientAddress: String, idempotencyKey: IdempotencyKey
+        _ request: Request, userID: String, idempotencyKey: IdempotencyKey
     ) async throws -> (topUp: TopUpRecord, replayed: Bool) {
         let (key, requestHash) = (idempotencyKey.value, try idempotencyKey.heldRequestHash())
         var problems = FieldProblems()
@@ -45,11 +49,10 @@ struct TopUpService: Sendable {
         }
         problems.contract(Self.requestSchema, "currency", request.currency)
         try problems.check()
-        // Not a second check of the key (the middleware checked it, and the ledger's unique key decides below): a
-        // replay is answered from its top-up before anything else is asked, so it never goes to the card network again
-        // nor sends the issuer's code again (`TopUpRoutesTests`: `timeoutThenRetry`, `challenge`).
+        // A replay carries on from where its top-up stands, never a second payment (`TopUpRoutesTests`).
         if let earlier = try await topUps.topUp(userID: userID, idempotencyKey: key) {
-            return (try answer(replaying: earlier, requestHash: requestHash), true)
+            guard constantTimeEquals(earlier.requestHash, requestHash) else { throw Problem.idempotencyMismatch }
+            return (try await settle(earlier, declineThrows: true), true)
         }
         guard let user = try await accounts.user(id: userID) else { throw Problem.unauthorized }
         guard request.currency == user.currency else {
@@ -60,41 +63,18 @@ struct TopUpService: Sendable {
         }
         try checkUsable(card)
         let now = clock.now()
-        let id = UUID().uuidString.lowercased()
-        var topUp = TopUpRecord(
-            id: id, userID: userID, cardID: card.id, cardBrand: card.brand, cardLast4: card.last4,
-            amountMinor: request.amountMinor, currency: request.currency, status: .pending, idempotencyKey: key,
-            requestHash: requestHash, createdAt: now
+        try await checkVelocity(amountMinor: request.amountMinor, userID: userID, card: card, now: now)
+        let topUp = TopUpRecord(
+            id: UUID().uuidString.lowercased(), userID: userID, cardID: card.id, cardBrand: card.brand,
+            cardLast4: card.last4, amountMinor: request.amountMinor, currency: request.currency, status: .pending,
+            cardFingerprint: card.fingerprint, idempotencyKey: key, requestHash: requestHash, createdAt: now
         )
-        let authorization = try await authorize(topUp, verified: false, key: "topup:\(userID):\(key):\(requestHash)")
-        let order: TopUpOrder
-        switch authorization {
-        case .declined(let reason):
-            logger.info("top-up declined", metadata: ["card": "\(card.id)", "reason": "\(reason.rawValue)"])
-            throw Problem.cardDeclined(reason.message)
-        case .challenge:
-            let challenge = try await codes.issue(
-                phone: user.phone, countryCode: user.countryCode, purpose: .topUp, userID: userID, address: clientAddress,
-                subject: id
-            )
-            topUp.verificationID = challenge.verificationID
-            topUp.verificationExpiresAt = challenge.expiresAt
-            order = TopUpOrder(topUp: topUp, completion: nil)
-        case .approved(let authorizationID):
-            let completion = completion(of: topUp, authorizationID: authorizationID, at: now)
-            topUp.status = .completed
-            topUp.transferID = completion.transferID
-            topUp.reference = completion.reference
-            topUp.authorizationID = authorizationID
-            topUp.completedAt = now
-            order = TopUpOrder(topUp: topUp, completion: completion)
-        }
-        switch try await topUps.create(order) {
+        switch try await topUps.create(TopUpOrder(topUp: topUp, completion: nil)) {
         case .made(let made):
-            logger.info("top-up \(made.status.rawValue)", metadata: ["topUp": "\(made.id)", "amountMinor": "\(made.amountMinor)"])
-            return (made, false)
+            logger.info("top-up started", metadata: ["topUp": "\(made.id)", "amountMinor": "\(made.amountMinor)"])
+            return (try await settle(made, declineThrows: true), false)
         case .replayed(let earlier):
-            return (try answer(replaying: earlier, requestHash: requestHash), true)
+            return (try await settle(earlier, declineThrows: true), true)
         case .keyReused:
             throw Problem.idempotencyMismatch
         case .noWallet:
@@ -102,59 +82,113 @@ struct TopUpService: Sendable {
         }
     }
 
-    /// Completes the pending top-up `id` with the issuer's `code`. The code is consumed bound to the top-up, so the
-    /// same code sent again (a lost answer, a network that did not answer, a server killed after the code was used)
-    /// carries on from where the top-up stands: authorize with the same key, then one ledger write.
-    func confirm(id: String, code: String, userID: String) async throws -> TopUpRecord {
-        try AuthService.validateCode(code)
-        guard let pending = try await topUps.topUp(id: id, userID: userID) else { throw Problem.notFound }
-        guard let verificationID = pending.verificationID else { throw Problem.codeExpired }
-        try await codes.consume(
-            id: verificationID, code: code, purpose: .topUp,
-            matches: { $0.userID == userID && $0.subject == id }, replayKey: "topup:" + id
-        )
-        switch pending.status {
-        case .completed: return pending
-        case .declined: throw Problem.cardDeclined(Self.declineMessage(pending.declineReason))
-        case .pending: break
-        }
-        guard let card = try await cards.card(id: pending.cardID, userID: userID) else {
-            throw Problem.cardNotUsable("This card was removed from your account.")
-        }
-        try checkUsable(card)
-        let now = clock.now()
-        switch try await authorize(pending, verified: true, key: "topup-confirm:" + id) {
-        case .approved(let authorizationID):
-            guard let done = try await topUps.complete(
-                id: id, userID: userID, completion(of: pending, authorizationID: authorizationID, at: now)
-            ) else { throw Problem.notFound }
-            if done.status == .declined { throw Problem.cardDeclined(Self.declineMessage(done.declineReason)) }
-            logger.info("top-up confirmed", metadata: ["topUp": "\(id)", "status": "\(done.status.rawValue)"])
-            return done
-        case .declined(let reason):
-            let done = try await topUps.decline(id: id, userID: userID, reason: reason.rawValue, at: now)
-            logger.info("top-up declined", metadata: ["topUp": "\(id)", "reason": "\(reason.rawValue)"])
-            if let done, done.status == .completed { return done }
-            throw Problem.cardDeclined(reason.message)
-        case .challenge:
-            // The issuer asks again after its own code: treated as its refusal.
-            let done = try await topUps.decline(id: id, userID: userID, reason: CardDeclineReason.generic.rawValue, at: now)
-            if let done, done.status == .completed { return done }
-            throw Problem.cardDeclined(CardDeclineReason.generic.message)
+    /// The user's top-up as it stands; a pending one is first asked of the network, so a top-up whose webhook never
+    /// came completes when read. A network that does not answer leaves it as it was.
+    func topUp(id: String, userID: String) async throws -> TopUpRecord {
+        guard let topUp = try await topUps.topUp(id: id, userID: userID) else { throw Problem.notFound }
+        guard topUp.status == .pending, topUp.paymentID != nil else { return topUp }
+        do {
+            return try await settle(topUp, declineThrows: false)
+        } catch let problem as Problem where problem.kind == .cardNetworkUnavailable {
+            return topUp
         }
     }
 
-    func topUp(id: String, userID: String) async throws -> TopUpRecord {
-        guard let topUp = try await topUps.topUp(id: id, userID: userID) else { throw Problem.notFound }
+    /// A webhook from the network: its signature checked, the payment it names settled, its id kept so a repeated
+    /// delivery does nothing. The event's content is only news that something changed: the payment's state is asked
+    /// of the network, so deliveries out of order cannot undo each other.
+    func receiveWebhook(body: [UInt8], signature: String?) async throws {
+        let now = clock.now()
+        let event: CardNetworkEvent
+        do {
+            event = try network.webhookEvent(body: body, signature: signature, now: now)
+        } catch {
+            logger.warning("card network webhook refused", metadata: ["reason": "\(error)"])
+            throw Problem(networkError: error, field: nil, logger: nil)
+        }
+        guard try await !topUps.handledEvent(id: event.id) else { return }
+        if let paymentID = event.paymentID, let topUp = try await topUps.topUp(paymentID: paymentID), topUp.status == .pending {
+            let settled = try await settle(topUp, declineThrows: false)
+            logger.info("top-up settled by the network's webhook", metadata: [
+                "topUp": "\(topUp.id)", "status": "\(settled.status.rawValue)",
+            ])
+        }
+        try await topUps.recordEvent(id: event.id, at: now)
+    }
+
+    // MARK: Settling
+
+    /// Takes a pending top-up as far as the network lets it: makes its payment if it has none, confirms it if it is
+    /// unconfirmed, and completes or declines it once the network has decided. Answers it as it then stands; a
+    /// declined one throws 402 when `declineThrows`.
+    private func settle(_ topUp: TopUpRecord, declineThrows: Bool) async throws -> TopUpRecord {
+        var topUp = topUp
+        if topUp.status == .pending {
+            let state: CardPaymentState
+            do {
+                (topUp, state) = try await paymentState(of: topUp)
+            } catch let error as CardNetworkError {
+                throw Problem(networkError: error, field: "cardId", logger: logger)
+            }
+            topUp = try await apply(state, to: topUp)
+        }
+        if topUp.status == .declined && declineThrows {
+            throw Problem.cardDeclined((topUp.declineReason.flatMap(CardDeclineReason.init(rawValue:)) ?? .generic).message)
+        }
         return topUp
     }
 
-    /// The earlier top-up of the same key, answered again for the same request; 422 for another.
-    private func answer(replaying earlier: TopUpRecord, requestHash: String) throws -> TopUpRecord {
-        guard constantTimeEquals(earlier.requestHash, requestHash) else { throw Problem.idempotencyMismatch }
-        if earlier.status == .declined { throw Problem.cardDeclined(Self.declineMessage(earlier.declineReason)) }
-        return earlier
+    /// The payment of a pending top-up, made and confirmed if it was not yet, and where it stands.
+    private func paymentState(of topUp: TopUpRecord) async throws -> (TopUpRecord, CardPaymentState) {
+        var topUp = topUp
+        let confirmKey = "skiff-topup-\(topUp.id)-confirm"
+        guard let paymentID = topUp.paymentID else {
+            guard let card = try await cards.card(id: topUp.cardID, userID: topUp.userID) else {
+                throw Problem.cardNotUsable("This card was removed from your account.")
+            }
+            try checkUsable(card)
+            guard let networkCardID = card.networkCardID else {
+                throw Problem.cardNotUsable("This card was added before Skiff used a card network: remove it and add it again.")
+            }
+            let made = try await network.makePayment(CardPaymentRequest(
+                customerID: try await customers.id(userID: topUp.userID), cardID: networkCardID,
+                amountMinor: topUp.amountMinor, currency: topUp.currency, topUpID: topUp.id,
+                idempotencyKey: "skiff-topup-\(topUp.id)-payment"
+            ))
+            guard let kept = try await topUps.recordPayment(id: topUp.id, userID: topUp.userID, paymentID: made, actionURL: nil)
+            else { throw Problem.notFound }
+            topUp = kept
+            // Another caller may have kept its payment first: that one is confirmed, this one never is.
+            return (topUp, try await network.confirm(paymentID: kept.paymentID ?? made, idempotencyKey: confirmKey))
+        }
+        let state = try await network.payment(id: paymentID)
+        if state == .unconfirmed { return (topUp, try await network.confirm(paymentID: paymentID, idempotencyKey: confirmKey)) }
+        return (topUp, state)
     }
+
+    /// Writes what the network decided: the money's move once it succeeded, the decline, or where the holder confirms.
+    private func apply(_ state: CardPaymentState, to topUp: TopUpRecord) async throws -> TopUpRecord {
+        let now = clock.now()
+        switch state {
+        case .succeeded:
+            guard let done = try await topUps.complete(
+                id: topUp.id, userID: topUp.userID, completion(of: topUp, paymentID: topUp.paymentID ?? "", at: now)
+            ) else { throw Problem.notFound }
+            if done.status == .completed { logger.info("top-up completed", metadata: ["topUp": "\(topUp.id)"]) }
+            return done
+        case .declined(let reason):
+            logger.info("top-up declined", metadata: ["topUp": "\(topUp.id)", "reason": "\(reason.rawValue)"])
+            return try await topUps.decline(id: topUp.id, userID: topUp.userID, reason: reason.rawValue, at: now) ?? topUp
+        case .needsAction(let url):
+            guard topUp.actionURL != url, let paymentID = topUp.paymentID else { return topUp }
+            return try await topUps.recordPayment(id: topUp.id, userID: topUp.userID, paymentID: paymentID, actionURL: url)
+                ?? topUp
+        case .processing, .unconfirmed:
+            return topUp
+        }
+    }
+
+    // MARK: Rules
 
     /// Refuses a card money cannot come from: the Skiff card itself, a frozen or an expired one.
     private func checkUsable(_ card: CardRecord) throws {
@@ -170,25 +204,36 @@ struct TopUpService: Sendable {
         }
     }
 
-    private func authorize(_ topUp: TopUpRecord, verified: Bool, key: String) async throws -> CardAuthorization {
-        do {
-            return try await network.authorize(CardAuthorizationRequest(
-                cardID: topUp.cardID, brand: topUp.cardBrand, last4: topUp.cardLast4, amountMinor: topUp.amountMinor,
-                currency: topUp.currency, cardholderVerified: verified, idempotencyKey: key
-            ))
-        } catch CardNetworkError.timedOut {
-            logger.warning("card network timed out", metadata: ["card": "\(topUp.cardID)"])
-            throw Problem.cardNetworkUnavailable
+    /// Refuses a top-up that would take this account's, or this card's on any account, top-ups of the last 24 hours
+    /// past their count or amount (`SkiffServerLimits.topUpVelocity`): a stolen card cannot be cashed out quickly,
+    /// nor through many accounts one after the other.
+    private func checkVelocity(amountMinor: Int64, userID: String, card: CardRecord, now: Date) async throws {
+        let since = now.addingTimeInterval(-24 * 3600)
+        let velocity = limits.topUpVelocity
+        let checks: [(TopUpTotals, TopUpVelocity.Limit, String)] = [
+            (try await topUps.totals(userID: userID, since: since), velocity.perAccount, "this account"),
+            (try await topUps.totals(cardFingerprint: card.fingerprint, since: since), velocity.perCard, "one card"),
+        ]
+        for (totals, limit, whose) in checks {
+            let amount = { Money(amountMinor: $0, currency: limits.currency).formatted() }
+            if totals.count >= limit.count {
+                throw Problem.topUpLimit("At most \(limit.count) top-ups from \(whose) in 24 hours: try again later.")
+            }
+            if totals.amountMinor.addingReportingOverflow(amountMinor).partialValue > limit.amountMinor {
+                let left = max(0, limit.amountMinor - totals.amountMinor)
+                throw Problem.topUpLimit("At most \(amount(limit.amountMinor)) from \(whose) in 24 hours: "
+                    + "\(amount(left)) more can be added now.")
+            }
         }
     }
 
-    /// The ledger's part of an authorized top-up: the transfer, the statement line and the notification.
-    private func completion(of topUp: TopUpRecord, authorizationID: String, at now: Date) -> TopUpCompletion {
+    /// The ledger's part of a paid top-up: the transfer, the statement line and the notification.
+    private func completion(of topUp: TopUpRecord, paymentID: String, at now: Date) -> TopUpCompletion {
         let cardName = Self.cardName(brand: topUp.cardBrand, last4: topUp.cardLast4)
         let amount = Money(amountMinor: topUp.amountMinor, currency: topUp.currency).formatted()
         return TopUpCompletion(
             transferID: TimeOrderedID.make(at: now), reference: TransferReference.make(),
-            authorizationID: authorizationID, at: now,
+            authorizationID: paymentID, at: now,
             line: StatementLine(userID: topUp.userID, amountMinor: topUp.amountMinor, merchant: cardName, category: StatementLine.topUpCategory),
             notification: NotificationRecord(
                 id: TimeOrderedID.make(at: now), userID: topUp.userID, title: "Added \(amount) from \(cardName)",
@@ -201,10 +246,6 @@ struct TopUpService: Sendable {
     static func cardName(brand: String, last4: String) -> String {
         guard let known = CardBrand(rawValue: brand) else { return "Card " + CardNumber.mask(last4: last4) }
         return CardNumber.name(brand: known, last4: last4)
-    }
-
-    static func declineMessage(_ stored: String?) -> String {
-        (stored.flatMap(CardDeclineReason.init(rawValue:)) ?? .generic).message
     }
 
     static func maxMessage(_ limits: SkiffServerLimits) -> String {

@@ -305,6 +305,8 @@ enum PostgresMigrations {
                 .months(counting: SpendingRollup.isSpending()), .days(counting: SpendingRollup.isSpending()),
             ]),
         ]
+        // Issue 45: cards and top-ups through a real card network, one account per card.
+        case .cardNetwork: CardNetworkSchema.statements
         }
     }
 }

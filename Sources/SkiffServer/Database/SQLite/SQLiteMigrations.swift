@@ -272,6 +272,9 @@ enum SQLiteMigrations {
                 try db.execute(sql: rollupTriggers(table: "spending_days", column: "day", key: day, counts: counts))
                 try db.execute(sql: rollupTriggers(table: "spending_months", column: "month", key: month, counts: counts))
             }
+        case .cardNetwork:
+            // Issue 45: cards and top-ups through a real card network, one account per card.
+            return { db in for statement in CardNetworkSchema.statements { try db.execute(sql: statement) } }
         }
     }
 
