@@ -47,7 +47,7 @@ final class HomeCoordinator: FinishingCoordinator {
             case .topUp(let cards, let balance):
                 // As after Send money: the live stream brings the new balance and the top-up.
                 self.startChild(SceneFlowCoordinator.topUp(
-                    navigation: self.navigation, factory: self.factory, cards: cards, balance: balance, phoneE164: self.phoneE164
+                    navigation: self.navigation, factory: self.factory, cards: cards, balance: balance
                 ))
             case .loggingOut: self.onLoggingOut()
             case .loggedOut: self.onFinish(.finished)

@@ -237,12 +237,11 @@ struct SceneFactory {
     }
 
     /// Top up from one of `cards` (what Home has) into the wallet holding `balance`, over the app's transfer
-    /// worker; the issuer's code goes to `phoneE164`, whose development outbox the code screen reads.
-    func topUp(cards: [Card], balance: Money, phoneE164: String) -> (TopUpViewController, TopUpInteractor) {
+    /// worker.
+    func topUp(cards: [Card], balance: Money) -> (TopUpViewController, TopUpInteractor) {
         let presenter = TopUpPresenter(formatting: formatting, keys: keys)
         let interactor = TopUpInteractor(
-            presenter: presenter, transfers: dependencies.transfers, codes: codes, phoneE164: phoneE164, cards: cards,
-            balance: balance, tasks: tasks
+            presenter: presenter, transfers: dependencies.transfers, cards: cards, balance: balance, clock: clock, tasks: tasks
         )
         let controller = TopUpViewController(keys: keys)
         controller.interactor = interactor

@@ -73,12 +73,10 @@ extension SceneFlowCoordinator where Outcome == SendMoneyOutcome {
 }
 
 extension SceneFlowCoordinator where Outcome == TopUpOutcome {
-    /// Top up from one of `cards` into the wallet holding `balance`; the issuer's code goes to `phoneE164`.
-    static func topUp(
-        navigation: NavigationController, factory: SceneFactory, cards: [Card], balance: Money, phoneE164: String
-    ) -> SceneFlowCoordinator {
+    /// Top up from one of `cards` into the wallet holding `balance`.
+    static func topUp(navigation: NavigationController, factory: SceneFactory, cards: [Card], balance: Money) -> SceneFlowCoordinator {
         SceneFlowCoordinator(navigation: navigation) { finish in
-            let (controller, interactor) = factory.topUp(cards: cards, balance: balance, phoneE164: phoneE164)
+            let (controller, interactor) = factory.topUp(cards: cards, balance: balance)
             interactor.route = { route in
                 switch route {
                 case .added(let money): finish(.added(money))

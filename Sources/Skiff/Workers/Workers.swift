@@ -47,7 +47,7 @@ protocol NotificationsWorking: Sendable {
 }
 
 /// Moving money: sending it (who has a number, the password proved again for a large amount, the transfer
-/// itself) and adding it from a card (the top-up, and the issuer's code when it asks for one).
+/// itself) and adding it from a card (the top-up, and where it stands while the card's bank waits for its holder).
 protocol TransferWorking: Sendable {
     /// The person with this number, named as another user may see them; a number nobody has is `.validation` on
     /// `phoneNumber`, the caller's own number too; too many lookups `.throttled`.
@@ -58,13 +58,13 @@ protocol TransferWorking: Sendable {
     /// Sends `order` once per `idempotencyKey`: the same key and order again answers the transfer made before. A
     /// refused amount or recipient is `.validation` on `amount` or `recipient`.
     func send(_ order: TransferOrder, idempotencyKey: String) async throws(NetworkError) -> SentTransfer
-    /// Adds `order.amount` from the card once per `idempotencyKey`: done, or waiting for the code the issuer sent
-    /// (above `TransferRules.topUpChallengeAboveMinor`); an issuer's decline is `.declined` with its reason, a card
-    /// that cannot be used `.validation` on `card`, an amount refused on `amount`.
-    func topUp(_ order: TopUpOrder, idempotencyKey: String) async throws(NetworkError) -> TopUpStart
-    /// Completes the pending top-up `id` with the issuer's `code`; the same code again answers it again. A wrong
-    /// code is `.validation`.
-    func confirmTopUp(id: String, code: String) async throws(NetworkError) -> AddedMoney
+    /// Adds `order.amount` from the card once per `idempotencyKey` (the same key again carries on with the same
+    /// top-up, never a second charge): done, or waiting for the card's bank to hear from its holder (3-D Secure); a
+    /// decline at the card network is `.declined` with its reason, a card that cannot be used `.validation` on `card`,
+    /// an amount refused (or past the day's top-ups) on `amount`.
+    func topUp(_ order: TopUpOrder, idempotencyKey: String) async throws(NetworkError) -> TopUpProgress
+    /// Where the top-up `id` stands now (the server asks the card network); a decline is `.declined`.
+    func topUpProgress(id: String) async throws(NetworkError) -> TopUpProgress
 }
 
 /// Someone to send money to, as the sender may see them ("Jordan R.").
@@ -141,16 +141,18 @@ struct TopUpOrder: Hashable, Sendable {
     var amount: Money
 }
 
-/// What a top-up came to when it was asked for: the money is in, or the card's issuer sent a code first.
-enum TopUpStart: Hashable, Sendable {
+/// Where a top-up stands: the money is in, or the card network waits (for the card's holder to confirm the payment
+/// with their bank at `PendingTopUp.actionURL`, or on its own work).
+enum TopUpProgress: Hashable, Sendable {
     case added(AddedMoney)
-    case needsCode(PendingTopUp)
+    case waiting(PendingTopUp)
 }
 
-/// A top-up waiting for the issuer's code, which works until `expiresAt`.
+/// A top-up the card network has not settled yet.
 struct PendingTopUp: Hashable, Sendable {
     var id: String
-    var expiresAt: Date
+    /// Where the card's holder confirms the payment with their bank (3-D Secure), when that is what it waits for.
+    var actionURL: URL?
 }
 
 /// Money added from a card, and whether this answer was for a request made before (its first answer lost).

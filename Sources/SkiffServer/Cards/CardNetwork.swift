@@ -90,25 +90,7 @@ struct CardNetworkEvent: Sendable, Equatable {
     var paymentID: String?
 }
 
-/// Why a network declined, as stored with a declined top-up; the person is told `message`.
-enum CardDeclineReason: String, Sendable, CaseIterable {
-    case generic = "card-declined"
-    case insufficientFunds = "insufficient-funds"
-    case expiredCard = "expired-card"
-    case incorrectSecurityCode = "incorrect-cvc"
-    case notConfirmed = "not-confirmed"
-
-    /// What the person is told.
-    var message: String {
-        switch self {
-        case .generic: "The card's issuer declined the card. Use another card, or ask the issuer why."
-        case .insufficientFunds: "The card's issuer declined the payment: the card has insufficient funds."
-        case .expiredCard: "The card's issuer declined the payment: the card has expired."
-        case .incorrectSecurityCode: "The card's issuer declined the card: the security code is not right."
-        case .notConfirmed: "The payment was not confirmed with the card's bank, so nothing was charged."
-        }
-    }
-
+extension CardDeclineReason {
     /// The reason for one of Stripe's error or decline codes (`card_declined`, `insufficient_funds`, …).
     init(stripeCode code: String?) {
         switch code {

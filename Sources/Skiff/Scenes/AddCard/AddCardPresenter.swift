@@ -60,8 +60,9 @@ final class AddCardPresenter: AddCardPresentationLogic, ScenePresentation {
         case .succeeded(.added):
             // The flow is over and the screen goes at once: Home words the card added.
             viewModel.clearSecrets = true
-        case .failed(.conflict):
-            viewModel.banner = BannerMessage(.error, "This card is already in your wallet.")
+        case .failed(.conflict(let detail)):
+            // Already on this account, or on another one: the server says which.
+            viewModel.banner = BannerMessage(.error, detail)
         case .failed(.stillRunning):
             viewModel.banner = BannerMessage(
                 .info, "The card is still being added.", prompts: [KeyPrompt(.submit, "see the result in a moment")]

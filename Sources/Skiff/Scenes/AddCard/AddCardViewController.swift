@@ -16,7 +16,7 @@ final class AddCardViewController: SceneViewController, AddCardDisplayLogic, Sce
     var interactor: (any AddCardBusinessLogic)?
 
     private lazy var screen = FormScreen<AddCard.Field>(
-        intro: "Add a card from another bank. The number and security code are sent once and never stored.",
+        intro: "Add a card from another bank. The number and security code go to the card network once, never to Skiff, and are never stored.",
         owner: self
     )
     let number = TextField.digits(maxLength: 19)

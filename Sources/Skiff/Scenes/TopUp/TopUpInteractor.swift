@@ -20,15 +20,15 @@ enum TopUpRoute: Sendable {
 
 /// Lists the added cards (those money cannot come from, with why), checks the amount, asks for a confirmation,
 /// then adds the money once: the Idempotency-Key is made when the person confirms and sent again with every retry
-/// of that confirmation (decision 0152's way), so a retry after a lost answer finds the top-up the first try made.
-/// When the card's issuer asks for a code, the code completes the top-up.
+/// of that confirmation (decision 0152's way), so a retry after a lost answer carries on with the top-up the first
+/// try made. When the card's bank asks its holder to confirm the payment (3-D Secure), the scene shows where and
+/// asks the server every `bankPollInterval` until the network has settled it; Esc stops waiting (the top-up goes on
+/// at the bank, and confirming the same amount again carries on with it).
 @MainActor
 final class TopUpInteractor: TopUpBusinessLogic {
     private let presenter: any TopUpPresentationLogic
     private let transfers: any TransferWorking
-    private let codes: DevelopmentCodes
-    /// Where the issuer's code is sent: the signed-in user's number, for the development outbox.
-    private let phoneE164: String
+    private let clock: SceneClock
     /// The balance Home showed: its currency is the top-up's.
     private let balance: Money
     /// The added cards, each with why money cannot come from it (nil when it can), as of when the screen opened.
@@ -36,27 +36,27 @@ final class TopUpInteractor: TopUpBusinessLogic {
     /// Set by the coordinator: where the flow goes when it leaves this scene.
     var route: (TopUpRoute) -> Void = { _ in }
 
+    /// How often the server is asked about a top-up waiting for the card's bank.
+    static let bankPollInterval: Duration = .seconds(2)
+
     private(set) var stage: TopUp.Stage = .card
     let inFlight: RequestInFlight
     private(set) var card: Card?
     /// What the person is asked to confirm, once the amount passed.
     private(set) var confirmation: TopUp.Confirmation?
-    /// The top-up waiting for the issuer's code, and the development code read for it.
-    private var pending: (topUp: PendingTopUp, developmentCode: String?)?
     private var added: AddedMoney?
     /// One key per confirmed top-up: the same confirmation sent again carries the same key.
     private let keys: RetryKeys<TopUp.Confirmation>
 
     init(
-        presenter: any TopUpPresentationLogic, transfers: any TransferWorking, codes: DevelopmentCodes, phoneE164: String,
-        cards: [Card], balance: Money, tasks: TaskTracker, makeKey: @escaping () -> String = { UUID().uuidString }
+        presenter: any TopUpPresentationLogic, transfers: any TransferWorking, cards: [Card], balance: Money,
+        clock: SceneClock = .live, tasks: TaskTracker, makeKey: @escaping () -> String = { UUID().uuidString }
     ) {
         self.presenter = presenter
         self.transfers = transfers
-        self.codes = codes
-        self.phoneE164 = phoneE164
+        self.clock = clock
         self.balance = balance
-        let now = codes.clock.now()
+        let now = clock.now()
         // Only added cards are listed: the Skiff card spends from this very wallet.
         choices = cards.filter { $0.kind == .external }.map { card in
             TopUp.Choice(card: card, refusal: TopUpSource.refusal(
@@ -95,19 +95,16 @@ final class TopUpInteractor: TopUpBusinessLogic {
               TopUp.Submit.Response.passes(problems(in: request.form), at: stage, else: presenter.presentSubmit(response:))
         else { return }
         switch stage {
-        case .card: break
+        case .card, .bank: break
         case .amount: askToConfirm(request.form)
         case .confirm: confirm()
-        case .code: if let pending { enterCode(request.form.code, for: pending.topUp) }
         case .receipt: if let added { route(.added(added)) }
         }
     }
 
     private func askToConfirm(_ form: TopUp.Form) {
         guard let card, let amount = try? AmountInput.check(form.amount, currency: balance.currency) else { return }
-        let confirmation = TopUp.Confirmation(
-            card: card, amount: amount, expectsCode: TransferRules.topUpNeedsCode(amountMinor: amount.amountMinor)
-        )
+        let confirmation = TopUp.Confirmation(card: card, amount: amount)
         self.confirmation = confirmation
         stage = .confirm
         present(.succeeded(.confirm(confirmation)))
@@ -118,54 +115,68 @@ final class TopUpInteractor: TopUpBusinessLogic {
         guard let confirmation else { return }
         let key = keys.key(for: confirmation)
         let order = TopUpOrder(card: confirmation.card, amount: confirmation.amount)
-        let expected = codes.expect(to: phoneE164, for: .topUp)
         present(.started)
         inFlight.call({ [transfers] () async throws(NetworkError) in
             try await transfers.topUp(order, idempotencyKey: key)
+        }, then: { [weak self] in self?.settled($0, confirmation) })
+    }
+
+    /// What the network said of the top-up: added, waiting for the bank (then ask again), or refused.
+    private func settled(_ result: Result<TopUpProgress, NetworkError>, _ confirmation: TopUp.Confirmation) {
+        switch result {
+        case .success(.added(let money)):
+            finish(money)
+        case .success(.waiting(let topUp)):
+            stage = .bank
+            present(.succeeded(.waitingForBank(topUp, for: confirmation)))
+            waitForBank(topUp, confirmation)
+        case .failure(let error):
+            if case .declined = error { keys.forget() }
+            refused(error)
+        }
+    }
+
+    /// Asks the server where the top-up stands, every `bankPollInterval`, until it is settled or Esc.
+    private func waitForBank(_ topUp: PendingTopUp, _ confirmation: TopUp.Confirmation) {
+        presenter.presentSubmit(response: .init(.started, at: stage))
+        inFlight.call({ [transfers, clock] () async throws(NetworkError) in
+            do {
+                try await clock.sleep(Self.bankPollInterval)
+            } catch {
+                throw .cancelled
+            }
+            return try await transfers.topUpProgress(id: topUp.id)
         }, then: { [weak self] result in
-            guard let self else { return }
+            guard let self, stage == .bank else { return }
             switch result {
-            case .success(.added(let money)):
-                finish(money)
-            case .success(.needsCode(let topUp)):
-                // A retry answered with the top-up asked before: its code was sent then, so keep the one read then.
-                let code = expected.read() ?? (pending?.topUp.id == topUp.id ? pending?.developmentCode : nil)
-                pending = (topUp, code)
-                stage = .code
-                present(.succeeded(.codeSent(topUp, for: confirmation, developmentCode: code)))
-            case .failure(let error):
-                refused(error)
+            case .success(.waiting(let latest)) where latest.actionURL != topUp.actionURL:
+                settled(result, confirmation)
+            case .success(.waiting):
+                waitForBank(topUp, confirmation)
+            case .failure(.cancelled):
+                // Esc: the app stops asking; the top-up goes on at the bank.
+                stage = .amount
+                presenter.presentBack(response: .init(stage: .amount, facts: facts))
+                present(.succeeded(.stoppedWaiting(for: confirmation)))
+            case .failure(let error) where Self.worthAskingAgain(error):
+                // The server or the way to it hiccuped: the top-up is where it was; ask again.
+                waitForBank(topUp, confirmation)
+            default:
+                settled(result, confirmation)
             }
         })
     }
 
-    private func enterCode(_ code: String, for topUp: PendingTopUp) {
-        present(.started)
-        inFlight.call({ [transfers] () async throws(NetworkError) in
-            try await transfers.confirmTopUp(id: topUp.id, code: code)
-        }, then: { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success(let money):
-                finish(money)
-            case .failure(.declined(let reason)):
-                // The issuer declined after its code: that top-up is over, so the same amount again is a new one.
-                keys.forget()
-                pending = nil
-                refused(.declined(reason: reason))
-            case .failure(.validation(let detail, let fields)) where fields.isEmpty:
-                // Not the code's digits but the code itself (expired, used up): a new confirmation asks for a new one.
-                keys.forget()
-                present(.failed(.validation(detail: detail, fields: fields)))
-            case .failure(let error):
-                present(.refused(error))
-            }
-        })
+    /// A failure of one question about a waiting top-up that says nothing about the top-up itself.
+    private static func worthAskingAgain(_ error: NetworkError) -> Bool {
+        switch error {
+        case .unreachable, .connectionLost, .timeout, .unavailable, .server: true
+        default: false
+        }
     }
 
     private func finish(_ money: AddedMoney) {
         added = money
-        pending = nil
         stage = .receipt
         present(.succeeded(.added(money)))
     }
@@ -178,7 +189,7 @@ final class TopUpInteractor: TopUpBusinessLogic {
         case (.declined, _), (_, .invalid): true
         default: false
         }
-        if backToAmount {
+        if backToAmount || stage == .bank {
             // The screen goes back to the amount as Esc takes it there, then shows the refusal.
             stage = .amount
             presenter.presentBack(response: .init(stage: .amount, facts: facts))
@@ -205,7 +216,7 @@ final class TopUpInteractor: TopUpBusinessLogic {
                 stage = .card
                 card = nil
                 presenter.presentBack(response: .init(stage: .card, facts: facts))
-            case .confirm, .code:
+            case .confirm, .bank:
                 stage = .amount
                 presenter.presentBack(response: .init(stage: .amount, facts: facts))
             case .receipt:
@@ -217,15 +228,10 @@ final class TopUpInteractor: TopUpBusinessLogic {
     /// The app's own checks of the fields of the current stage, before anything is sent (the server checks again).
     func problems(in form: TopUp.Form) -> [TopUp.Field: InputProblem] {
         var problems: [TopUp.Field: InputProblem] = [:]
-        switch stage {
-        case .amount:
+        if stage == .amount {
             do throws(AmountInput.Problem) { _ = try AmountInput.check(form.amount, currency: balance.currency) } catch {
                 problems[.amount] = .amount(error)
             }
-        case .code:
-            do throws(OneTimeCode.Problem) { try OneTimeCode.validate(form.code) } catch { problems[.code] = .code(error) }
-        case .card, .confirm, .receipt:
-            break
         }
         return problems
     }

@@ -1,26 +1,23 @@
 import SkiffCore
 
 /// Top up: money added to the wallet from one of the added cards, in stages: the card (frozen and expired ones
-/// shown but not chosen), the amount, the confirmation, the issuer's code when it asks for one, the receipt.
+/// shown but not chosen), the amount, the confirmation, the wait for the card's bank when it asks its holder to
+/// confirm the payment (3-D Secure), the receipt.
 enum TopUp {
-    enum Stage: Hashable, Sendable { case card, amount, confirm, code, receipt }
+    enum Stage: Hashable, Sendable { case card, amount, confirm, bank, receipt }
 
     /// The form's fields. The raw value is the field's name as the workers give a field the server refuses, so
     /// the refusal lands on it.
     enum Field: String, Hashable, Sendable, CaseIterable {
         case amount
-        /// Only when the card's issuer sent a code.
-        case code
     }
 
-    /// What the form holds when a request is made. It holds the issuer's code: never printed.
+    /// What the form holds when a request is made.
     struct Form: Hashable, Sendable, Redacted {
         var amount: String
-        var code: String
 
-        init(amount: String = "", code: String = "") {
+        init(amount: String = "") {
             self.amount = amount
-            self.code = code
         }
     }
 
@@ -75,15 +72,15 @@ enum TopUp {
     struct Confirmation: Hashable, Sendable {
         var card: Card
         var amount: Money
-        /// Above the issuer's amount: a code will be texted before the money is added.
-        var expectsCode: Bool
     }
 
-    /// What Enter came to when it went through: the amount to confirm, the issuer's code sent for the top-up
-    /// confirmed (with the development code), or the money added.
+    /// What Enter came to when it went through: the amount to confirm, the card's bank asking its holder to confirm
+    /// the payment (the app waits for it, until Esc), or the money added.
     enum Done: Sendable, Redacted {
         case confirm(Confirmation)
-        case codeSent(PendingTopUp, for: Confirmation, developmentCode: String?)
+        case waitingForBank(PendingTopUp, for: Confirmation)
+        /// Esc while waiting for the bank: the app stopped asking; the top-up goes on there.
+        case stoppedWaiting(for: Confirmation)
         case added(AddedMoney)
     }
 

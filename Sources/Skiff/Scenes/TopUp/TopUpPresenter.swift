@@ -11,7 +11,8 @@ protocol TopUpPresentationLogic: AnyObject {
 }
 
 /// Words Top up: the cards and why some cannot be chosen (naming the keys that mend it), the amount's problems,
-/// the confirmation, the issuer's code, a decline, the receipt, and what became of a top-up whose answer was lost.
+/// the confirmation, the wait for the card's bank (where to confirm), a decline, the receipt, and what became of a
+/// top-up whose answer was lost.
 @MainActor
 final class TopUpPresenter: TopUpPresentationLogic, ScenePresentation {
     weak var viewController: (any TopUpDisplayLogic)?
@@ -85,37 +86,36 @@ final class TopUpPresenter: TopUpPresentationLogic, ScenePresentation {
         var viewModel = TopUp.Submit.ViewModel(response, formatting: formatting) { _ in [KeyPrompt(.retry, "try again")] }
         switch response.outcome {
         case .succeeded(.confirm(let confirmation)):
-            viewModel.form.instructions = confirmationWords(confirmation)
+            viewModel.form.instructions = "Check the card and the amount before the money is added."
             viewModel.form.confirmation = FormConfirmation(
                 title: "Add \(confirmation.amount.formatted()) to your wallet?",
                 rows: [.init(label: "From", value: confirmation.card.name), .init(label: "Amount", value: confirmation.amount.formatted())]
             )
-        case .succeeded(.codeSent(let topUp, let confirmation, let code)):
-            viewModel.form.instructions = "The card's issuer sent a 6-digit code to your phone. Enter it to add "
-                + "\(confirmation.amount.formatted()) from \(confirmation.card.name); it works until \(formatting.time(topUp.expiresAt))."
-            viewModel.form.banner = formatting.developmentBanner(code: code)
-            viewModel.form.focus = .code
+        case .succeeded(.waitingForBank(let topUp, let confirmation)):
+            let what = "\(confirmation.amount.formatted()) from \(confirmation.card.name)"
+            viewModel.form.instructions = topUp.actionURL.map {
+                "Your card's bank asks you to confirm the payment of \(what). Open this address to confirm it:\n"
+                    + "\($0.absoluteString)\nThe money is added as soon as your bank says yes."
+            } ?? "The card network is still working on \(what). The money is added as soon as it is done."
+        case .succeeded(.stoppedWaiting(let confirmation)):
+            viewModel.form.banner = BannerMessage(
+                .info, "Stopped waiting for your bank. If you confirm the payment there, the money still arrives.",
+                prompts: [KeyPrompt(.submit, "confirm \(confirmation.amount.formatted()) again to wait once more")]
+            )
         case .succeeded(.added(let money)):
             var words = "Added \(money.amount.formatted()) from \(money.cardName). Reference \(money.reference)."
             if money.replayed { words += " The first try had already added it: it was added once." }
             viewModel.form.instructions = words
-            viewModel.form.clear = [.code]
         case .failed(.declined(let reason)):
             // The amount stays as typed: another card, or another amount.
             viewModel.form.banner = BannerMessage(.error, reason, prompts: [KeyPrompt(.back, "choose another card")])
             viewModel.form.focus = .amount
-        case .invalid(let problems) where problems[.code] != nil:
-            viewModel.form.clear = [.code]
-        case .failed(.validation(let detail, _)) where stage == .code:
-            // The code itself is spent or expired: a new confirmation sends a new one.
-            viewModel.form.banner = BannerMessage(.error, detail, prompts: [KeyPrompt(.back, "go back and confirm again")])
-            viewModel.form.clear = [.code]
-        case .failed(.unreachable) where stage == .confirm || stage == .code:
+        case .failed(.unreachable) where stage == .confirm:
             // No connection was made: the request never left.
             viewModel.form.banner = BannerMessage(
                 .error, "Can't reach the server; nothing was added.", prompts: [KeyPrompt(.retry, "try again")]
             )
-        case .failed(let error) where (stage == .confirm || stage == .code) && Self.answerLost(error):
+        case .failed(let error) where stage == .confirm && Self.answerLost(error):
             // The request may have reached the server: say so, and that a retry cannot add it twice.
             viewModel.form.banner = BannerMessage(
                 .error, "No answer came, so the money may or may not have been added.",
@@ -148,16 +148,6 @@ final class TopUpPresenter: TopUpPresentationLogic, ScenePresentation {
         case .skiffCard:
             "The Skiff card spends from this wallet"
         }
-    }
-
-    /// What to check before the money is added, and that the issuer will ask for a code above its amount.
-    private func confirmationWords(_ confirmation: TopUp.Confirmation) -> String {
-        var words = "Check the card and the amount before the money is added."
-        if confirmation.expectsCode {
-            let limit = Money(amountMinor: TransferRules.topUpChallengeAboveMinor, currency: confirmation.amount.currency)
-            words += " For amounts over \(limit.formatted()) the card's issuer texts a code to your phone."
-        }
-        return words
     }
 
     /// A failure after which the top-up may or may not have been made: the request left, and its answer was lost on

@@ -12,8 +12,8 @@ protocol TopUpDisplayLogic: AnyObject {
 }
 
 /// Top up: the added cards (Enter chooses one; those that cannot be used are shown muted, with why), the amount
-/// (checked as the person leaves it), the confirmation, the issuer's code when it asks for one, the receipt. Esc
-/// goes back one stage with what was typed kept.
+/// (checked as the person leaves it), the confirmation, the wait for the card's bank (where to confirm, a spinner,
+/// Esc stops waiting), the receipt. Esc goes back one stage with what was typed kept.
 @MainActor
 final class TopUpViewController: SceneViewController, TopUpDisplayLogic, SceneDisplay, ListViewDataSource {
     var interactor: (any TopUpBusinessLogic)?
@@ -26,14 +26,12 @@ final class TopUpViewController: SceneViewController, TopUpDisplayLogic, SceneDi
     let amount = TextField(maxLength: 32)
     /// The account's currency sign before the amount.
     private let currencySign = Label("", style: .muted)
-    let code = TextField.digits(maxLength: OneTimeCode.length)
     private lazy var button = screen.makeActionButton("Continue")
     private var rows: [TopUp.Load.ViewModel.Row] = []
     private(set) var stage: TopUp.Stage = .card
 
     init(keys: WalletKeys = .standard) {
         super.init(title: "Top up", keys: keys)
-        code.isSecret = true
         cardsBox.add(Panel(title: "Your cards", content: cards), size: .fixed(8))
         bindKeys(for: .card)
     }
@@ -44,12 +42,12 @@ final class TopUpViewController: SceneViewController, TopUpDisplayLogic, SceneDi
         case .card: nil
         case .amount: "continue"
         case .confirm: "add the money"
-        case .code: "confirm the code"
+        case .bank: nil
         case .receipt: "back to Home"
         }
         guard let enter else {
-            // Without a card there is nothing for Enter to choose.
-            keyBindings = rows.isEmpty ? [] : [describe(.submit, "choose card", showsInStatusBar: true)]
+            // Without a card there is nothing for Enter to choose; while the bank is asked, only Esc does anything.
+            keyBindings = rows.isEmpty || stage == .bank ? [] : [describe(.submit, "choose card", showsInStatusBar: true)]
             return
         }
         keyBindings = [
@@ -62,9 +60,7 @@ final class TopUpViewController: SceneViewController, TopUpDisplayLogic, SceneDi
     override func viewDidLoad() {
         if let interactor { screen.connect(interactor, form: { [weak self] in self?.form }) }
         screen.addField(.amount, "Amount", amount, row: screen.amountRow(amount, sign: currencySign))
-        screen.addField(.code, "Code", code)
         screen.setRowHidden(true, for: .amount)
-        screen.setRowHidden(true, for: .code)
         screen.buttons.add(button)
         screen.buttons.isHidden = true
         view.addSubview(screen.view)
@@ -75,12 +71,8 @@ final class TopUpViewController: SceneViewController, TopUpDisplayLogic, SceneDi
         focus(cards)
     }
 
-    isolated deinit {
-        code.clear()
-    }
-
     private var form: TopUp.Form {
-        TopUp.Form(amount: amount.text, code: code.text)
+        TopUp.Form(amount: amount.text)
     }
 
     override func escapePressed() {
@@ -124,9 +116,10 @@ final class TopUpViewController: SceneViewController, TopUpDisplayLogic, SceneDi
 
     func displaySubmit(viewModel: TopUp.Submit.ViewModel) {
         show(viewModel.stage)
-        screen.display(viewModel.form, activity: stage == .code ? "Confirming…" : "Adding the money…", escape: .stopsWaiting(
-            consequence: "the money may still be added, and a retry never adds it twice"
-        ))
+        let (activity, consequence) = stage == .bank
+            ? ("Waiting for your bank…", "your bank can still confirm it")
+            : ("Adding the money…", "the money may still be added, and a retry never adds it twice")
+        screen.display(viewModel.form, activity: activity, escape: .stopsWaiting(consequence: consequence))
         // On the confirmation and the receipt, Enter presses the one button.
         if viewModel.form.focus == nil, !viewModel.form.isBusy, stage == .confirm || stage == .receipt {
             focus(button)
@@ -140,21 +133,20 @@ final class TopUpViewController: SceneViewController, TopUpDisplayLogic, SceneDi
         focus(stage == .card ? cards : amount)
     }
 
-    /// Shows what `stage` has: the list of cards; the amount; the confirmation's button; the code; the receipt's.
+    /// Shows what `stage` has: the list of cards; the amount; the confirmation's button; the wait for the bank
+    /// (its words only); the receipt's button.
     private func show(_ stage: TopUp.Stage) {
         guard stage != self.stage else { return }
-        if self.stage == .code { code.clear() }
         self.stage = stage
         cardsBox.isHidden = stage != .card || rows.isEmpty
         screen.setRowHidden(stage != .amount, for: .amount)
-        screen.setRowHidden(stage != .code, for: .code)
-        screen.buttons.isHidden = stage == .card
+        screen.buttons.isHidden = stage == .card || stage == .bank
         if stage != .confirm { screen.confirmation.hide() }
         bindKeys(for: stage)
         button.title = switch stage {
         case .card, .amount: "Continue"
         case .confirm: "Add money"
-        case .code: "Confirm"
+        case .bank: "Continue"
         case .receipt: "Done"
         }
     }

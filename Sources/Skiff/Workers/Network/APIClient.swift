@@ -10,8 +10,11 @@ import SkiffAPI
 final class APIClient: Sendable {
 
     let client: Client
-    private let httpClient: HTTPClient
+    /// The connections to Skiff's server (its trust, its timeouts), also for the simulated card network it serves.
+    let httpClient: HTTPClient
     let tokens: SessionTokenBox
+    /// Where Skiff's server is, for an address it gives relative to itself.
+    private let endpoint: ServerEndpoint
 
     /// `onUnauthorised` runs (on any thread) when a signed-in request answers 401: the session is gone;
     /// `onLocked` when one answers 423: the server holds the session locked.
@@ -26,15 +29,16 @@ final class APIClient: Sendable {
             baseURL: endpoint.knownURL ?? URL(string: "http://127.0.0.1")!, trust: trust, tokens: tokens,
             timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000),
             middlewares: [ServerEndpointMiddleware(endpoint: endpoint)], onUnauthorised: onUnauthorised,
-            onLocked: onLocked
+            onLocked: onLocked, endpoint: endpoint
         )
     }
 
     init(
         baseURL: URL, trust: ServerTrust = .system, tokens: SessionTokenBox, timeout: TimeAmount,
         middlewares: [any ClientMiddleware], onUnauthorised: @escaping @Sendable () -> Void,
-        onLocked: @escaping @Sendable () -> Void = {}
+        onLocked: @escaping @Sendable () -> Void = {}, endpoint: ServerEndpoint? = nil
     ) {
+        self.endpoint = endpoint ?? ServerEndpoint(url: baseURL)
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(3), read: timeout)
         configuration.httpVersion = .http1Only
@@ -52,6 +56,15 @@ final class APIClient: Sendable {
                 UnauthorisedMiddleware(tokens: tokens, onUnauthorised: onUnauthorised, onLocked: onLocked),
             ] + middlewares + [RedirectRefusalMiddleware()]
         )
+    }
+
+    /// `reference` (absolute, or a path on Skiff's server) as an absolute URL.
+    func resolve(_ reference: String) async throws(NetworkError) -> URL {
+        if let absolute = URL(string: reference), absolute.scheme != nil { return absolute }
+        guard let url = URL(string: reference, relativeTo: try await endpoint.url())?.absoluteURL else {
+            throw .server(status: 0, detail: "The server gave an address the wallet cannot read: \(reference)")
+        }
+        return url
     }
 
     /// Closes the connections; call once when the app ends.

@@ -126,13 +126,15 @@ struct AccountWorker: AccountWorking {
     }
 }
 
-/// Cards over the generated client. The number and security code go out once, in the request body, and are
-/// never kept or logged.
+/// Cards over the generated client. A new card's number and security code go to the card network once, for its
+/// token (`CardTokenizer`), never to Skiff's server, and are never kept or logged.
 struct CardWorker: CardWorking {
     private let api: APIClient
+    private let tokenizer: CardTokenizer
 
     init(api: APIClient) {
         self.api = api
+        tokenizer = CardTokenizer(api: api)
     }
 
     func cards() async throws(NetworkError) -> [Card] {
@@ -140,21 +142,20 @@ struct CardWorker: CardWorking {
     }
 
     func add(_ card: NewCard, idempotencyKey: String) async throws(NetworkError) -> Card {
-        try await NetworkErrorMapping.naming(Self.newCardFields) { () async throws(NetworkError) in
+        let token = try await tokenizer.token(for: card, idempotencyKey: idempotencyKey)
+        return try await NetworkErrorMapping.naming(Self.newCardFields) { () async throws(NetworkError) in
             try await api.send { client in
                 try await client.addCard(
                     headers: .init(idempotencyKey: idempotencyKey),
-                    body: .json(.init(
-                        number: card.number.digits, expiryMonth: card.expiry.month, expiryYear: card.expiry.year,
-                        cvc: card.securityCode, holderName: card.holderName
-                    ))
+                    body: .json(.init(cardToken: token, holderName: card.holderName))
                 )
             } success: { Self.card(try $0.created.body.json) }
         }
     }
 
-    /// The add-card body's fields under `NewCard`'s names, where they differ: a refused field lands on the card's.
-    static let newCardFields = ["expiryMonth": "expiry", "expiryYear": "expiry", "cvc": "securityCode"]
+    /// The add-card body's fields under `NewCard`'s names, where they differ: what the server says of the token is
+    /// said of the number, the card's name for itself.
+    static let newCardFields = ["cardToken": "number"]
 
     func requestActivation(cardID: String, last4: String) async throws(NetworkError) -> VerificationChallenge {
         try await api.send { client in
@@ -261,30 +262,42 @@ struct TransferWorker: TransferWorking {
     /// The transfer body's fields under `TransferOrder`'s names, where they differ: the amount, the recipient.
     static let transferFields = ["amountMinor": "amount", "recipientId": "recipient"]
 
-    func topUp(_ order: TopUpOrder, idempotencyKey: String) async throws(NetworkError) -> TopUpStart {
-        try await NetworkErrorMapping.naming(Self.topUpFields) { () async throws(NetworkError) in
+    func topUp(_ order: TopUpOrder, idempotencyKey: String) async throws(NetworkError) -> TopUpProgress {
+        let answer = try await NetworkErrorMapping.naming(Self.topUpFields) { () async throws(NetworkError) in
             try await api.send { client in
                 try await client.createTopUp(
                     headers: .init(idempotencyKey: idempotencyKey),
                     body: .json(.init(cardId: order.card.id, amountMinor: order.amount.amountMinor, currency: order.amount.currency))
                 )
             } success: { output in
-                if case .accepted(let accepted) = output {
-                    let challenge = try accepted.body.json
-                    return .needsCode(PendingTopUp(id: challenge.topUpId, expiresAt: challenge.expiresAt))
-                }
+                if case .accepted(let accepted) = output { return (try accepted.body.json, replayed: false) }
                 let created = try output.created
-                return .added(Self.added(try created.body.json, replayed: created.headers.idempotentReplayed != nil))
+                return (try created.body.json, replayed: created.headers.idempotentReplayed != nil)
             }
         }
+        return try await progress(answer.0, replayed: answer.replayed)
     }
 
     /// The top-up body's fields under `TopUpOrder`'s names, where they differ: the card, the amount.
     static let topUpFields = ["cardId": "card", "amountMinor": "amount"]
 
-    func confirmTopUp(id: String, code: String) async throws(NetworkError) -> AddedMoney {
-        try await api.send { try await $0.confirmTopUp(path: .init(id: id), body: .json(.init(code: code))) } success: {
-            Self.added(try $0.ok.body.json, replayed: false)
+    func topUpProgress(id: String) async throws(NetworkError) -> TopUpProgress {
+        let topUp = try await api.send { try await $0.getTopUp(path: .init(id: id)) } success: { try $0.ok.body.json }
+        return try await progress(topUp, replayed: false)
+    }
+
+    /// A top-up as the server gave it: added, waiting (its confirmation address made absolute: the simulated card
+    /// network's is on Skiff's server), or declined.
+    private func progress(_ topUp: Components.Schemas.TopUp, replayed: Bool) async throws(NetworkError) -> TopUpProgress {
+        switch topUp.status {
+        case .completed:
+            return .added(Self.added(topUp, replayed: replayed))
+        case .declined:
+            throw .declined(reason: (topUp.declineReason.flatMap(CardDeclineReason.init(rawValue:)) ?? .generic).message)
+        case .pending:
+            var actionURL: URL?
+            if let address = topUp.actionUrl { actionURL = try await api.resolve(address) }
+            return .waiting(PendingTopUp(id: topUp.id, actionURL: actionURL))
         }
     }
 
