@@ -72,8 +72,8 @@ struct Offline: AuthWorking, NotificationsWorking, TransferWorking {
     func findRecipient(phone: PhoneNumber) async throws(NetworkError) -> Recipient { throw .unreachable }
     func stepUp(password: String) async throws(NetworkError) -> StepUpProof { throw .unreachable }
     func send(_ order: TransferOrder, idempotencyKey: String) async throws(NetworkError) -> SentTransfer { throw .unreachable }
-    func topUp(_ order: TopUpOrder, idempotencyKey: String) async throws(NetworkError) -> TopUpStart { throw .unreachable }
-    func confirmTopUp(id: String, code: String) async throws(NetworkError) -> AddedMoney { throw .unreachable }
+    func topUp(_ order: TopUpOrder, idempotencyKey: String) async throws(NetworkError) -> TopUpProgress { throw .unreachable }
+    func topUpProgress(id: String) async throws(NetworkError) -> TopUpProgress { throw .unreachable }
     func login(phone: PhoneNumber, password: String) async throws(NetworkError) -> Session { throw .unreachable }
     func register(_ registration: Registration, idempotencyKey: String) async throws(NetworkError) -> VerificationChallenge {
         throw .unreachable

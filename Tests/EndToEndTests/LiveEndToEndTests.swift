@@ -7,51 +7,11 @@ extension EndToEnd {
     @Suite("Live updates end to end", .serialized)
     struct LiveEndToEndTests {
         let skiff: String
-        let skiffServer: String
         let directory: String
 
         init() throws {
             skiff = try BuiltProduct.path("skiff")
-            skiffServer = try BuiltProduct.path("skiff-server")
             directory = NSTemporaryDirectory() + "skiff-e2e-live-\(UUID().uuidString)"
-        }
-
-        /// Runs `skiff-server` with `arguments` on the test's database and waits for it to end.
-        private func serverCommand(_ arguments: [String]) async throws {
-            let process = serverProcess(arguments)
-            try process.run()
-            // Waited for without blocking a thread of the shared pool, which the suite's other tests need.
-            while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-            #expect(process.terminationStatus == 0, "skiff-server \(arguments.first ?? "")")
-        }
-
-        private func serverProcess(_ arguments: [String]) -> Process {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: skiffServer)
-            process.arguments = arguments + [
-                "--bcrypt-cost", "10", "--database", directory + "/server/skiff.sqlite",
-                "--sms-outbox", directory + "/server/sms-outbox.jsonl",
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            return process
-        }
-
-        /// A port free now on 127.0.0.1.
-        private func freePort() throws -> Int {
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(descriptor) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                    bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
-                }
-            }
-            guard bound else { throw TmuxError(description: "no free port on 127.0.0.1") }
-            return Int(UInt16(bigEndian: address.sin_port))
         }
 
         /// Opens `skiff` on `server` in a tmux session of its own and signs in.
@@ -66,18 +26,12 @@ extension EndToEnd {
 
         /// The demo user (Alex) and Jordan Rivera with $1,000.00 and no history, on a server of the test's own.
         private func startServer() async throws -> (address: String, process: Process) {
-            try FileManager.default.createDirectory(
-                atPath: directory + "/server", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
-            )
-            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory)
-            try await serverCommand(["seed-demo"])
-            try await serverCommand([
+            let server = try TestServer(directory: directory)
+            try await server.command(["seed-demo"])
+            try await server.command([
                 "seed", "--phone", "202 555 0111", "--name", "Jordan Rivera", "--password", "river-stones-8", "--transactions", "0",
             ])
-            let port = try freePort()
-            let server = serverProcess(["serve", "--host", "127.0.0.1", "--port", "\(port)"])
-            try server.run()
-            return ("http://127.0.0.1:\(port)", server)
+            return try server.serve()
         }
 
         /// Alex sends Jordan `amount` (as typed, such as `12.5`) with Send money, and is back on Home after the receipt.
@@ -176,7 +130,7 @@ extension EndToEnd {
             try jordan.type("r")
             try await jordan.waitFor("Can't reach the server", timeout: 15)
             let port = String(address.split(separator: ":").last ?? "")
-            let second = serverProcess(["serve", "--host", "127.0.0.1", "--port", port])
+            let second = try TestServer(directory: directory).process(["serve", "--host", "127.0.0.1", "--port", port])
             try second.run()
             defer {
                 second.terminate()

@@ -254,6 +254,21 @@ struct ForwardingClient: Sendable {
         let body = try await response.body.collect(upTo: 1 << 20)
         return Reply(status: HTTPResponse.Status(code: Int(response.status.code)), headers: [:], body: String(buffer: body))
     }
+
+    /// The simulated card network's token for `number`, from the server's own tokens route, as the wallet gets one.
+    func cardToken(number: String) async throws -> String {
+        var request = HTTPClientRequest(url: baseURL + SimulatedCardNetwork.apiPath + "/v1/tokens")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.headers.add(name: "X-Forwarded-For", value: address)
+        request.body = .bytes(ByteBuffer(string: FormBody.encode(FormBody.card(key: SimulatedCardNetwork.publishableKey, number: number))))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
+        let body = String(buffer: try await response.body.collect(upTo: 1 << 20))
+        guard response.status == .ok,
+              let token = (try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["id"] as? String
+        else { throw TestFailure("tokenizing answered \(response.status): \(body)") }
+        return token
+    }
 }
 
 /// A client with an account of its own for one round. It registers a new number (verifying it with the code from
@@ -357,12 +372,13 @@ struct AcknowledgedAccount: Sendable, Hashable {
     let number: String
     let token: String
 
-    /// Adds external cards (random valid Visa numbers, each with its own Idempotency-Key) until the server goes away.
+    /// Adds external cards (random valid Visa numbers, each tokenized at the simulated network and added with its own
+    /// Idempotency-Key) until the server goes away.
     func addCards(_ client: ForwardingClient, ledger: AcknowledgedWrites) async {
         while true {
             let key = UUID().uuidString
-            let body = AddedCard.body(number: AddedCard.randomVisa())
             do {
+                let body = AddedCard.body(cardToken: try await client.cardToken(number: AddedCard.randomVisa()))
                 let added = try await client.send(.post, "/v1/cards", json: body, token: token, idempotencyKey: key)
                 guard added.status == .created, let id = added.json["id"] as? String else {
                     return await ledger.unexpected("add card: \(added.status) \(added.body)")
@@ -381,19 +397,22 @@ struct AddedCard: @unchecked Sendable {
     let key: String
     let body: [String: any Sendable]
 
-    static func body(number: String) -> [String: any Sendable] {
-        ["number": number, "expiryMonth": 12, "expiryYear": 2031, "cvc": "123", "holderName": "Kim Durable"]
+    static func body(cardToken: String) -> [String: any Sendable] {
+        ["cardToken": cardToken, "holderName": "Kim Durable"]
     }
 
-    /// A 16-digit Visa number with a correct Luhn check digit.
+    /// A 16-digit Visa number with a correct Luhn check digit, not one of the test cards the simulated network declines.
     static func randomVisa() -> String {
-        var digits = [4] + (0..<14).map { _ in Int.random(in: 0...9) }
-        let sum = digits.reversed().enumerated().reduce(0) { sum, item in
-            let doubled = item.offset.isMultiple(of: 2) ? item.element * 2 : item.element
-            return sum + (doubled > 9 ? doubled - 9 : doubled)
+        while true {
+            var digits = [4] + (0..<14).map { _ in Int.random(in: 0...9) }
+            let sum = digits.reversed().enumerated().reduce(0) { sum, item in
+                let doubled = item.offset.isMultiple(of: 2) ? item.element * 2 : item.element
+                return sum + (doubled > 9 ? doubled - 9 : doubled)
+            }
+            digits.append((10 - sum % 10) % 10)
+            let number = digits.map(String.init).joined()
+            if SimulatedCardNetwork.TestCard(rawValue: String(number.suffix(4))) == nil { return number }
         }
-        digits.append((10 - sum % 10) % 10)
-        return digits.map(String.init).joined()
     }
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NIOCore
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import SkiffAPI
@@ -39,9 +40,22 @@ struct LiveServerTests {
             let next = try await client.listTransactions(query: .init(limit: 20, cursor: page.nextCursor)).ok.body.json
             #expect(next.items.first?.id != page.items.first?.id)
 
+            // The wallet's way to add a card: where to tokenize it, the network's token, then Skiff is sent the token.
+            let network = try await client.getCardNetwork().ok.body.json
+            #expect(network.network == .simulated && network.publishableKey == "pk_simulated")
+            let tokenize = { @Sendable (number: String) async throws -> String in
+                var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)" + network.apiUrl + "/v1/tokens")
+                request.method = .POST
+                request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+                request.body = .bytes(ByteBuffer(string: FormBody.encode(FormBody.card(key: network.publishableKey, number: number))))
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+                let body = try await response.body.collect(upTo: 1 << 20)
+                let object = try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any]
+                return try #require(object?["id"] as? String)
+            }
             let card = try await client.addCard(
                 headers: .init(idempotencyKey: "live-1"),
-                body: .json(.init(number: Seeds.visa, expiryMonth: 12, expiryYear: 2031, cvc: "123", holderName: "Alex Rivera"))
+                body: .json(.init(cardToken: try await tokenize(Seeds.visa), holderName: "Alex Rivera"))
             )
             guard case .created(let created) = card else { throw TestFailure("addCard: \(card)") }
             #expect(created.headers.location.hasPrefix("/v1/cards/"))
@@ -49,7 +63,7 @@ struct LiveServerTests {
 
             let duplicate = try await client.addCard(
                 headers: .init(idempotencyKey: "live-2"),
-                body: .json(.init(number: Seeds.visa, expiryMonth: 12, expiryYear: 2031, cvc: "123", holderName: "Alex Rivera"))
+                body: .json(.init(cardToken: try await tokenize("4242 4242 4242 4242"), holderName: "Alex Rivera"))
             )
             guard case .default(let statusCode, let problem) = duplicate else { throw TestFailure("expected a problem") }
             #expect(statusCode == 409)

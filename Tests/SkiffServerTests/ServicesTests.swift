@@ -9,12 +9,10 @@ import SkiffPasswords
 struct ServicesTests {
     @Test("A card being added, a code being sent and a PostgreSQL URL print none of their secrets")
     func serverValuesAreRedacted() throws {
-        let card = CardService.NewCard(
-            number: "4242 4242 4242 4242", expiryMonth: 4, expiryYear: 2030, cvc: "9371", holderName: "Sam Carter"
-        )
+        let card = CardService.NewCard(cardToken: "tok_sim_c2VjcmV0LXRva2Vu.abc123", holderName: "Samantha Carterwright")
         let code = OutgoingCode(to: "+12025550100", code: "481516", purpose: .registration, sentAt: Date())
         let url = try PostgresURL("postgres://skiff:s3cret-pw@db:6432/wallet", environment: [:])
-        let secrets = ["4242", "9371", "481516", "s3cret-pw"]
+        let secrets = ["c2VjcmV0LXRva2Vu", "abc123", "Carterwright", "481516", "s3cret-pw"]
         for value in [card, code, url] as [Any] {
             var dumped = ""
             dump(value, to: &dumped)

@@ -109,6 +109,8 @@ struct TestServer {
         configuration.limits.requestHeadTimeout = Self.noConnectionTimeout
         configuration.limits.requestBodyTimeout = Self.noConnectionTimeout
         configuration.limits.connectionIdleTimeout = Self.noConnectionTimeout
+        // The simulated card network answers at once: the tests about its latency set one.
+        configuration.simulatedCardNetworkLatency = .zero
     }
 
     /// A connection timeout no test waits for.
@@ -178,6 +180,37 @@ extension TestClientProtocol {
         if let idempotencyKey { headers[HTTPField.Name("Idempotency-Key")!] = idempotencyKey }
         let response = try await executeRequest(uri: uri, method: method, headers: headers, body: body)
         return Reply(status: response.status, headers: response.headers, body: String(buffer: response.body))
+    }
+
+    /// POSTs `fields` as `application/x-www-form-urlencoded`, as Stripe.js and a card's bank do to a card network.
+    func sendForm(_ uri: String, _ fields: KeyValuePairs<String, String>, headers extra: HTTPFields = [:]) async throws -> Reply {
+        try await sendForm(uri, body: FormBody.encode(fields), headers: extra)
+    }
+
+    /// POSTs `body`, already form-encoded.
+    func sendForm(_ uri: String, body: String, headers extra: HTTPFields = [:]) async throws -> Reply {
+        var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .accept: "application/json"]
+        headers.append(contentsOf: extra)
+        let response = try await executeRequest(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
+        return Reply(status: response.status, headers: response.headers, body: String(buffer: response.body))
+    }
+}
+
+/// `application/x-www-form-urlencoded`, as Stripe's clients write it.
+enum FormBody {
+    static func encode(_ fields: KeyValuePairs<String, String>) -> String {
+        fields.map { StripeCardNetwork.formEncoded($0.key) + "=" + StripeCardNetwork.formEncoded($0.value) }
+            .joined(separator: "&")
+    }
+
+    /// The fields the wallet sends to `POST {apiUrl}/v1/tokens` for a card.
+    static func card(
+        key: String, number: String, expiryMonth: Int = 12, expiryYear: Int = 2031, cvc: String = "123"
+    ) -> KeyValuePairs<String, String> {
+        [
+            "key": key, "card[number]": number, "card[exp_month]": String(expiryMonth), "card[exp_year]": String(expiryYear),
+            "card[cvc]": cvc,
+        ]
     }
 }
 
@@ -259,15 +292,61 @@ extension TestServer {
         return (id, last4, verificationID, code)
     }
 
+    /// Adds the card `number` as the wallet does: tokenized at the card network (`cardToken`), then the token sent to
+    /// `POST /v1/cards`. The number never reaches Skiff's API.
     func addCard(
         _ client: any TestClientProtocol, token: String, number: String = Seeds.visa, cvc: String = "123",
+        expiryMonth: Int = 12, expiryYear: Int = 2031, holderName: String = "Sam Carter", key: String = UUID().uuidString
+    ) async throws -> Reply {
+        let cardToken = try await cardToken(client, number: number, cvc: cvc, expiryMonth: expiryMonth, expiryYear: expiryYear)
+        return try await addCard(client, token: token, cardToken: cardToken, holderName: holderName, key: key)
+    }
+
+    /// `POST /v1/cards` with a token the card network gave.
+    func addCard(
+        _ client: any TestClientProtocol, token: String, cardToken: String, holderName: String = "Sam Carter",
         key: String = UUID().uuidString
     ) async throws -> Reply {
         try await client.send(
-            .post, "/v1/cards",
-            json: ["number": number, "expiryMonth": 12, "expiryYear": 2031, "cvc": cvc, "holderName": "Sam Carter"],
-            token: token, idempotencyKey: key
+            .post, "/v1/cards", json: ["cardToken": cardToken, "holderName": holderName], token: token, idempotencyKey: key
         )
+    }
+
+    /// The card network's token for a card: from the simulated network's `POST /simulated-card-network/v1/tokens` on
+    /// this server, or, when a `SpyCardNetwork` stands in for the network, from the spy (which serves no routes).
+    func cardToken(
+        _ client: any TestClientProtocol, number: String, cvc: String = "123", expiryMonth: Int = 12, expiryYear: Int = 2031
+    ) async throws -> String {
+        if let spy = configuration.cardNetworkOverride as? SpyCardNetwork {
+            guard let token = spy.token(number: number, expiryMonth: expiryMonth, expiryYear: expiryYear) else {
+                throw TestFailure("\(number) is not a card number")
+            }
+            return token
+        }
+        let reply = try await client.sendForm(
+            SimulatedCardNetwork.apiPath + "/v1/tokens",
+            FormBody.card(key: SimulatedCardNetwork.publishableKey, number: number, expiryMonth: expiryMonth, expiryYear: expiryYear, cvc: cvc)
+        )
+        guard reply.status == .ok, let id = reply.json["id"] as? String else {
+            throw TestFailure("tokenizing answered \(reply.status): \(reply.body)")
+        }
+        return id
+    }
+
+    /// A token of the simulated network signed with this server's key, made without its route: for a card the route
+    /// refuses (an expiry it takes as past by the machine's clock while the test clock has not reached it).
+    func mintedCardToken(number: String, expiryMonth: Int, expiryYear: Int) throws -> String {
+        let network = SimulatedCardNetwork(key: try ServerKey.load(for: configuration), latency: .zero)
+        guard let token = network.token(number: number, expiryMonth: expiryMonth, expiryYear: expiryYear) else {
+            throw TestFailure("\(number) is not a card number")
+        }
+        return token
+    }
+
+    /// The user's balance in minor units (`GET /v1/me`).
+    func balance(_ client: any TestClientProtocol, _ token: String) async throws -> Int? {
+        let me = try await client.send(.get, "/v1/me", token: token)
+        return (me.json["balance"] as? [String: Any])?["amountMinor"] as? Int
     }
 }
 
@@ -277,6 +356,54 @@ extension TestServer {
         var server = self
         server.configuration.limits.authRequestBurst = burst
         return server
+    }
+
+    /// The same server with `network` in place of the one its configuration names.
+    func using(_ network: any CardNetwork) -> TestServer {
+        var server = self
+        server.configuration.cardNetworkOverride = network
+        return server
+    }
+
+    /// The same server on Stripe's network (`--card-network stripe`) at `apiURL`, its secret key and webhook secret in
+    /// owner-only files of its directory: a configuration as an operator's off loopback would be. Nothing is asked of
+    /// the network until a card is added.
+    func usingStripe(apiURL: String = "http://127.0.0.1:9", webhookSecret: String? = "whsec_test") throws -> TestServer {
+        var server = self
+        let secretKeyFile = directory.appendingPathComponent("stripe-secret-key").path
+        try Self.writeOwnerOnly("sk_test_skiff\n", to: secretKeyFile)
+        var webhookSecretFile: String?
+        if let webhookSecret {
+            webhookSecretFile = directory.appendingPathComponent("stripe-webhook-secret").path
+            try Self.writeOwnerOnly(webhookSecret + "\n", to: webhookSecretFile!)
+        }
+        server.configuration.cardNetwork = .stripe(StripeSettings(
+            apiURL: apiURL, publishableKey: "pk_test_skiff", secretKeyFile: secretKeyFile, webhookSecretFile: webhookSecretFile
+        ))
+        return server
+    }
+
+    /// Writes `text` to `path` with mode 0600.
+    static func writeOwnerOnly(_ text: String, to path: String) throws {
+        try? FileManager.default.removeItem(atPath: path)
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        else { throw TestFailure("cannot write \(path)") }
+    }
+
+    /// Runs `body` with this server on `store`: as it is (SQLite), or on a fresh PostgreSQL database with a server key
+    /// given, as instances sharing one must have.
+    func withServer(on store: TestStore, _ body: @escaping @Sendable (TestServer) async throws -> Void) async throws {
+        switch store {
+        case .sqlite:
+            try await body(self)
+        case .postgres:
+            try await TestPostgres.withFreshDatabase { databaseURL in
+                var server = self
+                server.configuration.database = .postgres(url: databaseURL)
+                server.configuration.fingerprintKey = Data(repeating: 7, count: 32).base64EncodedString()
+                try await body(server)
+            }
+        }
     }
 
     /// The same server trusting `proxy`'s X-Forwarded-For, so a test names each request's client address.

@@ -31,6 +31,28 @@ struct InstanceClient: Sendable {
         let body = try await response.body.collect(upTo: 1 << 20)
         return Reply(status: HTTPResponse.Status(code: Int(response.status.code)), headers: headers, body: String(buffer: body))
     }
+
+    /// POSTs `fields` form-encoded (the card network's routes).
+    func sendForm(_ uri: String, _ fields: KeyValuePairs<String, String>) async throws -> Reply {
+        var request = HTTPClientRequest(url: baseURL.absoluteString + uri)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.body = .bytes(ByteBuffer(string: FormBody.encode(fields)))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return Reply(status: HTTPResponse.Status(code: Int(response.status.code)), headers: [:], body: String(buffer: body))
+    }
+
+    /// The simulated card network's token for `number`, from this instance's tokens route.
+    func cardToken(number: String) async throws -> String {
+        let reply = try await sendForm(
+            SimulatedCardNetwork.apiPath + "/v1/tokens", FormBody.card(key: SimulatedCardNetwork.publishableKey, number: number)
+        )
+        guard reply.status == .ok, let token = reply.json["id"] as? String else {
+            throw TestFailure("tokenizing answered \(reply.status): \(reply.body)")
+        }
+        return token
+    }
 }
 
 /// Two `SkiffServerInstance`s on one fresh PostgreSQL database with one server key, sharing a clock and a code sender.
@@ -149,12 +171,12 @@ struct TwoInstancesTests {
         }
     }
 
-    @Test("Add-card with one Idempotency-Key sent to A, then B, answers the same card and stores one")
+    @Test("Add-card with one Idempotency-Key sent to A, then B, answers the same card and stores one; a token A's network made is B's too")
     func idempotencyAcrossInstances() async throws {
         try await TwoInstances.run { servers in
             let token = try await servers.register(number: "2025550101")
             let card: [String: any Sendable] = [
-                "number": Seeds.visa, "expiryMonth": 12, "expiryYear": 2031, "cvc": "123", "holderName": "Sam Carter",
+                "cardToken": try await servers.a.cardToken(number: Seeds.visa), "holderName": "Sam Carter",
             ]
             let first = try await servers.a.send(.post, "/v1/cards", json: card, token: token, idempotencyKey: "shared-key")
             let retry = try await servers.b.send(.post, "/v1/cards", json: card, token: token, idempotencyKey: "shared-key")
@@ -166,6 +188,35 @@ struct TwoInstancesTests {
             let cards = try await servers.b.send(.get, "/v1/cards", token: token).array
             #expect(cards.filter { $0["last4"] as? String == "4242" }.count == 1)
             #expect(cards.count == 2)
+        }
+    }
+
+    @Test("A top-up sent with one key to A and B at once, several times: one top-up, credited once, answered alike by both")
+    func topUpAcrossInstances() async throws {
+        try await TwoInstances.run { servers in
+            let token = try await servers.register(number: "2025550102")
+            let added = try await servers.b.send(
+                .post, "/v1/cards", json: ["cardToken": try await servers.a.cardToken(number: Seeds.mastercard), "holderName": "Sam Carter"],
+                token: token, idempotencyKey: UUID().uuidString
+            )
+            #expect(added.status == .created)
+            let cardID = try #require(added.json["id"] as? String)
+            let body: [String: any Sendable] = ["cardId": cardID, "amountMinor": 2_500, "currency": "USD"]
+            let replies = try await withThrowingTaskGroup(of: Reply.self) { group in
+                for index in 0..<6 {
+                    group.addTask { try await servers.either(index).send(.post, "/v1/topups", json: body, token: token, idempotencyKey: "both") }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(replies.allSatisfy { $0.status == .created && $0.json["status"] as? String == "completed" }, "\(replies.map(\.body))")
+            #expect(Set(replies.compactMap { $0.json["id"] as? String }).count == 1)
+            #expect(Set(replies.compactMap { $0.json["transferId"] as? String }).count == 1)
+            let id = try #require(replies.first?.json["id"] as? String)
+            let fromA = try await servers.a.send(.get, "/v1/topups/\(id)", token: token)
+            let fromB = try await servers.b.send(.get, "/v1/topups/\(id)", token: token)
+            #expect(fromA.status == .ok && fromA.body == fromB.body)
+            let me = try await servers.a.send(.get, "/v1/me", token: token)
+            #expect((me.json["balance"] as? [String: Any])?["amountMinor"] as? Int == 102_500)
         }
     }
 

@@ -30,7 +30,7 @@ struct CardRoutesTests {
         }
     }
 
-    @Test("The brand comes from the number", arguments: [
+    @Test("The brand comes from the number, as the network read it", arguments: [
         (Seeds.visa, "123", "visa"), (Seeds.mastercard, "123", "mastercard"), (Seeds.amex, "1234", "amex"),
         (Seeds.discover, "123", "discover"), ("2223003122003222", "123", "mastercard"),
     ])
@@ -46,55 +46,67 @@ struct CardRoutesTests {
         }
     }
 
-    @Test("Invalid card details are listed by field: 400 where the contract's schema refuses them, else 422", arguments: [
-        (["number": "4242424242424241"], ["number"], 422),
-        (["number": "42424242424"], ["number"], 400),
-        (["number": "4242 4242 4242 4242 4242"], ["number"], 400),
-        (["number": "4242-abcd"], ["number"], 400),
-        (["expiryMonth": 13], ["expiryMonth"], 400),
-        (["expiryMonth": 0], ["expiryMonth"], 400),
-        (["expiryMonth": 8, "expiryYear": 2026], ["expiryYear"], 422),
-        (["cvc": "12"], ["cvc"], 400),
-        (["cvc": "1234"], ["cvc"], 422),
-        (["number": Seeds.amex, "cvc": "123"], ["cvc"], 422),
-        (["holderName": "   "], ["holderName"], 400),
-        (["holderName": "Sam\u{7}Carter"], ["holderName"], 400),
-        (["holderName": String(repeating: "e\u{301}", count: 51)], ["holderName"], 400),
-        (["number": "1", "cvc": "x", "holderName": ""], ["number", "cvc", "holderName"], 400),
-        (["number": "4242424242424241", "cvc": "x"], ["number", "cvc"], 400),
-    ] as [([String: any Sendable], [String], Int)])
-    func addCardValidation(overrides: [String: any Sendable], fields: [String], status: Int) async throws {
+    @Test("An invalid body is listed by field: 400 where the contract's schema or the token's form refuses it, and nothing is added", arguments: [
+        (["cardToken": ""], ["cardToken"]),
+        (["cardToken": "tok_" + String(repeating: "a", count: 197)], ["cardToken"]),
+        (["cardToken": "card_sim_123"], ["cardToken"]),
+        (["cardToken": "4242424242424242"], ["cardToken"]),
+        (["holderName": "   "], ["holderName"]),
+        (["holderName": "Sam\u{7}Carter"], ["holderName"]),
+        (["holderName": String(repeating: "e\u{301}", count: 51)], ["holderName"]),
+        (["cardToken": "pm_1", "holderName": ""], ["cardToken", "holderName"]),
+    ] as [([String: any Sendable], [String])])
+    func addCardValidation(overrides: [String: any Sendable], fields: [String]) async throws {
         let server = try TestServer()
         defer { server.remove() }
         try await server.withRouter { client in
             let user = try await server.register(client)
-            var body: [String: any Sendable] = [
-                "number": Seeds.visa, "expiryMonth": 12, "expiryYear": 2031, "cvc": "123", "holderName": "Sam Carter",
-            ]
+            var body: [String: any Sendable] = ["cardToken": try await server.cardToken(client, number: Seeds.visa), "holderName": "Sam Carter"]
             body.merge(overrides) { $1 }
             let reply = try await client.send(.post, "/v1/cards", json: body, token: user.token, idempotencyKey: UUID().uuidString)
-            #expect(reply.status.code == status)
+            #expect(reply.status == .badRequest)
             #expect(reply.contentType == "application/problem+json")
             #expect(reply.errorFields == fields)
             #expect(try await client.send(.get, "/v1/cards", token: user.token).array.count == 1)
         }
     }
 
-    @Test("A refused card field says what SkiffCore's rule says, the sentence the app shows under that field")
+    @Test("A card's number, expiry or security code sent to Skiff's API is refused (400) and never kept: only a token is taken")
+    func numberRefused() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            let old = try await client.send(
+                .post, "/v1/cards",
+                json: ["number": Seeds.visa, "expiryMonth": 12, "expiryYear": 2031, "cvc": "123", "holderName": "Sam Carter"],
+                token: user.token, idempotencyKey: UUID().uuidString
+            )
+            #expect(old.status == .badRequest && old.contentType == "application/problem+json")
+            #expect(!old.body.contains(Seeds.visa))
+            let withToken = try await client.send(
+                .post, "/v1/cards",
+                json: ["cardToken": try await server.cardToken(client, number: Seeds.visa), "number": Seeds.visa, "holderName": "Sam Carter"],
+                token: user.token, idempotencyKey: UUID().uuidString
+            )
+            #expect(withToken.status == .badRequest)
+            #expect(try await client.send(.get, "/v1/cards", token: user.token).array.count == 1)
+        }
+        #expect(!server.logText.contains(Seeds.visa))
+    }
+
+    @Test("A refused field says what SkiffCore's rule says, the sentence the app shows under that field")
     func addCardMessages() async throws {
         let server = try TestServer()
         defer { server.remove() }
         try await server.withRouter { client in
             let user = try await server.register(client)
             let reply = try await client.send(
-                .post, "/v1/cards",
-                json: ["number": "3782 82", "expiryMonth": 12, "expiryYear": 31, "cvc": "12", "holderName": "  "],
-                token: user.token, idempotencyKey: UUID().uuidString
+                .post, "/v1/cards", json: ["cardToken": "pm_123", "holderName": "  "], token: user.token, idempotencyKey: UUID().uuidString
             )
             #expect(reply.status == .badRequest)
             #expect(reply.errorMessages == [
-                "number": CardNumber.Problem.tooShort.message,
-                "cvc": CardSecurityCode.Problem.wrongLength(expected: 4).message,
+                "cardToken": "Send the token the card network gave for the card (tok_…), not the card.",
                 "holderName": CardHolderName.Problem(.empty).message,
             ])
             let issued = try #require(try await client.send(.get, "/v1/cards", token: user.token).array.first?["id"] as? String)
@@ -106,35 +118,147 @@ struct CardRoutesTests {
         }
     }
 
-    @Test("A two-digit year means 20YY, and the current month is not yet expired")
-    func expiryForms() async throws {
+    @Test("A token the network does not know (another server's, altered, made up) is refused on cardToken (422); nothing is added")
+    func unknownToken() async throws {
         let server = try TestServer()
         defer { server.remove() }
         try await server.withRouter { client in
             let user = try await server.register(client)
-            // The test clock is in September 2026.
-            let reply = try await client.send(
-                .post, "/v1/cards",
-                json: ["number": Seeds.mastercard, "expiryMonth": 9, "expiryYear": 26, "cvc": "321", "holderName": "Sam"],
-                token: user.token, idempotencyKey: "two-digit"
-            )
-            #expect(reply.status == .created)
-            #expect(reply.json["expiryYear"] as? Int == 2026)
+            let good = try await server.cardToken(client, number: Seeds.visa)
+            let otherServer = try #require(SpyCardNetwork().token(number: Seeds.visa))
+            for token in [otherServer, good + "x", "tok_made_up", "tok_sim_" + String(good.dropFirst(8).reversed())] {
+                let reply = try await server.addCard(client, token: user.token, cardToken: token)
+                #expect(reply.status == .unprocessableContent, "\(token)")
+                #expect(reply.errorMessages == ["cardToken": "The card network does not know this card: type it again."])
+            }
+            #expect(try await client.send(.get, "/v1/cards", token: user.token).array.count == 1)
+            #expect(try await server.addCard(client, token: user.token, cardToken: good).status == .created)
         }
     }
 
-    @Test("The same number twice for one user answers 409; another user may add it")
-    func duplicateCard() async throws {
+    @Test("A card the network declines when attached (…0002) answers 402 card-declined on cardToken; nothing is added")
+    func declinedAtAttach() async throws {
         let server = try TestServer()
         defer { server.remove() }
         try await server.withRouter { client in
-            let first = try await server.register(client, number: "202 555 0100")
-            let second = try await server.register(client, number: "202 555 0101")
-            #expect(try await server.addCard(client, token: first.token).status == .created)
-            let again = try await server.addCard(client, token: first.token, number: "4242 4242 4242 4242")
-            #expect(again.status == .conflict)
-            #expect(again.problemType == "urn:skiff:problem:duplicate-card")
-            #expect(try await server.addCard(client, token: second.token).status == .created)
+            let user = try await server.register(client)
+            let reply = try await server.addCard(client, token: user.token, number: "4000000000000002")
+            #expect(reply.status.code == 402)
+            #expect(reply.problemType == "urn:skiff:problem:card-declined")
+            #expect(reply.errorMessages == ["cardToken": CardDeclineReason.generic.message])
+            #expect(reply.json["detail"] as? String == CardDeclineReason.generic.message)
+            #expect(try await client.send(.get, "/v1/cards", token: user.token).array.count == 1)
+            let notifications = try await client.send(.get, "/v1/notifications", token: user.token).array
+            #expect(!notifications.contains { $0["title"] as? String == "Card added" })
+        }
+    }
+
+    @Test("A card good through this month is added; one the network says has expired is refused (422 on cardToken)")
+    func expiry() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            // The test clock is in September 2026; the machine's clock, which the token route reads, may be past it.
+            let thisMonth = try server.mintedCardToken(number: Seeds.mastercard, expiryMonth: 9, expiryYear: 2026)
+            let added = try await server.addCard(client, token: user.token, cardToken: thisMonth)
+            #expect(added.status == .created)
+            #expect(added.json["expiryMonth"] as? Int == 9 && added.json["expiryYear"] as? Int == 2026)
+            let lastMonth = try server.mintedCardToken(number: Seeds.discover, expiryMonth: 8, expiryYear: 2026)
+            let expired = try await server.addCard(client, token: user.token, cardToken: lastMonth)
+            #expect(expired.status == .unprocessableContent)
+            #expect(expired.errorMessages == ["cardToken": "This card has expired: add the new one."])
+            #expect(try await client.send(.get, "/v1/cards", token: user.token).array.count == 2)
+        }
+    }
+
+    @Test("One account per card: the same number again on the account answers 409 duplicate-card; on another account 409 too, saying so; removed from the first it can be added to the second", arguments: TestStore.allCases)
+    func oneAccountPerCard(store: TestStore) async throws {
+        let base = try TestServer()
+        defer { base.remove() }
+        try await base.withServer(on: store) { server in
+            try await server.withRouter { client in
+                let first = try await server.register(client, number: "202 555 0100")
+                let second = try await server.register(client, number: "202 555 0101")
+                let added = try await server.addCard(client, token: first.token)
+                #expect(added.status == .created)
+                let cardID = try #require(added.json["id"] as? String)
+
+                // Another tokenization of the same number (another expiry, written with spaces) is the same card.
+                let again = try await server.addCard(client, token: first.token, number: "4242 4242 4242 4242", expiryMonth: 1, expiryYear: 2030)
+                #expect(again.status == .conflict && again.problemType == "urn:skiff:problem:duplicate-card")
+                #expect(again.json["title"] as? String == "This card is already added.")
+                #expect(again.json["detail"] as? String == "A card with this number is already on the account.")
+
+                let elsewhere = try await server.addCard(client, token: second.token)
+                #expect(elsewhere.status == .conflict && elsewhere.problemType == "urn:skiff:problem:duplicate-card")
+                #expect(elsewhere.json["title"] as? String == "This card is on another account.")
+                #expect(elsewhere.json["detail"] as? String == "A card can be on one Skiff account only. Remove it from the other account first.")
+                #expect(try await client.send(.get, "/v1/cards", token: second.token).array.count == 1)
+
+                // Another card is no trouble, on either account.
+                #expect(try await server.addCard(client, token: second.token, number: Seeds.mastercard).status == .created)
+
+                #expect(try await client.send(.delete, "/v1/cards/\(cardID)", token: first.token).status == .noContent)
+                let moved = try await server.addCard(client, token: second.token)
+                #expect(moved.status == .created)
+                let back = try await server.addCard(client, token: first.token)
+                #expect(back.status == .conflict && back.json["title"] as? String == "This card is on another account.")
+                let secondCards = try await client.send(.get, "/v1/cards", token: second.token).array
+                #expect(secondCards.filter { $0["kind"] as? String == "external" }.compactMap { $0["last4"] as? String }.sorted() == ["4242", "4444"])
+                #expect(try await client.send(.get, "/v1/cards", token: first.token).array.count == 1)
+            }
+        }
+    }
+
+    @Test("The same card added by two accounts at once lands on one of them; the other is told 409", arguments: TestStore.allCases)
+    func oneAccountPerCardAtOnce(store: TestStore) async throws {
+        let base = try TestServer().allowingAuthBursts(of: 100)
+        defer { base.remove() }
+        try await base.withServer(on: store) { server in
+            try await server.withRouter { client in
+                var users: [Registered] = []
+                for index in 0..<6 {
+                    users.append(try await server.register(client, number: "202 555 01\(10 + index)"))
+                }
+                let cardToken = try await server.cardToken(client, number: Seeds.discover)
+                let statuses = try await withThrowingTaskGroup(of: UInt.self) { group in
+                    for user in users {
+                        group.addTask { UInt(try await server.addCard(client, token: user.token, cardToken: cardToken).status.code) }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(statuses.sorted() == [201, 409, 409, 409, 409, 409])
+                var holders = 0
+                for user in users {
+                    holders += try await client.send(.get, "/v1/cards", token: user.token).array.count - 1
+                }
+                #expect(holders == 1)
+            }
+        }
+    }
+
+    @Test("A network that does not answer when the card is attached: 503, nothing added; the same key then adds it once; each user has one customer at the network")
+    func networkUnavailableAtAttach() async throws {
+        let spy = SpyCardNetwork()
+        let server = try TestServer().using(spy)
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let user = try await server.register(client)
+            spy.leaveUnanswered(.attach, .after)
+            let lost = try await server.addCard(client, token: user.token, key: "card-1")
+            #expect(lost.status == .serviceUnavailable && lost.problemType == "urn:skiff:problem:card-network-unavailable")
+            #expect(try await client.send(.get, "/v1/cards", token: user.token).array.count == 1)
+            let retried = try await server.addCard(client, token: user.token, key: "card-1")
+            #expect(retried.status == .created)
+            #expect(try await server.addCard(client, token: user.token, number: Seeds.mastercard).status == .created)
+            #expect(spy.count(.attach) == 3)
+            #expect(spy.count(.makeCustomer) == 1)
+            spy.leaveUnanswered(.makeCustomer, .before)
+            let other = try await server.register(client, number: "202 555 0101")
+            #expect(try await server.addCard(client, token: other.token, number: Seeds.amex, cvc: "1234").status == .serviceUnavailable)
+            #expect(try await server.addCard(client, token: other.token, number: Seeds.amex, cvc: "1234").status == .created)
+            #expect(spy.count(.makeCustomer) == 3)
         }
     }
 
@@ -145,8 +269,7 @@ struct CardRoutesTests {
         try await server.withRouter { client in
             let user = try await server.register(client)
             let reply = try await client.send(
-                .post, "/v1/cards",
-                json: ["number": Seeds.visa, "expiryMonth": 12, "expiryYear": 2031, "cvc": "123", "holderName": "Sam"],
+                .post, "/v1/cards", json: ["cardToken": try await server.cardToken(client, number: Seeds.visa), "holderName": "Sam"],
                 token: user.token
             )
             #expect(reply.status == .badRequest)

@@ -32,39 +32,14 @@ struct SchemaMigrationsTests {
         #expect(versions == Array(1...PostgresMigrations.legacyNewestVersion))
     }
 
-    @Test("A database the previous binary migrated to its newest is current here: nothing pending, nothing run, its history then in names", arguments: TestStore.allCases)
-    func legacyCurrent(store: TestStore) async throws {
+    @Test("A database the numbered binaries migrated to their newest has its history in names, and lacks exactly the steps since, by their names, which it gets", arguments: TestStore.allCases)
+    func legacyNewestGetsWhatCameAfter(store: TestStore) async throws {
         try await withLegacyDatabase(store, through: Self.legacyNewest) { location in
             // As `serve --no-migrate` and `/health/ready` read it, before anything was written.
-            let required = try await openRepositoryStore(location, logger: TestStore.logger, migrations: .requireCurrent)
-            let before = try await schema(required)
-            await required.close()
-
-            let lines = NIOLockedValueBox<[String]>([])
-            let migrated = try await openRepositoryStore(location, logger: Self.capturing(lines))
-            do {
-                #expect(try await migrated.pendingMigrations() == [])
-                #expect(try await schema(migrated) == before)
-                #expect(try await recordedNames(migrated) == Set(SchemaMigration.allCases.map(\.name)))
-                if store == .postgres {
-                    #expect(try await legacyVersions(migrated) == Array(1...18))
-                }
-            } catch {
-                await migrated.close()
-                throw error
-            }
-            await migrated.close()
-            #expect(lines.withLockedValue { $0 }.filter { $0.contains("migrated") } == [])
-        }
-    }
-
-    @Test("A database the previous binary left one step behind lacks exactly that step, by its name, and gets exactly it", arguments: TestStore.allCases)
-    func legacyOneBehind(store: TestStore) async throws {
-        try await withLegacyDatabase(store, through: .searchNoteReference) { location in
             let refusal = await #expect(throws: PendingMigrationsError.self) {
                 try await openRepositoryStore(location, logger: TestStore.logger, migrations: .requireCurrent)
             }
-            #expect(refusal?.pending == ["spending-not-transfers"])
+            #expect(refusal?.pending == Self.sinceLegacy.map(\.name))
             let older = try await openAsIs(location)
             let before = try await schema(older)
             await older.close()
@@ -74,16 +49,11 @@ struct SchemaMigrationsTests {
             do {
                 #expect(try await migrated.pendingMigrations() == [])
                 #expect(try await recordedNames(migrated) == Set(SchemaMigration.allCases.map(\.name)))
-                // What changed is what `spending-not-transfers` makes again, nothing else.
+                // What changed is what `card-network` makes, nothing else.
                 let after = try await schema(migrated)
-                let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
-                switch store {
-                case .sqlite:
-                    #expect(changed == ["spending_days", "spending_months"].flatMap { table in
-                        ["delete", "insert", "update_new", "update_old"].map { "trigger \(table)_\($0)" }
-                    })
-                case .postgres:
-                    #expect(changed == ["function spending_days_apply()"])
+                let changed = Set(Set(before.keys).union(after.keys).filter { before[$0] != after[$0] })
+                #expect(changed == Self.cardNetworkObjects(store), "\(changed.sorted())")
+                if store == .postgres {
                     #expect(try await legacyVersions(migrated) == Array(1...18))
                 }
             } catch {
@@ -93,8 +63,123 @@ struct SchemaMigrationsTests {
             await migrated.close()
             if store == .postgres {
                 let runs = lines.withLockedValue { $0 }.filter { $0.contains("migrated PostgreSQL") }
-                #expect(runs.count == 1 && runs.first?.contains("spending-not-transfers") == true, "\(runs)")
+                #expect(runs.count == 1 && runs.first?.contains("card-network") == true, "\(runs)")
             }
+        }
+    }
+
+    @Test("A database the numbered binaries left one step behind lacks exactly that step and those since, by their names, and gets exactly them", arguments: TestStore.allCases)
+    func legacyOneBehind(store: TestStore) async throws {
+        try await withLegacyDatabase(store, through: .searchNoteReference) { location in
+            let refusal = await #expect(throws: PendingMigrationsError.self) {
+                try await openRepositoryStore(location, logger: TestStore.logger, migrations: .requireCurrent)
+            }
+            #expect(refusal?.pending == ["spending-not-transfers"] + Self.sinceLegacy.map(\.name))
+            let older = try await openAsIs(location)
+            let before = try await schema(older)
+            await older.close()
+
+            let lines = NIOLockedValueBox<[String]>([])
+            let migrated = try await openRepositoryStore(location, logger: Self.capturing(lines))
+            do {
+                #expect(try await migrated.pendingMigrations() == [])
+                #expect(try await recordedNames(migrated) == Set(SchemaMigration.allCases.map(\.name)))
+                // What changed is what `spending-not-transfers` makes again and what `card-network` makes, nothing else.
+                let after = try await schema(migrated)
+                let changed = Set(Set(before.keys).union(after.keys).filter { before[$0] != after[$0] })
+                switch store {
+                case .sqlite:
+                    let triggers = ["spending_days", "spending_months"].flatMap { table in
+                        ["delete", "insert", "update_new", "update_old"].map { "trigger \(table)_\($0)" }
+                    }
+                    #expect(changed == Set(triggers).union(Self.cardNetworkObjects(store)), "\(changed.sorted())")
+                case .postgres:
+                    #expect(changed == Set(["function spending_days_apply()"]).union(Self.cardNetworkObjects(store)), "\(changed.sorted())")
+                    #expect(try await legacyVersions(migrated) == Array(1...18))
+                }
+            } catch {
+                await migrated.close()
+                throw error
+            }
+            await migrated.close()
+            if store == .postgres {
+                let runs = lines.withLockedValue { $0 }.filter { $0.contains("migrated PostgreSQL") }
+                #expect(runs.count == 2 && runs.first?.contains("spending-not-transfers") == true, "\(runs)")
+                #expect(runs.last?.contains("card-network") == true, "\(runs)")
+            }
+        }
+    }
+
+    @Test("A database the previous binary migrated (its names, up to spending-not-transfers) lacks exactly card-network, the newest", arguments: TestStore.allCases)
+    func previousBinaryLacksCardNetwork(store: TestStore) async throws {
+        #expect(SchemaMigration.newest == .cardNetwork && SchemaMigration.newest.name == "card-network")
+        try await withEmptyDatabase(store) { location in
+            try await migrate(location, upTo: .spendingNotTransfers)
+            let refusal = await #expect(throws: PendingMigrationsError.self) {
+                try await openRepositoryStore(location, logger: TestStore.logger, migrations: .requireCurrent)
+            }
+            #expect(refusal?.pending == ["card-network"])
+            let migrated = try await openRepositoryStore(location, logger: TestStore.logger)
+            #expect(try await migrated.pendingMigrations() == [])
+            await migrated.close()
+            // Opened again it is current, and nothing more is asked.
+            try await openRepositoryStore(location, logger: TestStore.logger, migrations: .requireCurrent).close()
+        }
+    }
+
+    @Test("card-network puts a card on one account: of cards on several accounts the first added keeps its place, later copies become distinct; then a second account is refused it", arguments: TestStore.allCases)
+    func cardNetworkOneAccountPerCard(store: TestStore) async throws {
+        try await withEmptyDatabase(store) { location in
+            try await migrate(location, upTo: .spendingNotTransfers)
+            let older = try await openAsIs(location)
+            do {
+                for (index, user) in ["a", "b", "c", "d"].enumerated() {
+                    try await older.execute("""
+                        INSERT INTO users (id, phone, country_code, national_number, full_name, password_hash, currency, created_at)
+                        VALUES ('\(user)', '+120255501\(index)0', '1', '20255501\(index)0', 'Sam', 'hash', 'USD', 1)
+                        """)
+                }
+                // (id, user, kind, fingerprint, created_at)
+                let cards = [
+                    ("x-first", "a", "external", "F", 100), ("x-later", "b", "external", "F", 200), ("x-same-time", "c", "external", "F", 200),
+                    ("y-alone", "a", "external", "G", 100), ("issued-c", "c", "issued", "G", 50), ("issued-d", "d", "issued", "F", 10),
+                ]
+                for (id, user, kind, fingerprint, created) in cards {
+                    try await older.execute("""
+                        INSERT INTO cards (id, user_id, kind, brand, last4, expiry_month, expiry_year, holder_name, status, fingerprint, created_at)
+                        VALUES ('\(id)', '\(user)', '\(kind)', 'visa', '4242', 12, 2031, 'Sam', 'active', '\(fingerprint)', \(created))
+                        """)
+                }
+            } catch {
+                await older.close()
+                throw error
+            }
+            await older.close()
+
+            let migrated = try await openRepositoryStore(location, logger: TestStore.logger)
+            do {
+                let rows = try await migrated.strings("SELECT id || '=' || fingerprint || '=' || COALESCE(network_card_id, '-') FROM cards ORDER BY id")
+                #expect(rows == [
+                    "issued-c=G=-", "issued-d=F=-", "x-first=F=-", "x-later=F:x-later=-", "x-same-time=F:x-same-time=-", "y-alone=G=-",
+                ])
+                let repositories = migrated.repositories
+                #expect(try await repositories.cards.owner(ofExternalCard: "F") == "a")
+                #expect(try await repositories.cards.owner(ofExternalCard: "G") == "a")
+                #expect(try await repositories.cards.card(id: "x-later", userID: "b")?.networkCardID == nil)
+                let again = CardRecord(
+                    id: "x-new", userID: "d", kind: .external, brand: "visa", last4: "4242", expiryMonth: 12, expiryYear: 2031,
+                    holderName: "Sam", status: .active, fingerprint: "F", createdAt: Date(), networkCardID: "card_1"
+                )
+                await #expect(throws: RepositoryError.duplicate) { try await repositories.cards.insert(again, announcing: nil) }
+                var other = again
+                other.fingerprint = "H"
+                try await repositories.cards.insert(other, announcing: nil)
+                #expect(try await repositories.cards.card(id: "x-new", userID: "d")?.networkCardID == "card_1")
+            } catch {
+                await migrated.close()
+                throw error
+            }
+            await migrated.close()
         }
     }
 
@@ -136,6 +221,45 @@ struct SchemaMigrationsTests {
 
     /// The newest migration of the binaries that numbered the steps.
     private static let legacyNewest = SchemaMigration.spendingNotTransfers
+    /// The migrations since, which a database they left lacks.
+    private static let sinceLegacy: [SchemaMigration] = [.cardNetwork]
+
+    /// What `card-network` makes or changes, by the names `schema` gives: its tables and indexes, and on SQLite the
+    /// two tables it adds columns to (their definitions are their SQL).
+    private static func cardNetworkObjects(_ store: TestStore) -> Set<String> {
+        switch store {
+        case .sqlite:
+            [
+                "table cards", "table topups", "table card_network_customers", "table card_network_events",
+                "index sqlite_autoindex_card_network_customers_1", "index sqlite_autoindex_card_network_events_1",
+                "index cards_one_account", "index topups_card", "index topups_payment",
+            ]
+        case .postgres:
+            [
+                "relation card_network_customers", "relation card_network_customers_pkey", "relation card_network_events",
+                "relation card_network_events_pkey", "relation cards_one_account", "relation topups_card", "relation topups_payment",
+            ]
+        }
+    }
+
+    /// Migrates the database at `location` up to `last`, its bookkeeping in names as this binary writes it.
+    private func migrate(_ location: DatabaseLocation, upTo last: SchemaMigration) async throws {
+        let database = try await openAsIs(location)
+        do {
+            switch database {
+            case let sqlite as SQLiteDatabase:
+                try SQLiteMigrations.migrate(sqlite.pool, upTo: last)
+            case let postgres as SkiffServer.PostgresDatabase:
+                try await PostgresMigrations.migrate(postgres.client, logger: TestStore.logger, upTo: last)
+            default:
+                throw TestFailure("a store of another kind: \(type(of: database))")
+            }
+        } catch {
+            await database.close()
+            throw error
+        }
+        await database.close()
+    }
 
     /// An empty database of `store`'s kind, removed afterwards; `body` gets its location.
     private func withEmptyDatabase(_ store: TestStore, _ body: (DatabaseLocation) async throws -> Void) async throws {

@@ -127,25 +127,29 @@ struct IdempotencyMiddlewareTests {
         defer { server.remove() }
         try await server.withRouter { client in
             let user = try await server.register(client)
-            let invalid = try await server.addCard(client, token: user.token, cvc: "1", key: "fix")
+            let invalid = try await server.addCard(client, token: user.token, cardToken: "card_not_a_token", key: "fix")
             #expect(invalid.status == .badRequest)
+            let declined = try await server.addCard(client, token: user.token, number: "4000000000000002", key: "fix")
+            #expect(declined.status.code == 402)
             #expect(try await server.addCard(client, token: user.token, key: "fix").status == .created)
         }
     }
 
-    @Test("The same card written another way, or with another CVC, is the same request: the first answer is replayed")
-    func cardFingerprintedAndCVCLeftOut() async throws {
+    @Test("The same token written another way, or tokenized again with another CVC, is the same request: the first answer is replayed")
+    func sameTokenSameRequest() async throws {
         let server = try TestServer()
         defer { server.remove() }
         try await server.withRouter { client in
             let user = try await server.register(client)
             let first = try await server.addCard(client, token: user.token, number: Seeds.amex, cvc: "7391", key: "same")
             #expect(first.status == .created)
+            let cardToken = try await server.cardToken(client, number: Seeds.amex, cvc: "7391")
             let spaced = try await client.send(
                 .post, "/v1/cards", token: user.token, idempotencyKey: "same",
-                rawBody: #"{ "holderName": "Sam Carter", "cvc": "7391", "expiryYear": 2031, "expiryMonth": 12, "number": "3782 822463 10005" }"#
+                rawBody: "{ \"holderName\" : \"Sam Carter\",   \"cardToken\": \"" + cardToken + "\" }"
             )
-            let otherCVC = try await server.addCard(client, token: user.token, number: Seeds.amex, cvc: "2468", key: "same")
+            // The simulated network's token names the card, not the code typed with it.
+            let otherCVC = try await server.addCard(client, token: user.token, number: "3782 822463 10005", cvc: "2468", key: "same")
             for replay in [spaced, otherCVC] {
                 #expect(replay.status == .created)
                 #expect(replay.body == first.body)
@@ -181,15 +185,16 @@ struct IdempotencyMiddlewareTests {
         let server = try TestServer()
         defer { server.remove() }
         let cvc = "7391"
-        let body: [String: any Sendable] = [
-            "number": Seeds.amex, "expiryMonth": 12, "expiryYear": 2031, "cvc": cvc, "holderName": "Sam Carter",
-        ]
-        let rawBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
-        try await server.withRouter { client in
+        let body = try await server.withRouter { client in
             let user = try await server.register(client)
+            let body: [String: any Sendable] = [
+                "cardToken": try await server.cardToken(client, number: Seeds.amex, cvc: cvc), "holderName": "Sam Carter",
+            ]
             let added = try await client.send(.post, "/v1/cards", json: body, token: user.token, idempotencyKey: "kept")
             #expect(added.status == .created)
+            return try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
         }
+        let rawBody = body
         let key = try await SkiffServerComponents(server.configuration).key
         let rows = try DatabasePool(path: server.databasePath).read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM idempotency_keys")

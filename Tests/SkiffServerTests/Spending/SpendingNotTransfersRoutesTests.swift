@@ -22,9 +22,7 @@ struct SpendingNotTransfersRoutesTests {
 
     @Test("Alex sends Jordan $12.50 and tops up $50: neither side's Spending has them; a card purchase still counts")
     func transfersAndTopUpsAreNotSpending() async throws {
-        var made = try TestServer()
-        made.configuration.cardNetwork = SimulatedCardNetwork(latency: .zero)
-        let server = made
+        let server = try TestServer()
         defer { server.remove() }
         try await server.withRouter { client in
             let alex = try await server.register(client, number: "202 555 0100", name: "Alex Rivera")

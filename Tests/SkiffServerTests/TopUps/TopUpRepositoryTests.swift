@@ -74,7 +74,7 @@ struct TopUpRepositoryTests {
             guard case .made(let pending) = try await topUps.create(TopUpOrder(topUp: record(30_000, key: "p"), completion: nil)) else {
                 Issue.record("pending"); return
             }
-            #expect(pending.status == .pending && pending.verificationID == "v")
+            #expect(pending.status == .pending && pending.paymentID == nil && pending.cardFingerprint == "f-card")
             #expect(try await repositories.ledger.walletBalance(userID: "u", currency: "USD") == 0)
             let results = try await withThrowingTaskGroup(of: TopUpRecord?.self) { group in
                 for _ in 0..<8 {
@@ -100,6 +100,87 @@ struct TopUpRepositoryTests {
         }
     }
 
+    @Test("A pending top-up keeps the first payment made for it, and where its holder confirms it until it is settled", arguments: TestStore.allCases)
+    func payments(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let repositories = store.repositories
+            let topUps = repositories.topUps
+            try await openAccount(repositories, balance: 0)
+            guard case .made(let pending) = try await topUps.create(TopUpOrder(topUp: record(2_000, key: "p"), completion: nil)) else {
+                Issue.record("pending"); return
+            }
+            let kept = try await topUps.recordPayment(id: pending.id, userID: "u", paymentID: "pi_1", actionURL: nil)
+            #expect(kept?.paymentID == "pi_1" && kept?.actionURL == nil && kept?.status == .pending)
+            // A second payment made by another caller is not kept: the first stays, the one confirmed.
+            let second = try await topUps.recordPayment(id: pending.id, userID: "u", paymentID: "pi_2", actionURL: "https://bank/3ds")
+            #expect(second?.paymentID == "pi_1" && second?.actionURL == "https://bank/3ds")
+            #expect(try await topUps.recordPayment(id: pending.id, userID: "stranger", paymentID: "pi_3", actionURL: nil) == nil)
+            #expect(try await topUps.topUp(paymentID: "pi_1")?.id == pending.id)
+            #expect(try await topUps.topUp(paymentID: "pi_2") == nil)
+            // Completed, the place to confirm is gone and nothing more is kept.
+            let done = try await topUps.complete(id: pending.id, userID: "u", completion(2_000))
+            #expect(done?.status == .completed && done?.actionURL == nil && done?.paymentID == "pi_1")
+            let after = try await topUps.recordPayment(id: pending.id, userID: "u", paymentID: "pi_4", actionURL: "https://bank/again")
+            #expect(after?.paymentID == "pi_1" && after?.actionURL == nil && after?.status == .completed)
+            #expect(try await repositories.ledger.walletBalance(userID: "u", currency: "USD") == 2_000)
+        }
+    }
+
+    @Test("Totals count the top-ups not declined since a time: the user's, and the card's on every account", arguments: TestStore.allCases)
+    func totals(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let repositories = store.repositories
+            let topUps = repositories.topUps
+            try await openAccount(repositories, balance: 0)
+            try await openAccount(repositories, balance: 0, userID: "w", cardFingerprint: "f-other")
+            func make(_ amount: Int64, key: String, userID: String = "u", fingerprint: String = "f-card", at date: Date) async throws -> TopUpRecord {
+                var topUp = record(amount, key: key)
+                topUp.userID = userID
+                topUp.cardID = userID == "u" ? "card" : "card-\(userID)"
+                topUp.cardFingerprint = fingerprint
+                topUp.createdAt = date
+                guard case .made(let made) = try await topUps.create(TopUpOrder(topUp: topUp, completion: nil)) else {
+                    throw TestFailure("not made: \(key)")
+                }
+                return made
+            }
+            let since = now.addingTimeInterval(-86_400)
+            _ = try await make(1_000, key: "old", at: since.addingTimeInterval(-1))
+            _ = try await make(2_000, key: "edge", at: since)
+            let completed = try await make(3_000, key: "done", at: now)
+            _ = try await topUps.complete(id: completed.id, userID: "u", completion(3_000))
+            let declined = try await make(50_000, key: "no", at: now)
+            _ = try await topUps.decline(id: declined.id, userID: "u", reason: "card-declined", at: now)
+            // The same card on another account counts for the card, not for this account.
+            _ = try await make(400, key: "moved", userID: "w", fingerprint: "f-card", at: now)
+            _ = try await make(70, key: "theirs", userID: "w", fingerprint: "f-other", at: now)
+
+            #expect(try await topUps.totals(userID: "u", since: since) == TopUpTotals(count: 2, amountMinor: 5_000))
+            #expect(try await topUps.totals(cardFingerprint: "f-card", since: since) == TopUpTotals(count: 3, amountMinor: 5_400))
+            #expect(try await topUps.totals(userID: "w", since: since) == TopUpTotals(count: 2, amountMinor: 470))
+            #expect(try await topUps.totals(cardFingerprint: "f-other", since: since) == TopUpTotals(count: 1, amountMinor: 70))
+            #expect(try await topUps.totals(userID: "nobody", since: since) == TopUpTotals(count: 0, amountMinor: 0))
+            #expect(try await topUps.totals(cardFingerprint: "f-card", since: now.addingTimeInterval(1)) == TopUpTotals(count: 0, amountMinor: 0))
+        }
+    }
+
+    @Test("A network event is kept once: handled after it is recorded, and recording it again changes nothing", arguments: TestStore.allCases)
+    func events(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let topUps = store.repositories.topUps
+            #expect(try await topUps.handledEvent(id: "evt_1") == false)
+            try await topUps.recordEvent(id: "evt_1", at: now)
+            try await topUps.recordEvent(id: "evt_1", at: now.addingTimeInterval(5))
+            #expect(try await topUps.handledEvent(id: "evt_1"))
+            #expect(try await topUps.handledEvent(id: "evt_2") == false)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<8 { group.addTask { try await topUps.recordEvent(id: "evt_3", at: self.now) } }
+                try await group.waitForAll()
+            }
+            #expect(try await topUps.handledEvent(id: "evt_3"))
+        }
+    }
+
     // MARK: Fixtures
 
     private func expectInvariants(_ ledger: any LedgerRepository, sourceLocation: SourceLocation = #_sourceLocation) async throws {
@@ -109,33 +190,36 @@ struct TopUpRepositoryTests {
         )
     }
 
-    /// Opens user "u" with `balance` paid in and an added Visa ("card").
-    private func openAccount(_ repositories: Repositories, balance: Int64) async throws {
+    /// Opens user `userID` ("u") with `balance` paid in and an added Visa ("card" for "u", else "card-<userID>").
+    private func openAccount(
+        _ repositories: Repositories, balance: Int64, userID: String = "u", cardFingerprint: String = "f-card"
+    ) async throws {
+        let number = userID == "u" ? "2025550100" : "2025550199"
         try await repositories.accounts.create(NewAccount(
             user: UserRecord(
-                id: "u", phone: "+12025550100", countryCode: "1", nationalNumber: "2025550100", fullName: "Sam Carter",
+                id: userID, phone: "+1" + number, countryCode: "1", nationalNumber: number, fullName: "Sam Carter",
                 passwordHash: "hash", balanceMinor: balance, currency: "USD", createdAt: now
             ),
             issuedCard: CardRecord(
-                id: "issued-u", userID: "u", kind: .issued, brand: "visa", last4: "1111", expiryMonth: 12,
-                expiryYear: 2030, holderName: "Sam Carter", status: .inactive, fingerprint: "issued-u", createdAt: now
+                id: "issued-\(userID)", userID: userID, kind: .issued, brand: "visa", last4: "1111", expiryMonth: 12,
+                expiryYear: 2030, holderName: "Sam Carter", status: .inactive, fingerprint: "issued-\(userID)", createdAt: now
             ),
             openingTransaction: NewTransaction(
                 amountMinor: balance, currency: "USD", merchant: "Skiff", category: "Opening balance", createdAt: now
             ),
-            welcome: NotificationRecord(id: "welcome-u", userID: "u", title: "Welcome", body: "", createdAt: now, readAt: nil)
+            welcome: NotificationRecord(id: "welcome-\(userID)", userID: userID, title: "Welcome", body: "", createdAt: now, readAt: nil)
         ))
         try await repositories.cards.insert(CardRecord(
-            id: "card", userID: "u", kind: .external, brand: "visa", last4: "4242", expiryMonth: 12, expiryYear: 2031,
-            holderName: "Sam Carter", status: .active, fingerprint: "f-card", createdAt: now
+            id: userID == "u" ? "card" : "card-\(userID)", userID: userID, kind: .external, brand: "visa", last4: "4242",
+            expiryMonth: 12, expiryYear: 2031, holderName: "Sam Carter", status: .active, fingerprint: cardFingerprint,
+            createdAt: now, networkCardID: "card_sim_x"
         ), announcing: nil)
     }
 
     private func record(_ amount: Int64, key: String, hash: String? = nil, currency: String = "USD") -> TopUpRecord {
         TopUpRecord(
             id: UUID().uuidString.lowercased(), userID: "u", cardID: "card", cardBrand: "visa", cardLast4: "4242",
-            amountMinor: amount, currency: currency, status: .pending, verificationID: "v",
-            verificationExpiresAt: now.addingTimeInterval(600), idempotencyKey: key,
+            amountMinor: amount, currency: currency, status: .pending, cardFingerprint: "f-card", idempotencyKey: key,
             requestHash: hash ?? "\(amount)-\(key)", createdAt: now
         )
     }
@@ -155,8 +239,6 @@ struct TopUpRepositoryTests {
         var topUp = record(amount, key: key, hash: hash, currency: currency)
         let completion = completion(amount)
         topUp.status = .completed
-        topUp.verificationID = nil
-        topUp.verificationExpiresAt = nil
         topUp.transferID = completion.transferID
         topUp.reference = completion.reference
         topUp.authorizationID = completion.authorizationID

@@ -224,11 +224,12 @@ struct HomeCoordinatorTests {
         #expect(await harness.waitUntil { harness.screen.contains("$0.00") }, "\(harness.screen)")
     }
 
-    @Test("Top up runs as a child with Home's cards; the code goes to the user's number; after the receipt the stream, not a reload, moves Home")
+    @Test("Top up runs as a child with Home's cards; it waits for the card's bank; after the receipt the stream, not a reload, moves Home")
     func topUp() async throws {
         let harness = try await start()
         harness.cards.cardsResult.set(.success([Seeds.issuedCard, Seeds.externalCard]))
-        harness.transfers.topUpResult.set(.success(.needsCode(Seeds.pendingTopUp)))
+        harness.transfers.topUpResult.set(.success(.waiting(Seeds.pendingTopUp)))
+        harness.transfers.progressResults.set(.success([.success(.added(Seeds.addedMoney))]))
         await harness.send(.character("r"))
         await harness.send(.character("t"))
         #expect(homeChildren(harness).first is SceneFlowCoordinator<TopUpOutcome>)
@@ -239,11 +240,8 @@ struct HomeCoordinatorTests {
         await harness.type("250")
         await harness.send(.enter)
         await harness.send(.enter)
-        #expect(harness.outbox.asked.last?.to == "+12025550143")
-        #expect(harness.screen.contains("Development server: the code is 482913"))
-        await harness.type("482913")
-        await harness.send(.enter)
-        #expect(harness.transfers.codes.all.map(\.code) == ["482913"])
+        #expect(await harness.waitUntil { harness.screen.contains("Reference SKF-4TOPUP42") }, "\(harness.screen)")
+        #expect(harness.transfers.progressAsked.all == ["tu_2"])
         await harness.send(.enter)
         #expect(harness.top is HomeViewController)
         #expect(homeChildren(harness).isEmpty)

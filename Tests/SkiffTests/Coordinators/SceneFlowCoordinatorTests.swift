@@ -94,7 +94,7 @@ struct SceneFlowCoordinatorTests {
         var outcomes: [TopUpOutcome?] = []
         let flow = SceneFlowCoordinator.topUp(
             navigation: navigation, factory: .doubles(tasks: app.tasks), cards: [Seeds.externalCard],
-            balance: Seeds.summary.balance, phoneE164: "+12025550143"
+            balance: Seeds.summary.balance
         )
         parent.startChild(flow) { event in
             if case .finished(let outcome) = event { outcomes.append(outcome) }
@@ -116,7 +116,7 @@ struct SceneFlowCoordinatorTests {
         var outcomes: [TopUpOutcome?] = []
         let flow = SceneFlowCoordinator.topUp(
             navigation: navigation, factory: .doubles(tasks: app.tasks), cards: [Seeds.externalCard],
-            balance: Seeds.summary.balance, phoneE164: "+12025550143"
+            balance: Seeds.summary.balance
         )
         parent.startChild(flow) { event in
             if case .finished(let outcome) = event { outcomes.append(outcome) }

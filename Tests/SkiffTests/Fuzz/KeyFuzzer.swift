@@ -451,7 +451,7 @@ final class KeyFuzzer {
     }
 
     /// Top up one stage at a time: a card (any: a frozen or expired one is refused), an amount (some refused), the
-    /// confirmation, the issuer's code from the outbox (now and then a wrong one); or back.
+    /// confirmation, the wait for the card's bank (Esc); or back.
     private func topUp(_ screen: TopUpViewController) async throws {
         switch screen.stage {
         case .card:
@@ -471,13 +471,9 @@ final class KeyFuzzer {
             try await step(.key(.enter))
             try await noise()
             if top === screen, screen.stage == .confirm { try await step(.key(random.chance(0.75) ? .enter : .escape)) }
-        case .code:
-            guard let phone = registeredPhoneOrDemo(), let code = server.latestCode(to: phone, purpose: .topUp), random.chance(0.85) else {
-                try await step(.key(.escape))
-                return
-            }
-            guard try await fill(screen.code, with: random.chance(0.85) ? code : "000000", on: screen) else { return }
-            try await step(.key(.enter))
+        case .bank:
+            // The card's bank waits for its holder, whom the fuzzer is not: now and then it waits a moment, else Esc.
+            try await step(.key(random.chance(0.3) ? .character("x") : .escape))
         case .confirm, .receipt:
             try await step(.key(random.chance(0.7) ? .enter : .escape))
         }

@@ -38,7 +38,7 @@ struct SceneTapsTests {
             "Register": { factory.register(prefill: nil).0 },
             "SendMoney": { factory.sendMoney(balance: Seeds.summary.balance, userID: Seeds.session.user.id).0 },
             "TopUp": {
-                factory.topUp(cards: [Seeds.externalCard, Seeds.frozenCard], balance: Seeds.summary.balance, phoneE164: "+12025550143").0
+                factory.topUp(cards: [Seeds.externalCard, Seeds.frozenCard], balance: Seeds.summary.balance).0
             },
             "TransactionDetail": { factory.transactionDetail(Seeds.transaction(1)).0 },
             "VerifyPhone": {

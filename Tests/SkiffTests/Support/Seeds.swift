@@ -62,7 +62,7 @@ enum Seeds {
         id: "tu_1", reference: "SKF-4TOPUP42", amount: Money(amountMinor: 5_000, currency: "USD"), cardName: "Visa •••• 4242",
         replayed: false
     )
-    static let pendingTopUp = PendingTopUp(id: "tu_2", expiresAt: now.addingTimeInterval(600))
+    static let pendingTopUp = PendingTopUp(id: "tu_2", actionURL: URL(string: "https://bank.example/3ds/tu_2"))
     static let challenge = VerificationChallenge(verificationId: "v_1", expiresAt: now.addingTimeInterval(600))
     static let notification = AppNotification(
         id: "n_1", title: "Welcome to Skiff", body: "Your card is on its way.", createdAt: now, read: false
@@ -82,4 +82,51 @@ final class SleepCounter: @unchecked Sendable {
     private var value = 0
     var count: Int { lock.withLock { value } }
     func increment() { lock.withLock { value += 1 } }
+}
+
+/// A clock's waits that last until the test ends them, each counted with its length; a cancelled wait ends at once.
+final class HeldSleeps: @unchecked Sendable {
+    private let lock = NSLock()
+    private var waiting: [Int: CheckedContinuation<Void, any Error>] = [:]
+    private var cancelled: Set<Int> = []
+    private var asked: [Duration] = []
+    private var nextID = 0
+
+    /// The waits asked for, oldest first.
+    var durations: [Duration] { lock.withLock { asked } }
+    /// The waits still running.
+    var held: Int { lock.withLock { waiting.count } }
+
+    func sleep(for duration: Duration) async throws {
+        let id = lock.withLock {
+            nextID += 1
+            asked.append(duration)
+            return nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let goesOn = lock.withLock {
+                    guard !cancelled.contains(id) else { return false }
+                    waiting[id] = continuation
+                    return true
+                }
+                if !goesOn { continuation.resume(throwing: CancellationError()) }
+            }
+        } onCancel: {
+            let continuation = lock.withLock {
+                cancelled.insert(id)
+                return waiting.removeValue(forKey: id)
+            }
+            continuation?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Ends every wait still running.
+    func endAll() {
+        let all = lock.withLock {
+            defer { waiting.removeAll() }
+            return Array(waiting.values)
+        }
+        for continuation in all { continuation.resume() }
+    }
 }

@@ -403,10 +403,11 @@ final class TransferWorkerDouble: TransferWorking, WorkerDouble, @unchecked Send
     let lookups = Recorder<PhoneNumber>()
     let stepUps = Recorder<String>()
     let sends = Recorder<(order: TransferOrder, key: String)>()
-    let topUpResult = Stubbed<TopUpStart>("TransferWorkerDouble.topUp(_:idempotencyKey:)")
-    let confirmTopUpResult = Stubbed<AddedMoney>("TransferWorkerDouble.confirmTopUp(id:code:)")
+    let topUpResult = Stubbed<TopUpProgress>("TransferWorkerDouble.topUp(_:idempotencyKey:)")
+    /// What each question about a waiting top-up answers, in turn; the last one again once they run out.
+    let progressResults = Stubbed<[Result<TopUpProgress, NetworkError>]>("TransferWorkerDouble.topUpProgress(id:)")
     let topUps = Recorder<(order: TopUpOrder, key: String)>()
-    let codes = Recorder<(id: String, code: String)>()
+    let progressAsked = Recorder<String>()
     var gate: Gate?
 
     init() {}
@@ -416,18 +417,21 @@ final class TransferWorkerDouble: TransferWorking, WorkerDouble, @unchecked Send
         stepUpResult.answer(preset, seeded: StepUpProof(token: "step-up-proof"))
         sendResult.answer(preset, seeded: Seeds.sentTransfer)
         topUpResult.answer(preset, seeded: .added(Seeds.addedMoney))
-        confirmTopUpResult.answer(preset, seeded: Seeds.addedMoney)
+        progressResults.answer(preset, seeded: [.success(.added(Seeds.addedMoney))])
     }
 
-    func topUp(_ order: TopUpOrder, idempotencyKey: String) async throws(NetworkError) -> TopUpStart {
+    func topUp(_ order: TopUpOrder, idempotencyKey: String) async throws(NetworkError) -> TopUpProgress {
         topUps.record((order, idempotencyKey))
         try await gate?.wait()
         return try topUpResult.get()
     }
-    func confirmTopUp(id: String, code: String) async throws(NetworkError) -> AddedMoney {
-        codes.record((id, code))
+    func topUpProgress(id: String) async throws(NetworkError) -> TopUpProgress {
+        let index = progressAsked.count
+        progressAsked.record(id)
         try await gate?.wait()
-        return try confirmTopUpResult.get()
+        let results = try progressResults.get()
+        guard let result = results.indices.contains(index) ? results[index] : results.last else { throw .cancelled }
+        return try result.get()
     }
 
     func findRecipient(phone: PhoneNumber) async throws(NetworkError) -> Recipient {

@@ -58,13 +58,6 @@ struct RedactedTests {
                 value: ActivateCard.Submit.Response(.succeeded(.codeSent(Seeds.challenge, developmentCode: code)), at: .code),
                 secrets: [code]
             ),
-            Holder(
-                name: "TopUp.Submit.Response",
-                value: TopUp.Submit.Response(.succeeded(.codeSent(Seeds.pendingTopUp, for: TopUp.Confirmation(
-                    card: Seeds.externalCard, amount: Money(amountMinor: 25_000, currency: "USD"), expectsCode: true
-                ), developmentCode: code)), at: .code),
-                secrets: [code]
-            ),
             Holder(name: "VerifyPhone.Form", value: VerifyPhone.Form(code: code), secrets: [code]),
             Holder(name: "VerifyPhone.Submit.Request", value: VerifyPhone.Submit.Request(form: VerifyPhone.Form(code: code)), secrets: [code]),
             Holder(

@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NIOFoundationCompat
 import NIOHTTP1
 import SkiffAPI
 import Synchronization
@@ -42,7 +41,7 @@ final class CardTokenizer: Sendable {
             let response = try await client.execute(request, timeout: .seconds(20))
             return (Int(response.status.code), try await response.body.collect(upTo: 256 * 1024))
         }
-        let json = (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:]
+        let json = (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any] ?? [:]
         if status == 200, let token = json["id"] as? String, token.hasPrefix("tok_") {
             tokens.withLock { $0[idempotencyKey] = token }
             return token

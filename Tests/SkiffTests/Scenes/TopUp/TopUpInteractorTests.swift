@@ -11,14 +11,16 @@ struct TopUpInteractorTests {
     let presenter = TopUpPresentationLogicSpy()
     let tasks = TaskTracker()
     let transfers = TransferWorkerDouble.succeeding
-    let outbox = OutboxDouble(code: "482913")
+    let sleeps = SleepCounter()
     /// The Skiff card, a good added card, a frozen one and an expired one, as Home has them.
     let cards = [Seeds.issuedCard, Seeds.externalCard, Seeds.frozenCard, Seeds.expiredCard]
 
-    func makeSUT(cards: [Card]? = nil, makeKey: @escaping () -> String = { "key-1" }) -> TopUpInteractor {
+    func makeSUT(
+        cards: [Card]? = nil, clock: SceneClock? = nil, makeKey: @escaping () -> String = { "key-1" }
+    ) -> TopUpInteractor {
         TopUpInteractor(
-            presenter: presenter, transfers: transfers, codes: DevelopmentCodes(outbox: outbox, clock: .immediate()),
-            phoneE164: "+12025550143", cards: cards ?? self.cards, balance: Seeds.summary.balance, tasks: tasks, makeKey: makeKey
+            presenter: presenter, transfers: transfers, cards: cards ?? self.cards, balance: Seeds.summary.balance,
+            clock: clock ?? .immediate(sleeps), tasks: tasks, makeKey: makeKey
         )
     }
 
@@ -94,7 +96,7 @@ struct TopUpInteractorTests {
         #expect(sut.stage == .amount)
     }
 
-    @Test("Enter on the amount asks to confirm it (saying a code will come above $200.00); nothing is sent before")
+    @Test("Enter on the amount asks to confirm it; nothing is sent before")
     func askToConfirm() {
         let sut = makeSUT()
         sut.chooseCard(request: .init(index: 0))
@@ -104,11 +106,8 @@ struct TopUpInteractorTests {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
-        #expect(confirmation == .init(card: Seeds.externalCard, amount: Money(amountMinor: 5_000, currency: "USD"), expectsCode: false))
+        #expect(confirmation == .init(card: Seeds.externalCard, amount: Money(amountMinor: 5_000, currency: "USD")))
         #expect(transfers.topUps.count == 0)
-        sut.back(request: .init())
-        sut.submit(request: .init(form: big))
-        #expect(sut.confirmation?.expectsCode == true)
     }
 
     @Test("confirmed: the top-up is asked for once with a key made then; the receipt; Enter routes on with the money")
@@ -136,54 +135,81 @@ struct TopUpInteractorTests {
         #expect(routes.count == 2, "Esc on the receipt also returns")
     }
 
-    @Test("the issuer asks for a code: the code screen with the development code; the code completes the top-up")
-    func code() async {
-        transfers.topUpResult.set(.success(.needsCode(Seeds.pendingTopUp)))
+    @Test("the card's bank asks its holder to confirm: the bank stage with the address; the server is asked until the money is in")
+    func bank() async {
+        transfers.topUpResult.set(.success(.waiting(Seeds.pendingTopUp)))
+        transfers.progressResults.set(.success([.success(.waiting(Seeds.pendingTopUp)), .success(.added(Seeds.addedMoney))]))
         let sut = makeSUT()
         await confirm(sut, big)
-        #expect(sut.stage == .code)
-        #expect(lastStage() == .code, "the code's answer is at the code stage")
-        guard case .succeeded(.codeSent(let topUp, let confirmation, let code)) = lastSubmit() else {
+        let waiting = presenter.presentSubmitCalls.compactMap { call -> (PendingTopUp, TopUp.Confirmation)? in
+            guard case .succeeded(.waitingForBank(let topUp, let confirmation)) = call.outcome else { return nil }
+            #expect(call.stage == .bank)
+            return (topUp, confirmation)
+        }
+        #expect(waiting.count == 1)
+        #expect(waiting.first?.0 == Seeds.pendingTopUp)
+        #expect(waiting.first?.1.amount.amountMinor == 25_000, "the words name what it adds, from the Interactor")
+        #expect(transfers.progressAsked.all == ["tu_2", "tu_2"], "asked again while it waits, then no more")
+        #expect(sleeps.count == 2, "a pause before each question")
+        #expect(sut.stage == .receipt)
+        guard case .succeeded(.added(let money)) = lastSubmit() else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
-        #expect(topUp == Seeds.pendingTopUp)
-        #expect(confirmation.amount.amountMinor == 25_000, "the code's words name what it adds, from the Interactor")
-        #expect(code == "482913")
-        #expect(outbox.asked.last?.purpose == CodePurpose.topUp.rawValue)
-        #expect(outbox.asked.last?.to == "+12025550143")
-        sut.submit(request: .init(form: .init(amount: "$250", code: "12")))
-        guard case .invalid(let problems) = lastSubmit() else {
+        #expect(money == Seeds.addedMoney)
+    }
+
+    @Test("while the bank is asked, a failed question asks again; a decline goes back to the amount with the reason and a new key")
+    func bankDeclined() async {
+        let reason = "The payment was not confirmed with the card's bank, so nothing was charged."
+        transfers.topUpResult.set(.success(.waiting(Seeds.pendingTopUp)))
+        transfers.progressResults.set(.success([.failure(.timeout), .failure(.declined(reason: reason))]))
+        let sut = makeSUT(makeKey: counting())
+        await confirm(sut, big)
+        #expect(transfers.progressAsked.count == 2)
+        #expect(sut.stage == .amount)
+        guard case .failed(.declined(let said)) = lastSubmit() else {
             Issue.record("got \(presenter.presentSubmitCalls)")
             return
         }
-        #expect(problems[.code] != nil)
-        sut.submit(request: .init(form: .init(amount: "$250", code: "482913")))
+        #expect(said == reason)
+        sut.submit(request: .init(form: big))
+        sut.submit(request: .init(form: big))
         await tasks.settle()
-        #expect(transfers.codes.all.map(\.id) == ["tu_2"])
-        #expect(transfers.codes.all.map(\.code) == ["482913"])
+        #expect(transfers.topUps.all.map(\.key) == ["key-1", "key-2"], "that top-up is over: the same amount again is a new one")
+    }
+
+    @Test("Esc while the bank is asked stops asking and says the top-up goes on there; confirming again carries the same key")
+    func bankStopped() async {
+        transfers.topUpResult.set(.success(.waiting(Seeds.pendingTopUp)))
+        transfers.progressResults.set(.success([.success(.waiting(Seeds.pendingTopUp))]))
+        let held = HeldSleeps()
+        let sut = makeSUT(clock: SceneClock(now: { Seeds.now }, sleep: { try await held.sleep(for: $0) }), makeKey: counting())
+        sut.chooseCard(request: .init(index: 0))
+        sut.submit(request: .init(form: big))
+        sut.submit(request: .init(form: big))
+        await tasks.settle(leaving: { held.held })
+        #expect(sut.stage == .bank)
+        #expect(held.durations == [TopUpInteractor.bankPollInterval], "the pause before the first question")
+        #expect(sut.inFlight.isRunning)
+        sut.back(request: .init())
+        await tasks.settle()
+        #expect(sut.stage == .amount)
+        guard case .succeeded(.stoppedWaiting(let confirmation)) = lastSubmit() else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(confirmation.amount.amountMinor == 25_000)
+        #expect(transfers.progressAsked.count == 0, "Esc came before the first question")
+        transfers.topUpResult.set(.success(.added(Seeds.addedMoney)))
+        sut.submit(request: .init(form: big))
+        sut.submit(request: .init(form: big))
+        await tasks.settle()
+        #expect(transfers.topUps.all.map(\.key) == ["key-1", "key-1"], "the top-up at the bank carries on: the same key")
         #expect(sut.stage == .receipt)
     }
 
-    @Test("a wrong code lands on the code field and the code screen stays")
-    func wrongCode() async {
-        transfers.topUpResult.set(.success(.needsCode(Seeds.pendingTopUp)))
-        transfers.confirmTopUpResult.set(.failure(.validation(
-            detail: "Check the code and try again (4 tries left).", fields: [FieldError(field: "code", message: "The code is not right.")]
-        )))
-        let sut = makeSUT()
-        await confirm(sut, big)
-        sut.submit(request: .init(form: .init(code: "000000")))
-        await tasks.settle()
-        #expect(sut.stage == .code)
-        guard case .invalid(let problems) = lastSubmit() else {
-            Issue.record("got \(presenter.presentSubmitCalls)")
-            return
-        }
-        #expect(problems == [.code: .server("The code is not right.")])
-    }
-
-    @Test("an issuer's decline goes back to the amount as typed, with the reason; the same again carries the same key")
+    @Test("a decline goes back to the amount as typed, with the reason; the same again is a new top-up, with a new key")
     func declined() async {
         let reason = "The card's issuer declined the payment: the card has insufficient funds."
         transfers.topUpResult.set(.failure(.declined(reason: reason)))
@@ -201,46 +227,7 @@ struct TopUpInteractorTests {
         sut.submit(request: .init(form: fifty))
         sut.submit(request: .init(form: fifty))
         await tasks.settle()
-        #expect(transfers.topUps.all.map(\.key) == ["key-1", "key-1"], "a refused top-up wrote nothing: the same key again")
-    }
-
-    @Test("a decline after the code ends that top-up: the same amount again is a new one, with a new key")
-    func declinedAfterCode() async {
-        transfers.topUpResult.set(.success(.needsCode(Seeds.pendingTopUp)))
-        transfers.confirmTopUpResult.set(.failure(.declined(reason: "Declined.")))
-        let sut = makeSUT(makeKey: counting())
-        await confirm(sut, big)
-        sut.submit(request: .init(form: .init(code: "482913")))
-        await tasks.settle()
-        #expect(sut.stage == .amount)
-        sut.submit(request: .init(form: big))
-        sut.submit(request: .init(form: big))
-        await tasks.settle()
-        #expect(transfers.topUps.all.map(\.key) == ["key-1", "key-2"])
-    }
-
-    @Test("a code that expired or was used up is said where the person is; going back and confirming again is a new top-up, with a new key")
-    func codeOver() async {
-        let detail = "The code has expired. Ask for a new one."
-        transfers.topUpResult.set(.success(.needsCode(Seeds.pendingTopUp)))
-        transfers.confirmTopUpResult.set(.failure(.validation(detail: detail, fields: [])))
-        let sut = makeSUT(makeKey: counting())
-        await confirm(sut, big)
-        sut.submit(request: .init(form: .init(amount: "$250", code: "482913")))
-        await tasks.settle()
-        #expect(sut.stage == .code)
-        guard case .failed(.validation(let said, let fields)) = lastSubmit() else {
-            Issue.record("got \(presenter.presentSubmitCalls)")
-            return
-        }
-        #expect(said == detail && fields.isEmpty)
-        sut.back(request: .init())
-        await tasks.settle()
-        #expect(sut.stage == .amount)
-        sut.submit(request: .init(form: big))
-        sut.submit(request: .init(form: big))
-        await tasks.settle()
-        #expect(transfers.topUps.all.map(\.key) == ["key-1", "key-2"], "the code's top-up is over: the same amount again is a new one")
+        #expect(transfers.topUps.all.map(\.key) == ["key-1", "key-2"], "a declined top-up is over: the same amount again is a new one")
     }
 
     @Test("exactly once: a retry after a lost answer carries the same key; Esc and the same again too; an edit a new key")

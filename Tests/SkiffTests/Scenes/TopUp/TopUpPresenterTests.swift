@@ -13,8 +13,8 @@ struct TopUpPresenterTests {
         return sut
     }
 
-    let fifty = TopUp.Confirmation(card: Seeds.externalCard, amount: Money(amountMinor: 5_000, currency: "USD"), expectsCode: false)
-    let big = TopUp.Confirmation(card: Seeds.externalCard, amount: Money(amountMinor: 25_000, currency: "USD"), expectsCode: true)
+    let fifty = TopUp.Confirmation(card: Seeds.externalCard, amount: Money(amountMinor: 5_000, currency: "USD"))
+    let big = TopUp.Confirmation(card: Seeds.externalCard, amount: Money(amountMinor: 25_000, currency: "USD"))
 
     @Test("the cards: a good one with its summary, a frozen and an expired one muted with why in a word or two")
     func load() {
@@ -66,7 +66,7 @@ struct TopUpPresenterTests {
         #expect(display.displayFormatAmountCalls.map(\.text) == ["1,200.00"])
     }
 
-    @Test("the confirmation boxes the amount and the card under its question; above $200.00 it says a code will come")
+    @Test("the confirmation boxes the amount and the card under its question")
     func confirmation() {
         let sut = makeSUT()
         sut.presentSubmit(response: .init(.succeeded(.confirm(fifty)), at: .confirm))
@@ -77,28 +77,29 @@ struct TopUpPresenterTests {
             ])
         )))
         sut.presentSubmit(response: .init(.succeeded(.confirm(big)), at: .confirm))
-        #expect(display.displaySubmitCalls.last?.form.instructions
-            == "Check the card and the amount before the money is added. For amounts over $200.00 the card's issuer texts a code to your phone.")
         #expect(display.displaySubmitCalls.last?.form.confirmation?.title == "Add $250.00 to your wallet?")
     }
 
-    @Test("the code screen, from the answer alone: what the code is for, until when, the development code, the cursor in the field")
-    func codeSent() {
-        makeSUT().presentSubmit(response: .init(.succeeded(.codeSent(Seeds.pendingTopUp, for: big, developmentCode: "482913")), at: .code))
-        #expect(display.displaySubmitCalls.last == .init(stage: .code, form: .init(
-            banner: BannerMessage(.info, "Development server: the code is 482913"), focus: .code,
-            instructions: "The card's issuer sent a 6-digit code to your phone. Enter it to add $250.00 from Visa •••• 4242; "
-                + "it works until 12:10."
+    @Test("the bank stage, from the answer alone: what is paid, the address to confirm it at whole on its own line; or that the network works on it")
+    func waitingForBank() {
+        let sut = makeSUT()
+        sut.presentSubmit(response: .init(.succeeded(.waitingForBank(Seeds.pendingTopUp, for: big)), at: .bank))
+        #expect(display.displaySubmitCalls.last == .init(stage: .bank, form: .init(
+            instructions: "Your card's bank asks you to confirm the payment of $250.00 from Visa •••• 4242. Open this address "
+                + "to confirm it:\nhttps://bank.example/3ds/tu_2\nThe money is added as soon as your bank says yes."
         )))
+        sut.presentSubmit(response: .init(.succeeded(.waitingForBank(PendingTopUp(id: "tu_3", actionURL: nil), for: fifty)), at: .bank))
+        #expect(display.displaySubmitCalls.last?.form.instructions
+            == "The card network is still working on $50.00 from Visa •••• 4242. The money is added as soon as it is done.")
     }
 
-    @Test("a wrong code is said under the field and the field emptied")
-    func wrongCode() {
-        makeSUT().presentSubmit(response: .init(.invalid([.code: .server("The code is not right.")]), at: .code))
-        let form = display.displaySubmitCalls.last?.form
-        #expect(form?.fieldErrors == [.code: "The code is not right."])
-        #expect(form?.clear == [.code])
-        #expect(form?.focus == .code)
+    @Test("Esc while waiting for the bank: that the money still arrives if confirmed there, and how to wait again")
+    func stoppedWaiting() {
+        makeSUT().presentSubmit(response: .init(.succeeded(.stoppedWaiting(for: big)), at: .amount))
+        #expect(display.displaySubmitCalls.last?.form.banner == BannerMessage(
+            .info, "Stopped waiting for your bank. If you confirm the payment there, the money still arrives.",
+            prompts: [KeyPrompt(.submit, "confirm $250.00 again to wait once more")]
+        ))
     }
 
     @Test("a decline: the issuer's reason, how to choose another card, the cursor back on the amount")
@@ -116,7 +117,7 @@ struct TopUpPresenterTests {
         let sut = makeSUT()
         sut.presentSubmit(response: .init(.succeeded(.added(Seeds.addedMoney)), at: .receipt))
         #expect(display.displaySubmitCalls.last == .init(stage: .receipt, form: .init(
-            clear: [.code], instructions: "Added $50.00 from Visa •••• 4242. Reference SKF-4TOPUP42."
+            instructions: "Added $50.00 from Visa •••• 4242. Reference SKF-4TOPUP42."
         )))
         var replayed = Seeds.addedMoney
         replayed.replayed = true
@@ -134,7 +135,7 @@ struct TopUpPresenterTests {
     }
 
     /// Issue 42, point 9: a top-up that could not connect said the money may have been added.
-    @Test("no connection on the confirmation or the code (the request never left) says nothing was added; a broken connection keeps the doubt")
+    @Test("no connection on the confirmation (the request never left) says nothing was added; a broken connection keeps the doubt")
     func unreachable() {
         let sut = makeSUT()
         sut.presentSubmit(response: .init(.failed(.unreachable), at: .confirm))
@@ -142,8 +143,6 @@ struct TopUpPresenterTests {
         #expect(display.displaySubmitCalls.last?.form.banner == nothing)
         sut.presentSubmit(response: .init(.failed(.connectionLost), at: .confirm))
         #expect(display.displaySubmitCalls.last?.form.banner?.text == "No answer came, so the money may or may not have been added.")
-        sut.presentSubmit(response: .init(.failed(.unreachable), at: .code))
-        #expect(display.displaySubmitCalls.last?.form.banner == nothing)
     }
 
     @Test("the card network did not answer: that nothing was added, in plain words (never the API's header names), and a retry; never the lost-answer doubt")
