@@ -70,7 +70,9 @@ struct TwoCards: CardWorking {
 /// Nothing to reach: scrolling Home never signs in, out or reads notifications.
 struct Offline: AuthWorking, NotificationsWorking, TransferWorking {
     func findRecipient(phone: PhoneNumber) async throws(NetworkError) -> Recipient { throw .unreachable }
-    func stepUp(password: String) async throws(NetworkError) -> StepUpProof { throw .unreachable }
+    func stepUp(password: String, recipientID: String, amount: Money) async throws(NetworkError) -> StepUpProof {
+        throw .unreachable
+    }
     func send(_ order: TransferOrder, idempotencyKey: String) async throws(NetworkError) -> SentTransfer { throw .unreachable }
     func topUp(_ order: TopUpOrder, idempotencyKey: String) async throws(NetworkError) -> TopUpProgress { throw .unreachable }
     func topUpProgress(id: String) async throws(NetworkError) -> TopUpProgress { throw .unreachable }

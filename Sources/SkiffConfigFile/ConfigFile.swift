@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import TOMLKit
 
 /// A configuration file read as TOML (`config.toml` for skiff, `server.toml` for skiff-server): its settings, each
@@ -35,13 +38,27 @@ public struct ConfigFile: Sendable, Equatable {
         self.settings = settings
     }
 
-    /// Reads and parses the file at `path`.
-    public static func read(path: String) throws(ConfigFileError) -> ConfigFile {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigFileError(path: path, line: nil, key: nil, problem: "cannot be read (\(error.localizedDescription))")
+    /// Reads and parses the file at `path`. With `ownerWritesOnly` (the server's `server.toml`), a file that group or
+    /// others may write is refused, as the server's key file is: whoever can change it chooses the database, the card
+    /// network and the keys the server uses. The mode is read from the open file, so it is the file that is then read.
+    public static func read(path: String, ownerWritesOnly: Bool = false) throws(ConfigFileError) -> ConfigFile {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw ConfigFileError(path: path, line: nil, key: nil, problem: "cannot be read (\(reason))")
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw ConfigFileError(path: path, line: nil, key: nil, problem: "cannot be examined")
+        }
+        if ownerWritesOnly, status.st_mode & 0o022 != 0 {
+            throw ConfigFileError(path: path, line: nil, key: nil, problem: "can be changed by other users (mode "
+                + String(status.st_mode & 0o777, radix: 8) + "): make it writable by its owner alone with `chmod go-w "
+                + path + "` and start again")
+        }
+        guard let data = try? handle.readToEnd() ?? Data(), let text = String(data: data, encoding: .utf8) else {
+            throw ConfigFileError(path: path, line: nil, key: nil, problem: "cannot be read as UTF-8 text")
         }
         return try parse(text, path: path)
     }

@@ -3,6 +3,4 @@ public enum CodePurpose: String, Sendable, Codable {
     case registration
     case passwordReset = "password-reset"
     case cardActivation = "card-activation"
-    /// The card issuer's code for a top-up above `TransferRules.topUpChallengeAboveMinor` (like 3-D Secure).
-    case topUp = "top-up"
 }

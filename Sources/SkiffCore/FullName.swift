@@ -11,16 +11,16 @@ public enum FullName {
             switch self {
             case .empty: "Enter your full name."
             case .tooLong: "Use at most \(FullName.maxLength) characters."
-            case .controlCharacters: "A name holds no control characters."
+            case .controlCharacters: SharedText.refusalMessage(for: "A name")
             }
         }
     }
 
     /// Checks the name is at most `maxLength` code points as sent (the unit of the server's contract), holds
-    /// no control characters, and is more than spaces; returns it trimmed.
+    /// nothing `SharedText` refuses (others see it), and is more than spaces; returns it trimmed.
     public static func validate(_ raw: String) throws(Problem) -> String {
         guard raw.unicodeScalars.count <= maxLength else { throw .tooLong }
-        guard !raw.unicodeScalars.contains(where: \.isControlCharacter) else { throw .controlCharacters }
+        guard SharedText.refusal(in: raw) == nil else { throw .controlCharacters }
         let name = raw.trimmingSpaces()
         guard !name.isEmpty else { throw .empty }
         return name

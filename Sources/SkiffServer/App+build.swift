@@ -23,9 +23,15 @@ public func buildApplication(
     if let warning = try configuration.checkExposure() {
         logger.warning("\(warning)")
     }
+    for warning in configuration.startWarnings { logger.warning("\(warning)") }
     let limits = configuration.limits
+    let connections = ConnectionsPerAddress(
+        limit: limits.connectionsPerAddress, exempt: Set(configuration.trustedProxies.compactMap(ClientAddress.normalized)),
+        logger: logger
+    )
     let http1 = HTTPServerBuilder.http1(configuration: .init(
-        additionalChannelHandlers: [RequestReadTimeoutHandler(limits: limits)], idleTimeout: .timeInterval(limits.connectionIdleTimeout)
+        additionalChannelHandlers: [connections.handler(), RequestReadTimeoutHandler(limits: limits)],
+        idleTimeout: .timeInterval(limits.connectionIdleTimeout)
     ))
     let httpServer = try configuration.tls.map { try .tls(http1, tlsConfiguration: $0.serverConfiguration()) } ?? http1
     let scheme = configuration.tls == nil ? "http" : "https"
@@ -113,7 +119,10 @@ struct SkiffServerComponents: Sendable {
         sessions = SessionService(repository: repositories.sessions, clock: clock, limits: limits)
         authRequests = AuthRequestBuckets(limits: limits, clock: clock)
         events = EventStreams(
-            hub: EventHub(perUser: limits.eventStreamsPerUser, perServer: limits.eventStreamsPerServer),
+            hub: EventHub(
+                perUser: limits.eventStreamsPerUser, perServer: limits.eventStreamsPerServer,
+                perAddress: limits.eventStreamsPerAddress
+            ),
             settings: .init(events: repositories.events, sessions: sessions, clock: clock, limits: limits)
         )
         auth = AuthService(

@@ -235,9 +235,10 @@ extension Problem {
         unprocessable([FieldError(field: field, message: "This field holds a NUL character (\\u0000), which no text takes.")])
     }
 
-    /// 400: a number with a fraction, or past 64 bits, where every field takes a whole number.
+    /// 400: a number with a fraction or an exponent (`100.5`, `100.00`, `1e2`), or past 64 bits, where every field
+    /// takes a whole number in digits.
     static func notWholeNumber(field: String) -> Problem {
-        validation(field: field, "This field takes a whole number: amounts are in cents (1250 for $12.50).")
+        validation(field: field, "This field takes a whole number in digits, with no point or exponent: amounts are in cents (1250 for $12.50).")
     }
 
     /// 400: an object naming one key twice, which the decoders would read differently (the first value, the last).

@@ -51,6 +51,8 @@ public struct SkiffServerConfiguration: Sendable {
     public var migrations: MigrationPolicy = .apply
     /// Where `GET /metrics` is served, on a listener of its own; nil serves no metrics.
     public var metrics: MetricsEndpoint?
+    /// Said at every start, as warnings: choices the operator made that weaken the server (metrics off loopback).
+    public var startWarnings: [String] = []
 
     /// The address of the metrics listener (`--metrics-port`, `--metrics-host`).
     public struct MetricsEndpoint: Sendable, Equatable {

@@ -78,12 +78,18 @@ public struct SkiffServerLimits: Sendable {
     var connectionIdleTimeout: TimeInterval = 60
     /// Connections open at once; past it, new ones wait in the listen backlog until one closes.
     var maxConnections = 512
+    /// Connections open at once from one client address (an IPv6 /64), trusted proxies aside: one client cannot keep
+    /// everyone else's requests in the backlog.
+    var connectionsPerAddress = 32
     /// How long a live event is kept for a stream that reconnects with `Last-Event-ID` (`GET /v1/events`).
     var eventRetention: TimeInterval = 24 * 3600
     /// Open event streams per user (several devices), and per server: at most half of `maxConnections`, so that
     /// streams never keep ordinary requests out.
     var eventStreamsPerUser = 5
     var eventStreamsPerServer = 256
+    /// Open event streams from one client address, whatever the users: many accounts on one client cannot fill the
+    /// server's streams.
+    var eventStreamsPerAddress = 16
     /// A comment on an idle stream this often keeps it (and any proxy's connection) open; the stream's session is
     /// also checked then, when its idle lock is due.
     var eventKeepAliveInterval: TimeInterval = 30

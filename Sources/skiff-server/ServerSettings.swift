@@ -57,7 +57,7 @@ enum ServerSettings {
         let path = explicitPath ?? defaultPath
         var file: ConfigFile?
         if fileExists(path) {
-            file = try ConfigFile.read(path: path)
+            file = try ConfigFile.read(path: path, ownerWritesOnly: true)
         } else if explicitPath != nil {
             throw ConfigFileError(path: path, line: nil, key: nil, problem: "does not exist (given with --config)")
         }

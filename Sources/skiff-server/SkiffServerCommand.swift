@@ -112,6 +112,16 @@ struct StorageOptions: ParsableArguments {
             ?? SkiffServerConfiguration.defaultDatabasePath)
     }
 
+    /// Whether `arguments` (the process's own, which `ps` shows) give `--database` a URL with a password in it.
+    static func passwordOnCommandLine(_ arguments: [String]) -> Bool {
+        var values: [String] = []
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--database", index + 1 < arguments.count { values.append(arguments[index + 1]) }
+            if argument.hasPrefix("--database=") { values.append(String(argument.dropFirst("--database=".count))) }
+        }
+        return values.contains { $0.range(of: "^postgres(ql)?://[^@/?]*:[^@/?]*@", options: [.regularExpression, .caseInsensitive]) != nil }
+    }
+
     /// The process's logger, made once `--log-format` has chosen the handler.
     func logger() -> Logger {
         logFormat.bootstrap()
@@ -124,6 +134,13 @@ struct StorageOptions: ParsableArguments {
         host: String = "127.0.0.1", port: Int = 8080, tls: TLSFiles? = nil, allowsInsecureHTTP: Bool = false, seedDemo: Bool = false
     ) throws -> SkiffServerConfiguration {
         let logger = logger()
+        if Self.passwordOnCommandLine(CommandLine.arguments) {
+            logger.warning("""
+                --database holds a password on the command line, where every user of this machine can read it (ps, \
+                /proc). Put it in a password file (PGPASSFILE, else ~/.pgpass, mode 0600), PGPASSWORD or \
+                SKIFF_DATABASE_URL instead.
+                """)
+        }
         return SkiffServerConfiguration(
             host: host, port: port, tls: tls, allowsInsecureHTTP: allowsInsecureHTTP,
             database: databaseLocation, smsOutboxPath: smsOutbox,
@@ -239,6 +256,12 @@ struct Serve: AsyncParsableCommand {
     var metricsPort: Int?
     @Option(name: .customLong("metrics-host"), help: ArgumentHelp("The address the metrics port listens on.", valueName: "address"))
     var metricsHost = "127.0.0.1"
+    @Flag(name: .customLong("metrics-off-loopback"), help: ArgumentHelp(
+        "Serve metrics on a --metrics-host that is not loopback; warns at every start.",
+        discussion: "The counts say how busy the service is, who is refused and how many sessions are open: keep them "
+            + "behind a firewall."
+    ))
+    var metricsOffLoopback = false
     @OptionGroup var storage: StorageOptions
 
     /// `--tls-cert` and `--tls-key`, when both are given.
@@ -279,6 +302,11 @@ struct Serve: AsyncParsableCommand {
         if let metricsPort, !(0...65535).contains(metricsPort) || (metricsPort == port && metricsPort != 0) {
             throw ValidationError("--metrics-port needs a port from 0 to 65535 other than --port's \(port).")
         }
+        if metricsPort != nil, !LoopbackAddress.isLoopback(host: metricsHost), !metricsOffLoopback {
+            throw ValidationError("--metrics-host \(metricsHost) is not loopback: the metrics would tell anyone who reaches "
+                + "them how busy the service is, who is refused and how many sessions are open. Give "
+                + "--metrics-off-loopback to serve them there anyway (behind a firewall), or leave --metrics-host out.")
+        }
         for proxy in trustedProxies where ClientAddress.normalized(proxy) == nil {
             throw ValidationError("--trusted-proxy needs an IP address, not \"\(proxy)\".")
         }
@@ -308,6 +336,10 @@ struct Serve: AsyncParsableCommand {
         }
         if noMigrate { configuration.migrations = .requireCurrent }
         configuration.metrics = metricsPort.map { .init(host: metricsHost, port: $0) }
+        if metricsPort != nil, !LoopbackAddress.isLoopback(host: metricsHost) {
+            configuration.startWarnings.append("Serving metrics on \(metricsHost), which is not loopback "
+                + "(--metrics-off-loopback): keep that port behind a firewall.")
+        }
         return configuration
     }
 

@@ -52,9 +52,10 @@ protocol TransferWorking: Sendable {
     /// The person with this number, named as another user may see them; a number nobody has is `.validation` on
     /// `phoneNumber`, the caller's own number too; too many lookups `.throttled`.
     func findRecipient(phone: PhoneNumber) async throws(NetworkError) -> Recipient
-    /// The signed-in user's password proved again, for one transfer above `TransferRules.stepUpAboveMinor`; a wrong
-    /// one is `.validation` on `password`.
-    func stepUp(password: String) async throws(NetworkError) -> StepUpProof
+    /// The signed-in user's password proved again, for the one transfer of `amount` to `recipientID` (above
+    /// `TransferRules.stepUpAboveMinor`, or taking the day's transfers past it); a wrong one is `.validation` on
+    /// `password`.
+    func stepUp(password: String, recipientID: String, amount: Money) async throws(NetworkError) -> StepUpProof
     /// Sends `order` once per `idempotencyKey`: the same key and order again answers the transfer made before. A
     /// refused amount or recipient is `.validation` on `amount` or `recipient`.
     func send(_ order: TransferOrder, idempotencyKey: String) async throws(NetworkError) -> SentTransfer

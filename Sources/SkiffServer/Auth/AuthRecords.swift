@@ -73,8 +73,15 @@ extension CodePurpose {
         switch self {
         case .registration, .passwordReset: [.registration, .passwordReset]
         case .cardActivation: [.cardActivation]
-        case .topUp: [.topUp]
         }
+    }
+
+    /// Where wrong tries at this purpose's codes to `phone` count toward the number's daily cap on wrong tries
+    /// (`code_failures.phone`): the number itself for the codes anyone can ask for, the number marked as its signed-in
+    /// owner's for theirs. A stranger who knows only the number can use up the first, never the owner's
+    /// (docs/decisions/0201-strangers-counted-apart.md).
+    func failureScope(phone: String) -> String {
+        sharingCaps == [.cardActivation] ? phone + " signed-in" : phone
     }
 }
 

@@ -129,31 +129,31 @@ struct AuthService: Sendable {
     }
 
     /// A proof of the password for one transfer of this session (`TransferService`), good for `stepUpLifetime`.
-    /// The password is counted with sign-in's failures, on the number's throttle (docs/decisions/0180-step-up-counted-with-sign-in.md).
-    func stepUp(userID: String, tokenHash: String, password: String) async throws -> (token: String, expiresAt: Date) {
+    /// The password is counted on the user's own throttle, with unlock's: strangers' failed sign-ins on the number
+    /// never pause it, and a thief holding the token is paused there (docs/decisions/0201-strangers-counted-apart.md).
+    func stepUp(
+        userID: String, tokenHash: String, password: String, for transfer: StepUpTarget
+    ) async throws -> (token: String, expiresAt: Date) {
+        guard transfer.amountMinor > 0 else { throw Problem.validation(field: "amountMinor", TransferRules.Problem.amountNotPositive.message) }
         try await checkPassword(userID: userID, password: password, for: .stepUp)
         let token = SessionToken.generate()
         let now = clock.now()
         let expiresAt = now.addingTimeInterval(limits.stepUpLifetime)
         try await stepUps.createStepUp(StepUpRecord(
-            tokenHash: SessionToken.hash(token), sessionTokenHash: tokenHash, userID: userID, createdAt: now,
-            expiresAt: expiresAt
+            tokenHash: SessionToken.hash(token), sessionTokenHash: tokenHash, userID: userID,
+            payeeUserID: transfer.payeeUserID, amountMinor: transfer.amountMinor, createdAt: now, expiresAt: expiresAt
         ))
         return (token, expiresAt)
     }
 
     /// Why a signed-in user's password is checked again, and so which throttle counts it.
     private enum PasswordCheck: String {
-        /// The user's own throttle: failed sign-ins on the number, anyone's, never pause it.
         case unlock
-        /// The number's sign-in throttle: a step-up's failures are counted with sign-in's (issue 25).
         case stepUp = "step-up"
 
+        /// Both on the user's own throttle: failed sign-ins on the number, anyone's, never pause them (issue 45).
         func throttleSubject(_ user: UserRecord) -> LoginThrottle.Subject {
-            switch self {
-            case .unlock: .unlock(userID: user.id)
-            case .stepUp: .number(user.phone)
-            }
+            .unlock(userID: user.id)
         }
     }
 
@@ -239,4 +239,10 @@ struct AuthService: Sendable {
     static func validateCode(_ code: String) throws {
         do { try OneTimeCode.validate(code) } catch { throw Problem.validation(field: "code", error.message) }
     }
+}
+
+/// The transfer a step-up proof is asked for: whom it pays and how much.
+struct StepUpTarget: Sendable, Equatable {
+    var payeeUserID: String
+    var amountMinor: Int64
 }

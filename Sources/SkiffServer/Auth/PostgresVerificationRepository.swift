@@ -80,10 +80,11 @@ struct PostgresVerificationRepository: VerificationRepository {
             guard let record = try rows.first.flatMap(Self.record) else { return .unusable }
             let judged = judge(record)
             if judged == .unusable { return .unusable }
+            let scope = record.purpose.failureScope(phone: phone)
             var failures: [Date] = []
             for try await failedAt in try await connection.query("""
                 SELECT failed_at FROM code_failures
-                WHERE phone = \(phone) AND failed_at > \(failuresSince.millisecondsSince1970) ORDER BY failed_at
+                WHERE phone = \(scope) AND failed_at > \(failuresSince.millisecondsSince1970) ORDER BY failed_at
                 """, logger: logger).decode(Int64.self) {
                 failures.append(Date(millisecondsSince1970: failedAt))
             }
@@ -102,11 +103,11 @@ struct PostgresVerificationRepository: VerificationRepository {
             }
             try await connection.query("UPDATE verifications SET attempts = attempts + 1 WHERE id = \(id)", logger: logger)
             try await connection.query(
-                "DELETE FROM code_failures WHERE phone = \(phone) AND failed_at <= \(failuresSince.millisecondsSince1970)",
+                "DELETE FROM code_failures WHERE phone = \(scope) AND failed_at <= \(failuresSince.millisecondsSince1970)",
                 logger: logger
             )
             try await connection.query(
-                "INSERT INTO code_failures (phone, failed_at) VALUES (\(phone), \(date.millisecondsSince1970))", logger: logger
+                "INSERT INTO code_failures (phone, failed_at) VALUES (\(scope), \(date.millisecondsSince1970))", logger: logger
             )
             let attempts = record.attempts + 1
             return record.consumedAt == nil ? .wrong(attempts: attempts) : .replayMissed(attempts: attempts)

@@ -60,9 +60,10 @@ struct SQLiteVerificationRepository: VerificationRepository {
             guard let record = try Self.fetch(id: id, db: db) else { return .unusable }
             let judged = judge(record)
             if judged == .unusable { return .unusable }
+            let scope = record.purpose.failureScope(phone: record.phone)
             let failures = try Int64.fetchAll(
                 db, sql: "SELECT failed_at FROM code_failures WHERE phone = ? AND failed_at > ? ORDER BY failed_at",
-                arguments: [record.phone, failuresSince.millisecondsSince1970]
+                arguments: [scope, failuresSince.millisecondsSince1970]
             )
             if let until = pause(failures.map(Date.init(millisecondsSince1970:))) { return .paused(until: until) }
             switch judged {
@@ -80,11 +81,11 @@ struct SQLiteVerificationRepository: VerificationRepository {
             try db.execute(sql: "UPDATE verifications SET attempts = attempts + 1 WHERE id = ?", arguments: [id])
             try db.execute(
                 sql: "DELETE FROM code_failures WHERE phone = ? AND failed_at <= ?",
-                arguments: [record.phone, failuresSince.millisecondsSince1970]
+                arguments: [scope, failuresSince.millisecondsSince1970]
             )
             try db.execute(
                 sql: "INSERT INTO code_failures (phone, failed_at) VALUES (?, ?)",
-                arguments: [record.phone, date.millisecondsSince1970]
+                arguments: [scope, date.millisecondsSince1970]
             )
             let attempts = record.attempts + 1
             return record.consumedAt == nil ? .wrong(attempts: attempts) : .replayMissed(attempts: attempts)

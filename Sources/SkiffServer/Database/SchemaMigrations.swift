@@ -45,6 +45,8 @@ enum SchemaMigration: String, CaseIterable, Sendable {
     case spendingNotTransfers = "spending-not-transfers"
     /// Cards and top-ups through a real card network, one account per card (`CardNetworkSchema`).
     case cardNetwork = "card-network"
+    /// A step-up proof names the transfer it was asked for: its payee and amount (`step_ups`).
+    case stepUpBinding = "step-up-binding"
 
     /// The name a database records.
     var name: String { rawValue }

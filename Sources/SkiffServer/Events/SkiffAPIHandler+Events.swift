@@ -16,9 +16,11 @@ extension SkiffAPIHandler {
         // Only a client that names the stream's type waits for events; `*/*`, or no Accept, gets the catch-up and the
         // end (decision 0157).
         let waits = input.headers.accept.contains { $0.contentType == .textEventStream }
-        guard let subscription = events.hub.subscribe(userID: caller.userID) else {
+        guard let subscription = events.hub.subscribe(userID: caller.userID, address: ClientAddress.current) else {
             throw Problem.eventStreamsLimited(retryAfter: Int(events.settings.limits.eventKeepAliveInterval))
         }
+        // A client that goes away frees its place at once (issue 45: a dead stream kept it 20-40 s).
+        RequestConnection.closed?.whenComplete { _ in subscription.end() }
         let stream = EventStream(
             settings: events.settings, subscription: subscription, userID: caller.userID, tokenHash: caller.tokenHash,
             after: after, waits: waits

@@ -1,4 +1,5 @@
 import Foundation
+import SkiffCore
 
 /// The ledger's rules, written once for both stores
 /// ([0192](../../../docs/decisions/0192-ledger-rules-once-over-a-store-s-facts-and-movements.md)). A store runs each
@@ -28,8 +29,8 @@ enum Ledger {
         var payeeHasWallet: Bool
         /// What the payer has sent to other people since the order's `dayStart`.
         var sentTodayMinor: Int64
-        /// Whether the order's step-up proof is this session's, unused and unexpired at the order's time (true when
-        /// the order carries none).
+        /// Whether the order's step-up proof is this session's, for this payee and amount, unused and unexpired at the
+        /// order's time (true when the order carries none).
         var stepUpUsable: Bool
     }
 
@@ -40,7 +41,8 @@ enum Ledger {
     }
 
     /// A transfer between wallets: refused or replayed with no write, or moved. The checks go in one order on
-    /// both stores: the key, the payee's wallet, the payer's, the day's limit, the step-up proof, the funds.
+    /// both stores: the key, the payee's wallet, the payer's, the day's limit, the step-up proof (one bound to this
+    /// payee and amount, needed once the day's total passes the step-up amount), the funds.
     static func transfer(_ order: TransferOrder, _ facts: TransferFacts) -> Decision<TransferOutcome, LedgerMovement> {
         if let earlier = facts.earlier { return .answer(replay(order, earlier)) }
         guard facts.payeeHasWallet else { return .answer(.payeeHasNoWallet) }
@@ -50,6 +52,9 @@ enum Ledger {
             return .answer(.overDailyLimit(remainingMinor: max(0, order.dailyLimitMinor - facts.sentTodayMinor)))
         }
         guard facts.stepUpUsable else { return .answer(.stepUpInvalid) }
+        if order.stepUp == nil, TransferRules.needsStepUp(amountMinor: order.amountMinor, sentTodayMinor: facts.sentTodayMinor) {
+            return .answer(.stepUpInvalid)
+        }
         guard balance >= order.amountMinor else { return .answer(.insufficientFunds) }
         let made = TransferRecord(
             id: order.id, reference: order.reference, kind: .transfer,

@@ -93,11 +93,14 @@ struct StepUpUse: Sendable, Equatable {
     var sessionTokenHash: String
 }
 
-/// A proof of the password, good for one transfer of one session until it expires.
+/// A proof of the password, good for one transfer of one session, to one payee of one amount, until it expires.
 struct StepUpRecord: Sendable, Equatable {
     var tokenHash: String
     var sessionTokenHash: String
     var userID: String
+    /// The transfer it was asked for: its payee and amount.
+    var payeeUserID: String
+    var amountMinor: Int64
     var createdAt: Date
     var expiresAt: Date
 }

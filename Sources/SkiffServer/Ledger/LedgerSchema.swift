@@ -66,6 +66,13 @@ enum LedgerSchema {
         ]
     }
 
+    /// Migration `step-up-binding`: the payee and amount a proof was asked for. Proofs made before have neither and
+    /// match no transfer (they last 5 minutes). Never changes once released.
+    static let stepUpBinding = [
+        "ALTER TABLE step_ups ADD COLUMN payee_user_id TEXT",
+        "ALTER TABLE step_ups ADD COLUMN amount_minor BIGINT",
+    ]
+
     /// Top-ups (migration `top-ups`). No foreign key to `cards`: a removed card's top-ups stay
     /// readable.
     static let topUps: [String] = [

@@ -125,9 +125,10 @@ struct PostgresLedgerRepository: LedgerRepository {
 
     func createStepUp(_ record: StepUpRecord) async throws {
         _ = try await database.write("""
-            INSERT INTO step_ups (token_hash, session_token_hash, user_id, created_at, expires_at)
+            INSERT INTO step_ups (token_hash, session_token_hash, user_id, created_at, expires_at, payee_user_id, amount_minor)
             VALUES (\(record.tokenHash), \(record.sessionTokenHash), \(record.userID),
-                    \(record.createdAt.millisecondsSince1970), \(record.expiresAt.millisecondsSince1970))
+                    \(record.createdAt.millisecondsSince1970), \(record.expiresAt.millisecondsSince1970),
+                    \(record.payeeUserID), \(record.amountMinor))
             """)
     }
 
@@ -226,7 +227,8 @@ extension PostgresUnitOfWork {
                  WHERE from_account = \(from) AND kind = 'transfer' AND created_at >= \(order.dayStart.millisecondsSince1970))::BIGINT,
                 EXISTS (SELECT 1 FROM step_ups
                         WHERE token_hash = \(order.stepUp?.tokenHash) AND session_token_hash = \(order.stepUp?.sessionTokenHash)
-                          AND used_at IS NULL AND expires_at > \(at))
+                          AND used_at IS NULL AND expires_at > \(at) AND payee_user_id = \(order.payeeUserID)
+                          AND amount_minor = \(order.amountMinor))
             """).decode((Int64, Bool).self) {
             facts.sentTodayMinor = sent
             if order.stepUp != nil { facts.stepUpUsable = usable }

@@ -117,12 +117,13 @@ struct SQLiteLedgerRepository: LedgerRepository {
         try await pool.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO step_ups (token_hash, session_token_hash, user_id, created_at, expires_at)
-                    VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO step_ups (token_hash, session_token_hash, user_id, created_at, expires_at, payee_user_id,
+                                          amount_minor)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     record.tokenHash, record.sessionTokenHash, record.userID, record.createdAt.millisecondsSince1970,
-                    record.expiresAt.millisecondsSince1970,
+                    record.expiresAt.millisecondsSince1970, record.payeeUserID, record.amountMinor,
                 ]
             )
         }
@@ -239,8 +240,11 @@ extension SQLiteUnitOfWork {
         var stepUpUsable = true
         if let stepUp = order.stepUp {
             stepUpUsable = try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT 1 FROM step_ups WHERE \(Self.usableStepUp)"),
-                arguments: [stepUp.tokenHash, stepUp.sessionTokenHash, order.at.millisecondsSince1970]
+                db.cachedStatement(sql: "SELECT 1 FROM step_ups WHERE \(Self.usableStepUp) AND payee_user_id = ? AND amount_minor = ?"),
+                arguments: [
+                    stepUp.tokenHash, stepUp.sessionTokenHash, order.at.millisecondsSince1970, order.payeeUserID,
+                    order.amountMinor,
+                ]
             ) ?? false
         }
         return Ledger.TransferFacts(

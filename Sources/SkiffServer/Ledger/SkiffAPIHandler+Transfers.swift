@@ -37,7 +37,10 @@ extension SkiffAPIHandler {
     func stepUp(_ input: Operations.StepUp.Input) async throws -> Operations.StepUp.Output {
         let caller = try Caller.required()
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send JSON.") }
-        let proof = try await auth.stepUp(userID: caller.userID, tokenHash: caller.tokenHash, password: body.password)
+        let proof = try await auth.stepUp(
+            userID: caller.userID, tokenHash: caller.tokenHash, password: body.password,
+            for: .init(payeeUserID: body.recipientId, amountMinor: body.amountMinor)
+        )
         return .created(.init(body: .json(.init(stepUpToken: proof.token, expiresAt: proof.expiresAt))))
     }
 

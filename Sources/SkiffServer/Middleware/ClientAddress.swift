@@ -65,8 +65,8 @@ public enum ClientAddress {
 }
 
 /// Works out the client address of every request (see `ClientAddress`) and makes its `limitKey`
-/// `ClientAddress.current` for the rest of the chain.
-struct ClientAddressMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
+/// `ClientAddress.current` for the rest of the chain, with the connection's close as `RequestConnection.closed`.
+struct ClientAddressMiddleware<Context: RemoteAddressRequestContext & ConnectionRequestContext>: RouterMiddleware {
     /// Normalised addresses of the proxies whose `X-Forwarded-For` is believed.
     let trustedProxies: Set<String>
 
@@ -80,17 +80,33 @@ struct ClientAddressMiddleware<Context: RemoteAddressRequestContext>: RouterMidd
                 peer: context.remoteAddress?.ipAddress, forwardedFor: request.headers[values: Self.forwardedFor],
                 trustedProxies: trustedProxies
             )
-        return try await ClientAddress.$current.withValue(ClientAddress.limitKey(address)) { try await next(request, context) }
+        return try await ClientAddress.$current.withValue(ClientAddress.limitKey(address)) {
+            try await RequestConnection.$closed.withValue(context.connectionClosed) { try await next(request, context) }
+        }
     }
 }
 
+/// A request context that knows when its connection closes.
+protocol ConnectionRequestContext {
+    /// Completes when the request's connection has closed; nil without one (a test's router).
+    var connectionClosed: EventLoopFuture<Void>? { get }
+}
+
+/// The current request's connection, for a response that outlives its writes (an event stream): set by
+/// `ClientAddressMiddleware`.
+enum RequestConnection {
+    @TaskLocal static var closed: EventLoopFuture<Void>?
+}
+
 /// The request context of every route: Hummingbird's basics and the connection's peer address.
-struct SkiffRequestContext: RequestContext, RemoteAddressRequestContext {
+struct SkiffRequestContext: RequestContext, RemoteAddressRequestContext, ConnectionRequestContext {
     var coreContext: CoreRequestContextStorage
     let remoteAddress: SocketAddress?
+    let connectionClosed: EventLoopFuture<Void>?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        connectionClosed = source.channel.closeFuture
     }
 }

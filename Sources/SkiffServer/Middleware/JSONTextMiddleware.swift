@@ -7,9 +7,10 @@ import Hummingbird
 ///   (SQLite) or refuse it (PostgreSQL).
 /// - an object naming one key twice: 400 naming the field. The operation's decoder keeps the first value and
 ///   `JSONSerialization` (the idempotency fingerprint's) the last, so a replay could answer for another request.
-/// - a number that is not a whole number of 64 bits: 400 naming the field. Every number the API takes is an integer
-///   (`JSONTextMiddlewareTests` reads the contract), and Foundation's decoder calls such a body "not valid JSON",
-///   naming nothing.
+/// - a number that is not written as a whole number of 64 bits, in digits: 400 naming the field. Every number the API
+///   takes is an integer (`JSONTextMiddlewareTests` reads the contract); Foundation's decoder calls a fraction "not
+///   valid JSON", naming nothing, and reads `1e2` and `100.00` as 100, which a client that meant dollars would not
+///   want taken as cents.
 /// Runs after the per-address bucket, so a refused client costs no body read; the path and query are checked by
 /// `RequestTargetMiddleware`. A body that is not JSON at all passes: the operation's decoder answers that.
 struct JSONTextMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -37,7 +38,7 @@ enum JSONTextCheck {
         case nul(field: String)
         /// The field named a second time in its object.
         case repeatedKey(field: String)
-        /// The field whose number has a fraction or does not fit in 64 bits (`100.5`, `1e30`).
+        /// The field whose number is not plain digits of 64 bits (`100.5`, `100.00`, `1e2`, `1e30`).
         case notWholeNumber(field: String)
     }
 
@@ -176,7 +177,8 @@ enum JSONTextCheck {
         }
 
         /// `-? digits (. digits)? ([eE] [+-]? digits)?`, with no leading zero before more digits: nil when it is not
-        /// a JSON number, else whether it is a whole number of 64 bits (`1e3` is; `100.5` and `1e30` are not).
+        /// a JSON number, else whether it is plain digits of a whole number of 64 bits (`1000` is; `1e3`, `100.00`,
+        /// `100.5` and `1e30` are not).
         private mutating func readNumber() -> Bool? {
             let start = at
             var plain = true
@@ -196,10 +198,8 @@ enum JSONTextCheck {
                 guard at < bytes.count, isDigit(bytes[at]) else { return nil }
                 skipDigits()
             }
-            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
-            if plain { return Int64(text) != nil }
-            guard let value = Double(text) else { return false }
-            return value.rounded(.towardZero) == value && abs(value) < 0x1p63
+            guard plain else { return false }
+            return Int64(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)) != nil
         }
 
         private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

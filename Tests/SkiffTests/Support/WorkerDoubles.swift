@@ -398,10 +398,12 @@ final class OutboxDouble: DevelopmentOutboxReading, @unchecked Sendable {
 
 final class TransferWorkerDouble: TransferWorking, WorkerDouble, @unchecked Sendable {
     let recipientResult = Stubbed<Recipient>("TransferWorkerDouble.findRecipient(phone:)")
-    let stepUpResult = Stubbed<StepUpProof>("TransferWorkerDouble.stepUp(password:)")
+    let stepUpResult = Stubbed<StepUpProof>("TransferWorkerDouble.stepUp(password:recipientID:amount:)")
     let sendResult = Stubbed<SentTransfer>("TransferWorkerDouble.send(_:idempotencyKey:)")
     let lookups = Recorder<PhoneNumber>()
     let stepUps = Recorder<String>()
+    /// The transfer each proof was asked for: its payee and amount.
+    let stepUpTargets = Recorder<(recipientID: String, amount: Money)>()
     let sends = Recorder<(order: TransferOrder, key: String)>()
     let topUpResult = Stubbed<TopUpProgress>("TransferWorkerDouble.topUp(_:idempotencyKey:)")
     /// What each question about a waiting top-up answers, in turn; the last one again once they run out.
@@ -439,8 +441,9 @@ final class TransferWorkerDouble: TransferWorking, WorkerDouble, @unchecked Send
         try await gate?.wait()
         return try recipientResult.get()
     }
-    func stepUp(password: String) async throws(NetworkError) -> StepUpProof {
+    func stepUp(password: String, recipientID: String, amount: Money) async throws(NetworkError) -> StepUpProof {
         stepUps.record(password)
+        stepUpTargets.record((recipientID, amount))
         try await gate?.wait()
         return try stepUpResult.get()
     }

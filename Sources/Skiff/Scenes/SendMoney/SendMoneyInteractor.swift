@@ -48,6 +48,9 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
     private let keys: RetryKeys<SendMoney.Confirmation>
     /// The step-up proof each confirmation was (or will be) sent with, kept so a retry sends the very same request.
     private var proofs: [SendMoney.Confirmation: StepUpProof] = [:]
+    /// Confirmations the server asked a password for although their amount alone needs none: the day's transfers
+    /// passed the step-up amount (a 403 `step-up-required`).
+    private var passwordAsked: Set<SendMoney.Confirmation> = []
 
     init(
         presenter: any SendMoneyPresentationLogic, transfers: any TransferWorking, preferences: any PreferencesStoring,
@@ -141,9 +144,9 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
         guard let confirmation else { return }
         let key = keys.key(for: confirmation)
         present(.started)
-        if confirmation.needsPassword, proofs[confirmation] == nil {
+        if needsPassword(confirmation), proofs[confirmation] == nil {
             inFlight.call({ [transfers] () async throws(NetworkError) in
-                try await transfers.stepUp(password: password)
+                try await transfers.stepUp(password: password, recipientID: confirmation.recipient.id, amount: confirmation.amount)
             }, then: { [weak self] result in
                 guard let self else { return }
                 switch result {
@@ -174,8 +177,10 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
                 remember(confirmation.phone, as: transfer.recipient.displayName)
                 present(.succeeded(.sent(transfer)))
             case .failure(.stepUpRequired):
-                // The proof was spent or ran out before this transfer was made: the password again, same key.
+                // The proof was spent or ran out before this transfer was made, or the day's transfers passed the
+                // step-up amount: the password (again), same key.
                 proofs[confirmation] = nil
+                passwordAsked.insert(confirmation)
                 present(.failed(.stepUpRequired))
             case .failure(let error):
                 let outcome = SendMoney.Submit.Outcome.refused(error, aliases: SendMoney.aliases)
@@ -240,12 +245,17 @@ final class SendMoneyInteractor: SendMoneyBusinessLogic {
             do throws(AmountInput.Problem) { _ = try checkAmount(form.amount) } catch { problems[.amount] = .amount(error) }
             do throws(TransferRules.Problem) { _ = try TransferRules.validateNote(form.note) } catch { problems[.note] = .note(error) }
         case .confirm:
-            if let confirmation, confirmation.needsPassword, proofs[confirmation] == nil, form.password.isEmpty {
+            if let confirmation, needsPassword(confirmation), proofs[confirmation] == nil, form.password.isEmpty {
                 problems[.password] = .password(.empty)
             }
         case .receipt:
             break
         }
         return problems
+    }
+
+    /// Whether sending `confirmation` takes a proof of the password: its amount alone, or the server said so.
+    private func needsPassword(_ confirmation: SendMoney.Confirmation) -> Bool {
+        confirmation.needsPassword || passwordAsked.contains(confirmation)
     }
 }

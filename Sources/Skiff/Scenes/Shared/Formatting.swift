@@ -173,7 +173,7 @@ struct Formatting: Sendable {
         case .conflict(let detail): detail
         case .stillRunning: "The first attempt is still being processed. Try again in a moment."
         case .notFound: "That item no longer exists."
-        case .stepUpRequired: "Enter your password again to send this amount."
+        case .stepUpRequired: "Enter your password to send this: today's transfers pass \(Money(amountMinor: TransferRules.stepUpAboveMinor, currency: "USD").formatted())."
         case .declined(let reason): reason
         // The server's detail speaks to API clients (their request's header); a person is told what it means.
         case .unavailable: "The card network did not answer, so nothing was added. Try again in a moment."

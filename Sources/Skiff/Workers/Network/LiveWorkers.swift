@@ -230,8 +230,10 @@ struct TransferWorker: TransferWorking {
         } success: { Self.recipient(try $0.ok.body.json) }
     }
 
-    func stepUp(password: String) async throws(NetworkError) -> StepUpProof {
-        try await api.send { try await $0.stepUp(body: .json(.init(password: password))) } success: {
+    func stepUp(password: String, recipientID: String, amount: Money) async throws(NetworkError) -> StepUpProof {
+        try await api.send { client in
+            try await client.stepUp(body: .json(.init(password: password, recipientId: recipientID, amountMinor: amount.amountMinor)))
+        } success: {
             StepUpProof(token: try $0.created.body.json.stepUpToken)
         }
     }

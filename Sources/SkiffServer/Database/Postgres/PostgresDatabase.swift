@@ -27,9 +27,9 @@ final class PostgresDatabase: RepositoryStore {
     static func open(
         url: String, logger: Logger, migrating: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> PostgresDatabase {
-        let database = PostgresDatabase(
-            primary: try await PostgresPrimary.open(PostgresHosts(url, environment: environment), logger: logger), logger: logger
-        )
+        let hosts = try PostgresHosts(url, environment: environment)
+        for warning in hosts.transportWarnings { logger.warning("\(warning)") }
+        let database = PostgresDatabase(primary: try await PostgresPrimary.open(hosts, logger: logger), logger: logger)
         do {
             if migrating { try await PostgresMigrations.migrate(database.client, logger: logger) }
         } catch {

@@ -132,3 +132,25 @@ struct PostgresHosts: Redacted {
         }
     }
 }
+
+extension PostgresHosts {
+    /// What an operator should hear at start about how each host is reached (issue 45): plaintext or an unchecked
+    /// certificate to a host beyond this machine, where the password and every row cross a network anyone on the
+    /// path may read, or pose as the database.
+    var transportWarnings: [String] {
+        endpoints.compactMap { endpoint in
+            guard endpoint.socketDirectory == nil, !LoopbackAddress.isLoopback(host: endpoint.host) else { return nil }
+            switch endpoint.sslMode {
+            case .disable:
+                return "The database \(endpoint.host):\(endpoint.port) is not on this machine and sslmode=disable sends its "
+                    + "password and every row in clear. Use sslmode=verify-full (the default off loopback)."
+            case .require where endpoint.rootCertificates == nil:
+                return "The database \(endpoint.host):\(endpoint.port) is not on this machine and sslmode=require does not "
+                    + "check its certificate: anyone on the path can pose as it. Use sslmode=verify-full (with "
+                    + "sslrootcert= for a private authority)."
+            case .require, .verifyCA, .verifyFull:
+                return nil
+            }
+        }
+    }
+}

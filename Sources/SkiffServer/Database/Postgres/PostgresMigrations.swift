@@ -307,6 +307,8 @@ enum PostgresMigrations {
         ]
         // Issue 45: cards and top-ups through a real card network, one account per card.
         case .cardNetwork: CardNetworkSchema.statements
+        // Issue 45: a proof of the password is good for the transfer it was asked for only.
+        case .stepUpBinding: LedgerSchema.stepUpBinding
         }
     }
 }

@@ -275,6 +275,9 @@ enum SQLiteMigrations {
         case .cardNetwork:
             // Issue 45: cards and top-ups through a real card network, one account per card.
             return { db in for statement in CardNetworkSchema.statements { try db.execute(sql: statement) } }
+        case .stepUpBinding:
+            // Issue 45: a proof of the password is good for the transfer it was asked for only.
+            return { db in for statement in LedgerSchema.stepUpBinding { try db.execute(sql: statement) } }
         }
     }
 

@@ -161,11 +161,16 @@ struct LiveWorkersTests {
 
         var rent = TransferOrder(recipientID: jordan.id, amount: Money(amountMinor: 15_000, currency: "USD"), note: nil, stepUp: nil)
         await #expect(throws: NetworkError.stepUpRequired) { try await worker.send(rent, idempotencyKey: "live-rent") }
-        await #expect { try await worker.stepUp(password: "not-the-password") } throws: { error in
+        await #expect { try await worker.stepUp(password: "not-the-password", recipientID: jordan.id, amount: rent.amount) } throws: { error in
             guard case NetworkError.validation(_, let fields) = error else { return false }
             return fields.map(\.field) == ["password"]
         }
-        rent.stepUp = try await worker.stepUp(password: DemoCredentials.demo.password)
+        // Issue 45: a proof is for one payee and one amount.
+        var other = rent
+        other.amount = Money(amountMinor: 15_001, currency: "USD")
+        other.stepUp = try await worker.stepUp(password: DemoCredentials.demo.password, recipientID: jordan.id, amount: rent.amount)
+        await #expect(throws: NetworkError.stepUpRequired) { try await worker.send(other, idempotencyKey: "live-other") }
+        rent.stepUp = try await worker.stepUp(password: DemoCredentials.demo.password, recipientID: jordan.id, amount: rent.amount)
         let paid = try await worker.send(rent, idempotencyKey: "live-rent")
         #expect(paid.amount.amountMinor == 15_000)
         #expect(try await worker.send(rent, idempotencyKey: "live-rent").id == paid.id, "the spent proof still answers its own retry")
