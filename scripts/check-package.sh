@@ -68,8 +68,14 @@ step "the skiff user, /etc/skiff and /var/lib/skiff"
 getent passwd skiff
 stat -c '%A %U:%G %n' /etc/skiff /etc/skiff/server.toml /etc/skiff/server.key /var/lib/skiff
 
-step "the unit's ExecStart as its user, on a temporary SQLite database"
+step "the unit's sandbox: systemd-analyze security"
 unit=/lib/systemd/system/skiff-server.service
+exposure="$(systemd-analyze security --offline=true "$unit" 2>/dev/null | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')"
+echo "exposure: $exposure (at most 2.0)"
+python3 -c "import sys; sys.exit(0 if float('$exposure') <= 2.0 else 1)" \
+    || { systemd-analyze security --offline=true "$unit" | grep '✗' >&2; exit 1; }
+
+step "the unit's ExecStart as its user, in the unit's sandbox (scripts/unit-sandbox.py), on a temporary SQLite database"
 exec_start="$(sed -n 's/^ExecStart=//p' "$unit")"
 user="$(sed -n 's/^User=//p' "$unit")"
 echo "ExecStart=$exec_start (User=$user)"
@@ -81,7 +87,11 @@ extra=(--database "$database_dir/skiff.sqlite" --port "$port")
 # server.toml's metrics port may be taken here; another, free one, as the command line wins over the file.
 metrics_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 extra+=(--metrics-port "$metrics_port")
-runuser -u "$user" -- "${command[@]}" "${extra[@]}" </dev/null >"$work/server.log" 2>&1 &
+# The unit's seccomp filter, address families, W^X memory, /proc view, user and no new privileges, as systemd
+# applies them (systemd is not PID 1 here): a sandbox the server cannot live in fails here, not in production.
+sandbox="$(dirname "$(readlink -f "$0")")/unit-sandbox.py"
+unshare --mount --pid --fork --kill-child=SIGTERM --propagation private -- /usr/bin/python3 "$sandbox" "$unit" -- \
+    "${command[@]}" "${extra[@]}" </dev/null >"$work/server.log" 2>&1 &
 server_pid=$!
 ready=""
 for _ in $(seq 1 240); do
