@@ -98,11 +98,10 @@ struct TransferService: Sendable {
         guard let payee = users[request.recipientID] else {
             throw Problem.unprocessable([.init(field: "recipientId", message: "There is no such recipient.")])
         }
-        var stepUp: StepUpUse?
-        if TransferRules.needsStepUp(amountMinor: request.amountMinor) {
-            guard let token = request.stepUpToken else { throw Problem.stepUpRequired }
-            stepUp = StepUpUse(tokenHash: SessionToken.hash(token), sessionTokenHash: sessionTokenHash)
-        }
+        // A proof is used whenever one is sent; whether one was needed (the amount, or the day's total) the ledger
+        // decides with the day's total in hand.
+        if TransferRules.needsStepUp(amountMinor: request.amountMinor), request.stepUpToken == nil { throw Problem.stepUpRequired }
+        let stepUp = request.stepUpToken.map { StepUpUse(tokenHash: SessionToken.hash($0), sessionTokenHash: sessionTokenHash) }
         let now = clock.now()
         let id = TimeOrderedID.make(at: now)
         let reference = TransferReference.make()

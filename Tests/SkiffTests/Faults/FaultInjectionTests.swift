@@ -213,28 +213,6 @@ struct FaultInjectionTests {
                 #expect(h.prose.contains("The first try had already added it") == fault.serverActs, "\(h.screen)")
             }
         ),
-        // The issuer's code sent again from the code screen after a fault: the server answers the same code for
-        // the same top-up as it became, so the money comes in once.
-        FaultScenario(
-            name: "Top up code", request: "POST /v1/topups/*/confirm", signedIn: true,
-            reach: { h in
-                try await reachTopUpConfirmation(h, amount: "250")
-                await h.send(.enter)
-                try await typeCode(h, for: .topUp, to: LiveAppHarness.demoPhone.e164)
-            },
-            retry: [.ctrl("r")], escape: .notTried,
-            succeeded: { $0.prose.contains("Added $250.00 from Visa •••• 4242.") },
-            afterFault: { h, fault in
-                let made = try await topUpsFrom4242(h)
-                #expect(made == (fault.serverActs ? 1 : 0), "after \(fault) the server holds \(made) top-ups")
-                let words = fault == .refusedConnections ? "Can't reach the server; nothing was added." : "may or may not have been added"
-                #expect(h.prose.contains(words), "after \(fault) the screen does not say “\(words)”:\n\(h.screen)")
-            },
-            afterwards: { h, fault in
-                let made = try await topUpsFrom4242(h)
-                #expect(made == 1, "after \(fault) and a retry the server holds \(made) top-ups")
-            }
-        ),
     ]
 
     /// Every scenario with each of its faults; `SKIFF_FAULT_SCENARIO=NAME` keeps only the scenario of that name

@@ -12,9 +12,9 @@ struct TopUpScreenTests {
     /// then `t`.
     func open(
         cards: [Card] = [Seeds.issuedCard, Seeds.externalCard, Seeds.frozenCard, Seeds.expiredCard],
-        _ configure: @escaping (ScreenHarness) -> Void = { _ in }
+        clock: SceneClock = .immediate(), _ configure: @escaping (ScreenHarness) -> Void = { _ in }
     ) async throws -> ScreenHarness {
-        let harness = ScreenHarness(session: Seeds.session) {
+        let harness = ScreenHarness(session: Seeds.session, clock: clock) {
             $0.cards.cardsResult.set(.success(cards))
             configure($0)
         }
@@ -85,30 +85,34 @@ struct TopUpScreenTests {
         #expect(await harness.waitUntil { harness.screen.contains("Balance $1,284.56") }, "\(harness.screen)")
     }
 
-    @Test("above $200.00 the issuer's code screen; a wrong code is said, emptied, and the screen stays")
-    func code() async throws {
-        let harness = try await open {
-            $0.transfers.topUpResult.set(.success(.needsCode(Seeds.pendingTopUp)))
-            $0.transfers.confirmTopUpResult.set(.failure(.validation(
-                detail: "Check the code and try again (4 tries left).",
-                fields: [FieldError(field: "code", message: "The code is not right.")]
-            )))
+    @Test("the card's bank asks its holder to confirm: the address to confirm at and a spinner; Esc stops waiting and says the top-up goes on there")
+    func bank() async throws {
+        let held = HeldSleeps()
+        let harness = try await open(clock: SceneClock(now: { Seeds.now }, sleep: { try await held.sleep(for: $0) })) {
+            $0.transfers.topUpResult.set(.success(.waiting(Seeds.pendingTopUp)))
+            $0.transfers.progressResults.set(.success([.success(.waiting(Seeds.pendingTopUp)), .success(.added(Seeds.addedMoney))]))
         }
         await amount(harness, "250")
         await harness.send(.enter)
-        assertSnapshot(of: harness.terminal, as: .screen, named: "top-up-code")
-        await harness.type("000000")
+        assertSnapshot(of: harness.terminal, as: .screen, named: "top-up-bank")
+        #expect((harness.top as? TopUpViewController)?.stage == .bank)
+        #expect(harness.prose.contains("Open this address to confirm it: https://bank.example/3ds/tu_2"), "\(harness.screen)")
+        await harness.send(.escape)
+        assertSnapshot(of: harness.terminal, as: .screen, named: "top-up-bank-stopped")
+        #expect((harness.top as? TopUpViewController)?.stage == .amount)
+        #expect(harness.transfers.progressAsked.count == 0, "Esc came before the first question")
         await harness.send(.enter)
-        assertSnapshot(of: harness.terminal, as: .screen, named: "top-up-wrong-code")
-        #expect((harness.top as? TopUpViewController)?.stage == .code)
-        #expect((harness.top as? TopUpViewController)?.code.text == "")
-        harness.transfers.confirmTopUpResult.set(.success(Seeds.addedMoney))
-        await harness.type("482913")
         await harness.send(.enter)
-        #expect(harness.screen.contains("Added $50.00 from Visa •••• 4242."))
+        // Each pause ends as soon as it starts: the first question finds it waiting, the second added.
+        #expect(await harness.waitUntil {
+            held.endAll()
+            return harness.screen.contains("Added $50.00 from Visa •••• 4242.")
+        }, "\(harness.screen)")
+        #expect(harness.transfers.topUps.all.map(\.key).count == 2)
+        #expect(Set(harness.transfers.topUps.all.map(\.key)).count == 1, "the same top-up carried on, with the same key")
     }
 
-    @Test("an issuer's decline: the reason in words, back on the amount with it kept")
+    @Test("a decline: the reason in words, back on the amount with it kept")
     func declined() async throws {
         let harness = try await open {
             $0.transfers.topUpResult.set(.failure(.declined(
