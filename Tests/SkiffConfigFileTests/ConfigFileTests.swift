@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import SkiffConfigFile
 
@@ -54,6 +55,18 @@ struct ConfigFileTests {
     func missing() {
         let error = #expect(throws: ConfigFileError.self) { try ConfigFile.read(path: "/nonexistent/skiff.toml") }
         #expect(error?.description.hasPrefix("/nonexistent/skiff.toml: cannot be read") == true)
+    }
+
+    @Test("the server's file (ownerWritesOnly) is refused when group or others may write it; another program's is read")
+    func writableByOthers() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString).toml").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        FileManager.default.createFile(atPath: path, contents: Data("port = 8080\n".utf8), attributes: [.posixPermissions: 0o664])
+        let error = #expect(throws: ConfigFileError.self) { try ConfigFile.read(path: path, ownerWritesOnly: true) }
+        #expect(error?.description.contains("can be changed by other users (mode 664)") == true, "\(String(describing: error))")
+        #expect(try ConfigFile.read(path: path).settings.count == 1)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        #expect(try ConfigFile.read(path: path, ownerWritesOnly: true).settings.count == 1)
     }
 
     @Test("strings are quoted as TOML basic strings")

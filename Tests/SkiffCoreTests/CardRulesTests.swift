@@ -13,6 +13,8 @@ struct CardRulesTests {
             try CardHolderName.validate(String(repeating: "a", count: CardHolderName.maxLength + 1))
         }
         #expect(throws: CardHolderName.Problem(.controlCharacters)) { try CardHolderName.validate("Sam\u{7}Carter") }
+        #expect(throws: CardHolderName.Problem(.controlCharacters)) { try CardHolderName.validate("Sam\u{202E}Carter") }
+        #expect(throws: CardHolderName.Problem(.controlCharacters)) { try CardHolderName.validate("Sam\u{200B}Carter") }
         #expect(CardHolderName.maxLength == 100, "the contract's PersonName")
     }
 
@@ -20,7 +22,8 @@ struct CardRulesTests {
     func holderNameMessages() {
         #expect(CardHolderName.Problem(.empty).message == "Enter the name printed on the card.")
         #expect(CardHolderName.Problem(.tooLong).message == "Use at most 100 characters.")
-        #expect(CardHolderName.Problem(.controlCharacters).message == "A name holds no control characters.")
+        #expect(CardHolderName.Problem(.controlCharacters).message
+            == "A name holds no control characters, line breaks, text-direction marks, hidden characters or stacked accents.")
     }
 
     @Test("the last four are exactly four ASCII digits", arguments: ["", "123", "12345", "12a4", "１２３４", "12 4"])
