@@ -11,6 +11,13 @@ extension EndToEnd {
             (["seed-demo", "--bcrypt-cost", "4"], "--bcrypt-cost must be 10 to 31"),
             (["serve", "--trusted-proxy", "proxy.example"], "--trusted-proxy needs an IP address"),
             (["serve", "--host", "0.0.0.0", "--insecure-http"], "Give --sms-outbox-off-loopback to use it there anyway"),
+            // Issue 45: every reason a start is refused, not only the first; the operator's footguns.
+            (["serve", "--host", "0.0.0.0", "--insecure-http"], "This server is refused for 2 reasons:"),
+            (["serve", "--host", "0.0.0.0", "--insecure-http"], "--card-network simulated approves any card number"),
+            (["serve", "--metrics-port", "0", "--metrics-host", "0.0.0.0"], "Give --metrics-off-loopback to serve them there anyway"),
+            (["serve", "--card-network", "stripe"], "--card-network stripe needs --stripe-publishable-key and --stripe-secret-key-file."),
+            (["serve", "--card-network", "visa"], "--card-network needs simulated or stripe"),
+            (["serve", "--top-up-limit-per-card", "5"], "--top-up-limit-per-card needs COUNT,CENTS"),
             (["seed", "--phone", "2025550111", "--password", "given-once", "--password-file", "/nonexistent"],
              "Give the password once: --password or --password-file."),
         ])
@@ -21,6 +28,18 @@ extension EndToEnd {
             #expect(result.status == 64)
             #expect(result.errors.contains(message))
             #expect(!FileManager.default.fileExists(atPath: directory + "/skiff.sqlite"))
+        }
+
+        @Test("a PostgreSQL password in --database on the command line is warned of (ps shows it); the same URL in SKIFF_DATABASE_URL is not")
+        func passwordOnCommandLine() async throws {
+            let url = "postgres://skiff:not-for-ps@127.0.0.1:1/skiff"
+            let given = try await ProgramRun.run("skiff-server", ["migrate", "--database", url])
+            #expect(given.status != 0, "nothing listens on port 1")
+            #expect(given.errors.contains("--database holds a password on the command line"), "\(given.errors)")
+            var environment = ProcessInfo.processInfo.environment
+            environment["SKIFF_DATABASE_URL"] = url
+            let quiet = try await ProgramRun.run("skiff-server", ["migrate"], environment: environment)
+            #expect(!quiet.errors.contains("--database holds a password"), "\(quiet.errors)")
         }
 
         @Test("skiff-server seed without a password gives the new user a generated one and prints it once")
