@@ -106,7 +106,7 @@ extension EndToEnd {
             #expect(balance(in: try await session.waitFor("+$250.00")) == before + 25_000)
 
             try await addCard("4000002760003184", on: session, expect: "Visa •••• 3184 added.")
-            let bank = try await topUp(row: 1, "40", on: session, expect: "Waiting for your bank")
+            let bank = try await topUp(row: 1, "40", on: session, expect: "Open this address to confirm it:")
             #expect(bank.contains("Your card's bank asks you to confirm the payment of $40.00 from Visa •••• 3184."), "\(bank)")
             let address = try confirmationAddress(in: bank)
             #expect(address.hasPrefix("http://127.0.0.1:") && address.hasSuffix("/_authenticate"), "\(address)")
@@ -157,7 +157,7 @@ extension EndToEnd {
             #expect(balance(in: try await session.waitFor("+$250.00")) == before + 25_000)
 
             try await addCard("4000000000003220", on: session, expect: "Visa •••• 3220 added.")
-            let bank = try await topUp(row: 1, "40", on: session, expect: "Waiting for your bank")
+            let bank = try await topUp(row: 1, "40", on: session, expect: "Open this address to confirm it:")
             let intent = try #require(confirmationAddress(in: bank).firstMatch(of: /payment_intents\/(pi_[A-Za-z0-9]+)\//).map { String($0.1) })
             let answer = try curl(["-u", "sk_test_e2e:", "\(stripe)/v1/payment_intents/\(intent)"])
             let clientSecret = try #require(answer.firstMatch(of: /"client_secret": "([^"]+)"/).map { String($0.1) }, "\(answer)")

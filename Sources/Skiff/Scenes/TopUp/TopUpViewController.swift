@@ -117,7 +117,7 @@ final class TopUpViewController: SceneViewController, TopUpDisplayLogic, SceneDi
     func displaySubmit(viewModel: TopUp.Submit.ViewModel) {
         show(viewModel.stage)
         let (activity, consequence) = stage == .bank
-            ? ("Waiting for your bank…", "your bank can still confirm it")
+            ? ("Waiting…", "it goes on at your bank")
             : ("Adding the money…", "the money may still be added, and a retry never adds it twice")
         screen.display(viewModel.form, activity: activity, escape: .stopsWaiting(consequence: consequence))
         // On the confirmation and the receipt, Enter presses the one button.
