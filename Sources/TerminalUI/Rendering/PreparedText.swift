@@ -19,12 +19,34 @@ struct PreparedText: Hashable, Sendable {
         self.width = width
     }
 
-    /// The graphemes of `text` as a frame draws them: a tab as a space; a grapheme of no width (a control) dropped.
+    /// The graphemes of `text` as a frame draws them: a tab as a space; a grapheme of no width (a control, a format
+    /// character such as a direction mark) dropped; a grapheme's marks past `maxMarks` dropped, so that text from
+    /// elsewhere cannot stack accents over the rows around it.
     static func graphemes<Text: StringProtocol>(of text: Text) -> some Sequence<Cell> {
         text.lazy.compactMap { character -> Cell? in
             let grapheme: Character = character == "\t" ? " " : character
             let width = DisplayWidth.of(grapheme)
-            return width == 0 ? nil : Cell(text: String(grapheme), width: width)
+            guard width > 0 else { return nil }
+            return Cell(text: grapheme.unicodeScalars.count > maxMarks + 1 ? Self.capped(grapheme) : String(grapheme), width: width)
         }
+    }
+
+    /// Combining marks one grapheme keeps when drawn: any language's accents, not a tower.
+    static let maxMarks = 4
+
+    /// `grapheme` with its combining marks past the first `maxMarks` dropped.
+    private static func capped(_ grapheme: Character) -> String {
+        var marks = 0
+        var kept = String.UnicodeScalarView()
+        for scalar in grapheme.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark:
+                marks += 1
+                if marks <= maxMarks { kept.append(scalar) }
+            default:
+                kept.append(scalar)
+            }
+        }
+        return String(kept)
     }
 }

@@ -34,4 +34,14 @@ struct PreparedTextTests {
         #expect(surface.buffer.lines[0] == surface.buffer.lines[1])
         #expect(surface.buffer.lines[0] == "Coffee Ro…")
     }
+
+    @Test("Text from elsewhere is drawn defensively: direction marks and hidden characters dropped, a tower of accents cut to four")
+    func defensive() {
+        var buffer = CellBuffer(size: Size(width: 20, height: 1))
+        let advance = buffer.write("a\u{202E}b\u{200B}c" + "e" + String(repeating: "\u{301}", count: 40), x: 0, y: 0, style: .plain)
+        #expect(advance == 4)
+        #expect(buffer.lines[0].hasPrefix("abce" + String(repeating: "\u{301}", count: PreparedText.maxMarks)))
+        #expect(buffer.lines[0].unicodeScalars.filter { $0.value == 0x301 }.count == PreparedText.maxMarks)
+        #expect(PreparedText("e\u{301}\u{302}").graphemes.first?.text == "e\u{301}\u{302}", "ordinary accents are kept")
+    }
 }
