@@ -135,7 +135,7 @@ extension EndToEnd {
             let webhookSecret = directory + "/server/stripe-webhook"
             let hookSecret = "whsec_e2e_\(UUID().uuidString.prefix(8))"
             for (path, text) in [(secret, "sk_test_e2e"), (webhookSecret, hookSecret)] {
-                FileManager.default.createFile(atPath: path, contents: Data((text + "\n").utf8), attributes: [.posixPermissions: 0o600])
+                _ = FileManager.default.createFile(atPath: path, contents: Data((text + "\n").utf8), attributes: [.posixPermissions: 0o600])
             }
             try await server.command(["seed-demo"])
             let (address, process) = try server.serve([
@@ -152,7 +152,7 @@ extension EndToEnd {
 
             try await addCard("4242424242424242", on: session, expect: "Visa •••• 4242 added.")
             let before = try #require(balance(in: try await session.waitFor("Balance $")))
-            try await topUp(row: 0, "250", on: session, expect: "Added $250.00 from Visa •••• 4242.")
+            _ = try await topUp(row: 0, "250", on: session, expect: "Added $250.00 from Visa •••• 4242.")
             try session.sendKeys("Enter")
             #expect(balance(in: try await session.waitFor("+$250.00")) == before + 25_000)
 

@@ -61,7 +61,7 @@ struct ConfigFileTests {
     func writableByOthers() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString).toml").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        FileManager.default.createFile(atPath: path, contents: Data("port = 8080\n".utf8), attributes: [.posixPermissions: 0o664])
+        _ = FileManager.default.createFile(atPath: path, contents: Data("port = 8080\n".utf8), attributes: [.posixPermissions: 0o664])
         let error = #expect(throws: ConfigFileError.self) { try ConfigFile.read(path: path, ownerWritesOnly: true) }
         #expect(error?.description.contains("can be changed by other users (mode 664)") == true, "\(String(describing: error))")
         #expect(try ConfigFile.read(path: path).settings.count == 1)

@@ -52,7 +52,7 @@ final class ScreenHarness {
     }
 
     /// The gates a test set on the worker doubles to hold requests open.
-    private var gates: [Gate] { [auth.gate, account.gate, cards.gate, transfers.gate].compactMap { $0 } }
+    private var gates: [Gate] { [auth.gate, account.gate, cards.gate, transfers.gate, transfers.progressGate].compactMap { $0 } }
 
     /// Lets every task the last keys started run to its end (but the requests a gate holds), then draws.
     func settle() async {

@@ -410,6 +410,8 @@ final class TransferWorkerDouble: TransferWorking, WorkerDouble, @unchecked Send
     let progressResults = Stubbed<[Result<TopUpProgress, NetworkError>]>("TransferWorkerDouble.topUpProgress(id:)")
     let topUps = Recorder<(order: TopUpOrder, key: String)>()
     let progressAsked = Recorder<String>()
+    /// Holds only the questions about a waiting top-up (the top-up itself passes).
+    var progressGate: Gate?
     var gate: Gate?
 
     init() {}
@@ -431,6 +433,7 @@ final class TransferWorkerDouble: TransferWorking, WorkerDouble, @unchecked Send
         let index = progressAsked.count
         progressAsked.record(id)
         try await gate?.wait()
+        try await progressGate?.wait()
         let results = try progressResults.get()
         guard let result = results.indices.contains(index) ? results[index] : results.last else { throw .cancelled }
         return try result.get()

@@ -53,11 +53,12 @@ struct AddCardPresenterTests {
         #expect(display.displaySubmitCalls.last?.banner?.text.contains("still being added") == true)
     }
 
-    @Test("a duplicate card and a timeout each get their own words")
+    @Test("a card already on this or another account is said in the server's words; a timeout gets its own")
     func errors() {
         let sut = makeSUT()
-        sut.presentSubmit(response: .init(.failed(.conflict(detail: "duplicate")), at: .confirm))
-        #expect(display.displaySubmitCalls.last?.banner == BannerMessage(.error, "This card is already in your wallet."))
+        let another = "A card can be on one Skiff account only. Remove it from the other account first."
+        sut.presentSubmit(response: .init(.failed(.conflict(detail: another)), at: .confirm))
+        #expect(display.displaySubmitCalls.last?.banner == BannerMessage(.error, another))
         sut.presentSubmit(response: .init(.failed(.timeout), at: .confirm))
         #expect(display.displaySubmitCalls.last?.stage == .confirm, "a failure keeps the confirmation")
         #expect(display.displaySubmitCalls.last?.banner?.text.contains("will not be added twice") == true)

@@ -133,7 +133,7 @@ struct AddCardScreenTests {
     @Test("a card already in the wallet is refused with a clear message")
     func duplicate() async throws {
         let harness = try await open()
-        harness.cards.addResult.set(.failure(.conflict(detail: "duplicate")))
+        harness.cards.addResult.set(.failure(.conflict(detail: "A card with this number is already on the account.")))
         await fill(harness)
         await harness.send(.enter)
         await harness.send(.enter)

@@ -183,11 +183,12 @@ struct SendMoneyPresenterTests {
         )))
     }
 
-    @Test("a spent proof asks for the password again")
+    @Test("a spent proof, or a day's transfers past the step-up amount, asks for the password")
     func stepUpRequired() {
         makeSUT().presentSubmit(response: .init(.failed(.stepUpRequired), at: .confirm))
         #expect(display.displaySubmitCalls.last == .init(stage: .confirm, form: .init(
-            fieldErrors: [.password: "Enter your password again to send this amount."], clear: [.password], focus: .password
+            fieldErrors: [.password: "Enter your password to send this: today's transfers pass $100.00."], clear: [.password],
+            focus: .password
         )))
     }
 

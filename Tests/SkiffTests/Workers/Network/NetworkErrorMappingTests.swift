@@ -37,8 +37,9 @@ struct NetworkErrorMappingTests {
         #expect(refusal.naming(TransferWorker.transferFields) == .validation(detail: "d", fields: [
             FieldError(field: "amount", message: "Too much."), FieldError(field: "note", message: "Too long."),
         ]))
-        #expect(NetworkError.validation(detail: "d", fields: [FieldError(field: "cvc", message: "m")]).naming(CardWorker.newCardFields)
-            == .validation(detail: "d", fields: [FieldError(field: "securityCode", message: "m")]))
+        // What the server says of a card's token is said of the number the person typed (issue 45).
+        #expect(NetworkError.validation(detail: "d", fields: [FieldError(field: "cardToken", message: "m")]).naming(CardWorker.newCardFields)
+            == .validation(detail: "d", fields: [FieldError(field: "number", message: "m")]))
         #expect(NetworkError.timeout.naming(TransferWorker.transferFields) == .timeout)
     }
 }
