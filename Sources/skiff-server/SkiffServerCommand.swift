@@ -210,13 +210,13 @@ struct Serve: AsyncParsableCommand {
     var dailyTransferLimit: Int64?
     @Option(name: .customLong("top-up-limit-per-account"), help: ArgumentHelp(
         "Top-ups one account may start in any 24 hours: a count and an amount in cents, as COUNT,CENTS.",
-        discussion: "The default is 10,1000000: ten top-ups and $10,000.00. Declined top-ups do not count.",
+        discussion: "The default is \(Self.described(TopUpVelocity().perAccount)). Declined top-ups do not count.",
         valueName: "count,cents"
     ))
     var topUpLimitPerAccount: String?
     @Option(name: .customLong("top-up-limit-per-card"), help: ArgumentHelp(
         "Top-ups from one card, on any account, in any 24 hours: COUNT,CENTS.",
-        discussion: "The default is 5,1000000: five top-ups and $10,000.00.",
+        discussion: "The default is \(Self.described(TopUpVelocity().perCard)).",
         valueName: "count,cents"
     ))
     var topUpLimitPerCard: String?
@@ -342,6 +342,9 @@ struct Serve: AsyncParsableCommand {
         }
         return configuration
     }
+
+    /// A limit as the option takes it: `10,1000000`.
+    static func described(_ limit: TopUpVelocity.Limit) -> String { "\(limit.count),\(limit.amountMinor)" }
 
     /// `COUNT,CENTS` as a limit, both above zero.
     static func velocityLimit(_ text: String) -> TopUpVelocity.Limit? {
