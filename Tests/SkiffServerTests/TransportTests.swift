@@ -132,7 +132,8 @@ struct TransportTests {
 
     @Test("Plain HTTP off loopback is refused before anything opens, saying how to fix it")
     func plaintextOffLoopback() async throws {
-        var server = try TestServer()
+        // A card network fit to serve off loopback, so that only what this test is about is refused.
+        var server = try TestServer().usingStripe()
         defer { server.remove() }
         for host in ["0.0.0.0", "::", "192.168.1.10", "wallet.example.com"] {
             server.configuration.host = host
@@ -154,7 +155,8 @@ struct TransportTests {
 
     @Test("--insecure-http lets plain HTTP listen off loopback, with a warning at every start")
     func insecureHTTPWarns() async throws {
-        var server = try TestServer()
+        // A card network fit to serve off loopback, so that only what this test is about is refused.
+        var server = try TestServer().usingStripe()
         defer { server.remove() }
         server.configuration.host = "0.0.0.0"
         server.configuration.allowsInsecureHTTP = true
@@ -170,7 +172,8 @@ struct TransportTests {
 
     @Test("TLS off loopback needs no --insecure-http and logs no warning")
     func tlsOffLoopback() throws {
-        var server = try TestServer()
+        // A card network fit to serve off loopback, so that only what this test is about is refused.
+        var server = try TestServer().usingStripe()
         defer { server.remove() }
         server.configuration.host = "0.0.0.0"
         server.configuration.tls = TLSFiles(certificateChainPath: "server.pem", privateKeyPath: "server-key.pem")
@@ -179,7 +182,8 @@ struct TransportTests {
 
     @Test("Off loopback, a database that holds the demo account is refused once open, however it got there; without it the server builds")
     func databaseWithDemoOffLoopback() async throws {
-        var server = try TestServer()
+        // A card network fit to serve off loopback, so that only what this test is about is refused.
+        var server = try TestServer().usingStripe()
         defer { server.remove() }
         server.configuration.host = "0.0.0.0"
         server.configuration.allowsInsecureHTTP = true

@@ -154,6 +154,8 @@ enum Ledger {
         topUp.reference = completion.reference
         topUp.authorizationID = completion.authorizationID
         topUp.completedAt = completion.at
+        // Nothing is left for the holder to confirm: answered as both stores write it.
+        topUp.actionURL = nil
         return .write(movement, then: topUp)
     }
 

@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import NIOHTTPTypes
 import Synchronization
 
 /// The connections open from each client address, across the server: one client that opens many cannot hold every
@@ -84,5 +85,30 @@ final class ConnectionsPerAddress: Sendable {
             if let counted { counts.leave(counted) }
             counted = nil
         }
+    }
+}
+
+/// Closes a connection whose client has gone (its side closed) while an event stream is being answered on it. The
+/// server keeps half-closed connections open (Hummingbird allows remote half-closure, so that an answer can still be
+/// written), and a stream writes nothing until its next event or keep-alive: without this, a dead stream held its place
+/// 20-40 s (issue 45). Closed, the connection's close ends the stream and frees its place (`RequestConnection`).
+final class EventStreamClientGoneHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+
+    private var streaming = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(let head) = unwrapInboundIn(data) {
+            streaming = head.path?.hasPrefix("/v1/events") == true
+        }
+        context.fireChannelRead(data)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed, streaming {
+            context.close(promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 }

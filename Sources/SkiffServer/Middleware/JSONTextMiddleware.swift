@@ -13,9 +13,13 @@ import Hummingbird
 ///   want taken as cents.
 /// Runs after the per-address bucket, so a refused client costs no body read; the path and query are checked by
 /// `RequestTargetMiddleware`. A body that is not JSON at all passes: the operation's decoder answers that.
+/// The card network's webhooks (`/v1/webhooks/…`) are not the API's requests: their JSON is the network's, checked by
+/// its signature and read for two ids, and a refusal would have the network retry it, then turn the webhook off.
 struct JSONTextMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.headers[.contentType]?.lowercased().contains("json") == true else {
+        guard request.headers[.contentType]?.lowercased().contains("json") == true,
+              !request.uri.path.hasPrefix("/v1/webhooks/")
+        else {
             return try await next(request, context)
         }
         var request = request

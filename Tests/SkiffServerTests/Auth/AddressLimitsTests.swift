@@ -109,7 +109,7 @@ struct AddressLimitsTests {
 
     @Test("--insecure-http off loopback without --trusted-proxy warns that every client would share the proxy's limits")
     func insecureWithoutTrustedProxyWarns() async throws {
-        var server = try TestServer()
+        var server = try TestServer().usingStripe()
         defer { server.remove() }
         server.configuration.host = "0.0.0.0"
         server.configuration.allowsInsecureHTTP = true

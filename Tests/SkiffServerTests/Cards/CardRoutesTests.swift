@@ -54,7 +54,7 @@ struct CardRoutesTests {
         (["holderName": "   "], ["holderName"]),
         (["holderName": "Sam\u{7}Carter"], ["holderName"]),
         (["holderName": String(repeating: "e\u{301}", count: 51)], ["holderName"]),
-        (["cardToken": "pm_1", "holderName": ""], ["cardToken", "holderName"]),
+        (["cardToken": "", "holderName": ""], ["cardToken", "holderName"]),
     ] as [([String: any Sendable], [String])])
     func addCardValidation(overrides: [String: any Sendable], fields: [String]) async throws {
         let server = try TestServer()
@@ -102,13 +102,17 @@ struct CardRoutesTests {
         try await server.withRouter { client in
             let user = try await server.register(client)
             let reply = try await client.send(
-                .post, "/v1/cards", json: ["cardToken": "pm_123", "holderName": "  "], token: user.token, idempotencyKey: UUID().uuidString
+                .post, "/v1/cards", json: ["cardToken": "pm_123", "holderName": "Sam Carter"], token: user.token,
+                idempotencyKey: UUID().uuidString
             )
             #expect(reply.status == .badRequest)
-            #expect(reply.errorMessages == [
-                "cardToken": "Send the token the card network gave for the card (tok_…), not the card.",
-                "holderName": CardHolderName.Problem(.empty).message,
-            ])
+            #expect(reply.errorMessages == ["cardToken": "Send the token the card network gave for the card (tok_…), not the card."])
+            let name = try await client.send(
+                .post, "/v1/cards", json: ["cardToken": try await server.cardToken(client, number: Seeds.visa), "holderName": "  "],
+                token: user.token, idempotencyKey: UUID().uuidString
+            )
+            #expect(name.status == .badRequest)
+            #expect(name.errorMessages == ["holderName": CardHolderName.Problem(.empty).message])
             let issued = try #require(try await client.send(.get, "/v1/cards", token: user.token).array.first?["id"] as? String)
             let last4 = try await client.send(
                 .post, "/v1/cards/\(issued)/activate", json: ["last4": "12a", "verificationId": "x", "code": "123456"],

@@ -103,7 +103,8 @@ struct SimulatedCardNetworkRoutesTests {
         let server = try TestServer()
         defer { server.remove() }
         try await server.withRouter { client in
-            for id in ["pi_sim_nothing_4242", "pi_sim_x_3184", "other"] {
+            // A charged card's payment, a declined one's, and no payment of this network's.
+            for id in ["pi_sim_nothing_4242", "pi_sim_nothing_0341", "other"] {
                 let reply = try await client.sendForm(SimulatedCardNetwork.apiPath + "/v1/payment_intents/\(id)/_authenticate", ["success": "true"])
                 #expect(reply.status == .badRequest, "\(id)")
                 #expect(stripeError(reply)["type"] == "invalid_request_error")
@@ -125,7 +126,7 @@ struct SimulatedCardNetworkRoutesTests {
         }
         let stripe = try server.usingStripe(apiURL: "http://127.0.0.1:9/")
         try await stripe.withRouter { client in
-            let user = try await stripe.register(client)
+            let user = try await stripe.register(client, number: "202 555 0101")
             let reply = try await client.send(.get, "/v1/card-network", token: user.token)
             #expect(reply.json["network"] as? String == "stripe" && reply.json["publishableKey"] as? String == "pk_test_skiff")
             #expect(reply.json["apiUrl"] as? String == "http://127.0.0.1:9")

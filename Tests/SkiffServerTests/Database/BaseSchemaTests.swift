@@ -119,8 +119,20 @@ struct BaseSchemaTests {
                 """)
         }
         // Each with an unread welcome; then one read and two unread for a.
-        _ = try await RepositoryTests().makeUser(before.repositories, id: "a", phone: "+12025550100")
-        _ = try await RepositoryTests().makeUser(before.repositories, id: "b", phone: "+12025550101")
+        // The users as rows (this binary's account repository writes columns later migrations add), each with an
+        // unread welcome.
+        try await before.pool.write { db in
+            for (index, user) in ["a", "b"].enumerated() {
+                try db.execute(sql: """
+                    INSERT INTO users (id, phone, country_code, national_number, full_name, password_hash, currency, created_at)
+                    VALUES (?, ?, '1', ?, 'Sam Carter', 'hash', 'USD', 0)
+                    """, arguments: [user, "+1202555010\(index)", "202555010\(index)"])
+                try db.execute(
+                    sql: "INSERT INTO notifications (id, user_id, title, body, created_at) VALUES (?, ?, 'Welcome', '', 0)",
+                    arguments: ["welcome-\(user)", user]
+                )
+            }
+        }
         for (index, read) in [true, false, false].enumerated() {
             try await before.repositories.notifications.insert(NotificationRecord(
                 id: "n\(index)", userID: "a", title: "t", body: "b", createdAt: Date(), readAt: read ? Date() : nil

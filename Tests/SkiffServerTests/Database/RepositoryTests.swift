@@ -246,7 +246,8 @@ struct RepositoryTests {
             // (the lookups' window) less a minute stays.
             for (token, date) in [("old", now), ("recent", purgeAt.addingTimeInterval(-3540))] {
                 try await repositories.ledger.createStepUp(StepUpRecord(
-                    tokenHash: token, sessionTokenHash: "s", userID: "u1", createdAt: date, expiresAt: date.addingTimeInterval(300)
+                    tokenHash: token, sessionTokenHash: "s", userID: "u1", payeeUserID: "u2", amountMinor: 20_000, createdAt: date,
+                    expiresAt: date.addingTimeInterval(300)
                 ))
                 _ = try await repositories.rateWindows.take(scope: "recipients:u1", at: date, since: date, limit: 30)
             }
@@ -328,18 +329,21 @@ struct RepositoryTests {
         }
     }
 
-    @Test("Wrong tries are kept per number across its codes, and a pause stops the check", arguments: TestStore.allCases)
+    @Test("Wrong tries are kept per number across the codes anyone can ask for, apart from its signed-in owner's, and a pause stops the check", arguments: TestStore.allCases)
     func wrongTriesPerNumber(store: TestStore) async throws {
         try await store.withFresh { store in
             let codes = store.repositories.verifications
             let since = now.addingTimeInterval(-3600)
-            _ = try await codes.create(verification("v1"), address: "a", country: .plusOne, historySince: since, refusal: { _ in Bool?.none })
+            _ = try await codes.create(
+                verification("v1", purpose: .registration), address: "a", country: .plusOne, historySince: since, refusal: { _ in Bool?.none }
+            )
             _ = try await codes.create(
                 verification("v2", purpose: .passwordReset), address: "a", country: .plusOne, historySince: since, refusal: { _ in Bool?.none }
             )
             _ = try await codes.create(
                 verification("elsewhere", phone: "+12025550199"), address: "a", country: .plusOne, historySince: since, refusal: { _ in Bool?.none }
             )
+            _ = try await codes.create(verification("owner"), address: "a", country: .plusOne, historySince: since, refusal: { _ in Bool?.none })
             let tenLater = now.addingTimeInterval(10)
             #expect(try await codes.attempt(id: "v1", at: now, { _ in true }, isRight: { _ in false }) == .wrong(attempts: 1))
             #expect(try await codes.attempt(id: "v2", at: tenLater, { _ in true }, isRight: { _ in false }) == .wrong(attempts: 1))
@@ -362,6 +366,12 @@ struct RepositoryTests {
                 judge: { _ in .right }, consumedBy: nil
             )
             #expect(otherNumber != .paused(until: tenLater))
+            // The signed-in owner's code (card activation) counts apart: the number's wrong tries do not pause it.
+            let owners = try await codes.attempt(
+                id: "owner", at: tenLater, failuresSince: since, pause: { $0.isEmpty ? nil : tenLater },
+                judge: { _ in .right }, consumedBy: nil
+            )
+            #expect(owners != .paused(until: tenLater))
         }
     }
 
@@ -472,7 +482,7 @@ struct RepositoryTests {
         }
     }
 
-    @Test("Cards: the issued one first, a user's own only, one per fingerprint, status and removal", arguments: TestStore.allCases)
+    @Test("Cards: the issued one first, a user's own only, one account per external card's fingerprint, status and removal", arguments: TestStore.allCases)
     func cards(store: TestStore) async throws {
         try await store.withFresh { store in
             let repositories = store.repositories
@@ -491,7 +501,15 @@ struct RepositoryTests {
                 try await repositories.cards.insert(card("c2", userID: "u1", fingerprint: "fp-visa", createdAt: now), announcing: again)
             }
             #expect(try await !repositories.notifications.notifications(userID: "u1", limit: 10).map(\.id).contains("n-again"))
-            try await repositories.cards.insert(card("c3", userID: "u2", fingerprint: "fp-visa", createdAt: now), announcing: nil)
+            // One account per card: the same card on another account is a duplicate too, and its owner is known.
+            await #expect(throws: RepositoryError.duplicate) {
+                try await repositories.cards.insert(card("c3", userID: "u2", fingerprint: "fp-visa", createdAt: now), announcing: nil)
+            }
+            #expect(try await repositories.cards.owner(ofExternalCard: "fp-visa") == "u1")
+            #expect(try await repositories.cards.owner(ofExternalCard: "fp-other") == nil)
+            // An issued card is not an external card: it has no owner as one, and takes nothing's place.
+            #expect(try await repositories.cards.owner(ofExternalCard: "issued-u2") == nil)
+            try await repositories.cards.insert(card("c4", userID: "u1", fingerprint: "issued-u2", createdAt: now), announcing: nil)
             try await repositories.cards.setStatus(.inactive, cardID: "c1", userID: "u2")
             #expect(try await repositories.cards.card(id: "c1", userID: "u1")?.status == .active)
             try await repositories.cards.setStatus(.inactive, cardID: "c1", userID: "u1")
@@ -500,6 +518,35 @@ struct RepositoryTests {
             #expect(try await repositories.cards.card(id: "c1", userID: "u1") != nil)
             try await repositories.cards.delete(id: "c1", userID: "u1")
             #expect(try await repositories.cards.card(id: "c1", userID: "u1") == nil)
+            // Removed from the first account, it can go on another, its network id kept with it.
+            var moved = card("c3", userID: "u2", fingerprint: "fp-visa", createdAt: now)
+            moved.networkCardID = "card_123"
+            try await repositories.cards.insert(moved, announcing: nil)
+            #expect(try await repositories.cards.owner(ofExternalCard: "fp-visa") == "u2")
+            #expect(try await repositories.cards.card(id: "c3", userID: "u2") == moved)
+        }
+    }
+
+    @Test("Each user's customer at a card network is kept once per network: the first kept stays, whoever keeps one after", arguments: TestStore.allCases)
+    func networkCustomers(store: TestStore) async throws {
+        try await store.withFresh { store in
+            let cards = store.repositories.cards
+            _ = try await makeUser(store.repositories, id: "u1", phone: "+12025550100")
+            _ = try await makeUser(store.repositories, id: "u2", phone: "+12025550101")
+            #expect(try await cards.customer(userID: "u1", network: "stripe") == nil)
+            #expect(try await cards.keepCustomer("cus_first", userID: "u1", network: "stripe") == "cus_first")
+            #expect(try await cards.keepCustomer("cus_second", userID: "u1", network: "stripe") == "cus_first")
+            #expect(try await cards.customer(userID: "u1", network: "stripe") == "cus_first")
+            #expect(try await cards.customer(userID: "u1", network: "simulated") == nil)
+            #expect(try await cards.keepCustomer("cus_sim_u1", userID: "u1", network: "simulated") == "cus_sim_u1")
+            let kept = try await withThrowingTaskGroup(of: String.self) { group in
+                for index in 0..<8 {
+                    group.addTask { try await cards.keepCustomer("cus_\(index)", userID: "u2", network: "stripe") }
+                }
+                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(kept.count == 1)
+            #expect(try await cards.customer(userID: "u2", network: "stripe") == kept.first)
         }
     }
 

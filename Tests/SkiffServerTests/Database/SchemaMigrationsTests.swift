@@ -49,12 +49,14 @@ struct SchemaMigrationsTests {
             do {
                 #expect(try await migrated.pendingMigrations() == [])
                 #expect(try await recordedNames(migrated) == Set(SchemaMigration.allCases.map(\.name)))
-                // What changed is what `card-network` makes, nothing else.
+                // It is now what a database made by this binary is; `card-network` made its tables and indexes.
                 let after = try await schema(migrated)
+                let fresh = try await freshSchema(store)
+                #expect(after == fresh)
                 let changed = Set(Set(before.keys).union(after.keys).filter { before[$0] != after[$0] })
-                #expect(changed == Self.cardNetworkObjects(store), "\(changed.sorted())")
+                #expect(Self.cardNetworkObjects(store).isSubset(of: changed), "\(changed.sorted())")
                 if store == .postgres {
-                    #expect(try await legacyVersions(migrated) == Array(1...18))
+                    #expect(try await legacyVersions(migrated) == Self.legacyNumbersOfNewest)
                 }
             } catch {
                 await migrated.close()
@@ -63,7 +65,7 @@ struct SchemaMigrationsTests {
             await migrated.close()
             if store == .postgres {
                 let runs = lines.withLockedValue { $0 }.filter { $0.contains("migrated PostgreSQL") }
-                #expect(runs.count == 1 && runs.first?.contains("card-network") == true, "\(runs)")
+                #expect(runs.count == Self.sinceLegacy.count && runs.first?.contains("card-network") == true, "\(runs)")
             }
         }
     }
@@ -84,18 +86,21 @@ struct SchemaMigrationsTests {
             do {
                 #expect(try await migrated.pendingMigrations() == [])
                 #expect(try await recordedNames(migrated) == Set(SchemaMigration.allCases.map(\.name)))
-                // What changed is what `spending-not-transfers` makes again and what `card-network` makes, nothing else.
+                // What changed is what `spending-not-transfers` makes again and what the steps since make, nothing else.
                 let after = try await schema(migrated)
                 let changed = Set(Set(before.keys).union(after.keys).filter { before[$0] != after[$0] })
+                let fresh = try await freshSchema(store)
+                #expect(after == fresh)
+                let sinceLegacy = try await changedSinceLegacy(store)
                 switch store {
                 case .sqlite:
                     let triggers = ["spending_days", "spending_months"].flatMap { table in
                         ["delete", "insert", "update_new", "update_old"].map { "trigger \(table)_\($0)" }
                     }
-                    #expect(changed == Set(triggers).union(Self.cardNetworkObjects(store)), "\(changed.sorted())")
+                    #expect(changed == Set(triggers).union(sinceLegacy), "\(changed.sorted())")
                 case .postgres:
-                    #expect(changed == Set(["function spending_days_apply()"]).union(Self.cardNetworkObjects(store)), "\(changed.sorted())")
-                    #expect(try await legacyVersions(migrated) == Array(1...18))
+                    #expect(changed == Set(["function spending_days_apply()"]).union(sinceLegacy), "\(changed.sorted())")
+                    #expect(try await legacyVersions(migrated) == Self.legacyNumbersOfNewest)
                 }
             } catch {
                 await migrated.close()
@@ -104,21 +109,21 @@ struct SchemaMigrationsTests {
             await migrated.close()
             if store == .postgres {
                 let runs = lines.withLockedValue { $0 }.filter { $0.contains("migrated PostgreSQL") }
-                #expect(runs.count == 2 && runs.first?.contains("spending-not-transfers") == true, "\(runs)")
-                #expect(runs.last?.contains("card-network") == true, "\(runs)")
+                #expect(runs.count == 1 + Self.sinceLegacy.count && runs.first?.contains("spending-not-transfers") == true, "\(runs)")
+                #expect(runs.dropFirst().first?.contains("card-network") == true, "\(runs)")
             }
         }
     }
 
-    @Test("A database the previous binary migrated (its names, up to spending-not-transfers) lacks exactly card-network, the newest", arguments: TestStore.allCases)
+    @Test("A database the binary before the card network migrated (its names, up to spending-not-transfers) lacks card-network, by its name, and gets it", arguments: TestStore.allCases)
     func previousBinaryLacksCardNetwork(store: TestStore) async throws {
-        #expect(SchemaMigration.newest == .cardNetwork && SchemaMigration.newest.name == "card-network")
+        #expect(Self.sinceLegacy.first == .cardNetwork && SchemaMigration.cardNetwork.name == "card-network")
         try await withEmptyDatabase(store) { location in
             try await migrate(location, upTo: .spendingNotTransfers)
             let refusal = await #expect(throws: PendingMigrationsError.self) {
                 try await openRepositoryStore(location, logger: TestStore.logger, migrations: .requireCurrent)
             }
-            #expect(refusal?.pending == ["card-network"])
+            #expect(refusal?.pending == Self.sinceLegacy.map(\.name))
             let migrated = try await openRepositoryStore(location, logger: TestStore.logger)
             #expect(try await migrated.pendingMigrations() == [])
             await migrated.close()
@@ -201,7 +206,7 @@ struct SchemaMigrationsTests {
         }
     }
 
-    @Test("PostgreSQL records each step under its old number too, for older binaries: 1 once both base and search are")
+    @Test("PostgreSQL records each step under its old number too, for older binaries: 1 once both base and search are; a step after the numbers one above the last, which those binaries refuse")
     func legacyNumbersWritten() async throws {
         try await withEmptyDatabase(.postgres) { location in
             let database = try await openAsIs(location)
@@ -209,8 +214,12 @@ struct SchemaMigrationsTests {
                 let postgres = try #require(database as? SkiffServer.PostgresDatabase)
                 try await PostgresMigrations.migrate(postgres.client, logger: TestStore.logger, upTo: .spendingIndex)
                 #expect(try await legacyVersions(database) == [2, 3, 4])
-                try await PostgresMigrations.migrate(postgres.client, logger: TestStore.logger)
+                try await PostgresMigrations.migrate(postgres.client, logger: TestStore.logger, upTo: Self.legacyNewest)
                 #expect(try await legacyVersions(database) == Array(1...PostgresMigrations.legacyNewestVersion))
+                try await PostgresMigrations.migrate(postgres.client, logger: TestStore.logger, upTo: .cardNetwork)
+                #expect(try await legacyVersions(database) == Array(1...PostgresMigrations.legacyNewestVersion + 1))
+                try await PostgresMigrations.migrate(postgres.client, logger: TestStore.logger)
+                #expect(try await legacyVersions(database) == Self.legacyNumbersOfNewest)
             } catch {
                 await database.close()
                 throw error
@@ -221,8 +230,43 @@ struct SchemaMigrationsTests {
 
     /// The newest migration of the binaries that numbered the steps.
     private static let legacyNewest = SchemaMigration.spendingNotTransfers
-    /// The migrations since, which a database they left lacks.
-    private static let sinceLegacy: [SchemaMigration] = [.cardNetwork]
+    /// The numbers PostgreSQL records for a database at this binary's newest: the old ones, and one above the last for
+    /// the steps since (`card-network` the first), so that those binaries refuse it.
+    private static let legacyNumbersOfNewest = Array(1...PostgresMigrations.legacyNewestVersion + (sinceLegacy.isEmpty ? 0 : 1))
+
+    /// The migrations since, which a database they left lacks: `card-network` first.
+    private static let sinceLegacy = Array(SchemaMigration.allCases.drop { $0 != legacyNewest }.dropFirst())
+
+    /// The schema of a database this binary made from empty.
+    private func freshSchema(_ store: TestStore) async throws -> [String: String] {
+        var made: [String: String] = [:]
+        try await withEmptyDatabase(store) { location in
+            let fresh = try await openRepositoryStore(location, logger: TestStore.logger)
+            do { made = try await schema(fresh) } catch {
+                await fresh.close()
+                throw error
+            }
+            await fresh.close()
+        }
+        return made
+    }
+
+    /// What the steps since the numbered binaries change in a schema: a database migrated to their newest compared
+    /// with one migrated to this binary's newest.
+    private func changedSinceLegacy(_ store: TestStore) async throws -> Set<String> {
+        var before: [String: String] = [:]
+        try await withEmptyDatabase(store) { location in
+            try await migrate(location, upTo: Self.legacyNewest)
+            let older = try await openAsIs(location)
+            do { before = try await schema(older) } catch {
+                await older.close()
+                throw error
+            }
+            await older.close()
+        }
+        let after = try await freshSchema(store)
+        return Set(Set(before.keys).union(after.keys).filter { before[$0] != after[$0] })
+    }
 
     /// What `card-network` makes or changes, by the names `schema` gives: its tables and indexes, and on SQLite the
     /// two tables it adds columns to (their definitions are their SQL).

@@ -123,6 +123,19 @@ enum TestPostgres {
     }
 }
 
+extension RepositoryStore {
+    /// This binary's repositories write and read the columns later migrations add (`card-network`'s
+    /// `cards.network_card_id`, `step-up-binding`'s payee and amount). A test that fills a database migrated to an
+    /// older step through them runs `body` with those columns there, then takes them out again, so the database is as
+    /// that step left it when the rest of the migrations run.
+    func withLaterColumns(_ body: () async throws -> Void) async throws {
+        let columns = [("cards", "network_card_id", "TEXT"), ("step_ups", "payee_user_id", "TEXT"), ("step_ups", "amount_minor", "BIGINT")]
+        for (table, column, type) in columns { try await execute("ALTER TABLE \(table) ADD COLUMN \(column) \(type)") }
+        try await body()
+        for (table, column, _) in columns { try await execute("ALTER TABLE \(table) DROP COLUMN \(column)") }
+    }
+}
+
 extension TransactionRepository {
     /// `spending(userID:in:)` for one period, as the repository tests ask for it.
     func spending(userID: String, from start: Date, to end: Date) async throws -> [CategorySpendingRecord] {

@@ -68,7 +68,7 @@ struct OwnerOnlyFileTests {
 
     @Test("Off loopback, a server that would write codes to the SMS outbox refuses to start unless asked; with a sender it starts")
     func outboxOffLoopback() async throws {
-        var server = try TestServer(useOutboxFile: true)
+        var server = try TestServer(useOutboxFile: true).usingStripe()
         defer { server.remove() }
         server.configuration.host = "0.0.0.0"
         server.configuration.tls = TLSFiles(certificateChainPath: "server.pem", privateKeyPath: "server-key.pem")

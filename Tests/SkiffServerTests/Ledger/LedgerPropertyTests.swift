@@ -51,7 +51,10 @@ struct LedgerPropertyTests {
         for (index, step) in steps.enumerated() {
             let payer = users[step.payer]
             let payee = users[(step.payer + step.payeeOffset) % users.count]
-            let token = try await stepUpToken(step.stepUp, payer: payer, model: &model, repositories, clock: clock)
+            let token = try await stepUpToken(
+                step.stepUp, payer: payer, for: StepUpTarget(payeeUserID: payee, amountMinor: step.amount), model: &model, repositories,
+                clock: clock
+            )
             let expected = model.expect(step, token: token)
             let actual: LedgerModel.Outcome
             do {
@@ -76,10 +79,11 @@ struct LedgerPropertyTests {
         try await expectInvariants(model, repositories)
     }
 
-    /// The token the step sends: none, a fresh proof of the payer's session, one already used (or never made),
-    /// or a fresh proof of another session.
+    /// The token the step sends: none, a fresh proof of the payer's session (for this step's payee and amount), one
+    /// already used (or never made), or a fresh proof of another session.
     private func stepUpToken(
-        _ kind: LedgerStep.StepUp, payer: String, model: inout LedgerModel, _ repositories: Repositories, clock: TestClock
+        _ kind: LedgerStep.StepUp, payer: String, for transfer: StepUpTarget, model: inout LedgerModel,
+        _ repositories: Repositories, clock: TestClock
     ) async throws -> String? {
         switch kind {
         case .none:
@@ -90,7 +94,8 @@ struct LedgerPropertyTests {
             let token = UUID().uuidString
             let session = kind == .fresh ? LedgerModel.session(payer) : "another-session"
             try await repositories.ledger.createStepUp(StepUpRecord(
-                tokenHash: SessionToken.hash(token), sessionTokenHash: session, userID: payer, createdAt: clock.now(),
+                tokenHash: SessionToken.hash(token), sessionTokenHash: session, userID: payer,
+                payeeUserID: transfer.payeeUserID, amountMinor: transfer.amountMinor, createdAt: clock.now(),
                 expiresAt: clock.now().addingTimeInterval(300)
             ))
             if kind == .fresh { model.freshTokens.insert(token) }
@@ -229,8 +234,9 @@ struct LedgerModel {
     }
 
     /// What `step` must answer, in the order the service and the repository check: the request itself, the
-    /// per-transfer limit, a missing proof, the key, the day's limit, the proof, the balance. `.made("")` when it
-    /// makes a transfer (the server names it).
+    /// per-transfer limit, a missing proof (for this amount), the key, the day's limit, the proof sent (any proof sent
+    /// is used, and must be fresh: a fresh one is made for this step's payee and amount), a missing proof (for the
+    /// day's total past the step-up amount), the balance. `.made("")` when it makes a transfer (the server names it).
     func expect(_ step: LedgerStep, token: String?) -> Outcome {
         let payer = users[step.payer]
         let payee = users[(step.payer + step.payeeOffset) % users.count]
@@ -242,7 +248,10 @@ struct LedgerModel {
             return earlier.hash == step.requestHash(payee: payee) ? .replayed(earlier.id) : .refused(.idempotencyKeyReused)
         }
         if (sentToday[payer] ?? 0) + step.amount > limits.dailyTransferLimitMinor { return .refused(.transferLimit) }
-        if needsStepUp, let token, !freshTokens.contains(token) { return .refused(.stepUpRequired) }
+        if let token, !freshTokens.contains(token) { return .refused(.stepUpRequired) }
+        if token == nil, TransferRules.needsStepUp(amountMinor: step.amount, sentTodayMinor: sentToday[payer] ?? 0) {
+            return .refused(.stepUpRequired)
+        }
         if (balances[payer] ?? 0) < step.amount { return .refused(.insufficientFunds) }
         return .made("")
     }
@@ -255,7 +264,7 @@ struct LedgerModel {
         sentToday[payer, default: 0] += step.amount
         keys[payer + " " + step.key] = (step.requestHash(payee: payee), id)
         transfers.append(Transfer(id: id, payer: payer, payee: payee, amount: step.amount))
-        if TransferRules.needsStepUp(amountMinor: step.amount), let token {
+        if let token {
             freshTokens.remove(token)
             spentTokens[payer, default: []].append(token)
         }

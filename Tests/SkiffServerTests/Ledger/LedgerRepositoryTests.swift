@@ -77,9 +77,12 @@ struct LedgerRepositoryTests {
     func refusals(store: TestStore) async throws {
         try await store.withFresh { store in
             let ledger = store.repositories.ledger
-            try await openAccount(store.repositories, "a", balance: 10_000)
+            try await openAccount(store.repositories, "a", balance: 9_000)
             try await openAccount(store.repositories, "b", balance: 0)
-            #expect(try await ledger.transfer(order("a", "b", 10_001, key: "1")) == .insufficientFunds)
+            // Within the day's step-up amount ($100.00), so no proof is asked: over the balance.
+            #expect(try await ledger.transfer(order("a", "b", 9_001, key: "1")) == .insufficientFunds)
+            // Past it, a proof is asked before the balance is looked at.
+            #expect(try await ledger.transfer(order("a", "b", 10_001, key: "1b")) == .stepUpInvalid)
             guard case .made = try await ledger.transfer(order("a", "b", 3_000, key: "2", dailyLimit: 5_000)) else {
                 Issue.record("within the limit"); return
             }
@@ -93,7 +96,7 @@ struct LedgerRepositoryTests {
             unknownStepUp.stepUp = StepUpUse(tokenHash: "nope", sessionTokenHash: "s")
             #expect(try await ledger.transfer(unknownStepUp) == .stepUpInvalid)
             #expect(try await ledger.transfer(order("a", "b", 100, key: "6", currency: "EUR")) == .payeeHasNoWallet)
-            #expect(try await ledger.walletBalance(userID: "a", currency: "USD") == 10_000 - 3_000 - 2_001)
+            #expect(try await ledger.walletBalance(userID: "a", currency: "USD") == 9_000 - 3_000 - 2_001)
             #expect(try await store.repositories.transactions.page(userID: "b", after: nil, query: nil, limit: 10).count == 3)
             try await expectInvariants(ledger)
         }
@@ -105,9 +108,10 @@ struct LedgerRepositoryTests {
             let ledger = store.repositories.ledger
             try await openAccount(store.repositories, "a", balance: 100_000)
             try await openAccount(store.repositories, "b", balance: 0)
-            for token in ["t1", "t2"] {
+            for (token, amount) in [("t1", Int64(20_000)), ("t2", 20_000), ("t3", 70_000)] {
                 try await ledger.createStepUp(StepUpRecord(
-                    tokenHash: token, sessionTokenHash: "s1", userID: "a", createdAt: now, expiresAt: now.addingTimeInterval(300)
+                    tokenHash: token, sessionTokenHash: "s1", userID: "a", payeeUserID: "b", amountMinor: amount, createdAt: now,
+                    expiresAt: now.addingTimeInterval(300)
                 ))
             }
             var otherSession = order("a", "b", 20_000, key: "1")
@@ -123,13 +127,23 @@ struct LedgerRepositoryTests {
             late.stepUp = StepUpUse(tokenHash: "t2", sessionTokenHash: "s1")
             late.at = now.addingTimeInterval(301)
             #expect(try await ledger.transfer(late) == .stepUpInvalid)
-            // A refused transfer leaves its proof unused.
-            var refused = order("a", "b", 1_000_000, key: "5", dailyLimit: .max)
+            // A proof is for its payee and amount only.
+            var otherAmount = order("a", "b", 20_001, key: "5a")
+            otherAmount.stepUp = StepUpUse(tokenHash: "t2", sessionTokenHash: "s1")
+            #expect(try await ledger.transfer(otherAmount) == .stepUpInvalid)
+            // A transfer refused after its proof was checked (the funds) leaves the proof unused: a's 80,000 less
+            // 70,000 leaves 10,000, short of 20,000 until b sends 10,000 back.
+            var drain = order("a", "b", 70_000, key: "5b")
+            drain.stepUp = StepUpUse(tokenHash: "t3", sessionTokenHash: "s1")
+            guard case .made = try await ledger.transfer(drain) else { Issue.record("drain"); return }
+            var refused = order("a", "b", 20_000, key: "5")
             refused.stepUp = StepUpUse(tokenHash: "t2", sessionTokenHash: "s1")
             #expect(try await ledger.transfer(refused) == .insufficientFunds)
+            guard case .made = try await ledger.transfer(order("b", "a", 10_000, key: "back")) else { Issue.record("back"); return }
             var later = order("a", "b", 20_000, key: "6")
             later.stepUp = StepUpUse(tokenHash: "t2", sessionTokenHash: "s1")
             guard case .made = try await ledger.transfer(later) else { Issue.record("t2 unused"); return }
+            #expect(try await ledger.walletBalance(userID: "a", currency: "USD") == 0)
         }
     }
 

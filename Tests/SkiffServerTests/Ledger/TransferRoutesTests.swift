@@ -151,8 +151,13 @@ struct TransferRoutesTests {
             let overDay = try await send(client, alex.token, to: recipient, 5_001, key: "8")
             #expect(overDay.status == .unprocessableContent && overDay.problemType == "urn:skiff:problem:transfer-limit")
             #expect(overDay.json["detail"] as? String == "Transfers are limited to $150.00 a day; $50.00 is left today.")
-            // The refused key is free for a corrected request.
-            #expect(try await send(client, alex.token, to: recipient, 5_000, key: "8").status == .created)
+            // The refused key is free for a corrected request (past $100.00 today, with a proof for it).
+            let proof = try await client.send(
+                .post, "/v1/session/step-up", json: ["password": Seeds.password, "recipientId": recipient, "amountMinor": 5_000],
+                token: alex.token
+            )
+            let stepUp = try #require(proof.json["stepUpToken"] as? String)
+            #expect(try await send(client, alex.token, to: recipient, 5_000, key: "8", stepUp: stepUp).status == .created)
             let noKey = try await client.send(
                 .post, "/v1/transfers", json: ["recipientId": recipient, "amountMinor": 100, "currency": "USD"], token: alex.token
             )
@@ -175,19 +180,25 @@ struct TransferRoutesTests {
         }
     }
 
-    @Test("Above $100.00 a transfer needs a fresh step-up of this session, good once; a wrong password is counted with sign-in's failures")
+    @Test("Above $100.00 a transfer needs a fresh step-up of this session for it, good once; a wrong password is counted on the user's own throttle")
     func stepUp() async throws {
         let server = try TestServer()
         defer { server.remove() }
         try await server.withRouter { client in
             let (alex, jordan, recipient) = try await twoUsers(server, client)
+            /// `POST /v1/session/step-up` for a transfer of `amount` to `payee`.
+            func stepUp(_ token: String, _ password: String, to payee: String = recipient, _ amount: Int64) async throws -> Reply {
+                try await client.send(
+                    .post, "/v1/session/step-up", json: ["password": password, "recipientId": payee, "amountMinor": amount], token: token
+                )
+            }
             #expect(try await send(client, alex.token, to: recipient, TransferRules.stepUpAboveMinor, key: "at").status == .created)
             let above = TransferRules.stepUpAboveMinor + 1
             let bare = try await send(client, alex.token, to: recipient, above, key: "1")
             #expect(bare.status == .forbidden && bare.problemType == "urn:skiff:problem:step-up-required")
-            let wrong = try await client.send(.post, "/v1/session/step-up", json: ["password": "not it at all"], token: alex.token)
+            let wrong = try await stepUp(alex.token, "not it at all", above)
             #expect(wrong.status == .unprocessableContent && wrong.errorFields == ["password"])
-            let proof = try await client.send(.post, "/v1/session/step-up", json: ["password": Seeds.password], token: alex.token)
+            let proof = try await stepUp(alex.token, Seeds.password, above)
             #expect(proof.status == .created)
             let token = try #require(proof.json["stepUpToken"] as? String)
             // Another user's session cannot use it.
@@ -204,29 +215,28 @@ struct TransferRoutesTests {
             #expect(retry.status == .created && retry.body == first.body)
             let reuse = try await send(client, alex.token, to: recipient, above, key: "3", stepUp: token)
             #expect(reuse.status == .forbidden)
-            let late = try await client.send(.post, "/v1/session/step-up", json: ["password": Seeds.password], token: alex.token)
+            let late = try await stepUp(alex.token, Seeds.password, above)
             let lateToken = try #require(late.json["stepUpToken"] as? String)
             // Past the proof's five minutes, in steps short of the session's idle lock.
             server.clock.advance(by: 150)
             #expect(try await client.send(.get, "/v1/me", token: alex.token).status == .ok)
             server.clock.advance(by: 151)
             #expect(try await send(client, alex.token, to: recipient, above, key: "4", stepUp: lateToken).status == .forbidden)
-            for _ in 0..<5 {
-                _ = try await client.send(.post, "/v1/session/step-up", json: ["password": "not it at all"], token: alex.token)
-            }
-            let paused = try await client.send(.post, "/v1/session/step-up", json: ["password": Seeds.password], token: alex.token)
+            for _ in 0..<5 { _ = try await stepUp(alex.token, "not it at all", above) }
+            let paused = try await stepUp(alex.token, Seeds.password, above)
             #expect(paused.status == .tooManyRequests && paused.headers[.retryAfter] != nil)
-            // Counted with sign-in's failures: the number's sign-in is paused too, and the other way round.
+            // Counted on the user's own throttle (docs/decisions/0201): the number's sign-in is not paused by it, and a
+            // stranger's failed sign-ins on a number never pause its owner's step-up.
             let login = ["countryCode": "+1", "phoneNumber": "202 555 0100", "password": Seeds.password]
-            #expect(try await client.send(.post, "/v1/auth/login", json: login).status == .tooManyRequests)
+            #expect(try await client.send(.post, "/v1/auth/login", json: login).status == .ok)
             // Jordan's session went idle past its lock while the clock moved: a new one, then a stranger's guesses.
             var jordanLogin = ["countryCode": "+1", "phoneNumber": "202 555 0111", "password": Seeds.password]
             let jordanToken = try #require(try await client.send(.post, "/v1/auth/login", json: jordanLogin).json["token"] as? String)
             jordanLogin["password"] = "not it at all"
             for _ in 0..<5 { _ = try await client.send(.post, "/v1/auth/login", json: jordanLogin) }
-            let jordanStepUp = try await client.send(.post, "/v1/session/step-up", json: ["password": Seeds.password], token: jordanToken)
-            #expect(jordanStepUp.status == .tooManyRequests, "\(jordanStepUp.body)")
-            // Unlock keeps a throttle of its own.
+            #expect(try await client.send(.post, "/v1/auth/login", json: jordanLogin).status == .tooManyRequests)
+            let jordanStepUp = try await stepUp(jordanToken, Seeds.password, to: alex.userID, above)
+            #expect(jordanStepUp.status == .created, "\(jordanStepUp.body)")
             #expect(try await client.send(.post, "/v1/session/lock", token: jordanToken).status == .noContent)
             #expect(try await client.send(.post, "/v1/session/unlock", json: ["password": Seeds.password], token: jordanToken).status == .noContent)
         }

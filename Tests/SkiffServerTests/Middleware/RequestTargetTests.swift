@@ -119,11 +119,7 @@ struct NulInputTests {
             )
             #expect(register.status == .unprocessableContent, "\(register.body)")
             #expect(register.errorFields == ["fullName"])
-            let card = try await client.send(
-                .post, "/v1/cards",
-                json: ["number": Seeds.visa, "expiryMonth": 12, "expiryYear": 2031, "cvc": "123", "holderName": "Sam\u{0}"],
-                token: user.token, idempotencyKey: UUID().uuidString
-            )
+            let card = try await server.addCard(client, token: user.token, holderName: "Sam\u{0}")
             #expect(card.status == .unprocessableContent, "\(card.body)")
             #expect(card.errorFields == ["holderName"])
             #expect(try await client.send(.get, "/v1/transactions?query=coffee", token: user.token).status == .ok)

@@ -186,7 +186,7 @@ struct RouterMiddlewareTests {
                     idempotencyKey: "u-1"
                 ),
                 "getTopUp": try await client.send(.get, "/v1/topups/nothing", token: token),
-                "confirmTopUp": try await client.send(.post, "/v1/topups/nothing/confirm", json: ["code": "123456"], token: token),
+                "getCardNetwork": try await client.send(.get, "/v1/card-network", token: token),
                 "streamEvents": try await client.send(.get, "/v1/events", token: token),
                 "stepUp": try await client.send(.post, "/v1/session/step-up", json: ["password": "sail-away-2026"], token: token),
                 "lockSession": try await client.send(.post, "/v1/session/lock", token: token),

@@ -56,7 +56,7 @@ struct SpendingNotTransfersTests {
             do {
                 let before = try SQLiteDatabase(path: path, migrating: false)
                 try SQLiteMigrations.migrate(before.pool, upTo: .searchNoteReference)
-                try await fill(before.repositories)
+                try await before.withLaterColumns { try await fill(before.repositories) }
             }
             let migrated = try SQLiteDatabase(path: path)
             #expect(try await migrated.pendingMigrations().isEmpty)
@@ -66,7 +66,7 @@ struct SpendingNotTransfersTests {
                 let before = try await PostgresDatabase.open(url: url, logger: TestStore.logger, migrating: false)
                 do {
                     try await PostgresMigrations.migrate(before.client, logger: TestStore.logger, upTo: .searchNoteReference)
-                    try await fill(before.repositories)
+                    try await before.withLaterColumns { try await fill(before.repositories) }
                 } catch {
                     await before.close()
                     throw error

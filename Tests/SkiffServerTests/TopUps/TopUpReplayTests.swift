@@ -7,7 +7,7 @@ import Testing
 
 /// The same Idempotency-Key again, whatever its top-up became (completed, pending at 3-D Secure, declined) and however
 /// many times or at once, answers that top-up and never makes or confirms a second payment: a spy network counts.
-@Suite("Top-up replays never pay twice")
+@Suite("Top-up replays never pay twice", .serialized)
 struct TopUpReplayTests {
     static let replayed = TestServer.replayed
 

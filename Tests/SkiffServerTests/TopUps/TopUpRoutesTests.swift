@@ -31,15 +31,16 @@ extension TestServer {
         )
     }
 
-    /// Runs `body` with the repositories of this server's database, opened beside the running server.
+    /// Runs `body` with the repositories of this server's database, opened beside the running server (migrated by
+    /// it: this store only checks that it is current).
     func withRepositories<Value: Sendable>(_ body: (Repositories) async throws -> Value) async throws -> Value {
-        let components = try await SkiffServerComponents(configuration)
+        let store = try await openRepositoryStore(configuration.database, logger: TestStore.logger, migrations: .requireCurrent)
         do {
-            let value = try await body(components.repositories)
-            await components.store.close()
+            let value = try await body(store.repositories)
+            await store.close()
             return value
         } catch {
-            await components.store.close()
+            await store.close()
             throw error
         }
     }
@@ -56,7 +57,9 @@ extension TestServer {
     }
 }
 
-@Suite("Top-up routes")
+/// Serialized, as the other top-up suites: each case runs a server on PostgreSQL with requests at once, and all of
+/// them together would take more connections than a test database gives.
+@Suite("Top-up routes", .serialized)
 struct TopUpRoutesTests {
     static let replayed = TestServer.replayed
 
@@ -268,15 +271,16 @@ struct TopUpRoutesTests {
         }
     }
 
-    @Test("A network that does not answer, wherever the answer is lost: 503 and nothing credited; the same key then completes it once, with one payment confirmed once", arguments: [
+    @Test("A network that does not answer, wherever the answer is lost: 503 and nothing credited; the same key then completes it once, with one payment confirmed once", arguments: TestStore.allCases, [
         (SpyCardNetwork.Call.makePayment, SpyCardNetwork.Loss.before), (.makePayment, .after), (.confirm, .before),
         (.confirm, .after),
     ])
-    func noAnswerThenRetry(call: SpyCardNetwork.Call, loss: SpyCardNetwork.Loss) async throws {
+    func noAnswerThenRetry(store: TestStore, lost: (SpyCardNetwork.Call, SpyCardNetwork.Loss)) async throws {
         let spy = SpyCardNetwork()
-        let server = try TestServer().using(spy)
-        defer { server.remove() }
-        try await server.withRouter { client in
+        let base = try TestServer().using(spy)
+        defer { base.remove() }
+        try await base.withServer(on: store) { server in try await server.withRouter { client in
+            let (call, loss) = lost
             let sam = try await server.register(client)
             let card = try #require(try await server.addCard(client, token: sam.token).json["id"] as? String)
             spy.leaveUnanswered(call, loss)
@@ -293,7 +297,7 @@ struct TopUpRoutesTests {
             #expect(Set(spy.payments).count == 1 && Set(spy.paymentKeys).count == 1)
             #expect(Set(spy.confirmKeys).count == 1)
             #expect(spy.confirmedAtNetwork == 1)
-        }
+        } }
     }
 
     @Test("The simulated network's card that never answers (…0119): 503 each time, the top-up left pending, nothing credited")

@@ -7,7 +7,7 @@ import Testing
 
 /// How much may come in from cards in any 24 hours (`SkiffServerLimits.topUpVelocity`): per account, and per card on
 /// any account, by count and by amount; declined top-ups do not count, pending ones do; a replay is not a new one.
-@Suite("Top-up limits per account and per card")
+@Suite("Top-up limits per account and per card", .serialized)
 struct TopUpVelocityTests {
     /// A server on `store` with these limits (the other one out of reach).
     private func withServer(

@@ -192,31 +192,33 @@ struct SQLiteGroupCommitTests {
         }
     }
 
-    @Test("Transfers in one commit: each sees the ones before it, a refusal writes nothing, a used step-up is refused")
+    @Test("Transfers in one commit: each sees the ones before it, a refusal writes nothing, a refused transfer leaves its step-up unused")
     func transfersInOneCommit() async throws {
         try await SQLiteDatabase.withTemporary { database in
             let fixtures = LedgerRepositoryTests()
             let repositories = database.repositories
-            for (user, balance) in [("a", Int64(10_000)), ("b", 0), ("c", 0), ("d", 0)] {
+            // a's day stays within the step-up amount ($100.00): only the proof's transfers carry one.
+            for (user, balance) in [("a", Int64(5_000)), ("b", 0), ("c", 0), ("d", 0)] {
                 try await fixtures.openAccount(repositories, user, balance: balance)
             }
             let stepUp = StepUpRecord(
-                tokenHash: "proof", sessionTokenHash: "session", userID: "a", createdAt: fixtures.now,
-                expiresAt: fixtures.now.addingTimeInterval(300)
+                tokenHash: "proof", sessionTokenHash: "session", userID: "a", payeeUserID: "d", amountMinor: 1_000,
+                createdAt: fixtures.now, expiresAt: fixtures.now.addingTimeInterval(300)
             )
             try await repositories.ledger.createStepUp(stepUp)
             let use = StepUpUse(tokenHash: "proof", sessionTokenHash: "session")
-            let first = fixtures.order("a", "b", 2_000, key: "first")
-            var withProof = fixtures.order("a", "c", 3_000, key: "proof-1")
+            let first = fixtures.order("a", "b", 1_000, key: "first")
+            var withProof = fixtures.order("a", "d", 1_000, key: "proof-1")
             withProof.stepUp = use
             var proofAgain = fixtures.order("a", "d", 1_000, key: "proof-2")
             proofAgain.stepUp = use
             let works = [
-                ("most", fixtures.order("a", "b", 7_000, key: "most")),
-                ("over", fixtures.order("a", "c", 2_000, key: "over")),
+                ("most", fixtures.order("a", "b", 3_500, key: "most")),
+                ("over", fixtures.order("a", "c", 1_000, key: "over")),
                 ("proof-1", withProof),
+                ("refund", fixtures.order("b", "a", 1_000, key: "refund")),
                 ("proof-2", proofAgain),
-                ("twin", fixtures.order("a", "b", 7_000, key: "most")),
+                ("twin", fixtures.order("a", "b", 3_500, key: "most")),
             ]
 
             // The statements that write statement lines, on the writer's connection, which the commits use.
@@ -233,28 +235,30 @@ struct SQLiteGroupCommitTests {
                 first: first, works, on: database.transfers, database
             )
 
-            #expect(database.transfers.commitsBySize == [1: 1, 5: 1])
-            // One INSERT a commit (FTS5 writes a segment a statement): "first" alone, then the four lines of the two
-            // transfers made in the batch of five.
+            #expect(database.transfers.commitsBySize == [1: 1, 6: 1])
+            // One INSERT a commit (FTS5 writes a segment a statement): "first" alone, then the six lines of the three
+            // transfers made in the batch of six.
             #expect(lineInserts.withLock { $0 } == 2)
             guard case .made = try firstResult.get(), case .made = try results["most"]?.get() else {
                 Issue.record("first or most not made")
                 return
             }
-            // 10,000 − 2,000 − 7,000 leaves 1,000: 2,000 more is refused, and writes nothing.
+            // 5,000 − 1,000 − 3,500 leaves 500: 1,000 more is refused, and writes nothing.
             #expect(try results["over"]?.get() == .insufficientFunds)
-            // The proof's first use is refused with it (3,000 is over the 1,000 left), so it stays unused for the next.
+            // The proof's first use is refused with it (1,000 is over the 500 left), so it stays unused for the next,
+            // once b has sent 1,000 back.
             #expect(try results["proof-1"]?.get() == .insufficientFunds)
-            guard case .made = try results["proof-2"]?.get() else {
-                Issue.record("proof-2 not made: \(String(describing: results["proof-2"]))")
+            guard case .made = try results["refund"]?.get(), case .made = try results["proof-2"]?.get() else {
+                Issue.record("refund or proof-2 not made: \(String(describing: results["refund"])), \(String(describing: results["proof-2"]))")
                 return
             }
             guard case .replayed = try results["twin"]?.get() else {
                 Issue.record("the same key again in the batch was not replayed")
                 return
             }
-            #expect(try await repositories.ledger.walletBalance(userID: "a", currency: "USD") == 0)
+            #expect(try await repositories.ledger.walletBalance(userID: "a", currency: "USD") == 500)
             #expect(try await repositories.ledger.walletBalance(userID: "c", currency: "USD") == 0)
+            #expect(try await repositories.ledger.walletBalance(userID: "d", currency: "USD") == 1_000)
             let totals = try await repositories.ledger.totals()
             #expect(totals.accountsOffPostings == 0 && totals.unbalancedTransfers == 0 && totals.negativeWallets == 0)
             // Nothing of the refusals: no statement line or notification for c, the only payee they named alone.
@@ -263,14 +267,14 @@ struct SQLiteGroupCommitTests {
                  try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM notifications WHERE user_id = 'c' AND id LIKE 'n-%'") ?? -1)
             }
             #expect(forC == (0, 0))
-            // Every line is in the search index: Bea Baker's name is on a's two lines to her and her two from a.
+            // Every line is in the search index: Bea Baker's name is on a's two lines to her and the one from her.
             let lines = try await database.metered.read { db in
                 try Row.fetchAll(db, sql: """
                     SELECT t.user_id, t.amount_minor FROM transactions_search AS s JOIN transactions AS t ON t.id = s.rowid
                     WHERE transactions_search MATCH '"Bea B"' ORDER BY t.id
                     """).map { [$0["user_id"] as String, String($0["amount_minor"] as Int64)] }
             }
-            #expect(lines == [["a", "-2000"], ["a", "-7000"]])
+            #expect(lines == [["a", "-1000"], ["a", "-3500"], ["a", "1000"]])
         }
     }
 }
