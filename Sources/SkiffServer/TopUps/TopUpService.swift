@@ -104,6 +104,8 @@ struct TopUpService: Sendable {
             event = try network.webhookEvent(body: body, signature: signature, now: now)
         } catch {
             logger.warning("card network webhook refused", metadata: ["reason": "\(error)"])
+            // A body that is not an event the network would send is the sender's mistake, as a bad signature is.
+            if case .refused(_, let message) = error { throw Problem.badRequest(message) }
             throw Problem(networkError: error, field: nil, logger: nil)
         }
         guard try await !topUps.handledEvent(id: event.id) else { return }

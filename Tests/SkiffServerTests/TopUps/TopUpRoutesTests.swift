@@ -57,8 +57,9 @@ extension TestServer {
     }
 }
 
-/// Serialized, as the other top-up suites: each case runs a server on PostgreSQL with requests at once, and all of
-/// them together would take more connections than a test database gives.
+/// Serialized, as the other top-up suites: most cases run a server on PostgreSQL too, whose pool grows with requests
+/// at once; one case of each suite at a time keeps the suite within a development PostgreSQL's connections
+/// (scripts/postgres-dev.sh allows 300).
 @Suite("Top-up routes", .serialized)
 struct TopUpRoutesTests {
     static let replayed = TestServer.replayed
