@@ -199,8 +199,7 @@ extension TestClientProtocol {
 /// `application/x-www-form-urlencoded`, as Stripe's clients write it.
 enum FormBody {
     static func encode(_ fields: KeyValuePairs<String, String>) -> String {
-        fields.map { StripeCardNetwork.formEncoded($0.key) + "=" + StripeCardNetwork.formEncoded($0.value) }
-            .joined(separator: "&")
+        FormEncoding.encode(fields.map { ($0.key, $0.value) })
     }
 
     /// The fields the wallet sends to `POST {apiUrl}/v1/tokens` for a card.

@@ -152,8 +152,7 @@ struct StripeCardNetwork: CardNetwork {
     private func post(
         _ path: String, _ form: [String: String], key: String, declines: Bool = false
     ) async throws(CardNetworkError) -> Answer {
-        let body = form.sorted { $0.key < $1.key }
-            .map { Self.formEncoded($0.key) + "=" + Self.formEncoded($0.value) }.joined(separator: "&")
+        let body = FormEncoding.encode(form.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
         var answer = try await call(.POST, path, body: body, key: key)
         if declines, answer.status == 402 {
             let error = answer.json["error"] as? [String: Any]
@@ -216,12 +215,6 @@ struct StripeCardNetwork: CardNetwork {
 
     private static func pathComponent(_ id: String) -> String {
         id.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "_-"))) ?? id
-    }
-
-    /// `application/x-www-form-urlencoded`: everything but letters, digits and `-._~` percent-encoded.
-    static func formEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn:
-            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? text
     }
 
     /// Stripe's brand names ("Visa", "MasterCard", "American Express") as Skiff's.

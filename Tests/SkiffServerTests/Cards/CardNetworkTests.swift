@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 import Logging
-import SkiffCore
 import Testing
+@testable import SkiffCore
 @testable import SkiffServer
 
 @Suite("Simulated card network")
@@ -269,8 +269,8 @@ struct StripeCardNetworkTests {
         #expect(StripeCardNetwork.brand("Discover") == .discover)
         #expect(StripeCardNetwork.brand("Unknown") == nil)
         #expect(StripeCardNetwork.brand(nil) == nil)
-        #expect(StripeCardNetwork.formEncoded("card[number]") == "card%5Bnumber%5D")
-        #expect(StripeCardNetwork.formEncoded("a b&c=d+é") == "a%20b%26c%3Dd%2B%C3%A9")
-        #expect(StripeCardNetwork.formEncoded("tok_abc-1.2~") == "tok_abc-1.2~")
+        #expect(FormEncoding.escaped("card[number]") == "card%5Bnumber%5D")
+        #expect(FormEncoding.escaped("a b&c=d+é") == "a%20b%26c%3Dd%2B%C3%A9")
+        #expect(FormEncoding.escaped("tok_abc-1.2~") == "tok_abc-1.2~")
     }
 }

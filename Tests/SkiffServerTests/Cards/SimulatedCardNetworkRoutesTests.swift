@@ -71,8 +71,7 @@ struct SimulatedCardNetworkRoutesTests {
         try await server.withRouter { client in
             var fields = ["key": "pk_simulated", "card[number]": Seeds.visa, "card[exp_month]": "12", "card[exp_year]": "2031", "card[cvc]": "123"]
             fields.merge(overrides) { $1 }
-            let body = fields.sorted { $0.key < $1.key }
-                .map { StripeCardNetwork.formEncoded($0.key) + "=" + StripeCardNetwork.formEncoded($0.value) }.joined(separator: "&")
+            let body = FormEncoding.encode(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
             let reply = try await client.sendForm(Self.tokens, body: body)
             #expect(reply.status.code == 402)
             #expect(reply.contentType == "application/json")

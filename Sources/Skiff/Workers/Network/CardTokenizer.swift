@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import SkiffAPI
+import SkiffCore
 import Synchronization
 
 /// Turns a typed card into the card network's token for it, at the network itself: the number and security code go
@@ -36,7 +37,7 @@ final class CardTokenizer: Sendable {
             ("card[exp_month]", String(card.expiry.month)), ("card[exp_year]", String(card.expiry.year)),
             ("card[cvc]", card.securityCode),
         ]
-        request.body = .bytes(ByteBuffer(string: fields.map { Self.formEncoded($0) + "=" + Self.formEncoded($1) }.joined(separator: "&")))
+        request.body = .bytes(ByteBuffer(string: FormEncoding.encode(fields)))
         let (status, body) = try await NetworkErrorMapping.call { () async throws -> (Int, ByteBuffer) in
             let response = try await client.execute(request, timeout: .seconds(20))
             return (Int(response.status.code), try await response.body.collect(upTo: 256 * 1024))
@@ -62,11 +63,5 @@ final class CardTokenizer: Sendable {
         if status == 402 { return .declined(reason: message) }
         if status == 429 || status >= 500 { return .unavailable(detail: "The card network did not answer. Nothing was added: try again.") }
         return .server(status: status, detail: "The card network refused the wallet: \(message)")
-    }
-
-    /// `application/x-www-form-urlencoded`: everything but letters, digits and `-._~` percent-encoded.
-    static func formEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn:
-            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? text
     }
 }
