@@ -118,6 +118,12 @@ final class SimulatedCardNetwork: CardNetwork {
         }
     }
 
+    /// The last four digits of the card whose payment waits for its holder to confirm it; nil when none waits.
+    func waitingForHolder(paymentID: String) -> String? {
+        guard case .needsAction? = try? payment(paymentID) else { return nil }
+        return paymentID.split(separator: "_").last.map(String.init)
+    }
+
     /// The card's holder confirmed (or refused) the payment at their bank; false when no such payment waits.
     func authenticate(paymentID: String, success: Bool) -> Bool {
         guard case .needsAction? = try? payment(paymentID) else { return false }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import SkiffCore
 import Testing
 @testable import SkiffServer
@@ -107,6 +108,35 @@ struct SimulatedCardNetworkRoutesTests {
                 let reply = try await client.sendForm(SimulatedCardNetwork.apiPath + "/v1/payment_intents/\(id)/_authenticate", ["success": "true"])
                 #expect(reply.status == .badRequest, "\(id)")
                 #expect(stripeError(reply)["type"] == "invalid_request_error")
+            }
+        }
+    }
+
+    @Test("The address the wallet shows opens in a browser: a page that asks the holder, whose button confirms the payment; then nothing waits")
+    func holderPage() async throws {
+        let server = try TestServer()
+        defer { server.remove() }
+        try await server.withRouter { client in
+            let address = SimulatedCardNetwork.apiPath + "/v1/payment_intents/pi_sim_0123456789abcdef01234567_3184/_authenticate"
+            let page = try await client.send(.get, address)
+            #expect(page.status == .ok && page.contentType == "text/html; charset=utf-8")
+            #expect(page.body.contains("The card ending 3184") && page.body.contains("<form method=\"post\">"))
+            #expect(page.body.contains("name=\"success\" value=\"true\"") && page.body.contains("name=\"success\" value=\"false\""))
+            #expect(page.headers[.contentSecurityPolicy]?.contains("form-action 'self'") == true)
+
+            // The browser posts the form and reads a page back.
+            let posted = try await client.executeRequest(
+                uri: address, method: .post,
+                headers: [.contentType: "application/x-www-form-urlencoded", .accept: "text/html,application/xhtml+xml,*/*;q=0.8"],
+                body: ByteBuffer(string: "success=true")
+            )
+            #expect(posted.status == .ok && posted.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(String(buffer: posted.body).contains("Payment confirmed"))
+
+            // Confirmed, or never waiting (a card that does not ask), it is nothing to confirm.
+            for id in ["pi_sim_0123456789abcdef01234567_3184", "pi_sim_0123456789abcdef01234567_4242"] {
+                let again = try await client.send(.get, SimulatedCardNetwork.apiPath + "/v1/payment_intents/\(id)/_authenticate")
+                #expect(again.status == .notFound && again.body.contains("Nothing to confirm"), "\(id)")
             }
         }
     }

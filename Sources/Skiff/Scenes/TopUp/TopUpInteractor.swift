@@ -136,12 +136,13 @@ final class TopUpInteractor: TopUpBusinessLogic {
         }
     }
 
-    /// Asks the server where the top-up stands, every `bankPollInterval`, until it is settled or Esc.
-    private func waitForBank(_ topUp: PendingTopUp, _ confirmation: TopUp.Confirmation) {
+    /// Asks the server where the top-up stands, every `bankPollInterval` (or later, when the server says when), until it
+    /// is settled or Esc.
+    private func waitForBank(_ topUp: PendingTopUp, _ confirmation: TopUp.Confirmation, after pause: Duration = bankPollInterval) {
         presenter.presentSubmit(response: .init(.started, at: stage))
         inFlight.call({ [transfers, clock] () async throws(NetworkError) in
             do {
-                try await clock.sleep(Self.bankPollInterval)
+                try await clock.sleep(pause)
             } catch {
                 throw .cancelled
             }
@@ -158,8 +159,12 @@ final class TopUpInteractor: TopUpBusinessLogic {
                 stage = .amount
                 presenter.presentBack(response: .init(stage: .amount, facts: facts))
                 present(.succeeded(.stoppedWaiting(for: confirmation)))
+            case .failure(.throttled(let seconds)):
+                waitForBank(topUp, confirmation, after: max(Self.bankPollInterval, .seconds(seconds)))
             case .failure(let error) where Self.worthAskingAgain(error):
-                // The server or the way to it hiccuped: the top-up is where it was; ask again.
+                // The server or the way to it hiccuped, or the app locked itself while the bank was asked (the lock
+                // screen is over this one; once unlocked, the next question is answered): the top-up is where it
+                // was; ask again.
                 waitForBank(topUp, confirmation)
             default:
                 settled(result, confirmation)
@@ -170,7 +175,7 @@ final class TopUpInteractor: TopUpBusinessLogic {
     /// A failure of one question about a waiting top-up that says nothing about the top-up itself.
     private static func worthAskingAgain(_ error: NetworkError) -> Bool {
         switch error {
-        case .unreachable, .connectionLost, .timeout, .unavailable, .server: true
+        case .unreachable, .connectionLost, .timeout, .unavailable, .server, .locked: true
         default: false
         }
     }

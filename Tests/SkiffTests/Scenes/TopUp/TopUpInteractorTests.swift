@@ -179,6 +179,26 @@ struct TopUpInteractorTests {
         #expect(transfers.topUps.all.map(\.key) == ["key-1", "key-2"], "that top-up is over: the same amount again is a new one")
     }
 
+    @Test("locked while the bank is asked (the app locks itself when idle): it asks again, later when throttled, until the money is in")
+    func bankWhileLocked() async {
+        transfers.topUpResult.set(.success(.waiting(Seeds.pendingTopUp)))
+        transfers.progressResults.set(.success([
+            .failure(.locked), .failure(.throttled(retryAfterSeconds: 30)), .failure(.locked), .success(.added(Seeds.addedMoney)),
+        ]))
+        let pauses = Recorder<Duration>()
+        let sut = makeSUT(clock: SceneClock(now: { Seeds.now }, sleep: { pauses.record($0) }))
+        await confirm(sut, big)
+        #expect(transfers.progressAsked.count == 4)
+        #expect(pauses.all == [.seconds(2), .seconds(2), .seconds(30), .seconds(2)], "the server's Retry-After when throttled")
+        #expect(sut.stage == .receipt)
+        guard case .succeeded(.added(let money)) = lastSubmit() else {
+            Issue.record("got \(presenter.presentSubmitCalls)")
+            return
+        }
+        #expect(money == Seeds.addedMoney)
+        #expect(!presenter.presentSubmitCalls.contains { if case .failed = $0.outcome { true } else { false } }, "nothing said of the lock here")
+    }
+
     @Test("Esc while the bank is asked stops asking and says the top-up goes on there; confirming again carries the same key")
     func bankStopped() async {
         transfers.topUpResult.set(.success(.waiting(Seeds.pendingTopUp)))
