@@ -8,21 +8,35 @@ struct CardRulesTests {
     @Test("a holder name is trimmed; empty, too long or with control characters it is refused")
     func holderName() throws {
         #expect(try CardHolderName.validate("  Sam Carter ") == "Sam Carter")
-        #expect(throws: CardHolderName.Problem(.empty)) { try CardHolderName.validate("   ") }
-        #expect(throws: CardHolderName.Problem(.tooLong)) {
+        #expect(throws: CardHolderName.Problem.name(.empty)) { try CardHolderName.validate("   ") }
+        #expect(throws: CardHolderName.Problem.name(.tooLong)) {
             try CardHolderName.validate(String(repeating: "a", count: CardHolderName.maxLength + 1))
         }
-        #expect(throws: CardHolderName.Problem(.controlCharacters)) { try CardHolderName.validate("Sam\u{7}Carter") }
-        #expect(throws: CardHolderName.Problem(.controlCharacters)) { try CardHolderName.validate("Sam\u{202E}Carter") }
-        #expect(throws: CardHolderName.Problem(.controlCharacters)) { try CardHolderName.validate("Sam\u{200B}Carter") }
+        #expect(throws: CardHolderName.Problem.name(.controlCharacters)) { try CardHolderName.validate("Sam\u{7}Carter") }
+        #expect(throws: CardHolderName.Problem.name(.controlCharacters)) { try CardHolderName.validate("Sam\u{202E}Carter") }
+        #expect(throws: CardHolderName.Problem.name(.controlCharacters)) { try CardHolderName.validate("Sam\u{200B}Carter") }
         #expect(CardHolderName.maxLength == 100, "the contract's PersonName")
+    }
+
+    @Test("a holder name with a digit of any script is refused (a card number typed in the name field is never kept as a name); other scripts' names pass",
+          arguments: ["4242424242424242", "Sam Carter 2", "Sam ４２ Carter", "Sam ٤ Carter"])
+    func holderNameDigits(raw: String) {
+        #expect(throws: CardHolderName.Problem.digits) { try CardHolderName.validate(raw) }
+    }
+
+    @Test("names of other scripts, numerals that are letters included, are names")
+    func holderNameScripts() throws {
+        for name in ["李一", "José Ñúñez", "Louis XIV", "Ⅻ Smith", "O'Brien-Smith Jr."] {
+            #expect(try CardHolderName.validate(name) == name)
+        }
+        #expect(CardHolderName.Problem.digits.message.contains("no digits"))
     }
 
     @Test("the holder name's sentences: an empty field names the card; the rest are a name's")
     func holderNameMessages() {
-        #expect(CardHolderName.Problem(.empty).message == "Enter the name printed on the card.")
-        #expect(CardHolderName.Problem(.tooLong).message == "Use at most 100 characters.")
-        #expect(CardHolderName.Problem(.controlCharacters).message
+        #expect(CardHolderName.Problem.name(.empty).message == "Enter the name printed on the card.")
+        #expect(CardHolderName.Problem.name(.tooLong).message == "Use at most 100 characters.")
+        #expect(CardHolderName.Problem.name(.controlCharacters).message
             == "A name holds no control characters, line breaks, text-direction marks, hidden characters or stacked accents.")
     }
 

@@ -28,7 +28,8 @@ struct CardService: Sendable {
     }
 
     /// Attaches the tokenized card to the user's customer at the network and keeps what the network says of it:
-    /// brand, last four, expiry, its id and fingerprint. Refused: a malformed token or holder name (422), a decline
+    /// brand, last four, expiry, its id and fingerprint. Refused: a malformed token or holder name (400; a holder name
+    /// with digits 422), a decline
     /// (402), an expired card (422), a card already on this account or on another one (409).
     func add(_ input: NewCard, userID: String, idempotencyKey: String) async throws -> CardRecord {
         let now = clock.now()
@@ -38,7 +39,8 @@ struct CardService: Sendable {
         }
         var holder = ""
         do { holder = try CardHolderName.validate(input.holderName) } catch {
-            problems.schema("holderName", error.message)
+            // Digits are a rule the contract states in words (a `PersonName` may hold them): 422, not 400.
+            if error == .digits { problems.rule("holderName", error.message) } else { problems.schema("holderName", error.message) }
         }
         try problems.check()
 

@@ -112,7 +112,16 @@ struct CardRoutesTests {
                 token: user.token, idempotencyKey: UUID().uuidString
             )
             #expect(name.status == .badRequest)
-            #expect(name.errorMessages == ["holderName": CardHolderName.Problem(.empty).message])
+            #expect(name.errorMessages == ["holderName": CardHolderName.Problem.name(.empty).message])
+            // A card number typed in the name field: a rule in words (422), nothing added, the number in no answer.
+            let digits = try await client.send(
+                .post, "/v1/cards", json: ["cardToken": try await server.cardToken(client, number: Seeds.visa), "holderName": Seeds.visa],
+                token: user.token, idempotencyKey: UUID().uuidString
+            )
+            #expect(digits.status == .unprocessableContent)
+            #expect(digits.errorMessages == ["holderName": CardHolderName.Problem.digits.message])
+            #expect(!digits.body.contains(Seeds.visa))
+            #expect(try await client.send(.get, "/v1/cards", token: user.token).array.count == 1, "the issued card only")
             let issued = try #require(try await client.send(.get, "/v1/cards", token: user.token).array.first?["id"] as? String)
             let last4 = try await client.send(
                 .post, "/v1/cards/\(issued)/activate", json: ["last4": "12a", "verificationId": "x", "code": "123456"],

@@ -44,7 +44,7 @@ struct AddCardInteractorTests {
             return
         }
         #expect(problems == [
-            .number: .cardNumber(.failsChecksum), .holderName: .holderName(.init(.empty)),
+            .number: .cardNumber(.failsChecksum), .holderName: .holderName(.name(.empty)),
             .expiry: .expiry(.expired), .securityCode: .securityCode(.wrongLength(expected: 3)),
         ])
         #expect(sut.stage == .form)

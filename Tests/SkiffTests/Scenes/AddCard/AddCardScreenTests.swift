@@ -77,7 +77,7 @@ struct AddCardScreenTests {
         await harness.send(.tab)
         await harness.type("12")
         await harness.send(.enter)
-        #expect(harness.screen.contains(CardHolderName.Problem(.empty).message))
+        #expect(harness.screen.contains(CardHolderName.Problem.name(.empty).message))
         #expect(harness.screen.contains(CardSecurityCode.Problem.wrongLength(expected: 4).message))
         #expect(harness.screen.contains(CardNumber.Problem.tooShort.message))
         #expect(harness.cards.adds.count == 0)
