@@ -57,7 +57,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", exact: "2.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", exact: "2.1.0"),
-        .package(url: "https://github.com/apple/swift-openapi-generator", exact: "1.14.3"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", exact: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
@@ -100,12 +99,12 @@ let package = Package(
             // The contract is also read at run time, for the operations that need no session
             // (docs/decisions/0005-contract-marks-unauthenticated-operations.md).
             resources: [.copy("openapi.yaml")],
-            // The generator writes `package import`s that some of its files do not use; those warnings are
-            // about generated code only (docs/decisions/0002-contract-first-generated-at-build-time.md).
-            // Imports are internal unless marked, as the generator marks its own: SwiftPM's resource accessor
-            // imports Foundation without a mark.
-            swiftSettings: [.unsafeFlags(["-suppress-warnings"]), .enableUpcomingFeature("InternalImportsByDefault")],
-            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+            // `Generated/` is swift-openapi-generator's code for the contract, written by scripts/openapi-generate.sh
+            // and checked current by CI, so the app's build never builds the generator
+            // (docs/decisions/0202-generated-contract-code-committed.md). The generator writes `package import`s that
+            // some of its files do not use; those warnings are about generated code only. Imports are internal unless
+            // marked, as the generator marks its own: SwiftPM's resource accessor imports Foundation without a mark.
+            swiftSettings: [.unsafeFlags(["-suppress-warnings"]), .enableUpcomingFeature("InternalImportsByDefault")]
         ),
 
         // MARK: Configuration files (TOML), read by both programs
