@@ -32,7 +32,7 @@ import urllib.parse
 import uuid
 
 OPENING_MINOR = 100_000          # SkiffServerLimits.openingBalanceMinor: what `skiff-server seed` pays in
-STEP_UP_ABOVE_MINOR = 10_000     # TransferRules.stepUpAboveMinor: above it, a transfer needs a step-up
+STEP_UP_ABOVE_MINOR = 10_000     # TransferRules.stepUpAboveMinor: above it (one transfer, or the day's), a step-up
 PASSWORD = "bank-test-harbour-2031"
 TIMEOUT = 10.0                   # seconds a request may take before its answer counts as lost
 
@@ -221,6 +221,10 @@ class Run:
         self.users = []                 # [{"phone", "id", "token", "address"}]
         self.acked = {}                 # key -> (transfer id, payer index, payee index, amount)
         self.acked_ids = {}             # transfer id -> key
+        self.step_up_tokens = {}        # key -> the step-up proof its transfer was sent with
+        self.step_ups = 0               # proofs asked for once a payer's day passed the step-up amount
+        self.step_ups_paused = 0        # step-ups answered 429 (the user's own throttle), asked again later
+        self.step_up_locks = {}         # payer index -> lock: one step-up at a time per user, as from one wallet
         self.answers = {}               # "status kind" -> count
         self.violations = []
         self.retries = 0
@@ -358,11 +362,66 @@ class Run:
             if answer is None:
                 continue
             status, payload, _ = answer
+            if status == 403 and problem_kind(payload) == "step-up-required" and 0 < amount <= STEP_UP_ABOVE_MINOR:
+                # The payer's day passed the step-up amount (TransferRules.needsStepUp): as the wallet does, the
+                # password proves it for this payee and amount, and the transfer goes again with the proof, under a
+                # key of its own (the refused one moved nothing).
+                self.count(status, payload)
+                proof = self.step_up(client, rng, payer, body)
+                if proof is None:
+                    continue
+                key = str(uuid.uuid4())
+                body = dict(body, stepUpToken=proof)
+                with self.lock:
+                    self.step_up_tokens[key] = proof
+                answer = self.send(client, rng, payer, body, key)
+                if answer is None:
+                    continue
+                status, payload, _ = answer
             self.count(status, payload)
             if status == 201:
                 self.acknowledge(key, payload, payer, payee, amount)
             elif not self.expected_refusal(status, payload, amount):
                 self.violation(f"unexpected answer to {amount} from {payer} to {payee}: {status} {payload}")
+
+    def step_up(self, client, rng, payer, body):
+        """A step-up proof for `body`'s payee and amount, asked until answered; None when the run's grace ran out.
+        One at a time per payer, as one person's wallet asks: the user's throttle counts a password check as failed
+        until it succeeds, so five at once for one user pause the next (and an instance killed mid-check leaves one
+        counted until the next success)."""
+        with self.lock:
+            payer_lock = self.step_up_locks.setdefault(payer, threading.Lock())
+        with payer_lock:
+            return self.step_up_one_at_a_time(client, rng, payer, body)
+
+    def step_up_one_at_a_time(self, client, rng, payer, body):
+        request = json.dumps({"password": PASSWORD, "recipientId": body["recipientId"],
+                              "amountMinor": body["amountMinor"]}).encode()
+        attempts = 0
+        while True:
+            attempts += 1
+            try:
+                status, payload, _ = client.request(
+                    self.live_port(rng), "POST", "/v1/session/step-up", token=self.users[payer]["token"], body=request)
+            except Lost:
+                status, payload = None, None
+            if status in (200, 201):
+                with self.lock:
+                    self.step_ups += 1
+                return payload["stepUpToken"]
+            if status == 429 and problem_kind(payload) == "too-many-attempts":
+                with self.lock:
+                    self.step_ups_paused += 1
+                if time.monotonic() > self.stop_at + self.options.grace:
+                    return None
+                time.sleep(1.0)
+                continue
+            if status is not None and status != 503 and not (status == 400 and "threw an error" in str(payload)):
+                self.violation(f"a step-up for {body['amountMinor']} from {payer} answered {status} {payload}")
+                return None
+            if time.monotonic() > self.stop_at + self.options.grace:
+                return None
+            time.sleep(min(0.05 * attempts, 1.0) * rng.random() + 0.01)
 
     def expected_refusal(self, status, payload, amount):
         kind = problem_kind(payload)
@@ -390,6 +449,10 @@ class Run:
         other = amount - 1 if amount > 1 else amount + 1
         body = {"recipientId": self.users[payee]["id"], "amountMinor": other if another_body else amount,
                 "currency": "USD"}
+        with self.lock:
+            proof = self.step_up_tokens.get(key)
+        if proof is not None:
+            body["stepUpToken"] = proof
         answer = self.send(client, rng, payer, body, key)
         if answer is None:
             return
@@ -643,7 +706,9 @@ def run_store(options, kind):
             "seconds": round(elapsed, 1), "requests_answered": total, "transfers_acknowledged": made,
             "transfers_per_second": round(made / elapsed, 1) if elapsed else 0,
             "answers": dict(sorted(run.answers.items())), "lost_answers_retried": run.lost_answers,
-            "retried_requests": run.retries, "replays_checked": run.replays_checked, "kills": run.kills,
+            "retried_requests": run.retries, "replays_checked": run.replays_checked, "step_ups": run.step_ups,
+            "step_ups_paused": run.step_ups_paused,
+            "kills": run.kills,
             "database_faults": len(run.database_faults), "answered_database_unavailable": run.unavailable,
             "longest_seconds_without_a_transfer_per_fault": run.longest_gaps(), "snapshots_checked": run.snapshots,
             "ledger_checks": run.ledger_checks, "me_rounds_checked": run.me_rounds, "unresolved": run.unresolved, "instances_exited_by_themselves": run.crashes,
