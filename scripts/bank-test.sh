@@ -17,7 +17,9 @@
 # planned switchover), with --postgres-url "$(scripts/postgres-ha.sh url)". A request whose answer is lost (connection
 # error, timeout, 5xx, 409) is sent again with the same Idempotency-Key, to any instance, until it gets a definite
 # answer: 201 or a 4xx refusal. Some requests are refusals on purpose (a zero amount, an amount that needs a
-# step-up), replays of an acknowledged key, or an acknowledged key with another body.
+# step-up), replays of an acknowledged key, or an acknowledged key with another body. Once a payer's day passes the
+# step-up amount, a transfer refused for want of a step-up gets one (the password, for that payee and amount; one
+# at a time per payer, as from one wallet) and is sent again with it under a new key.
 #
 # Checked once a second during the run: the sum of the wallets (one SQL statement: one snapshot) never changes,
 # no wallet is below zero, and every user's GET /v1/me reads zero or more; every 10 s and at the end,
