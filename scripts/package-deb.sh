@@ -93,12 +93,13 @@ install -D -m 0644 packaging/deb/skiff-server.service "$root/lib/systemd/system/
 install -D -m 0644 packaging/deb/server.toml "$root/etc/skiff/server.toml"
 
 # ---- lintian: the one error that is not a mistake --------------------------------------------------------
-# zlib is compiled into skiff from swift-nio-extras' vendored copy (CNIOExtrasZlib, its symbols prefixed; the app's
-# HTTP client decompresses with it): SwiftPM builds it from that package's source with no switch to Debian's libz.
-# debian/copyright lists it.
+# zlib is compiled into both programs from swift-nio-extras' vendored copy (CNIOExtrasZlib, its symbols prefixed;
+# AsyncHTTPClient decompresses with it: the app's HTTP client, and the server's calls to the card network): SwiftPM
+# builds it from that package's source with no switch to Debian's libz. debian/copyright lists it.
 install -D -m 0644 /dev/stdin "$root/usr/share/lintian/overrides/skiff" <<'OVERRIDES'
 # zlib vendored by swift-nio-extras (CNIOExtrasZlib, symbols prefixed cnioextras_z_), built from its source by SwiftPM.
 skiff: embedded-library zlib [usr/bin/skiff]
+skiff: embedded-library zlib [usr/bin/skiff-server]
 OVERRIDES
 
 # ---- documentation: copyright (every dependency's licence) and changelog ----------------------------------
