@@ -20,9 +20,16 @@ fi
 
 work="$(mktemp -d -t skiff-check-package.XXXXXX)"
 server_pid=""
+# Stops the server: SIGTERM to unshare's child (the server, PID 1 of its namespace, which handles SIGTERM), since
+# `unshare --fork` ignores SIGTERM itself while it waits; then waits for unshare, which exits with its child.
+stop_server() {
+    pkill -TERM -P "$server_pid" 2>/dev/null || kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=""
+}
 cleanup() {
     local status=$?
-    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+    if [ -n "$server_pid" ]; then stop_server; fi
     if [ "$status" -ne 0 ]; then
         [ -f "$work/server.log" ] && { echo "---- skiff-server's log ----" >&2; tail -30 "$work/server.log" >&2; }
         dpkg -P skiff >/dev/null 2>&1 || true
@@ -106,9 +113,7 @@ head -1 "$work/server.log" | python3 -c 'import json, sys; json.loads(sys.stdin.
 metrics="$(curl -fsS "http://127.0.0.1:$metrics_port/metrics")"
 grep -m3 '^skiff_' <<<"$metrics"
 grep -q '^skiff_http_requests_total{' <<<"$metrics" || { echo "/metrics has no skiff_http_requests_total" >&2; exit 1; }
-kill "$server_pid"
-wait "$server_pid" 2>/dev/null || true
-server_pid=""
+stop_server
 
 step "dpkg -r skiff"
 dpkg -r skiff
