@@ -126,7 +126,7 @@ final class SimulatedCardNetwork: CardNetwork {
 
     /// The card's holder confirmed (or refused) the payment at their bank; false when no such payment waits.
     func authenticate(paymentID: String, success: Bool) -> Bool {
-        guard case .needsAction? = try? payment(paymentID) else { return false }
+        guard waitingForHolder(paymentID: paymentID) != nil else { return false }
         confirmations.withLock { $0[paymentID] = success }
         return true
     }

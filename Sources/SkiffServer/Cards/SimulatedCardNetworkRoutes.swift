@@ -47,7 +47,7 @@ enum SimulatedCardNetworkRoutes {
         router.get(RouterPath(path + "/v1/payment_intents/:id/_authenticate")) { _, context in
             let id = try context.parameters.require("id")
             guard let last4 = network.waitingForHolder(paymentID: id) else {
-                return Self.page(404, "Nothing to confirm", "This payment does not wait for its holder to confirm it: it was confirmed, refused or never made.")
+                return Self.nothingToConfirm(404)
             }
             return Self.page(200, "Confirm a payment", """
                 The card ending \(last4) is asked to pay Skiff. This is the simulated card network's stand-in for \
@@ -60,7 +60,7 @@ enum SimulatedCardNetworkRoutes {
             let success = try await Self.form(request)["success"] == "true"
             guard network.authenticate(paymentID: id, success: success) else {
                 if fromPage {
-                    return Self.page(400, "Nothing to confirm", "This payment does not wait for its holder to confirm it: it was confirmed, refused or never made.")
+                    return Self.nothingToConfirm(400)
                 }
                 return Self.error(400, type: "invalid_request_error", code: nil, param: nil,
                                   message: "This payment does not wait for its holder to confirm it.")
@@ -72,6 +72,11 @@ enum SimulatedCardNetworkRoutes {
             }
             return Self.json(200, ["id": id, "object": "payment_intent", "status": success ? "succeeded" : "requires_payment_method"])
         }
+    }
+
+    /// The page for a payment that waits for no one: confirmed, refused or never made.
+    private static func nothingToConfirm(_ status: Int) -> Response {
+        page(status, "Nothing to confirm", "This payment does not wait for its holder to confirm it: it was confirmed, refused or never made.")
     }
 
     /// A small page for a browser: a title, a sentence and, when asked, the buttons that confirm or refuse the payment
