@@ -68,7 +68,7 @@ start() {
         echo "$port" | as_pg_user tee "$state/port" >/dev/null
     fi
     as_pg_user "$pg_bin/pg_ctl" -D "$state/data" -l "$state/postgres.log" -w \
-        -o "-h 127.0.0.1 -p $port -k $state -c max_connections=300" start >/dev/null
+        -o "-h 127.0.0.1 -p $port -k $state -c max_connections=1000" start >/dev/null
     if [ "${fresh:-0}" = 1 ]; then
         as_pg_user "$pg_bin/psql" -h "$state" -p "$port" -U postgres -d postgres -v ON_ERROR_STOP=1 -q \
             -c "CREATE ROLE skiff LOGIN CREATEDB PASSWORD '$(cat "$state/password")'" \

@@ -31,9 +31,11 @@ public final class SkiffServerInstance: Sendable {
     public static func start(_ configuration: SkiffServerConfiguration) async throws -> SkiffServerInstance {
         let (ports, continuation) = AsyncStream<Result<Int, any Error>>.makeStream()
         let app = try await buildApplication(configuration) { port in continuation.yield(.success(port)) }
-        let serviceGroup = ServiceGroup(
-            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: configuration.logger)
-        )
+        var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [], logger: configuration.logger)
+        // As skiff-server's own (`runUntilSignalled`): a request still running after the grace period is cancelled,
+        // so a stop (the wallet quitting, a test ending) never waits on it for ever.
+        group.maximumGracefulShutdownDuration = configuration.limits.shutdownGracePeriod
+        let serviceGroup = ServiceGroup(configuration: group)
         let task = Task {
             do {
                 try await serviceGroup.run()
@@ -53,7 +55,8 @@ public final class SkiffServerInstance: Sendable {
         throw StartError.stoppedBeforeListening
     }
 
-    /// Stops accepting connections, lets requests in flight finish, and returns when the server is down.
+    /// Stops accepting connections, lets requests in flight finish (cancelling those still running after
+    /// `SkiffServerLimits.shutdownGracePeriod`), and returns when the server is down.
     public func stop() async {
         await serviceGroup.triggerGracefulShutdown()
         _ = await task.result

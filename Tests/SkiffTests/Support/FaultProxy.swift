@@ -131,7 +131,23 @@ final class FaultProxy: Sendable {
             return (state.listener, Array(state.connections.values))
         }
         try? await listener?.close()
-        for connection in connections { try? await connection.close() }
+        await withTaskGroup(of: Void.self) { group in
+            for connection in connections { group.addTask { await Self.closeAfterPeer(connection) } }
+        }
+    }
+
+    /// Closes `channel` from this side, then waits (up to 2 s) for the app to close its side: its HTTP client has
+    /// then let go of the connection, so its next request connects anew and is refused. Closed outright, an idle
+    /// connection raced the app's next request, which went out on it before the client read the close: the app
+    /// rightly said the answer was lost, where the test meant nothing to connect to (seen on a loaded CI run).
+    private static func closeAfterPeer(_ channel: any Channel) async {
+        channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+        do {
+            try await channel.close(mode: .output)
+        } catch {
+            channel.close(promise: nil)
+        }
+        try? await channel.closeFuture.get()
     }
 
     /// Listens on the same port again after `refuseConnections()`.
@@ -177,7 +193,12 @@ final class FaultProxy: Sendable {
     private func serve(_ connection: Connection) async {
         let channel = connection.channel
         let id = ObjectIdentifier(channel)
-        state.withLock { $0.connections[id] = channel }
+        // A connection accepted just as `refuseConnections()` closed the listener is not kept either.
+        let refused = state.withLock { state in
+            if state.listener != nil { state.connections[id] = channel }
+            return state.listener == nil
+        }
+        if refused { return await Self.closeAfterPeer(channel) }
         defer { state.withLock { _ = $0.connections.removeValue(forKey: id) } }
         try? await connection.executeThenClose { inbound, _ in
             var head: HTTPRequestHead?

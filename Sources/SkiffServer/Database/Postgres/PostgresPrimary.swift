@@ -39,8 +39,13 @@ final class PostgresPrimary: Sendable {
 
     /// How often the watcher asks.
     static let checkInterval = Duration.milliseconds(500)
-    /// How long a check may take (a connect, or the question on a held connection) before the host counts as lost.
+    /// How long a check may take (a connect, or the question on a held connection) before it counts as unanswered.
     static let checkTimeout = Duration.seconds(2)
+    /// How many checks in a row may go unanswered before the host counts as lost. A host that refuses, closes or
+    /// answers that it no longer fits is lost at once; a slow answer may be this machine's load, not the host's (a
+    /// CI run starting every test at once on two cores took past 2 s, and one check retired a healthy pool under a
+    /// migration), so a silent host is given up after about 7 s.
+    static let unansweredChecksBeforeLost = 3
 
     let hosts: PostgresHosts
     let logger: Logger
@@ -158,6 +163,7 @@ final class PostgresPrimary: Sendable {
         }
         defer { ticks.cancel() }
         var probe = Probe()
+        var unanswered = 0
         for await _ in signals {
             let current = state.withLock { state -> State in state }
             switch current {
@@ -165,7 +171,17 @@ final class PostgresPrimary: Sendable {
                 await probe.close()
                 return
             case .serving(let pool):
-                if await probe.fits(pool.endpoint, target: hosts.target, logger: logger) { continue }
+                switch await probe.check(pool.endpoint, target: hosts.target, logger: logger) {
+                case .fits:
+                    unanswered = 0
+                    continue
+                case .unanswered:
+                    unanswered += 1
+                    if unanswered < Self.unansweredChecksBeforeLost { continue }
+                case .lost:
+                    break
+                }
+                unanswered = 0
                 await retire(pool)
             case .searching(let since, let generation):
                 guard let endpoint = try? await hosts.choose(logger: logger, connectTimeout: Self.checkTimeout) else { continue }
@@ -212,9 +228,12 @@ final class PostgresPrimary: Sendable {
         private var connection: PostgresConnection?
         private var host: (String, Int)?
 
+        enum Outcome { case fits, unanswered, lost }
+
         /// Whether `endpoint` answers within `checkTimeout` (a connect and the question, or the question on the held
-        /// connection) and still fits `target`.
-        mutating func fits(_ endpoint: PostgresURL, target: PostgresHosts.TargetSessionAttributes, logger: Logger) async -> Bool {
+        /// connection) and still fits `target`: `unanswered` when it said nothing in time, `lost` when it refused,
+        /// closed or no longer fits.
+        mutating func check(_ endpoint: PostgresURL, target: PostgresHosts.TargetSessionAttributes, logger: Logger) async -> Outcome {
             if let host, host != (endpoint.host, endpoint.port) { await close() }
             do {
                 let connection: PostgresConnection
@@ -226,10 +245,10 @@ final class PostgresPrimary: Sendable {
                     host = (endpoint.host, endpoint.port)
                 }
                 let role = try await PostgresHosts.role(of: connection, logger: logger, timeout: PostgresPrimary.checkTimeout)
-                return PostgresHosts.pick([role], for: target) != nil
+                return PostgresHosts.pick([role], for: target) != nil ? .fits : .lost
             } catch {
                 await close()
-                return false
+                return error is PostgresHosts.NoAnswer ? .unanswered : .lost
             }
         }
 
