@@ -4,12 +4,13 @@
 # whose other tenants take CPU: the work a request costs, not the share of the cores the server got.
 #
 #   scripts/bench/cpu-per-request.sh RELEASE-skiff-server MODE [DATABASE]
-# MODE: me, page (50 transactions), spending (each needs DATABASE, a SQLite file seeded with PHONE and PASSWORD), or
-# random / hot (transfers.lua among USERS new users in a new SQLite file; DATABASE is not used).
+# MODE: me, page (50 transactions), spending (each needs DATABASE, a SQLite file seeded with PHONE and PASSWORD), the
+# floors health (`/health`, no middleware) and 404 (an unknown path through every middleware, with the same token;
+# DATABASE as for me), or random / hot (transfers.lua among USERS new users in a new SQLite file; DATABASE not used).
 # Environment: DURATION (s, 8; after a 2 s warm-up), PHONE ("202 555 0177"), PASSWORD (bench-pass-2026), USERS (1000).
 # Prints: mode, req/s, p99, server CPU µs a request, and the part of it on SQLite's writer thread.
 set -euo pipefail
-server=${1:?the release skiff-server}; mode=${2:?me, page, spending, random or hot}; database=${3:-}
+server=${1:?the release skiff-server}; mode=${2:?health, 404, me, page, spending, random or hot}; database=${3:-}
 duration=${DURATION:-8}; phone=${PHONE:-202 555 0177}; password=${PASSWORD:-bench-pass-2026}; users=${USERS:-1000}
 here=$(cd "$(dirname "$0")" && pwd)
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install -y wrk)" >&2; exit 1; }
@@ -21,7 +22,7 @@ case "$mode" in
         echo "load-test-pass" > "$work/password"
         "$server" seed-users --count "$users" --password-file "$work/password" --sessions-out "$work/users.jsonl" \
             --database "$database" --log-level error >/dev/null ;;
-    me|page|spending) [ -n "$database" ] || { echo "$mode needs a seeded DATABASE" >&2; exit 2; } ;;
+    health|404|me|page|spending) [ -n "$database" ] || { echo "$mode needs a seeded DATABASE" >&2; exit 2; } ;;
     *) echo "unknown mode $mode" >&2; exit 2 ;;
 esac
 "$server" serve --host 127.0.0.1 --port "$port" --database "$database" --sms-outbox "$work/outbox.jsonl" \
@@ -36,7 +37,10 @@ case "$mode" in
         token=$(curl -sf -X POST "$base/v1/auth/login" -H 'content-type: application/json' \
             -d "{\"countryCode\":\"+1\",\"phoneNumber\":\"$phone\",\"password\":\"$password\"}" |
             python3 -c 'import sys, json; print(json.load(sys.stdin)["token"])')
-        case "$mode" in me) path=/v1/me ;; page) path="/v1/transactions?limit=50" ;; spending) path=/v1/spending ;; esac
+        case "$mode" in
+            health) path=/health ;; 404) path=/nothing-here ;; me) path=/v1/me ;;
+            page) path="/v1/transactions?limit=50" ;; spending) path=/v1/spending ;;
+        esac
         load=(-H "Authorization: Bearer $token" "$base$path") ;;
 esac
 wrk -t2 -c64 -d2s "${load[@]}" >/dev/null
