@@ -16,7 +16,7 @@ WORK="$(mktemp -d)"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 KEY=()
 [ -n "${KEY_FILE:-}" ] && KEY=(--key-file "$KEY_FILE")
-"$BIN" serve --host 127.0.0.1 --port "$PORT" --database "$DB" "${KEY[@]}" --sms-outbox "$WORK/outbox.jsonl" \
+"$BIN" serve --host 127.0.0.1 --port "$PORT" --trusted-proxy 127.0.0.1 --database "$DB" "${KEY[@]}" --sms-outbox "$WORK/outbox.jsonl" \
     --log-level warning &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; rm -rf "$WORK"' EXIT

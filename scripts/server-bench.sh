@@ -47,7 +47,7 @@ seed() {
 # Starts `serve` on the database $1 and sets `port` once /health answers.
 serve() {
     port="$(free_port)"
-    timeout 900 "$server" serve --host 127.0.0.1 --port "$port" --database "$1" \
+    timeout 900 "$server" serve --host 127.0.0.1 --port "$port" --trusted-proxy 127.0.0.1 --database "$1" \
         --key-file "$work/skiff.key" --sms-outbox "$work/sms-outbox.jsonl" --log-level error \
         >>"$work/server.log" 2>&1 &
     pids+=($!)

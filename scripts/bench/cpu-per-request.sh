@@ -9,6 +9,8 @@
 # DATABASE as for me), or random / hot (transfers.lua among USERS new users in a new SQLite file; DATABASE not used).
 # Environment: DURATION (s, 8; after a 2 s warm-up), PHONE ("202 555 0177"), PASSWORD (bench-pass-2026), USERS (1000).
 # Prints: mode, req/s, p99, server CPU µs a request, and the part of it on SQLite's writer thread.
+# Every load script here starts the server with --trusted-proxy 127.0.0.1: wrk's 64 connections from one address are
+# over the per-address cap (32), and the refused half reopening in a loop would be measured as the server's work.
 set -euo pipefail
 server=${1:?the release skiff-server}; mode=${2:?health, 404, me, page, spending, random or hot}; database=${3:-}
 duration=${DURATION:-8}; phone=${PHONE:-202 555 0177}; password=${PASSWORD:-bench-pass-2026}; users=${USERS:-1000}
@@ -25,7 +27,7 @@ case "$mode" in
     health|404|me|page|spending) [ -n "$database" ] || { echo "$mode needs a seeded DATABASE" >&2; exit 2; } ;;
     *) echo "unknown mode $mode" >&2; exit 2 ;;
 esac
-"$server" serve --host 127.0.0.1 --port "$port" --database "$database" --sms-outbox "$work/outbox.jsonl" \
+"$server" serve --host 127.0.0.1 --port "$port" --trusted-proxy 127.0.0.1 --database "$database" --sms-outbox "$work/outbox.jsonl" \
     --log-level error &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT

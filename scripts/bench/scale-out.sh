@@ -46,7 +46,7 @@ token=$(head -1 "$work/users.jsonl" | python3 -c 'import json,sys; print(json.lo
 start_instance() {
     local n=$1 group; group=$(make_group "$n")
     ( echo $BASHPID > "$group/cgroup.procs"
-      exec "$server" serve --port $((port + n)) --database "$database" --key-file "$work/key" --log-level error \
+      exec "$server" serve --port $((port + n)) --trusted-proxy 127.0.0.1 --database "$database" --key-file "$work/key" --log-level error \
           >"$work/server-$n.log" 2>&1 ) &
     pids+=($!)
     for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$((port + n))/health" >/dev/null && return; sleep 0.1; done

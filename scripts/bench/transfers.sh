@@ -21,7 +21,7 @@ fi
 echo "load-test-pass" > "$work/password"
 "$server" seed-users --count "$users" --password-file "$work/password" --sessions-out "$work/users.jsonl" \
     --database "$database" "${key[@]}" --log-level error >/dev/null
-"$server" serve --host 127.0.0.1 --port "$port" --database "$database" "${key[@]}" --sms-outbox "$work/outbox.jsonl" \
+"$server" serve --host 127.0.0.1 --port "$port" --trusted-proxy 127.0.0.1 --database "$database" "${key[@]}" --sms-outbox "$work/outbox.jsonl" \
     --log-level error &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
