@@ -23,6 +23,7 @@ def main(path):
     cases = {}  # test id -> {case id: (time, words)} of its cases started and not ended
     last = []
     end = 0.0
+    suites = set()  # a suite ends when its tests do: the tests are what is named
     try:
         lines = open(path, encoding="utf-8", errors="replace").read().splitlines()
     except FileNotFoundError:
@@ -33,6 +34,8 @@ def main(path):
             record = json.loads(line)
         except json.JSONDecodeError:
             continue  # the last line, cut off by the kill
+        if record.get("kind") == "test" and record["payload"].get("kind") == "suite":
+            suites.add(record["payload"].get("id"))
         if record.get("kind") != "event":
             continue
         event = record["payload"]
@@ -51,7 +54,6 @@ def main(path):
             cases.setdefault(test, {})[event.get("_testCase", {}).get("id")] = (instant(event), words)
         elif kind == "testCaseEnded":
             cases.get(test, {}).pop(event.get("_testCase", {}).get("id"), None)
-    suites = {test for test in started if any(other != test and other.startswith(test + "/") for other in started)}
     unfinished = sorted((time, test, words) for test, (time, words) in started.items() if test not in suites)
     if not unfinished:
         print("every test that started ended")
