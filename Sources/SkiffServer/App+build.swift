@@ -288,11 +288,20 @@ extension SkiffServerComponents {
 /// Runs `app` until SIGTERM or SIGINT, then shuts it down gracefully: no new connections, the requests in flight
 /// finish within `limits.shutdownGracePeriod`, and whatever still runs after it is cancelled.
 public func runUntilSignalled(_ app: some ApplicationProtocol, limits: SkiffServerLimits, logger: Logger) async throws {
+    try await makeServiceGroup(app, limits: limits, stopsOnSignals: true, logger: logger).run()
+}
+
+/// The group a server runs in, alone or inside the wallet (`SkiffServerInstance`, whose host process owns the
+/// signals): a graceful shutdown (on SIGTERM or SIGINT when `stopsOnSignals`, or triggered) lets the requests in
+/// flight finish within `limits.shutdownGracePeriod`, then cancels what still runs, so a stop never waits for ever.
+func makeServiceGroup(
+    _ app: some ApplicationProtocol, limits: SkiffServerLimits, stopsOnSignals: Bool, logger: Logger
+) -> ServiceGroup {
     var configuration = ServiceGroupConfiguration(
-        services: [.init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+        services: [.init(service: app)], gracefulShutdownSignals: stopsOnSignals ? [.sigterm, .sigint] : [], logger: logger
     )
     configuration.maximumGracefulShutdownDuration = limits.shutdownGracePeriod
-    try await ServiceGroup(configuration: configuration).run()
+    return ServiceGroup(configuration: configuration)
 }
 
 

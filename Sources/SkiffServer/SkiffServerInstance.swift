@@ -31,14 +31,10 @@ public final class SkiffServerInstance: Sendable {
     public static func start(_ configuration: SkiffServerConfiguration) async throws -> SkiffServerInstance {
         let (ports, continuation) = AsyncStream<Result<Int, any Error>>.makeStream()
         let app = try await buildApplication(configuration) { port in continuation.yield(.success(port)) }
-        var group = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [], logger: configuration.logger)
-        // As skiff-server's own (`runUntilSignalled`): a request still running after the grace period is cancelled,
-        // so a stop (the wallet quitting, a test ending) never waits on it for ever.
-        group.maximumGracefulShutdownDuration = configuration.limits.shutdownGracePeriod
-        let serviceGroup = ServiceGroup(configuration: group)
+        let group = makeServiceGroup(app, limits: configuration.limits, stopsOnSignals: false, logger: configuration.logger)
         let task = Task {
             do {
-                try await serviceGroup.run()
+                try await group.run()
                 continuation.yield(.failure(StartError.stoppedBeforeListening))
             } catch {
                 continuation.yield(.failure(error))
@@ -50,7 +46,7 @@ public final class SkiffServerInstance: Sendable {
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
             let scheme = configuration.tls == nil ? "http" : "https"
             guard let url = URL(string: "\(scheme)://\(host):\(port)") else { break }
-            return SkiffServerInstance(port: port, baseURL: url, serviceGroup: serviceGroup, task: task)
+            return SkiffServerInstance(port: port, baseURL: url, serviceGroup: group, task: task)
         }
         throw StartError.stoppedBeforeListening
     }

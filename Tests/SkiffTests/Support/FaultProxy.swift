@@ -194,11 +194,12 @@ final class FaultProxy: Sendable {
         let channel = connection.channel
         let id = ObjectIdentifier(channel)
         // A connection accepted just as `refuseConnections()` closed the listener is not kept either.
-        let refused = state.withLock { state in
-            if state.listener != nil { state.connections[id] = channel }
-            return state.listener == nil
+        let kept = state.withLock { state in
+            guard state.listener != nil else { return false }
+            state.connections[id] = channel
+            return true
         }
-        if refused { return await Self.closeAfterPeer(channel) }
+        guard kept else { return await Self.closeAfterPeer(channel) }
         defer { state.withLock { _ = $0.connections.removeValue(forKey: id) } }
         try? await connection.executeThenClose { inbound, _ in
             var head: HTTPRequestHead?
