@@ -41,7 +41,7 @@ public func buildApplication(
     // delivery, and last the store.
     var services: [any Service] = [
         RepositoryStoreService(store: server.store),
-        EventDeliveryService(store: server.store, hub: server.events.hub),
+        EventDeliveryService(store: server.store, hub: server.events.hub, sessions: server.sessions.cache),
         PurgeService(store: server.store, clock: configuration.clock, limits: configuration.limits, logger: logger),
     ]
     if let endpoint = configuration.metrics {
@@ -74,14 +74,17 @@ struct RepositoryStoreService: Service {
     }
 }
 
-/// Rings the event streams of this process when their users' events commit (decision 0156), until the server stops.
+/// Rings the event streams of this process when their users' events commit (decision 0156), and empties the session
+/// cache of them (decision 0203), until the server stops.
 struct EventDeliveryService: Service {
     let store: any RepositoryStore
     let hub: EventHub
+    let sessions: SessionCache
 
     func run() async throws {
-        let store = store, hub = hub
-        await cancelWhenGracefulShutdown { await store.deliverEvents(to: hub) }
+        let store = store, hub = hub, sessions = sessions
+        await cancelWhenGracefulShutdown { await store.deliverEvents(to: hub, sessions: sessions) }
+        sessions.setLive(false)
         hub.close()
     }
 }

@@ -217,6 +217,7 @@ struct AuthService: Sendable {
             userID: userID, passwordHash: try await passwords.hash(newPassword), at: clock.now(),
             keepingReplayOf: record.id
         )
+        sessions.forgetSessions(userID: userID)
         try await throttle.recordSuccess(.number(record.phone))
         logger.info(accepted.replayed ? "password reset replayed" : "password reset", metadata: ["user": "\(userID)"])
     }

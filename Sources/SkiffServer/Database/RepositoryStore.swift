@@ -15,8 +15,9 @@ protocol RepositoryStore: Sendable {
     /// table per statement, each statement its own transaction, until none is left.
     func purge(_ cutoffs: PurgeCutoffs, batchSize: Int) async throws -> PurgeCounts
     /// Rings `hub` for the users whose events were committed (by this process on SQLite, by any instance on
-    /// PostgreSQL), until the task is cancelled.
-    func deliverEvents(to hub: EventHub) async
+    /// PostgreSQL) and forgets their sessions in `sessions`, which is live while every commit is seen, until the task
+    /// is cancelled.
+    func deliverEvents(to hub: EventHub, sessions: SessionCache) async
     /// Releases the connections; the repositories must not be used afterwards.
     func close() async
 }

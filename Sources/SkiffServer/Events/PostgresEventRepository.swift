@@ -44,16 +44,24 @@ extension PostgresDatabase {
     /// connection is lost it listens again, waiting 1 s doubling to 30 s (while the database is being followed to
     /// another server, `PostgresPrimary`'s half second), and rings every stream, which reads what it missed from the
     /// table (docs/decisions/0156-live-events-delivered-on-commit.md): a failover loses no event.
-    func deliverEvents(to hub: EventHub) async {
+    ///
+    /// `sessions` is live only while listening: a session kept is forgotten when its user's notification comes.
+    func deliverEvents(to hub: EventHub, sessions: SessionCache) async {
         var wait = Duration.seconds(1)
         while !Task.isCancelled {
             let began = ContinuousClock.now
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: EventSchema.channel) { notifications in
-                        // Listening now: whatever committed while nobody listened is read by every stream.
+                        // Listening now: whatever committed while nobody listened is read by every stream, and no
+                        // session read before now is served.
+                        sessions.setLive(true)
                         hub.ringAll()
-                        for try await notification in notifications { hub.ring(userID: notification.payload) }
+                        defer { sessions.setLive(false) }
+                        for try await notification in notifications {
+                            sessions.forget(userID: notification.payload)
+                            hub.ring(userID: notification.payload)
+                        }
                     }
                 }
             } catch is DatabaseUnavailable {

@@ -85,24 +85,38 @@ final class SQLiteEventCommitObserver: TransactionObserver, @unchecked Sendable 
 }
 
 extension SQLiteDatabase {
-    /// Rings `hub` for each commit that wrote events, until cancelled. The users are read on the writer as it commits
-    /// (a few rows by primary key; no task and no reader a commit), and only while a stream is open: a stream subscribes
-    /// before it reads, so one opened later reads these events itself.
-    func deliverEvents(to hub: EventHub) async {
+    /// Rings `hub` and forgets in `sessions` the users of each commit that wrote events, until cancelled. The users are
+    /// read on the writer as it commits (a few rows by primary key; no task and no reader a commit), and only while a
+    /// stream is open or a session is kept: a stream subscribes before it reads, so one opened later reads these
+    /// events itself, and a session read later is read after the commit. The writer is in this process, so `sessions`
+    /// is live once the observer is in place.
+    func deliverEvents(to hub: EventHub, sessions: SessionCache) async {
         let pool = metered
         let observer = SQLiteEventCommitObserver { ids, db in
-            guard hub.openStreams > 0 else { return }
-            let users = try? String.fetchAll(
+            guard hub.openStreams > 0 || sessions.count > 0 else {
+                // Nothing to ring and nothing kept; a session read before this commit is still not kept after it.
+                sessions.forgetEverything()
+                return
+            }
+            guard let users = try? String.fetchAll(
                 db.cachedStatement(sql: "SELECT DISTINCT user_id FROM events WHERE id BETWEEN ? AND ?"),
                 arguments: [ids.lowerBound, ids.upperBound]
-            )
-            for user in users ?? [] { hub.ring(userID: user) }
+            ) else {
+                sessions.forgetEverything()
+                return
+            }
+            for user in users {
+                sessions.forget(userID: user)
+                hub.ring(userID: user)
+            }
         }
         do {
             try await pool.writeWithoutTransaction { db in db.add(transactionObserver: observer, extent: .observerLifetime) }
         } catch {
             return
         }
+        sessions.setLive(true)
+        defer { sessions.setLive(false) }
         // Held here until the server stops (the pool keeps only a weak reference): a sleep that only cancellation ends.
         while !Task.isCancelled { try? await Task.sleep(for: .seconds(86_400)) }
         withExtendedLifetime(observer) {}

@@ -95,9 +95,13 @@ struct SessionServiceTests {
         #expect(try await sessions.authenticate(token: opened.token) == nil)
     }
 
-    @Test("A request that read the session just before a logout leaves nothing behind that believes it")
-    func readBeforeLogout() async throws {
+    @Test(
+        "A request that read the session just before a logout leaves nothing behind that believes it, with a cache or without",
+        arguments: [false, true]
+    )
+    func readBeforeLogout(cacheLive: Bool) async throws {
         let sessions = service
+        sessions.cache.setLive(cacheLive)
         let opened = try await sessions.open(userID: "u1")
         let held = repository.holdNextRead()
         async let early = sessions.authenticate(token: opened.token)
