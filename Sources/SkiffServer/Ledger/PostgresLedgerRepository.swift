@@ -211,7 +211,8 @@ extension PostgresUnitOfWork {
     }
 
     /// What `Ledger.transfer` reads: both wallets locked, then in one statement the payer's transfer of the same key,
-    /// what the payer has sent today and whether the step-up proof may be used.
+    /// what the payer has sent today and whether the step-up proof may be used. That statement begins after the lock,
+    /// so it sees every transfer of the payer's that committed before (READ COMMITTED takes a snapshot a statement).
     func transferFacts(_ order: TransferOrder) async throws -> Ledger.TransferFacts {
         let from = LedgerAccountID.wallet(userID: order.payerUserID, currency: order.currency)
         let to = LedgerAccountID.wallet(userID: order.payeeUserID, currency: order.currency)
@@ -221,21 +222,25 @@ extension PostgresUnitOfWork {
             payerBalanceMinor: balances[from], payeeHasWallet: balances[to] != nil, sentTodayMinor: 0,
             stepUpUsable: order.stepUp == nil
         )
-        for try await (sent, usable) in try await query("""
+        // After the payer's lock: a request with the same key that ran before this one has committed.
+        for try await row in try await query("""
             SELECT
                 (SELECT COALESCE(SUM(amount_minor), 0) FROM transfers
-                 WHERE from_account = \(from) AND kind = 'transfer' AND created_at >= \(order.dayStart.millisecondsSince1970))::BIGINT,
+                 WHERE from_account = \(from) AND kind = 'transfer' AND created_at >= \(order.dayStart.millisecondsSince1970))::BIGINT
+                    AS sent_today,
                 EXISTS (SELECT 1 FROM step_ups
                         WHERE token_hash = \(order.stepUp?.tokenHash) AND session_token_hash = \(order.stepUp?.sessionTokenHash)
                           AND used_at IS NULL AND expires_at > \(at) AND payee_user_id = \(order.payeeUserID)
-                          AND amount_minor = \(order.amountMinor))
-            """).decode((Int64, Bool).self) {
-            facts.sentTodayMinor = sent
-            if order.stepUp != nil { facts.stepUpUsable = usable }
-        }
-        // After the payer's lock: a request with the same key that ran before this one has committed.
-        for try await row in try await query(Self.earlierTransfer(order)) {
-            facts.earlier = try Self.keyedTransfer(row)
+                          AND amount_minor = \(order.amountMinor)) AS step_up_usable,
+                earlier.*
+            FROM (SELECT 1) AS one
+            LEFT JOIN transfers AS earlier
+                ON earlier.payer_user_id = \(order.payerUserID) AND earlier.idempotency_key = \(order.idempotencyKey)
+            """) {
+            let columns = row.makeRandomAccess()
+            facts.sentTodayMinor = try columns["sent_today"].decode(Int64.self)
+            if order.stepUp != nil { facts.stepUpUsable = try columns["step_up_usable"].decode(Bool.self) }
+            if try columns["id"].decode(String?.self) != nil { facts.earlier = try Self.keyedTransfer(row) }
         }
         return facts
     }
@@ -271,46 +276,42 @@ extension PostgresUnitOfWork {
         try await query("UPDATE ledger_accounts SET balance_minor = balance_minor + \(amountMinor) WHERE id = \(id)")
     }
 
-    /// Makes `movement`, in `LedgerMovement`'s order.
+    /// Makes `movement`: the accounts it opens first, then every other write in one statement, so a transfer's writes
+    /// cost one round trip (issue 47). The parts of one statement do not see each other's rows, so the opened accounts
+    /// come before it; the rest touch distinct rows. Parts a movement lacks write nothing (a NULL step-up token, empty
+    /// line arrays, a NULL notification id), so the statement's text is the same for every movement.
     func make(_ movement: LedgerMovement) async throws {
         let transfer = movement.transfer
         let at = transfer.createdAt.millisecondsSince1970
         for account in movement.opens { try await open(account, ifAbsent: true) }
-        if movement.payerIsWallet {
-            let debited = try await query("""
+        let lines = movement.lines
+        let notification = movement.notification
+        // A wallet pays only where its balance covers the amount; any other paying account may go below zero.
+        var written = (debited: Int64(0), stepUpsUsed: Int64(0))
+        for try await row in try await query("""
+            WITH debit AS (
                 UPDATE ledger_accounts SET balance_minor = balance_minor - \(transfer.amountMinor)
-                WHERE id = \(transfer.fromAccount) AND balance_minor >= \(transfer.amountMinor) RETURNING id
-                """).collect()
-            guard debited.count == 1 else { throw LedgerWriteError.conditionChanged("payer's balance") }
-        } else {
-            try await credit(transfer.fromAccount, -transfer.amountMinor)
-        }
-        if let stepUp = movement.stepUp {
-            let used = try await query("""
+                WHERE id = \(transfer.fromAccount) AND (NOT \(movement.payerIsWallet) OR balance_minor >= \(transfer.amountMinor))
+                RETURNING id
+            ), step_up AS (
                 UPDATE step_ups SET used_at = \(at)
-                WHERE token_hash = \(stepUp.tokenHash) AND session_token_hash = \(stepUp.sessionTokenHash)
+                WHERE token_hash = \(movement.stepUp?.tokenHash) AND session_token_hash = \(movement.stepUp?.sessionTokenHash)
                   AND used_at IS NULL AND expires_at > \(at)
                 RETURNING token_hash
-                """).collect()
-            guard used.count == 1 else { throw LedgerWriteError.conditionChanged("step-up") }
-        }
-        try await credit(transfer.toAccount, transfer.amountMinor)
-        try await query("""
-            INSERT INTO transfers (id, reference, kind, from_account, to_account, payer_user_id, payee_user_id,
-                                   amount_minor, currency, note, idempotency_key, request_hash, created_at)
-            VALUES (\(transfer.id), \(transfer.reference), \(transfer.kind.rawValue), \(transfer.fromAccount),
-                    \(transfer.toAccount), \(transfer.payerUserID), \(transfer.payeeUserID), \(transfer.amountMinor),
-                    \(transfer.currency), \(transfer.note), \(movement.key?.idempotencyKey), \(movement.key?.requestHash),
-                    \(at))
-            """)
-        try await query("""
-            INSERT INTO postings (transfer_id, account_id, amount_minor, created_at)
-            VALUES (\(transfer.id), \(transfer.fromAccount), \(-transfer.amountMinor), \(at)),
-                   (\(transfer.id), \(transfer.toAccount), \(transfer.amountMinor), \(at))
-            """)
-        let lines = movement.lines
-        if !lines.isEmpty {
-            try await query("""
+            ), credit AS (
+                UPDATE ledger_accounts SET balance_minor = balance_minor + \(transfer.amountMinor) WHERE id = \(transfer.toAccount)
+            ), transfer AS (
+                INSERT INTO transfers (id, reference, kind, from_account, to_account, payer_user_id, payee_user_id,
+                                       amount_minor, currency, note, idempotency_key, request_hash, created_at)
+                VALUES (\(transfer.id), \(transfer.reference), \(transfer.kind.rawValue), \(transfer.fromAccount),
+                        \(transfer.toAccount), \(transfer.payerUserID), \(transfer.payeeUserID), \(transfer.amountMinor),
+                        \(transfer.currency), \(transfer.note), \(movement.key?.idempotencyKey), \(movement.key?.requestHash),
+                        \(at))
+            ), postings AS (
+                INSERT INTO postings (transfer_id, account_id, amount_minor, created_at)
+                VALUES (\(transfer.id), \(transfer.fromAccount), \(-transfer.amountMinor), \(at)),
+                       (\(transfer.id), \(transfer.toAccount), \(transfer.amountMinor), \(at))
+            ), lines AS (
                 INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at, transfer_id,
                                           note, reference)
                 SELECT user_id, amount_minor, \(transfer.currency), merchant, category, \(at), \(transfer.id),
@@ -318,9 +319,18 @@ extension PostgresUnitOfWork {
                 FROM unnest(\(lines.map(\.userID))::TEXT[], \(lines.map(\.amountMinor))::BIGINT[],
                             \(lines.map(\.merchant))::TEXT[], \(lines.map(\.category))::TEXT[])
                     AS line(user_id, amount_minor, merchant, category)
-                """)
+            ), notification AS (
+                INSERT INTO notifications (id, user_id, title, body, created_at, read_at)
+                SELECT \(notification?.id)::TEXT, \(notification?.userID), \(notification?.title), \(notification?.body),
+                       \(notification?.createdAt.millisecondsSince1970), \(notification?.readAt?.millisecondsSince1970)
+                WHERE \(notification?.id)::TEXT IS NOT NULL
+            )
+            SELECT (SELECT COUNT(*) FROM debit)::BIGINT, (SELECT COUNT(*) FROM step_up)::BIGINT
+            """).decode((Int64, Int64).self) {
+            written = (row.0, row.1)
         }
-        if let notification = movement.notification { try await insert(notification) }
+        guard written.debited == 1 else { throw LedgerWriteError.conditionChanged("payer's balance") }
+        if movement.stepUp != nil, written.stepUpsUsed != 1 { throw LedgerWriteError.conditionChanged("step-up") }
     }
 
     /// Opens a new user's wallet with its opening balance (`Ledger.openWallet`).
