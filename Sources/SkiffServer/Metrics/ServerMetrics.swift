@@ -1,5 +1,6 @@
 import Prometheus
 import SkiffAPI
+import Synchronization
 
 /// What an operator scrapes at `GET /metrics` (Prometheus text): requests by operation and status with their
 /// latency, rate-limit refusals, transfers and top-ups by outcome, the database pool's use, the active sessions and
@@ -74,12 +75,34 @@ final class ServerMetrics: Sendable {
         ))
     }
 
+    /// Each operation's latency histogram and its request counter by status, made once: making them again for every
+    /// request (descriptor, label checks, the registry's lock) was a few µs of every request (issue 47's profile).
+    private struct RequestInstruments {
+        var latency: DurationHistogram
+        var requests: [Int: Counter] = [:]
+    }
+    private let instruments = Mutex([String: RequestInstruments]())
+
     /// Counts one answered request.
     func record(_ answer: RequestObservation.Answer) {
-        let status = String(answer.status)
-        registry.makeCounter(descriptor: Self.requests, labels: [("operation", answer.operation), ("status", status)]).increment()
-        registry.makeDurationHistogram(descriptor: Self.latency, labels: [("operation", answer.operation)], buckets: Self.latencyBuckets)
-            .record(answer.duration)
+        let (counter, histogram) = instruments.withLock { instruments in
+            if let entry = instruments[answer.operation], let counter = entry.requests[answer.status] {
+                return (counter, entry.latency)
+            }
+            var entry = instruments[answer.operation] ?? RequestInstruments(
+                latency: registry.makeDurationHistogram(
+                    descriptor: Self.latency, labels: [("operation", answer.operation)], buckets: Self.latencyBuckets
+                )
+            )
+            let counter = registry.makeCounter(
+                descriptor: Self.requests, labels: [("operation", answer.operation), ("status", String(answer.status))]
+            )
+            entry.requests[answer.status] = counter
+            instruments[answer.operation] = entry
+            return (counter, entry.latency)
+        }
+        counter.increment()
+        histogram.record(answer.duration)
         if answer.status == 429 {
             registry.makeCounter(descriptor: Self.refusals, labels: [("operation", answer.operation)]).increment()
         }
