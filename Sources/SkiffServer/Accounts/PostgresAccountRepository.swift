@@ -37,7 +37,7 @@ struct PostgresAccountRepository: AccountRepository {
 
     func users(ids: [String]) async throws -> [String: UserRecord] {
         guard !ids.isEmpty else { return [:] }
-        let rows = try await database.rows("SELECT \(unescaped: Self.columns) FROM users WHERE id = ANY(\(ids))")
+        let rows = try await database.rows(UsersByID(ids: ids))
         return Dictionary(try rows.map(Self.user).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -75,6 +75,17 @@ struct PostgresAccountRepository: AccountRepository {
     }
 
     /// A user with the balance of their wallet in their currency, by the wallets' unique index.
+    /// The users of `ids` (`columns`): prepared, as a transfer reads its payer and payee with it.
+    private struct UsersByID: PostgresStatement {
+        static let sql = "SELECT \(PostgresAccountRepository.columns) FROM users WHERE id = ANY($1::TEXT[])"
+        static let bindingTypes: [PostgresDataType] = [.textArray]
+        var bindings = PostgresBindings()
+
+        init(ids: [String]) {
+            bindings.append(ids)
+        }
+    }
+
     private static let columns = """
         id, phone, country_code, national_number, full_name, password_hash,
         COALESCE((SELECT balance_minor FROM ledger_accounts

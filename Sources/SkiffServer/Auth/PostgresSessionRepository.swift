@@ -14,10 +14,7 @@ struct PostgresSessionRepository: SessionRepository {
     }
 
     func session(tokenHash: String) async throws -> SessionRecord? {
-        try await database.rows("""
-            SELECT token_hash, user_id, created_at, last_used_at, expires_at, revoked_at, locked_at
-            FROM sessions WHERE token_hash = \(tokenHash)
-            """).first.map { row in
+        try await database.rows(SessionByHash(tokenHash: tokenHash)).first.map { row in
             let (tokenHash, userID, createdAt, lastUsedAt, expiresAt, revokedAt, lockedAt) =
                 try row.decode((String, String, Int64, Int64, Int64, Int64?, Int64?).self)
             return SessionRecord(
@@ -65,5 +62,19 @@ struct PostgresSessionRepository: SessionRepository {
               AND expires_at > \(now.millisecondsSince1970) AND last_used_at > \(usedAfter.millisecondsSince1970)
             """)
         return Int(try rows.first?.decode(Int64.self) ?? 0)
+    }
+}
+
+/// A session by its token's hash: prepared, as a request whose session is not kept reads it with this.
+private struct SessionByHash: PostgresStatement {
+    static let sql = """
+        SELECT token_hash, user_id, created_at, last_used_at, expires_at, revoked_at, locked_at
+        FROM sessions WHERE token_hash = $1::TEXT
+        """
+    static let bindingTypes: [PostgresDataType] = [.text]
+    var bindings = PostgresBindings()
+
+    init(tokenHash: String) {
+        bindings.append(tokenHash)
     }
 }

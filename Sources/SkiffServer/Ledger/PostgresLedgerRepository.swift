@@ -202,9 +202,8 @@ extension PostgresUnitOfWork {
     /// what the transactions before it committed (READ COMMITTED).
     func lockedBalances(_ ids: [String]) async throws -> [String: Int64] {
         var balances: [String: Int64] = [:]
-        for try await (id, balance) in try await query(
-            "SELECT id, balance_minor FROM ledger_accounts WHERE id = ANY(\(ids)) ORDER BY id FOR UPDATE"
-        ).decode((String, Int64).self) {
+        for row in try await rows(LockLedgerAccounts(ids: ids)) {
+            let (id, balance) = try row.decode((String, Int64).self)
             balances[id] = balance
         }
         return balances
@@ -217,26 +216,12 @@ extension PostgresUnitOfWork {
         let from = LedgerAccountID.wallet(userID: order.payerUserID, currency: order.currency)
         let to = LedgerAccountID.wallet(userID: order.payeeUserID, currency: order.currency)
         let balances = try await lockedBalances([from, to])
-        let at = order.at.millisecondsSince1970
         var facts = Ledger.TransferFacts(
             payerBalanceMinor: balances[from], payeeHasWallet: balances[to] != nil, sentTodayMinor: 0,
             stepUpUsable: order.stepUp == nil
         )
         // After the payer's lock: a request with the same key that ran before this one has committed.
-        for try await row in try await query("""
-            SELECT
-                (SELECT COALESCE(SUM(amount_minor), 0) FROM transfers
-                 WHERE from_account = \(from) AND kind = 'transfer' AND created_at >= \(order.dayStart.millisecondsSince1970))::BIGINT
-                    AS sent_today,
-                EXISTS (SELECT 1 FROM step_ups
-                        WHERE token_hash = \(order.stepUp?.tokenHash) AND session_token_hash = \(order.stepUp?.sessionTokenHash)
-                          AND used_at IS NULL AND expires_at > \(at) AND payee_user_id = \(order.payeeUserID)
-                          AND amount_minor = \(order.amountMinor)) AS step_up_usable,
-                earlier.*
-            FROM (SELECT 1) AS one
-            LEFT JOIN transfers AS earlier
-                ON earlier.payer_user_id = \(order.payerUserID) AND earlier.idempotency_key = \(order.idempotencyKey)
-            """) {
+        for row in try await rows(TransferFactsAfterLock(order: order, payerWallet: from)) {
             let columns = row.makeRandomAccess()
             facts.sentTodayMinor = try columns["sent_today"].decode(Int64.self)
             if order.stepUp != nil { facts.stepUpUsable = try columns["step_up_usable"].decode(Bool.self) }
@@ -281,54 +266,9 @@ extension PostgresUnitOfWork {
     /// come before it; the rest touch distinct rows. Parts a movement lacks write nothing (a NULL step-up token, empty
     /// line arrays, a NULL notification id), so the statement's text is the same for every movement.
     func make(_ movement: LedgerMovement) async throws {
-        let transfer = movement.transfer
-        let at = transfer.createdAt.millisecondsSince1970
         for account in movement.opens { try await open(account, ifAbsent: true) }
-        let lines = movement.lines
-        let notification = movement.notification
-        // A wallet pays only where its balance covers the amount; any other paying account may go below zero.
         var written = (debited: Int64(0), stepUpsUsed: Int64(0))
-        for try await row in try await query("""
-            WITH debit AS (
-                UPDATE ledger_accounts SET balance_minor = balance_minor - \(transfer.amountMinor)
-                WHERE id = \(transfer.fromAccount) AND (NOT \(movement.payerIsWallet) OR balance_minor >= \(transfer.amountMinor))
-                RETURNING id
-            ), step_up AS (
-                UPDATE step_ups SET used_at = \(at)
-                WHERE token_hash = \(movement.stepUp?.tokenHash) AND session_token_hash = \(movement.stepUp?.sessionTokenHash)
-                  AND used_at IS NULL AND expires_at > \(at)
-                RETURNING token_hash
-            ), credit AS (
-                UPDATE ledger_accounts SET balance_minor = balance_minor + \(transfer.amountMinor) WHERE id = \(transfer.toAccount)
-            ), transfer AS (
-                INSERT INTO transfers (id, reference, kind, from_account, to_account, payer_user_id, payee_user_id,
-                                       amount_minor, currency, note, idempotency_key, request_hash, created_at)
-                VALUES (\(transfer.id), \(transfer.reference), \(transfer.kind.rawValue), \(transfer.fromAccount),
-                        \(transfer.toAccount), \(transfer.payerUserID), \(transfer.payeeUserID), \(transfer.amountMinor),
-                        \(transfer.currency), \(transfer.note), \(movement.key?.idempotencyKey), \(movement.key?.requestHash),
-                        \(at))
-            ), postings AS (
-                INSERT INTO postings (transfer_id, account_id, amount_minor, created_at)
-                VALUES (\(transfer.id), \(transfer.fromAccount), \(-transfer.amountMinor), \(at)),
-                       (\(transfer.id), \(transfer.toAccount), \(transfer.amountMinor), \(at))
-            ), lines AS (
-                INSERT INTO transactions (user_id, amount_minor, currency, merchant, category, created_at, transfer_id,
-                                          note, reference)
-                SELECT user_id, amount_minor, \(transfer.currency), merchant, category, \(at), \(transfer.id),
-                       \(transfer.note), \(transfer.reference)
-                FROM unnest(\(lines.map(\.userID))::TEXT[], \(lines.map(\.amountMinor))::BIGINT[],
-                            \(lines.map(\.merchant))::TEXT[], \(lines.map(\.category))::TEXT[])
-                    AS line(user_id, amount_minor, merchant, category)
-            ), notification AS (
-                INSERT INTO notifications (id, user_id, title, body, created_at, read_at)
-                SELECT \(notification?.id)::TEXT, \(notification?.userID), \(notification?.title), \(notification?.body),
-                       \(notification?.createdAt.millisecondsSince1970), \(notification?.readAt?.millisecondsSince1970)
-                WHERE \(notification?.id)::TEXT IS NOT NULL
-            )
-            SELECT (SELECT COUNT(*) FROM debit)::BIGINT, (SELECT COUNT(*) FROM step_up)::BIGINT
-            """).decode((Int64, Int64).self) {
-            written = (row.0, row.1)
-        }
+        for row in try await rows(MakeMovement(movement)) { written = try row.decode((Int64, Int64).self) }
         guard written.debited == 1 else { throw LedgerWriteError.conditionChanged("payer's balance") }
         if movement.stepUp != nil, written.stepUpsUsed != 1 { throw LedgerWriteError.conditionChanged("step-up") }
     }
