@@ -132,8 +132,10 @@ public final class SkiffApp {
             await eventsAPI?.shutdown()
             throw error
         }
-        // A quit right after the first frame still lets the cache finish opening (or setting a damaged file aside).
+        // A quit right after the first frame still lets the cache finish opening (or setting a damaged file aside),
+        // and Home's last snapshot is written before the process ends.
         await cacheOpening?.value
+        if let cache = deferredCache { await Task.detached { cache.flush() }.value }
         await api?.shutdown()
         await eventsAPI?.shutdown()
         return status

@@ -378,10 +378,16 @@ final class CacheStoreDouble: CacheStoring, @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [String: CachedHome] = [:]
     private(set) var clears = 0
+    private var saveCount = 0
+    /// How many times `saveHome` was called.
+    var saves: Int { lock.withLock { saveCount } }
     init(_ cached: [String: CachedHome] = [:]) { stored = cached }
     func loadHome(userID: String) -> CachedHome? { lock.withLock { stored[userID] } }
     func saveHome(_ snapshot: HomeSnapshot, userID: String, at date: Date) {
-        lock.withLock { stored[userID] = CachedHome(snapshot: snapshot, savedAt: date) }
+        lock.withLock {
+            stored[userID] = CachedHome(snapshot: snapshot, savedAt: date)
+            saveCount += 1
+        }
     }
     func clear() { lock.withLock { stored = [:]; clears += 1 } }
 }

@@ -20,6 +20,16 @@ final class DeferredCacheStore: CacheStoring {
     private let state: Mutex<State>
     private let logger: Logger
 
+    /// Each user's latest snapshot not yet written, and whether a write is on its way.
+    private struct Writes {
+        var pending: [String: (snapshot: HomeSnapshot, date: Date)] = [:]
+        var scheduled = false
+    }
+    private let writes = Mutex(Writes())
+    private let writer = DispatchQueue(label: "skiff.home-cache-writes")
+    /// Saves within this of the first unwritten one are written together, as the last of them.
+    static let writeDelay: DispatchTimeInterval = .milliseconds(250)
+
     /// A cache that `opening` opens at the first `open()` or use.
     init(logger: Logger, opening: @escaping @Sendable () throws -> any CacheStoring) {
         state = Mutex(.waiting(opening))
@@ -53,14 +63,43 @@ final class DeferredCacheStore: CacheStoring {
     }
 
     func loadHome(userID: String) -> CachedHome? {
-        store()?.loadHome(userID: userID)
+        flush()
+        return store()?.loadHome(userID: userID)
     }
 
+    /// Keeps `snapshot` to write off the caller's thread, within `writeDelay`, with whatever else comes meanwhile:
+    /// the last one wins. Home saves at every change the live stream brings; encoding and writing each one on the
+    /// main thread took 44 % of the app's CPU under 50 transfers a second and tripled a keypress's time (issue 47).
     func saveHome(_ snapshot: HomeSnapshot, userID: String, at date: Date) {
-        store()?.saveHome(snapshot, userID: userID, at: date)
+        let schedule = writes.withLock { writes -> Bool in
+            writes.pending[userID] = (snapshot, date)
+            defer { writes.scheduled = true }
+            return !writes.scheduled
+        }
+        if schedule { writer.asyncAfter(deadline: .now() + Self.writeDelay) { [self] in writePending() } }
     }
 
+    /// Writes what is pending now, on the caller's thread once earlier writes are done; the app calls it as it ends.
+    func flush() {
+        writer.sync { writePending() }
+    }
+
+    /// Drops what is pending (a signed-out user's Home is not written after it) and clears the file.
     func clear() {
-        store()?.clear()
+        writes.withLock { $0.pending = [:] }
+        writer.sync { store()?.clear() }
+    }
+
+    /// On `writer`.
+    private func writePending() {
+        let pending = writes.withLock { writes in
+            defer {
+                writes.pending = [:]
+                writes.scheduled = false
+            }
+            return writes.pending
+        }
+        guard !pending.isEmpty, let store = store() else { return }
+        for (userID, next) in pending { store.saveHome(next.snapshot, userID: userID, at: next.date) }
     }
 }

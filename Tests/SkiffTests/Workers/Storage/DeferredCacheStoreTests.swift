@@ -43,6 +43,7 @@ struct DeferredCacheStoreTests {
         let first = DeferredCacheStore(logger: logger) { try CacheStore(file: paths.cacheDatabase, logger: logger) }
         #expect(!FileManager.default.fileExists(atPath: paths.cacheDatabase.path))
         first.saveHome(snapshot, userID: "u_1", at: Seeds.now)
+        first.flush()
         #expect(FileManager.default.fileExists(atPath: paths.cacheDatabase.path))
 
         let second = DeferredCacheStore(logger: logger) { try CacheStore(file: paths.cacheDatabase, logger: logger) }
@@ -65,5 +66,24 @@ struct DeferredCacheStoreTests {
         sut.clear()
         #expect(tries.withLock { $0 } == 1)
         #expect(log().components(separatedBy: "The Home cache could not be opened").count == 2, "\(log())")
+    }
+
+    @Test("saves are written off the caller's thread, the last of a burst once; a load or a flush writes what is pending, a clear drops it")
+    func writeBehind() {
+        let double = CacheStoreDouble()
+        let sut = DeferredCacheStore(logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }) { double }
+        sut.open()
+        for index in 1...50 {
+            let snapshot = HomeSnapshot(summary: Seeds.summary, cards: [], transactions: [Seeds.transaction(index)], nextCursor: nil)
+            sut.saveHome(snapshot, userID: "u_1", at: Seeds.now)
+        }
+        let latest = HomeSnapshot(summary: Seeds.summary, cards: [], transactions: [Seeds.transaction(50)], nextCursor: nil)
+        #expect(sut.loadHome(userID: "u_1") == CachedHome(snapshot: latest, savedAt: Seeds.now))
+        #expect(double.saves == 1)
+        sut.saveHome(snapshot, userID: "u_1", at: Seeds.now)
+        sut.clear()
+        sut.flush()
+        #expect(double.saves == 1)
+        #expect(sut.loadHome(userID: "u_1") == nil)
     }
 }
