@@ -5,12 +5,14 @@
 #   scripts/bench/ratios.sh RELEASE-DIR POSTGRES-URL
 # RELEASE-DIR holds release `skiff` and `skiff-server`; POSTGRES-URL names a role that may CREATE DATABASE on the
 # cluster to measure (a scratch database for pgbench and one for Skiff, both dropped at the end).
-# Environment: PARTS (start,home,cpu,postgres), DURATION (s per load, 10), TRANSACTIONS (on the SQLite account,
+# Environment: PARTS (start,home,burst,cpu,postgres), DURATION (s per load, 10), TRANSACTIONS (on the SQLite account,
 # 1000000), SQLITE (an account already seeded with PHONE "202 555 0177" and load-test-pass, to skip the ~30 s seed).
 #
 # The parts and their floors:
 #   start     the wallet's first start (and a later one) to Login, against `less` (scripts/bench/first-start.py)
 #   home      Home's Down and PageDown on the SQLite account, against the ncursesw C scroll (bench-home-floor.py)
+#   burst     the same while a second account pays it 50 times a second, both measured with a 3 ms silence
+#             (bench-home-burst.py; seeds the payer into the SQLite account)
 #   cpu       server CPU a request on the SQLite account: /health; the 404 through every middleware; /v1/me, the
 #             transactions page and spending against the 404; a transfer (random pairs, new users) against the 404
 #             (scripts/bench/cpu-per-request.sh)
@@ -18,7 +20,7 @@
 #             against pgbench's TPC-B-like transaction (scale 10, 64 clients, -M prepared) on the same cluster
 set -euo pipefail
 bin=${1:?a folder with release skiff and skiff-server}; postgres=${2:?a PostgreSQL URL whose role may create databases}
-parts=${PARTS:-start,home,cpu,postgres}; duration=${DURATION:-10}; transactions=${TRANSACTIONS:-1000000}
+parts=${PARTS:-start,home,burst,cpu,postgres}; duration=${DURATION:-10}; transactions=${TRANSACTIONS:-1000000}
 here=$(cd "$(dirname "$0")" && pwd); scripts=$(cd "$here/.." && pwd)
 server="$bin/skiff-server"; wallet="$bin/skiff"
 for program in "$server" "$wallet"; do [ -x "$program" ] || { echo "no $program" >&2; exit 2; }; done
@@ -53,7 +55,7 @@ if want start; then
     row "later start to Login (ms)" "$(awk '/^later run: median/ {print $4}' <<<"$out")" "less (ms)" "$less" ""
 fi
 
-if want home || want cpu; then
+if want home || want burst || want cpu; then
     sqlite=${SQLITE:-}
     if [ -z "$sqlite" ]; then
         sqlite="$work/account.sqlite"
@@ -80,6 +82,28 @@ print(*(statistics.median(float(r[i]) for r in rounds) for i in range(3)))' <<<"
     read -r scroll down page <<<"$medians"
     row "Home Down (ms)" "$down" "ncursesw scroll (ms)" "$scroll" "<= 1.2"
     row "Home PageDown (ms)" "$page" "ncursesw scroll (ms)" "$scroll" "<= 1.5"
+fi
+
+if want burst; then
+    echo "== burst"
+    # A second account pays the Home account 50 times a second while Home is stepped through.
+    "$server" seed --phone "202 555 0188" --password burst-payer-pass --transactions 0 --database "$sqlite" \
+        --log-level error >/dev/null
+    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    "$server" serve --host 127.0.0.1 --port "$port" --trusted-proxy 127.0.0.1 --database "$sqlite" \
+        --sms-outbox "$work/outbox.jsonl" --log-level error &
+    pid=$!
+    for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done
+    out=$(python3 "$scripts/bench-home-burst.py" --skiff "$wallet" --server "http://127.0.0.1:$port" \
+        --phone "2025550177" --password load-test-pass --payer-phone 2025550188 --payer-password burst-payer-pass \
+        --rounds 3 | tee >(cat >&2))
+    kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
+    medians=$(python3 -c 'import re, statistics, sys
+rounds = [re.findall(r"([0-9.]+) ms", line) for line in sys.stdin if line.startswith("round ")]
+print(*(statistics.median(float(r[i]) for r in rounds) for i in (0, 3, 4)))' <<<"$out")
+    read -r scroll down page <<<"$medians"
+    row "Home Down, 50 transfers/s (ms)" "$down" "ncursesw scroll, 3 ms (ms)" "$scroll" "<= 1.2"
+    row "Home PageDown, 50 transfers/s (ms)" "$page" "ncursesw scroll, 3 ms (ms)" "$scroll" "<= 1.5"
 fi
 
 if want cpu; then
