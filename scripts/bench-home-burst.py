@@ -12,22 +12,12 @@ each key the output is drained until it is quiet, so a step starts on a still sc
 a step's window lengthens that step: the medians hold while that is the rarer case. The burst's own figures (sent,
 refused, the payee's balance on the server) are printed so a run can be checked.
 """
-import argparse, importlib.util, json, os, statistics, sys, threading, time, urllib.request, uuid
+import argparse, importlib, json, os, statistics, sys, threading, time, urllib.request, uuid
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+home_floor = importlib.import_module("bench-home-floor")  # Home signed in through a pty, and the modules it loads
+bench, floor = home_floor.bench, home_floor.floor
 QUIET = 0.003
-
-
-def load(name, file):
-    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, file))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = load("bench_pty", "bench-pty.py")
-floor = load("pty_floor", "pty-floor.py")
-home_floor = load("bench_home_floor", "bench-home-floor.py")
 
 
 def step_latencies(fd, key, steps):

@@ -76,9 +76,23 @@ final class PostgresDatabase: RepositoryStore {
 
     /// The rows of `query`, all read. `DatabaseUnavailable` while no server fits, or when the connection is lost.
     func rows(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await onOpenConnection { [logger] connection in try await connection.query(query, logger: logger).collect() }
+    }
+
+    /// Runs `body` on a pooled connection that is open as it is leased. A question on a connection that has just closed
+    /// is never answered by PostgresNIO (its write fails with no one told; a test of a dead database hung on it for
+    /// minutes): such a connection answers `DatabaseUnavailable` at once instead, as a lost one does.
+    func onOpenConnection<Value: Sendable>(
+        _ body: @Sendable (PostgresConnection) async throws -> Value
+    ) async throws -> Value {
         let pool = try primary.pool()
         do {
-            return try await usage.measure { try await pool.client.query(query, logger: logger).collect() }
+            return try await usage.measure {
+                try await pool.client.withConnection { connection in
+                    guard !connection.isClosed else { throw DatabaseUnavailable() }
+                    return try await body(connection)
+                }
+            }
         } catch {
             throw primary.settle(error, from: pool)
         }

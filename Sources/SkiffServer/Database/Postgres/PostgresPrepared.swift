@@ -22,13 +22,8 @@ extension PostgresStatement {
 extension PostgresDatabase {
     /// The rows of `statement`, all read, as `rows(_:)` reads a query's.
     func rows<Statement: PostgresStatement>(_ statement: Statement) async throws -> [PostgresRow] {
-        let pool = try primary.pool()
-        do {
-            return try await usage.measure { [logger] in
-                try await Self.collect(pool.client.execute(statement, logger: logger))
-            }
-        } catch {
-            throw primary.settle(error, from: pool)
+        try await onOpenConnection { [logger] connection in
+            try await Self.collect(connection.execute(statement, logger: logger))
         }
     }
 
