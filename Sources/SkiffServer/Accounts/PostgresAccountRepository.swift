@@ -74,7 +74,6 @@ struct PostgresAccountRepository: AccountRepository {
         }
     }
 
-    /// A user with the balance of their wallet in their currency, by the wallets' unique index.
     /// The users of `ids` (`columns`): prepared, as a transfer reads its payer and payee with it.
     private struct UsersByID: PostgresStatement {
         static let sql = "SELECT \(PostgresAccountRepository.columns) FROM users WHERE id = ANY($1::TEXT[])"
@@ -86,6 +85,7 @@ struct PostgresAccountRepository: AccountRepository {
         }
     }
 
+    /// A user with the balance of their wallet in their currency, by the wallets' unique index.
     private static let columns = """
         id, phone, country_code, national_number, full_name, password_hash,
         COALESCE((SELECT balance_minor FROM ledger_accounts

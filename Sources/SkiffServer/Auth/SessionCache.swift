@@ -38,9 +38,21 @@ final class SessionCache: Sendable {
         mutating func forgetEverything() {
             epoch += 1
             floor = epoch
+            dropEntries()
+            forgotten.removeAll(keepingCapacity: true)
+        }
+
+        /// Forgets `userID`'s sessions, and any read of them begun before now.
+        mutating func forget(userID: String, capacity: Int) {
+            epoch += 1
+            guard forgotten.count < capacity else { return forgetEverything() }
+            forgotten[userID] = epoch
+            for hash in hashesByUser.removeValue(forKey: userID) ?? [] { entries[hash] = nil }
+        }
+
+        mutating func dropEntries() {
             entries.removeAll(keepingCapacity: true)
             hashesByUser.removeAll(keepingCapacity: true)
-            forgotten.removeAll(keepingCapacity: true)
         }
     }
 
@@ -89,10 +101,7 @@ final class SessionCache: Sendable {
             guard state.live, ticket.epoch >= state.floor, state.forgotten[session.userID, default: 0] <= ticket.epoch
             else { return }
             if state.entries[session.tokenHash] == nil {
-                if state.entries.count >= capacity {
-                    state.entries.removeAll(keepingCapacity: true)
-                    state.hashesByUser.removeAll(keepingCapacity: true)
-                }
+                if state.entries.count >= capacity { state.dropEntries() }
                 state.hashesByUser[session.userID, default: []].append(session.tokenHash)
             }
             state.entries[session.tokenHash] = Entry(session: session, readAt: now)
@@ -101,29 +110,20 @@ final class SessionCache: Sendable {
 
     /// Forgets the sessions of `userID` (an event of the user's committed: a session may have been locked or revoked).
     func forget(userID: String) {
-        state.withLock { state in
-            state.epoch += 1
-            if state.forgotten.count >= capacity {
-                state.forgetEverything()
-                return
-            }
-            state.forgotten[userID] = state.epoch
-            for hash in state.hashesByUser.removeValue(forKey: userID) ?? [] { state.entries[hash] = nil }
-        }
+        state.withLock { $0.forget(userID: userID, capacity: capacity) }
     }
 
     /// Forgets the session of `tokenHash` and every other of its user's; when it is not kept, no read begun before
     /// this is kept either (its user is unknown here).
     func forget(tokenHash: String) {
-        let userID = state.withLock { state -> String? in
-            guard let userID = state.entries[tokenHash]?.session.userID else {
+        state.withLock { state in
+            if let userID = state.entries[tokenHash]?.session.userID {
+                state.forget(userID: userID, capacity: capacity)
+            } else {
                 state.epoch += 1
                 state.floor = state.epoch
-                return nil
             }
-            return userID
         }
-        if let userID { forget(userID: userID) }
     }
 
     /// Forgets everything (delivery may have missed changes: it began again after a loss).

@@ -107,22 +107,15 @@ final class PostgresDatabase: RepositoryStore {
     /// `DatabaseUnavailable` and its retry settles it. Writes inside `transaction` need none: their `COMMIT` is
     /// answered after the commit.
     func write(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        let pool = try primary.pool()
-        do {
-            return try await usage.measure {
-                try await pool.client.withConnection { [logger] connection in
-                    let rows = try await connection.query(query, logger: logger).collect()
-                    // A question on a connection that has just closed is never answered by PostgresNIO (its write
-                    // fails with no one told): ask only an open one, and give up after the watcher's bound.
-                    guard !connection.isClosed else { throw DatabaseUnavailable() }
-                    _ = try await FirstOutcome.within(PostgresPrimary.checkTimeout) {
-                        try await connection.query("SELECT 1", logger: logger).collect().count
-                    }
-                    return rows
-                }
+        try await onOpenConnection { [logger] connection in
+            let rows = try await connection.query(query, logger: logger).collect()
+            // The connection may have closed under the statement: ask only an open one (`onOpenConnection`), and give
+            // up after the watcher's bound.
+            guard !connection.isClosed else { throw DatabaseUnavailable() }
+            _ = try await FirstOutcome.within(PostgresPrimary.checkTimeout) {
+                try await connection.query("SELECT 1", logger: logger).collect().count
             }
-        } catch {
-            throw primary.settle(error, from: pool)
+            return rows
         }
     }
 
