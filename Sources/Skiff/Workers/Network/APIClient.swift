@@ -1,17 +1,21 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTypes
 import NIOCore
 import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import SkiffAPI
+import Synchronization
 
 /// The generated client, set up for the app: bearer token, the configured request timeout, a hook for a 401
 /// from any signed-in call, and no redirects followed (a 3xx is an error).
 final class APIClient: Sendable {
 
     let client: Client
-    /// The connections to Skiff's server (its trust, its timeouts), also for the simulated card network it serves.
-    let httpClient: HTTPClient
+    /// The connections to Skiff's server (its trust, its timeouts), also for the simulated card network it serves:
+    /// made at the first request, not before the first frame (it starts NIO's threads).
+    private let connections: LazyHTTPClient
+    var httpClient: HTTPClient { connections.client }
     let tokens: SessionTokenBox
     /// Where Skiff's server is, for an address it gives relative to itself.
     private let endpoint: ServerEndpoint
@@ -44,13 +48,13 @@ final class APIClient: Sendable {
         configuration.httpVersion = .http1Only
         configuration.tlsConfiguration = trust.tlsConfiguration
         configuration.redirectConfiguration = .disallow
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        self.httpClient = httpClient
+        let connections = LazyHTTPClient(configuration: configuration)
+        self.connections = connections
         self.tokens = tokens
         self.client = Client(
             serverURL: baseURL,
             configuration: .init(dateTranscoder: InternetDateTranscoder()),
-            transport: AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: timeout)),
+            transport: LazyTransport(connections: connections, timeout: timeout),
             middlewares: [
                 BearerTokenMiddleware { [tokens] in tokens.current },
                 UnauthorisedMiddleware(tokens: tokens, onUnauthorised: onUnauthorised, onLocked: onLocked),
@@ -69,11 +73,48 @@ final class APIClient: Sendable {
 
     /// Closes the connections; call once when the app ends.
     func shutdown() async {
-        try? await httpClient.shutdown()
+        await connections.shutdown()
+    }
+}
+
+/// An `HTTPClient` made when first asked for. Shut down (or dropped) before that, it never starts.
+final class LazyHTTPClient: Sendable {
+    private let configuration: HTTPClient.Configuration
+    private let made = Mutex<HTTPClient?>(nil)
+
+    init(configuration: HTTPClient.Configuration) {
+        self.configuration = configuration
+    }
+
+    var client: HTTPClient {
+        made.withLock { made in
+            if let made { return made }
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            made = client
+            return client
+        }
+    }
+
+    func shutdown() async {
+        guard let client = made.withLock({ $0.take() }) else { return }
+        try? await client.shutdown()
     }
 
     deinit {
         // A client dropped without `shutdown()` (an early exit) must not take the process down with it.
-        try? httpClient.syncShutdown()
+        try? made.withLock { $0.take() }?.syncShutdown()
+    }
+}
+
+/// The generated client's transport over a `LazyHTTPClient`: the client is made at the first request.
+private struct LazyTransport: ClientTransport {
+    let connections: LazyHTTPClient
+    let timeout: TimeAmount
+
+    func send(
+        _ request: HTTPTypes.HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
+    ) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?) {
+        try await AsyncHTTPClientTransport(configuration: .init(client: connections.client, timeout: timeout))
+            .send(request, body: body, baseURL: baseURL, operationID: operationID)
     }
 }

@@ -65,7 +65,8 @@ struct FormattingTests {
 
     @Test("days, times and list days read as before; before 1583 Calendar answers")
     func wording() throws {
-        let formatting = Formatting(timeZone: try #require(TimeZone(identifier: "America/New_York")))
+        let newYork: TimeZone = try #require(TimeZone(identifier: "America/New_York"))
+        let formatting = Formatting(timeZone: newYork)
         // 2026-11-03 04:05:06 UTC is 23:05 on 2 November in New York.
         let date = Date(timeIntervalSince1970: 1_793_678_706)
         #expect(formatting.shortDay(date) == " 2 Nov")
