@@ -11,8 +11,16 @@ A step's latency is from writing its key to the last byte of its redraw, over af
 each key the output is drained until it is quiet, so a step starts on a still screen. A money redraw that lands inside
 a step's window lengthens that step: the medians hold while that is the rarer case. The burst's own figures (sent,
 refused, the payee's balance on the server) are printed so a run can be checked.
+
+Each round also watches the screen (the target's second half: the balance never disagrees with the list for more
+than one frame). A third account pays the payee a cent `--rate` times a second, each with the note "burst TAG-N";
+a fresh `skiff` signed in on Home, its output fed from its first byte into a terminal emulator (pyte, from PyPI), is
+read at every frame (the output quiet for 1 ms) for its balance and the newest "burst" note at the top of its list.
+After the burst, each frame is checked against the server's answers: the balance it shows must be the balance before
+plus the cents of every accepted transfer up to the one on top. The longest run of frames that disagree is printed
+(target: at most 1).
 """
-import argparse, importlib, json, os, statistics, sys, threading, time, urllib.request, uuid
+import argparse, importlib, json, os, re, select, statistics, sys, threading, time, urllib.request, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 home_floor = importlib.import_module("bench-home-floor")  # Home signed in through a pty, and the modules it loads
@@ -61,9 +69,12 @@ def sign_in(server, phone, password):
 class Burst:
     """Sends the payee 1 to 9 cents `rate` times a second from the payer until stopped."""
 
-    def __init__(self, server, token, payee, rate):
-        self.server, self.token, self.payee, self.rate = server, token, payee, rate
+    def __init__(self, server, token, payee, rate, tag=None):
+        """With `tag`, every transfer is one cent with the note "burst TAG-N" (N from 1), and `accepted` keeps N of
+        each one the server took, in order."""
+        self.server, self.token, self.payee, self.rate, self.tag = server, token, payee, rate, tag
         self.sent = self.refused = 0
+        self.accepted = []
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self.run, daemon=True)
 
@@ -72,11 +83,14 @@ class Burst:
         while not self.stopping.is_set():
             # 1 to 9 cents in turn: rows that all looked alike would scroll without a byte to draw; at 50 a second
             # the payer's day stays under the step-up amount ($100) for about 40 s of burst.
-            status, _ = call(self.server, "POST", "/v1/transfers",
-                             {"recipientId": self.payee, "amountMinor": 1 + (self.sent + self.refused) % 9, "currency": "USD"},
-                             token=self.token, key=str(uuid.uuid4()))
+            number = self.sent + self.refused + 1
+            body = {"recipientId": self.payee, "amountMinor": 1 + (number - 1) % 9, "currency": "USD"}
+            if self.tag:
+                body.update(amountMinor=1, note=f"burst {self.tag}-{number}")
+            status, _ = call(self.server, "POST", "/v1/transfers", body, token=self.token, key=str(uuid.uuid4()))
             if status == 201:
                 self.sent += 1
+                self.accepted.append(number)
             else:
                 self.refused += 1
             next_at += interval
@@ -91,9 +105,125 @@ class Burst:
         self.thread.join()
 
 
+BALANCE = re.compile(r"Balance \$([0-9,]+)\.([0-9]{2})")
+NOTE = re.compile(r"“burst ([0-9a-f]+)-([0-9]+)”")
+FRAME_QUIET = 0.001
+
+
+def watched_home(args):
+    """skiff signed in on Home, its loads over, everything it wrote fed to a 100x30 pyte screen: pid, pty, the
+    screen and its byte stream."""
+    try:
+        import pyte
+    except ImportError:
+        raise SystemExit("the frame check reads the screen with pyte: pip install pyte")
+
+    class Screen(pyte.Screen):
+        """pyte's screen with the scrolls ncurses sends for xterm that it lacks: SU and SD (CSI n S, CSI n T)."""
+
+        def scroll_up(self, count=1, *_, **__):
+            self._scroll(count or 1, self.index, lambda top, bottom: bottom)
+
+        def scroll_down(self, count=1, *_, **__):
+            self._scroll(count or 1, self.reverse_index, lambda top, bottom: top)
+
+        def _scroll(self, count, step, row):
+            top, bottom = self.margins or pyte.screens.Margins(0, self.lines - 1)
+            x, y = self.cursor.x, self.cursor.y
+            self.cursor.y = row(top, bottom)
+            for _ in range(count):
+                step()
+            self.cursor.x, self.cursor.y = x, y
+
+    class Stream(pyte.ByteStream):
+        csi = dict(pyte.ByteStream.csi, S="scroll_up", T="scroll_down")
+
+    screen = Screen(100, 30)
+    stream = Stream(screen)
+    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", SKIFF_NO_MOUSE="1")
+    folder = home_floor.tempfile.mkdtemp(prefix="skiff-bench-")
+    pid, fd = bench.spawn([args.skiff, "--data-dir", folder, "--lock-after", "0", "--server", args.server], env)
+
+    def feed_until(predicate, timeout):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if select.select([fd], [], [], 0.05)[0]:
+                stream.feed(os.read(fd, 65536))
+                if predicate("\n".join(screen.display)):
+                    return
+        raise SystemExit("Home did not show: " + "\n".join(screen.display))
+
+    feed_until(lambda text: "? help" in text, 30)
+    os.write(fd, b"\x15" + args.phone.encode() + b"\t" + args.password.encode() + b"\r")
+    feed_until(lambda text: "Transactions" in text and BALANCE.search(text) is not None, 60)
+    end = time.monotonic() + 3
+    while time.monotonic() < end:
+        if select.select([fd], [], [], 0.05)[0]:
+            stream.feed(os.read(fd, 65536))
+    return pid, fd, screen, stream
+
+
+def read_frame(screen, tag):
+    """The balance (cents) the frame shows and N of the newest "burst TAG-N" on it (0: none yet; None: the list's
+    top row with this tag could not be read)."""
+    text = "\n".join(screen.display)
+    balance = BALANCE.search(text)
+    cents = int(balance.group(1).replace(",", "")) * 100 + int(balance.group(2)) if balance else None
+    newest = 0
+    for match in NOTE.finditer(text):
+        if match.group(1) == tag:
+            newest = max(newest, int(match.group(2)))
+    return cents, newest
+
+
+def watch_frames(fd, screen, stream, tag, seconds):
+    """Every frame's (balance, newest N) for `seconds`: a frame is what the screen shows once its output has been
+    quiet for FRAME_QUIET."""
+    frames, pending, end = [], False, time.monotonic() + seconds
+    while time.monotonic() < end:
+        if select.select([fd], [], [], FRAME_QUIET)[0]:
+            stream.feed(os.read(fd, 65536))
+            pending = True
+        elif pending:
+            frames.append(read_frame(screen, tag))
+            pending = False
+    return frames
+
+
+def frame_check(args, payer_token, payee_token, payee, seconds=10):
+    """Watches a fresh Home while the watch payer pays it a cent at a time: frames, frames that disagree, the longest
+    run of them, transfers accepted."""
+    pid, fd, screen, stream = watched_home(args)
+    status, me = call(args.server, "GET", "/v1/me", token=payee_token)
+    if status != 200:
+        raise SystemExit(f"/v1/me answered {status}: {me}")
+    before = me["balance"]["amountMinor"]
+    shown, _ = read_frame(screen, "")
+    if shown != before:
+        raise SystemExit(f"Home shows {shown} cents at rest, the server {before}")
+    tag = uuid.uuid4().hex[:4]
+    with Burst(args.server, payer_token, payee, args.rate, tag=tag) as burst:
+        frames = watch_frames(fd, screen, stream, tag, seconds)
+    frames += watch_frames(fd, screen, stream, tag, 1)  # the last events drawn
+    bench.stop(pid, fd)
+    accepted = burst.accepted
+    wrong = run = longest = 0
+    for cents, newest in frames:
+        # The balance after the accepted transfers up to the one on top: N of accepted ones are increasing.
+        expected = before + sum(1 for number in accepted if number <= newest)
+        if cents != expected or (newest and newest not in accepted):
+            wrong += 1
+            run += 1
+            longest = max(longest, run)
+        else:
+            run = 0
+    return len(frames), wrong, longest, len(accepted)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    for name in ("--skiff", "--server", "--phone", "--password", "--payer-phone", "--payer-password"):
+    for name in ("--skiff", "--server", "--phone", "--password", "--payer-phone", "--payer-password",
+                 "--watch-payer-phone", "--watch-payer-password"):
         parser.add_argument(name, required=True)
     parser.add_argument("--rate", type=float, default=50)
     parser.add_argument("--rounds", type=int, default=3)
@@ -102,7 +232,8 @@ def main():
     binary = floor.build()
     payer_token, _ = sign_in(args.server, args.payer_phone, args.payer_password)
     payee_token, payee = sign_in(args.server, args.phone, args.password)
-    rows = []
+    watch_token, _ = sign_in(args.server, args.watch_payer_phone, args.watch_payer_password)
+    rows, checks = [], []
     for round_number in range(1, args.rounds + 1):
         pid, fd = floor.start(binary, "scroll")
         scroll = statistics.median(step_latencies(fd, bench.DOWN, args.steps))
@@ -118,14 +249,18 @@ def main():
         bench.stop(pid, fd)
         status, me = call(args.server, "GET", "/v1/me", token=payee_token)
         rows.append((scroll, rest, busy))
+        frames, wrong, longest, accepted = frame_check(args, watch_token, payee_token, payee)
+        checks.append(longest)
         print(f"round {round_number}: floor scroll {scroll:.3f} ms; at rest Down {rest[0]:.3f} ms PageDown {rest[1]:.3f} ms; "
               f"under {rate:.0f} transfers/s Down {busy[0]:.3f} ms ({busy[0] / scroll:.2f}x) PageDown {busy[1]:.3f} ms "
               f"({busy[1] / scroll:.2f}x); sent {burst.sent}, refused {burst.refused}; balance on the server "
-              f"{me.get('balance', {}).get('amountMinor') if status == 200 else status}", flush=True)
+              f"{me.get('balance', {}).get('amountMinor') if status == 200 else status}; frames watched under "
+              f"{accepted} cents {frames}, disagreeing {wrong}, longest run {longest}", flush=True)
     down = statistics.median(busy[0] / scroll for scroll, _, busy in rows)
     page = statistics.median(busy[1] / scroll for scroll, _, busy in rows)
     print(f"over {args.rounds} rounds, median under the burst: Down {down:.2f}x the floor (target <= 1.2), "
-          f"PageDown {page:.2f}x (target <= 1.5); load average {os.getloadavg()[0]:.2f}")
+          f"PageDown {page:.2f}x (target <= 1.5); balance against list: longest run of disagreeing frames "
+          f"{max(checks)} (target <= 1); load average {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -86,9 +86,12 @@ fi
 
 if want burst; then
     echo "== burst"
-    # A second account pays the Home account 50 times a second while Home is stepped through.
-    "$server" seed --phone "202 555 0188" --password burst-payer-pass --transactions 0 --database "$sqlite" \
-        --log-level error >/dev/null
+    # A second account pays the Home account 50 times a second while Home is stepped through; a third, a cent at a
+    # time with numbered notes, while a fresh Home is watched frame by frame (balance against list).
+    for payer in 0188 0189; do
+        "$server" seed --phone "202 555 $payer" --password burst-payer-pass --transactions 0 --database "$sqlite" \
+            --log-level error >/dev/null
+    done
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     "$server" serve --host 127.0.0.1 --port "$port" --trusted-proxy 127.0.0.1 --database "$sqlite" \
         --sms-outbox "$work/outbox.jsonl" --log-level error &
@@ -96,7 +99,7 @@ if want burst; then
     for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/health" >/dev/null && break; sleep 0.1; done
     out=$(python3 "$scripts/bench-home-burst.py" --skiff "$wallet" --server "http://127.0.0.1:$port" \
         --phone "2025550177" --password load-test-pass --payer-phone 2025550188 --payer-password burst-payer-pass \
-        --rounds 3 | tee >(cat >&2))
+        --watch-payer-phone 2025550189 --watch-payer-password burst-payer-pass --rounds 3 | tee >(cat >&2))
     kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
     medians=$(python3 -c 'import re, statistics, sys
 rounds = [re.findall(r"([0-9.]+) ms", line) for line in sys.stdin if line.startswith("round ")]
@@ -104,6 +107,8 @@ print(*(statistics.median(float(r[i]) for r in rounds) for i in (0, 3, 4)))' <<<
     read -r scroll down page <<<"$medians"
     row "Home Down, 50 transfers/s (ms)" "$down" "ncursesw scroll, 3 ms (ms)" "$scroll" "<= 1.2"
     row "Home PageDown, 50 transfers/s (ms)" "$page" "ncursesw scroll, 3 ms (ms)" "$scroll" "<= 1.5"
+    frames=$(sed -n 's/.*longest run of disagreeing frames \([0-9]*\).*/\1/p' <<<"$out")
+    rows+=("$(printf '%-34s %10s  %-26s %10s  %7s  %s' "balance against list, 50/s" "$frames" "frames in a row" 1 "" "<= 1")")
 fi
 
 if want cpu; then

@@ -123,6 +123,39 @@ struct HomeScreenTests {
         #expect(!harness.screen.contains("Received $12.50"))
     }
 
+    @Test("live: on the newest row, money arriving for more than a screen stays in view: the newest on top and selected")
+    func liveBurstStaysInView() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(10))) }
+        try await harness.start()
+        #expect(await harness.waitUntil { harness.live.isOpen })
+        let home = try #require(harness.top as? HomeViewController)
+        let visible = home.transactions.list.visibleRows.count
+        // More than the list shows: a selection kept on its row would be pushed to the bottom and the rest above it.
+        for n in 1...(visible + 5) {
+            let received = Transaction(
+                id: "t_burst_\(n)", amount: Money(amountMinor: 1, currency: "USD"), merchant: "Payroll \(n)",
+                category: "Transfers", createdAt: Seeds.now
+            )
+            harness.live.send(.event(.moneyReceived(received, from: "Payroll", isTopUp: false)))
+            harness.live.send(.event(.balanceChanged(Money(amountMinor: 123_456 + Int64(n), currency: "USD"))))
+        }
+        let last = "Payroll \(visible + 5)"
+        let balance = "Balance " + Money(amountMinor: 123_456 + Int64(visible + 5), currency: "USD").formatted()
+        #expect(await harness.waitUntil { harness.screen.contains(last) && harness.screen.contains(balance) })
+        #expect(selectedText(home)?.hasSuffix(last + " · Transfers") == true)
+        #expect(home.transactions.list.visibleRows.lowerBound == 0)
+        // Moved off the newest row, the selection keeps its transaction as money comes.
+        await harness.send(.down)
+        let kept = try #require(selectedText(home))
+        let more = Transaction(
+            id: "t_burst_more", amount: Money(amountMinor: 1, currency: "USD"), merchant: "Payroll more",
+            category: "Transfers", createdAt: Seeds.now
+        )
+        harness.live.send(.event(.moneyReceived(more, from: "Payroll", isTopUp: false)))
+        #expect(await harness.waitUntil { harness.screen.contains("Payroll more") })
+        #expect(selectedText(home) == kept)
+    }
+
     @Test("live: a session-locked event brings up Lock, as a 423 answer does, and the stream stops until unlocked")
     func liveSessionLocked() async throws {
         let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(Self.pages(3))) }
