@@ -6,6 +6,7 @@
 #   scripts/postgres-ha.sh url             the multi-host URL for skiff-server --database (target_session_attrs=read-write;
 #                                          its role "skiff" may create databases, as the bank test does)
 #   scripts/postgres-ha.sh status          the monitor's view: each node's name, port and state
+#   scripts/postgres-ha.sh events          the monitor's last 40 events, newest last (which promotions happened when)
 #   scripts/postgres-ha.sh failover        a planned switchover (pg_autoctl perform switchover), waited for
 #   scripts/postgres-ha.sh crash-primary   the primary's machine dies: SIGKILL its keeper and its postmaster at once,
 #                                          then wait until the secondary is promoted
@@ -196,6 +197,13 @@ status() {
     done
 }
 
+events() {
+    [ -f "$dir/created" ] || { echo "No formation here: run scripts/postgres-ha.sh start" >&2; exit 1; }
+    monitor_sql "SELECT * FROM (SELECT eventid, to_char(eventtime, 'HH24:MI:SS.MS'), nodename,
+        reportedstate || '/' || goalstate, description FROM pgautofailover.event ORDER BY eventid DESC LIMIT 40) e
+        ORDER BY 1"
+}
+
 failover() {
     wait_whole 120
     local old
@@ -246,6 +254,7 @@ case "${1:-}" in
     start) start ;;
     url) url ;;
     status) status ;;
+    events) events ;;
     failover) failover ;;
     crash-primary) crash_primary ;;
     rejoin) rejoin ;;
