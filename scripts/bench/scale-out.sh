@@ -7,10 +7,11 @@
 #
 #   scripts/bench/scale-out.sh RELEASE-skiff-server POSTGRES-URL
 # Environment: QUOTA (fraction of one core per instance, default 0.25), DURATION (s, 15), CONNECTIONS (64),
-# USERS (200; seeded once by `seed-users`), PORT (first port, 28500). Root is needed for the cgroups.
+# USERS (1000; seeded once by `seed-users`: with 200, the second transfers run took senders past the day's step-up
+# amount and counted the cheaper 403s as transfers), PORT (first port, 28500). Root is needed for the cgroups.
 set -euo pipefail
 server=${1:?the release skiff-server}; database=${2:?a PostgreSQL URL of a database the script may fill}
-quota=${QUOTA:-0.25}; duration=${DURATION:-15}; connections=${CONNECTIONS:-64}; users=${USERS:-200}
+quota=${QUOTA:-0.25}; duration=${DURATION:-15}; connections=${CONNECTIONS:-64}; users=${USERS:-1000}
 port=${PORT:-28500}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d); trap 'cleanup' EXIT
