@@ -65,6 +65,11 @@ struct CommandLineOptionsManualTests {
         #expect(CommandLineOptions.generated(for: ["--generate-completion", "tcsh"]) == nil)
         #expect(CommandLineOptions.generated(for: ["--generate-man", "--no-mouse"]) == nil)
         #expect(CommandLineOptions.generated(for: []) == nil)
+        #expect(CommandLineOptions.generated(for: ["--data-dir", "/tmp"]) == nil)
+        // An ordinary start looks no further than this prefix: a generator named otherwise would never run.
+        for generator in CommandLineOptions.generators {
+            #expect(generator.name.hasPrefix(CommandLineOptions.Generator.namePrefix), "\(generator.name)")
+        }
     }
 
     @Test("the man page is valid roff: man reads it without a warning", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/man")))
