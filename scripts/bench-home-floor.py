@@ -27,6 +27,12 @@ floor = load("pty_floor", "pty-floor.py")
 
 def median_of(fd, key, steps):
     latencies, _ = bench.key_latencies(fd, key, steps)
+    if len(latencies) < steps:
+        # A step that draws nothing (the list's end, or rows that all look alike) has no latency to count: said, so a
+        # median over fewer steps than asked is not taken for the whole.
+        print(f"  {steps - len(latencies)} of {steps} steps drew nothing and are not in the median", file=sys.stderr)
+    if not latencies:
+        raise SystemExit("no step drew anything: measure an account whose first page differs row to row")
     return statistics.median(latencies)
 
 
