@@ -6,8 +6,9 @@ import Synchronization
 /// Wording and formats shared by every Presenter: money, dates, countdowns and error messages.
 struct Formatting: Sendable {
     /// The zone dates are told in: the one given, or the system's, read when a date is first formatted (reading it
-    /// costs ~0.5 ms, not spent before the first frame).
-    var timeZone: TimeZone { givenTimeZone ?? .current }
+    /// costs ~0.5 ms, not spent before the first frame) and the same for the rest of the run.
+    var timeZone: TimeZone { givenTimeZone ?? Self.systemTimeZone }
+    private static let systemTimeZone = TimeZone.current
     private let givenTimeZone: TimeZone?
     /// When set, amounts blur while it says so.
     var privacy: DisplayPrivacy?

@@ -210,7 +210,9 @@ final class TransactionsInteractor: TransactionsBusinessLogic {
         case .event(.moneyReceived(let transaction, _, _)), .event(.moneySent(let transaction)):
             guard addAtTop(transaction) else { return }
             reportFirstPage()
+            state.moneyArrivedOnTop = true
             present()
+            state.moneyArrivedOnTop = false
         case .online:
             guard state.error != nil || state.isCached || failedSearch != nil, !fetch.isRunning else { return }
             refresh(request: .init())

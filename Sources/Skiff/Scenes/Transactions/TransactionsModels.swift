@@ -24,6 +24,8 @@ enum Transactions {
         var isCached = false
         /// Now, as the scene's clock has it, when the state was presented: dates in another year say their year.
         var today: Date?
+        /// Set only while the state that put live money on top of the list is presented.
+        var moneyArrivedOnTop = false
 
         typealias CategoryFilter = Skiff.CategoryFilter
     }
@@ -167,6 +169,8 @@ enum Transactions {
         var title: String
         var emptyText: String?
         var isLoadingMore: Bool
+        /// Live money went on top of the list: a selection on the newest row moves to the new newest (0206).
+        var moneyArrivedOnTop = false
     }
 
     /// What every flow presents: the whole state.

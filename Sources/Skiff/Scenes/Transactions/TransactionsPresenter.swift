@@ -32,7 +32,8 @@ final class TransactionsPresenter: TransactionsPresentationLogic, ScenePresentat
             rows: rows(state.transactions, today: state.today),
             title: title(state),
             emptyText: emptyText(state),
-            isLoadingMore: state.activity == .loadingMore
+            isLoadingMore: state.activity == .loadingMore,
+            moneyArrivedOnTop: state.moneyArrivedOnTop
         ))
     }
 

@@ -204,11 +204,12 @@ final class TransactionsViewController: SceneViewController, TransactionsDisplay
                 list.reloadData()
             }
             // The selection stays on its transaction when rows arrive above it (money in) or the list is fetched
-            // again: it never changes under the person's eyes. On the newest row it stays on the newest: a selection
-            // kept on its row would reach the bottom after a screenful of money in and scroll what comes next out of
-            // sight above it, while the balance went on counting it (decision 0206).
+            // again: it never changes under the person's eyes. On the newest row as money comes it stays on the
+            // newest: a selection kept on its row would reach the bottom after a screenful of money in and scroll what
+            // comes next out of sight above it, while the balance went on counting it (decision 0206).
             let target = selected.flatMap { selected in
-                selected.index == 0 ? rows.transactions.lineIndex(ofTransaction: 0) : line(showing: selected.id, near: selected.index)
+                viewModel.moneyArrivedOnTop && selected.index == 0
+                    ? rows.transactions.lineIndex(ofTransaction: 0) : line(showing: selected.id, near: selected.index)
             }
             if let target, target != list.selectedIndex {
                 list.select(target)

@@ -15,7 +15,8 @@ final class APIClient: Sendable {
     /// The connections to Skiff's server (its trust, its timeouts), also for the simulated card network it serves:
     /// made at the first request, not before the first frame (it starts NIO's threads).
     private let connections: LazyHTTPClient
-    var httpClient: HTTPClient { connections.client }
+    /// The client; after `shutdown()`, `HTTPClientError.alreadyShutdown`.
+    func httpClient() throws -> HTTPClient { try connections.client() }
     let tokens: SessionTokenBox
     /// Where Skiff's server is, for an address it gives relative to itself.
     private let endpoint: ServerEndpoint
@@ -80,32 +81,53 @@ final class APIClient: Sendable {
     }
 }
 
-/// An `HTTPClient` made when first asked for. Shut down (or dropped) before that, it never starts.
+/// An `HTTPClient` made when first asked for. Shut down (or dropped) before that, it never starts; shut down, it
+/// refuses as a shut-down `HTTPClient` does, and makes no other.
 final class LazyHTTPClient: Sendable {
+    private enum State {
+        case notMade
+        case made(HTTPClient)
+        case shutDown
+    }
+
     private let configuration: @Sendable () -> HTTPClient.Configuration
-    private let made = Mutex<HTTPClient?>(nil)
+    private let state = Mutex<State>(.notMade)
 
     init(configuration: @escaping @Sendable () -> HTTPClient.Configuration) {
         self.configuration = configuration
     }
 
-    var client: HTTPClient {
-        made.withLock { made in
-            if let made { return made }
-            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration())
-            made = client
-            return client
+    func client() throws -> HTTPClient {
+        try state.withLock { state in
+            switch state {
+            case .made(let client):
+                return client
+            case .shutDown:
+                throw HTTPClientError.alreadyShutdown
+            case .notMade:
+                let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration())
+                state = .made(client)
+                return client
+            }
         }
     }
 
     func shutdown() async {
-        guard let client = made.withLock({ $0.take() }) else { return }
+        guard let client = takeForShutdown() else { return }
         try? await client.shutdown()
+    }
+
+    private func takeForShutdown() -> HTTPClient? {
+        state.withLock { state in
+            defer { state = .shutDown }
+            guard case .made(let client) = state else { return nil }
+            return client
+        }
     }
 
     deinit {
         // A client dropped without `shutdown()` (an early exit) must not take the process down with it.
-        try? made.withLock { $0.take() }?.syncShutdown()
+        try? takeForShutdown()?.syncShutdown()
     }
 }
 
@@ -117,7 +139,7 @@ private struct LazyTransport: ClientTransport {
     func send(
         _ request: HTTPTypes.HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
     ) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?) {
-        try await AsyncHTTPClientTransport(configuration: .init(client: connections.client, timeout: timeout))
+        try await AsyncHTTPClientTransport(configuration: .init(client: try connections.client(), timeout: timeout))
             .send(request, body: body, baseURL: baseURL, operationID: operationID)
     }
 }

@@ -28,7 +28,7 @@ final class CardTokenizer: Sendable {
         let network = try await api.send { try await $0.getCardNetwork() } success: { try $0.ok.body.json }
         let url = try await api.resolve(network.apiUrl + "/v1/tokens")
         // The simulated network is Skiff's own server, reached as the API is; a real one through the system's trust.
-        let client = network.apiUrl.hasPrefix("/") ? api.httpClient : HTTPClient.shared
+        let isSimulated = network.apiUrl.hasPrefix("/")
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
@@ -38,7 +38,8 @@ final class CardTokenizer: Sendable {
             ("card[cvc]", card.securityCode),
         ]
         request.body = .bytes(ByteBuffer(string: FormEncoding.encode(fields)))
-        let (status, body) = try await NetworkErrorMapping.call { () async throws -> (Int, ByteBuffer) in
+        let (status, body) = try await NetworkErrorMapping.call { [api] () async throws -> (Int, ByteBuffer) in
+            let client = isSimulated ? try api.httpClient() : HTTPClient.shared
             let response = try await client.execute(request, timeout: .seconds(20))
             return (Int(response.status.code), try await response.body.collect(upTo: 256 * 1024))
         }

@@ -448,9 +448,12 @@ struct TransactionsInteractorTests {
         sut.load(request: .init())
         await tasks.settle()
         let fetches = account.calls.count
+        #expect(state?.moneyArrivedOnTop == false)
         sut.live(request: .init(update: .event(.moneyReceived(incoming(1), from: "Jordan R.", isTopUp: false))))
         #expect(state?.transactions[0] == incoming(1))
         #expect(state?.transactions.count == 51)
+        #expect(state?.moneyArrivedOnTop == true, "the state that put money on top says so")
+        #expect(sut.state.moneyArrivedOnTop == false, "and only while it is presented")
         #expect(told.last == "firstPage(t_live_1 of 51, c50)")
         sut.live(request: .init(update: .event(.moneySent(incoming(2)))))
         #expect(state?.transactions[0] == incoming(2))

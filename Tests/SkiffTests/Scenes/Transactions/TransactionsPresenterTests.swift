@@ -34,6 +34,15 @@ struct TransactionsPresenterTests {
         #expect(vm.title == "Transactions · / to search")
         #expect(vm.emptyText == nil)
         #expect(!vm.isLoadingMore)
+        #expect(!vm.moneyArrivedOnTop)
+    }
+
+    @Test("money put on top by the live stream is said to the view, which keeps a selection on the newest row there")
+    func moneyArrivedOnTop() throws {
+        var state = loaded()
+        state.moneyArrivedOnTop = true
+        makeSUT().presentUpdate(response: .init(state: state))
+        #expect(try #require(shown).moneyArrivedOnTop)
     }
 
     @Test("a transfer's row ends with the sender's note, quoted, where the row cuts what does not fit")

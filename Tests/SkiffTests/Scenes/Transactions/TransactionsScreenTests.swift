@@ -81,6 +81,27 @@ struct TransactionsScreenTests {
         #expect(harness.account.calls.last?.query == nil)
     }
 
+    @Test("a search's top row stays selected when Esc brings the whole list back: only money arriving moves a selection off its row")
+    func searchThenEscKeepsSelection() async throws {
+        let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(HomeScreenTests.pages(10))) }
+        try await harness.start()
+        let list = try transactions(harness)
+        let whole = try #require(HomeScreenTests.pages(10)[""])
+        let found = try #require(whole.items.first { $0.merchant == "Merchant 3" })
+        harness.account.pages.set(.success(["": TransactionPage(items: [found], nextCursor: nil)]))
+        await harness.send(.character("/"))
+        await harness.type("Merchant 3")
+        await harness.send(.enter)
+        #expect(await harness.waitUntil { harness.account.calls.last?.query == "Merchant 3" && !harness.screen.contains("Merchant 2 ·") })
+        #expect(selectedText(list) == "22 Nov  Merchant 3 · Groceries")
+        harness.account.pages.set(.success(HomeScreenTests.pages(10)))
+        await harness.send(.escape)
+        await harness.send(.character("/"))
+        await harness.send(.escape)
+        #expect(await harness.waitUntil { harness.account.calls.last?.query == nil && harness.screen.contains("Merchant 2 ·") })
+        #expect(selectedText(list) == "22 Nov  Merchant 3 · Groceries")
+    }
+
     @Test("the help lists Enter once, as opening the transaction")
     func helpListsEnterOnce() async throws {
         let harness = ScreenHarness(session: Seeds.session) { $0.account.pages.set(.success(HomeScreenTests.pages(3))) }
