@@ -141,9 +141,7 @@ def watched_home(args):
 
     screen = Screen(100, 30)
     stream = Stream(screen)
-    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", SKIFF_NO_MOUSE="1")
-    folder = home_floor.tempfile.mkdtemp(prefix="skiff-bench-")
-    pid, fd = bench.spawn([args.skiff, "--data-dir", folder, "--lock-after", "0", "--server", args.server], env)
+    pid, fd = bench.spawn(*home_floor.wallet(args))
 
     def feed_until(predicate, timeout):
         end = time.monotonic() + timeout
@@ -155,7 +153,7 @@ def watched_home(args):
         raise SystemExit("Home did not show: " + "\n".join(screen.display))
 
     feed_until(lambda text: "? help" in text, 30)
-    os.write(fd, b"\x15" + args.phone.encode() + b"\t" + args.password.encode() + b"\r")
+    os.write(fd, home_floor.sign_in_keys(args))
     feed_until(lambda text: "Transactions" in text and BALANCE.search(text) is not None, 60)
     end = time.monotonic() + 3
     while time.monotonic() < end:
@@ -165,8 +163,8 @@ def watched_home(args):
 
 
 def read_frame(screen, tag):
-    """The balance (cents) the frame shows and N of the newest "burst TAG-N" on it (0: none yet; None: the list's
-    top row with this tag could not be read)."""
+    """The balance (cents, None when none shows) the frame shows and N of the newest "burst TAG-N" on it (0: none
+    yet)."""
     text = "\n".join(screen.display)
     balance = BALANCE.search(text)
     cents = int(balance.group(1).replace(",", "")) * 100 + int(balance.group(2)) if balance else None

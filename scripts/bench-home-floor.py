@@ -36,13 +36,23 @@ def median_of(fd, key, steps):
     return statistics.median(latencies)
 
 
-def home(args):
-    """skiff signed in on Home, its loads over: its pid and pty."""
+def wallet(args):
+    """The command line and environment of a fresh `skiff` on `args.server` that never locks."""
     env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", SKIFF_NO_MOUSE="1")
     folder = tempfile.mkdtemp(prefix="skiff-bench-")
-    pid, fd, _ = bench.start_once([args.skiff, "--data-dir", folder, "--lock-after", "0", "--server", args.server], env)
+    return [args.skiff, "--data-dir", folder, "--lock-after", "0", "--server", args.server], env
+
+
+def sign_in_keys(args):
+    """Login's keys: the phone field cleared, the phone, Tab, the password, Enter."""
+    return b"\x15" + args.phone.encode() + b"\t" + args.password.encode() + b"\r"
+
+
+def home(args):
+    """skiff signed in on Home, its loads over: its pid and pty."""
+    pid, fd, _ = bench.start_once(*wallet(args))
     bench.settle(fd, 0.3)
-    os.write(fd, b"\x15" + args.phone.encode() + b"\t" + args.password.encode() + b"\r")
+    os.write(fd, sign_in_keys(args))
     bench.read_until(fd, lambda b: bench.shows("Transactions")(b) and bench.shows("Balance")(b), timeout=60)
     bench.settle(fd, 1.0)
     time.sleep(3)
